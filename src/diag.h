@@ -1,0 +1,31 @@
+/* diag.h: source files, locations and the one way errors are reported.
+   Format: "path:line:col: error: message", then the source line and a caret. */
+#ifndef OQ_DIAG_H
+#define OQ_DIAG_H
+#include <stdarg.h>
+
+typedef struct SrcFile {
+  const char *path;
+  const char *text;       /* whole file, NUL-terminated */
+  int len;
+} SrcFile;
+
+typedef struct SrcLoc {
+  const SrcFile *file;    /* NULL: no location known */
+  int line, col;          /* 1-based */
+} SrcLoc;
+
+SrcFile *srcfile_load(const char *path);            /* NULL if unreadable (errno set) */
+SrcFile *srcfile_from_string(const char *path, const char *text);
+
+/* Compile-time diagnostics: counted, printed to stderr. */
+void diag_error(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void diag_verror(SrcLoc loc, const char *kind, const char *fmt, va_list ap);
+void diag_note(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int diag_error_count(void);
+
+/* Run-time errors: print "path:line:col: runtime error: message" with the source line and
+   caret, then exit with status 1. Never returns. */
+_Noreturn void rt_error(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+#endif

@@ -1,0 +1,89 @@
+/* main.c: the `oq` command line. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <errno.h>
+#include "interp.h"
+#include "parse.h"
+
+#define OQ_VERSION "0.1.0"
+
+RtConfig rt_config;
+
+static void usage(FILE *out) {
+  fputs("usage: oq run [options] FILE.q     run a program (top level, then main())\n"
+        "       oq check [options] FILE.q   parse and check only\n"
+        "       oq parse --dump FILE.q      print the syntax tree\n"
+        "       oq --version | oq help\n"
+        "options:\n"
+        "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
+        "  --precision single|double        the type `scalar` (default single)\n"
+        "  --verbose                        say which back end is used\n"
+        "  --profile                        print per-kernel statistics after the run\n",
+        out);
+}
+
+static int usage_error(const char *fmt, const char *arg) {
+  fprintf(stderr, "oq: ");
+  fprintf(stderr, fmt, arg);
+  fprintf(stderr, "\n");
+  usage(stderr);
+  return 2;
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) { usage(stderr); return 2; }
+  const char *cmd = argv[1];
+  if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
+    printf("oq (OpenQuasar) %s\n", OQ_VERSION);
+    return 0;
+  }
+  if (!strcmp(cmd, "help") || !strcmp(cmd, "--help") || !strcmp(cmd, "-h")) {
+    usage(stdout);
+    return 0;
+  }
+  if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse"))
+    return usage_error("unknown command '%s'", cmd);
+
+  InterpOptions opt = { .target = TARGET_AUTO, .argv0 = argv[0] };
+  const char *path = NULL;
+  bool dump = false;
+  for (int i = 2; i < argc; i++) {
+    const char *a = argv[i];
+    if (!strcmp(a, "--target") && i + 1 < argc) {
+      const char *t = argv[++i];
+      if (!strcmp(t, "auto")) opt.target = TARGET_AUTO;
+      else if (!strcmp(t, "cpu")) opt.target = TARGET_CPU;
+      else if (!strcmp(t, "cuda")) opt.target = TARGET_CUDA;
+      else if (!strcmp(t, "interp")) opt.target = TARGET_INTERP;
+      else return usage_error("unknown target '%s'", t);
+    } else if (!strcmp(a, "--precision") && i + 1 < argc) {
+      const char *p = argv[++i];
+      if (!strcmp(p, "single")) rt_config.double_precision = false;
+      else if (!strcmp(p, "double")) rt_config.double_precision = true;
+      else return usage_error("unknown precision '%s'", p);
+    } else if (!strcmp(a, "--verbose")) opt.verbose = true;
+    else if (!strcmp(a, "--profile")) opt.profile = true;
+    else if (!strcmp(a, "--dump")) dump = true;
+    else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
+    else if (!path) path = a;
+    else return usage_error("unexpected argument '%s'", a);
+  }
+  if (!path) return usage_error("%s: no input file", cmd);
+
+  SrcFile *file = srcfile_load(path);
+  if (!file) {
+    fprintf(stderr, "oq: error: cannot read '%s': %s\n", path, strerror(errno));
+    return 1;
+  }
+  Arena arena = {0};
+  Node *program = parse_file(&arena, file);
+  if (diag_error_count()) return 1;
+  if (!strcmp(cmd, "parse")) {
+    if (dump) ast_dump(program, 0);
+    return 0;
+  }
+  if (interp_check(&arena, program)) return 1;
+  if (!strcmp(cmd, "check")) return 0;
+  return interp_run(&arena, program, &opt);
+}
