@@ -1,6 +1,870 @@
-/* interp.c: placeholder until the interpreter lands. */
-#include "interp.h"
-int interp_check(Arena *arena, Node *program) { (void)arena; (void)program; return 0; }
+/* interp.c: the host interpreter. A tree walker over resolved slots (interp_resolve.c):
+   identifiers are (depth, slot) pairs, scalars are unboxed Values, and int/scalar arithmetic
+   takes a fast path before falling back to the runtime library (rt_binary). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "interp_priv.h"
+
+#define MAX_CALL_DEPTH 2000
+
+static void exec(Interp *I, Node *n);
+
+/* ---- frames and callables ---- */
+
+Frame *frame_new(int nslots, Frame *parent) {
+  Frame *f = calloc(1, sizeof *f + nslots * sizeof(Value));
+  if (!f) rt_error((SrcLoc){0}, "out of memory");
+  f->refcount = 1;
+  f->parent = parent;
+  if (parent) parent->refcount++;
+  f->nslots = nslots;
+  return f;
+}
+
+void frame_release(Frame *f) {
+  while (f && --f->refcount == 0) {
+    for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
+    Frame *parent = f->parent;
+    free(f);
+    f = parent;
+  }
+}
+
+Callable *callable_new(CallableKind kind, const char *name) {
+  Callable *c = calloc(1, sizeof *c);
+  c->refcount = 1;
+  c->kind = kind;
+  c->name = name;
+  return c;
+}
+
+void callable_free(Callable *c) {
+  if (c->env) frame_release(c->env);
+  for (int i = 0; i < c->ngeneric_args; i++) val_release(c->generic_args[i]);
+  free(c->generic_args);
+  free(c);
+}
+
+const char *callable_name(const Callable *c) {
+  if (c->name) return c->name;
+  if (c->kind == CALL_USER && c->func->name) return c->func->name;
+  return "(lambda)";
+}
+
+/* A closure over the current frame, kept only when the function reads enclosing names. */
+static Value make_closure(Interp *I, Func *f) {
+  Callable *c = callable_new(CALL_USER, f->name);
+  c->func = f;
+  if (func_info(f)->captures) {
+    c->env = I->frame;
+    I->frame->refcount++;
+  }
+  return v_func(c);
+}
+
+/* ---- variables ---- */
+
+static inline Value *slot_ref(Interp *I, Node *id) {
+  Frame *f = I->frame;
+  for (int d = id->depth; d > 0; d--) f = f->parent;
+  return &f->slots[id->slot];
+}
+
+static Value eval_ident(Interp *I, Node *n) {
+  if (n->slot < 0) {
+    const Global *g = n->aux;
+    val_retain(g->value);
+    return g->value;
+  }
+  Value v = *slot_ref(I, n);
+  if (v.kind == V_NONE) rt_error(n->loc, "'%s' is used before it is assigned", n->name);
+  val_retain(v);
+  return v;
+}
+
+static void slot_store(Interp *I, Node *id, Value v) {
+  Value *p = slot_ref(I, id);
+  val_release(*p);
+  *p = v;
+}
+
+/* ---- operators ---- */
+
+static inline bool is_intlike(Value v) { return v.kind == V_INT || v.kind == V_BOOL; }
+
+/* Fast path for numbers; returns false when the runtime library must do it. */
+static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
+  if (is_intlike(a) && is_intlike(b)) {
+    int64_t x = a.i, y = b.i;
+    switch (op) {
+    case OP_ADD: *out = v_int(x + y); return true;
+    case OP_SUB: *out = v_int(x - y); return true;
+    case OP_MUL: case OP_EMUL: *out = v_int(x * y); return true;
+    case OP_DIV: case OP_EDIV: *out = v_scalar((double)x / (double)y); return true;
+    case OP_EQ: *out = v_bool(x == y); return true;
+    case OP_NE: *out = v_bool(x != y); return true;
+    case OP_LT: *out = v_bool(x < y); return true;
+    case OP_LE: *out = v_bool(x <= y); return true;
+    case OP_GT: *out = v_bool(x > y); return true;
+    case OP_GE: *out = v_bool(x >= y); return true;
+    default: return false;
+    }
+  }
+  if (v_is_real(a) && v_is_real(b)) {
+    double x = a.kind == V_SCALAR ? a.s : (double)a.i;
+    double y = b.kind == V_SCALAR ? b.s : (double)b.i;
+    switch (op) {
+    case OP_ADD: *out = v_scalar(x + y); return true;
+    case OP_SUB: *out = v_scalar(x - y); return true;
+    case OP_MUL: case OP_EMUL: *out = v_scalar(x * y); return true;
+    case OP_DIV: case OP_EDIV: *out = v_scalar(x / y); return true;
+    case OP_POW: case OP_EPOW: if (x < 0 && y != floor(y)) return false;
+      *out = v_scalar(pow(x, y)); return true;
+    case OP_EQ: *out = v_bool(x == y); return true;
+    case OP_NE: *out = v_bool(x != y); return true;
+    case OP_LT: *out = v_bool(x < y); return true;
+    case OP_LE: *out = v_bool(x <= y); return true;
+    case OP_GT: *out = v_bool(x > y); return true;
+    case OP_GE: *out = v_bool(x >= y); return true;
+    default: return false;
+    }
+  }
+  return false;
+}
+
+static Value binary(Op op, Value a, Value b, SrcLoc loc) {
+  Value r;
+  if (arith_fast(op, a, b, &r)) return r;
+  return rt_binary(op, a, b, loc);
+}
+
+static Value eval_binary(Interp *I, Node *n) {
+  if (n->op == OP_AND || n->op == OP_OR) {
+    Value a = eval(I, n->a);
+    bool ta = rt_truthy(a, n->a->loc);
+    val_release(a);
+    if (n->op == OP_AND ? !ta : ta) return v_bool(ta);
+    Value b = eval(I, n->b);
+    bool tb = rt_truthy(b, n->b->loc);
+    val_release(b);
+    return v_bool(tb);
+  }
+  Value a = eval(I, n->a);
+  Value b = eval(I, n->b);
+  Value r = binary(n->op, a, b, n->loc);
+  val_release(a);
+  val_release(b);
+  return r;
+}
+
+static Value eval_unary(Interp *I, Node *n) {
+  Value a = eval(I, n->a);
+  if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
+  if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
+  if (n->op == OP_PLUS && v_is_num(a)) return a;
+  Value r = rt_unary(n->op, a, n->loc);
+  val_release(a);
+  return r;
+}
+
+/* ---- ranges, literals ---- */
+
+typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
+
+static RangeSpec range_spec(Interp *I, Node *n) {
+  Value a = eval(I, n->a);
+  Value s = n->b ? eval(I, n->b) : v_int(1);
+  Value c = eval(I, n->c);
+  RangeSpec r = {0};
+  if (is_intlike(a) && is_intlike(s) && is_intlike(c)) {
+    r.is_int = true;
+    r.i0 = a.i;
+    r.istep = s.i;
+    if (!s.i) rt_error(n->loc, "range step is zero");
+    int64_t span = c.i - a.i;
+    r.count = (s.i > 0 ? span >= 0 : span <= 0) ? span / s.i + 1 : 0;
+  } else {
+    r.r0 = rt_to_real(a, n->a->loc);
+    r.rstep = n->b ? rt_to_real(s, n->b->loc) : 1.0;
+    double end = rt_to_real(c, n->c->loc);
+    if (r.rstep == 0 || isnan(r.rstep)) rt_error(n->loc, "range step is zero");
+    double k = floor((end - r.r0) / r.rstep * (1 + 1e-12) + 1e-9);
+    r.count = k >= 0 ? (int64_t)k + 1 : 0;
+    if (r.count > (int64_t)1 << 40) rt_error(n->loc, "range has too many elements");
+  }
+  val_release(a);
+  val_release(s);
+  val_release(c);
+  return r;
+}
+
+static Value eval_range(Interp *I, Node *n) {
+  RangeSpec r = range_spec(I, n);
+  Array *arr = arr_vec(r.is_int ? EL_I32 : el_scalar(), r.count);
+  for (int64_t k = 0; k < r.count; k++)
+    arr_store(arr, k, r.is_int ? (double)(r.i0 + k * r.istep) : r.r0 + (double)k * r.rstep);
+  return v_array(arr);
+}
+
+static ElemType promote(ElemType a, ElemType b) {
+  if (el_is_complex(a) || el_is_complex(b)) return el_cscalar();
+  if (el_is_integer(a) && el_is_integer(b)) return a == b ? a : EL_I32;
+  return el_scalar();
+}
+
+static ElemType value_elem(Value v) {
+  if (v.kind == V_CSCALAR) return el_cscalar();
+  if (v.kind == V_SCALAR) return el_scalar();
+  return EL_I32;
+}
+
+/* [a, b, c]: numbers give a vector; arrays of one shape are stacked as rows ([[1,2],[3,4]],
+   [dims, blkdims]); numbers mixed with vectors are concatenated. */
+static Value eval_matrix(Interp *I, Node *n) {
+  int count = n->list.n;
+  Value *el = malloc((count + 1) * sizeof *el);
+  bool any_array = false, all_arrays = count > 0;
+  ElemType et = EL_I32;
+  for (int i = 0; i < count; i++) {
+    el[i] = eval(I, n->list.items[i]);
+    Value v = el[i];
+    if (v.kind == V_ARRAY) { any_array = true; et = i ? promote(et, v.arr->elem) : v.arr->elem; }
+    else if (v_is_num(v)) { all_arrays = false; et = i ? promote(et, value_elem(v)) : value_elem(v); }
+    else rt_error(n->list.items[i]->loc, "a %s cannot be an element of a vector", rt_kind_name(v));
+  }
+  Array *arr;
+  if (!any_array) {
+    arr = arr_vec(count ? et : el_scalar(), count);
+    for (int i = 0; i < count; i++) arr_set(arr, i, el[i], n->loc);
+  } else if (all_arrays && (count == 1 || arr_same_shape(el[0].arr, el[1].arr))) {
+    Array *first = el[0].arr;
+    for (int i = 1; i < count; i++)
+      if (!arr_same_shape(first, el[i].arr))
+        rt_error(n->list.items[i]->loc, "rows of a matrix literal differ in size");
+    if (first->rank + 1 > OQ_MAX_RANK) rt_error(n->loc, "too many dimensions");
+    int64_t dims[OQ_MAX_RANK];
+    dims[0] = count;
+    for (int d = 0; d < first->rank; d++) dims[d + 1] = first->dims[d];
+    arr = arr_new_uninit(et, first->rank + 1, dims);
+    for (int i = 0; i < count; i++)
+      for (int64_t k = 0; k < first->numel; k++) {
+        Value x = arr_get(el[i].arr, k);
+        arr_set(arr, i * first->numel + k, x, n->loc);
+      }
+  } else {
+    int64_t total = 0;
+    for (int i = 0; i < count; i++) {
+      if (el[i].kind == V_ARRAY && el[i].arr->rank != 1)
+        rt_error(n->list.items[i]->loc, "cannot concatenate a %s into a vector", rt_kind_name(el[i]));
+      total += el[i].kind == V_ARRAY ? el[i].arr->numel : 1;
+    }
+    arr = arr_vec(et, total);
+    int64_t k = 0;
+    for (int i = 0; i < count; i++) {
+      if (el[i].kind != V_ARRAY) { arr_set(arr, k++, el[i], n->loc); continue; }
+      for (int64_t j = 0; j < el[i].arr->numel; j++) arr_set(arr, k++, arr_get(el[i].arr, j), n->loc);
+    }
+  }
+  for (int i = 0; i < count; i++) val_release(el[i]);
+  free(el);
+  return v_array(arr);
+}
+
+/* ---- indexing ---- */
+
+static IndexCtx index_ctx(Interp *I, Node *index) {
+  IndexCtx c = {.in_kernel = I->in_kernel, .loc = index->loc};
+  Node *base = index->a;
+  if (base->kind == N_IDENT) { c.mods = (unsigned)base->ival; c.array_name = base->name; }
+  if (I->in_kernel && I->func) c.func_name = I->func->name ? I->func->name : "(kernel lambda)";
+  return c;
+}
+
+static int eval_indices(Interp *I, Node *index, Value *idx) {
+  int n = index->list.n;
+  if (n > OQ_MAX_RANK) rt_error(index->loc, "too many indices");
+  for (int i = 0; i < n; i++) {
+    Node *e = index->list.items[i];
+    idx[i] = e->kind == N_COLON ? v_colon() : eval(I, e);
+  }
+  return n;
+}
+
+static void release_all(Value *v, int n) {
+  for (int i = 0; i < n; i++) val_release(v[i]);
+}
+
+static Type *type_with_elem(Interp *I, Type *base, Node *arg) {
+  Type *t = arena_alloc(I->prog->arena, sizeof *t);
+  *t = *base;
+  if (arg->kind == N_IDENT) {
+    const Global *g = global_lookup(arg->name);
+    Type *named = arena_alloc(I->prog->arena, sizeof *named);
+    named->kind = TY_NAMED;
+    named->name = arg->name;
+    /* type names that are also functions (int, scalar) */
+    static const struct { const char *name; TypeKind kind; } prims[] = {
+      {"int", TY_INT}, {"scalar", TY_SCALAR}, {"cscalar", TY_CSCALAR}, {"int8", TY_INT8},
+      {"uint8", TY_UINT8}, {"int16", TY_INT16}, {"uint16", TY_UINT16}, {"int32", TY_INT32},
+      {"uint32", TY_UINT32}, {"int64", TY_INT64}, {"bool", TY_BOOL}};
+    for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
+      if (!strcmp(arg->name, prims[i].name)) named->kind = prims[i].kind;
+    if (named->kind == TY_NAMED && g && g->value.kind == V_TYPE) named = g->value.type;
+    t->elem = named;
+  } else if (arg->kind == N_TYPE) {
+    t->elem = arg->type;
+  }
+  return t;
+}
+
+static Value eval_index(Interp *I, Node *n) {
+  Value base = eval(I, n->a);
+  if (base.kind == V_TYPE) {
+    if (n->list.n != 1) rt_error(n->loc, "a type takes one element type");
+    return v_type(type_with_elem(I, base.type, n->list.items[0]));
+  }
+  if (base.kind == V_FUNC) {   /* f[2]: bind generic parameters */
+    Callable *c = base.fn, *g = callable_new(CALL_USER, c->name);
+    *g = *c;
+    g->refcount = 1;
+    if (g->env) g->env->refcount++;
+    g->ngeneric_args = n->list.n;
+    g->generic_args = calloc(n->list.n, sizeof(Value));
+    for (int i = 0; i < n->list.n; i++) g->generic_args[i] = eval(I, n->list.items[i]);
+    val_release(base);
+    return v_func(g);
+  }
+  Value idx[OQ_MAX_RANK];
+  int k = eval_indices(I, n, idx);
+  IndexCtx ctx = index_ctx(I, n);
+  Value r = rt_index_get(base, k, idx, &ctx);
+  release_all(idx, k);
+  val_release(base);
+  return r;
+}
+
+/* ---- calls ---- */
+
+static bool value_fits(Value v, const Type *t) {
+  switch (t->kind) {
+  case TY_UNKNOWN: case TY_NAMED: return true;
+  case TY_SCALAR: case TY_INT: return v_is_real(v);
+  case TY_CSCALAR: return v_is_num(v);
+  case TY_STRING: return v.kind == V_STRING;
+  case TY_ARRAY: return v.kind == V_ARRAY && (!t->rank || v.arr->rank <= t->rank);
+  default: return true;
+  }
+}
+
+/* A `reduction` whose pattern calls `name` and whose parameter types fit the arguments. */
+static Reduction *find_reduction(Interp *I, const char *name, int argc, Value *argv) {
+  Program *P = I->prog;
+  for (int i = P->nreductions - 1; i >= 0; i--) {
+    Reduction *r = &P->reductions[i];
+    Func *f = r->node->func;
+    if (r->active || strcmp(r->fname, name) || f->nparams != argc) continue;
+    bool fits = true;
+    for (int a = 0; a < argc && fits; a++) fits = value_fits(argv[a], f->params[a].type);
+    if (fits) return r;
+  }
+  return NULL;
+}
+
+static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *site) {
+  (void)I;
+  if (t->kind != TY_ARRAY) rt_error(site->loc, "type '%s' cannot be constructed", t->name);
+  int64_t dims[OQ_MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < argc; i++) {
+    if (argv[i].kind == V_ARRAY) {
+      for (int64_t k = 0; k < argv[i].arr->numel && rank < OQ_MAX_RANK; k++)
+        dims[rank++] = (int64_t)arr_load(argv[i].arr, k);
+    } else if (rank < OQ_MAX_RANK) {
+      dims[rank++] = rt_to_int(argv[i], site->loc);
+    }
+  }
+  if (!rank) dims[rank++] = t->fixed_len ? t->fixed_len : 0;
+  for (int d = 0; d < rank; d++)
+    if (dims[d] < 0) rt_error(site->loc, "negative dimension %lld", (long long)dims[d]);
+  ElemType e = t->elem ? el_from_type(t->elem, site->loc) : el_scalar();
+  return v_array(arr_new(e, rank, dims));
+}
+
+Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
+  if (fn.kind == V_TYPE) return construct_type(I, fn.type, argc, argv, site);
+  if (fn.kind != V_FUNC) rt_error(site->loc, "a %s is not a function", rt_kind_name(fn));
+  Callable *c = fn.fn;
+  switch (c->kind) {
+  case CALL_BUILTIN: {
+    const Builtin *b = c->builtin;
+    Reduction *r = find_reduction(I, b->name, argc, argv);
+    if (r) {
+      Callable tmp = {.refcount = 1, .kind = CALL_USER, .func = r->node->func,
+                      .env = I->prog->script_frame};
+      r->active = true;
+      Value v = call_user(I, &tmp, argc, argv, site, NULL);
+      r->active = false;
+      return v;
+    }
+    if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
+      rt_error(site->loc, "wrong number of arguments to '%s' (got %d)", b->name, argc);
+    return b->fn(argc, argv, site->loc);
+  }
+  case CALL_IBUILTIN: return c->ibuiltin(I, site, argc, argv);
+  case CALL_USER:
+    if (c->func->kind == FK_KERNEL)
+      rt_error(site->loc, "'%s' is a __kernel__ function: launch it with parallel_do",
+               callable_name(c));
+    return call_user(I, c, argc, argv, site, NULL);
+  }
+  return v_none();
+}
+
+static void bind_params(Interp *I, Callable *c, Frame *fr, int argc, Value *argv, Node *site) {
+  Func *f = c->func;
+  const char *fname = callable_name(c);
+  if (argc > f->nparams)
+    rt_error(site->loc, "too many arguments to '%s' (expected %d, got %d)", fname, f->nparams, argc);
+  int base = f->ngenerics;
+  for (int i = 0; i < f->ngenerics && i < c->ngeneric_args; i++) {
+    val_retain(c->generic_args[i]);
+    fr->slots[i] = c->generic_args[i];
+  }
+  Frame *saved = I->frame;
+  I->frame = fr;
+  for (int i = 0; i < f->nparams; i++) {
+    Param *p = &f->params[i];
+    char what[160];
+    snprintf(what, sizeof what, "argument '%s' of '%s'", p->name, fname);
+    Value v;
+    if (i < argc) v = argv[i], val_retain(v);
+    else if (p->defval) v = eval(I, p->defval);
+    else rt_error(site->loc, "too few arguments to '%s': '%s' is missing", fname, p->name);
+    fr->slots[base + i] = rt_convert(v, p->type, what, i < argc ? site->loc : p->loc);
+    val_release(v);
+  }
+  I->frame = saved;
+}
+
+/* Binds nested function definitions at entry, so they can be called before their line. */
+static void bind_hoisted(Interp *I, FuncInfo *fi) {
+  for (int i = 0; i < fi->hoisted.n; i++) {
+    Node *def = fi->hoisted.items[i];
+    Value *p = &I->frame->slots[def->slot >= 0 ? def->slot : 0];
+    val_release(*p);
+    *p = make_closure(I, def->func);
+  }
+}
+
+/* Drops closures of this frame that nothing else holds: they would keep it alive. */
+static void unbind_hoisted(Frame *fr, FuncInfo *fi) {
+  for (int i = 0; i < fi->hoisted.n; i++) {
+    Value *p = &fr->slots[fi->hoisted.items[i]->slot];
+    if (p->kind == V_FUNC && p->fn->env == fr && p->fn->refcount == 1) {
+      val_release(*p);
+      *p = v_none();
+    }
+  }
+}
+
+static Value lambda_result(Interp *I, Func *f) {
+  int n = f->body.n;
+  Node *last = n ? f->body.items[n - 1] : NULL;
+  for (int i = 0; i < n - 1 && I->flow == FLOW_NORMAL; i++) exec(I, f->body.items[i]);
+  if (last && last->kind == N_EXPR && I->flow == FLOW_NORMAL) return eval(I, last->a);
+  if (last && I->flow == FLOW_NORMAL) exec(I, last);
+  return v_none();
+}
+
+static Value collect_outputs(Interp *I, Func *f, Frame *fr, Node *site) {
+  int base = f->ngenerics + f->nparams;
+  if (f->nouts == 0) return v_none();
+  for (int i = 0; i < f->nouts; i++)
+    if (fr->slots[base + i].kind == V_NONE)
+      rt_error(site->loc, "output '%s' of '%s' was not assigned", f->outs[i].name,
+               f->name ? f->name : "(lambda)");
+  (void)I;
+  if (f->nouts == 1) { Value v = fr->slots[base]; val_retain(v); return v; }
+  Value t = v_tuple(f->nouts);
+  for (int i = 0; i < f->nouts; i++) { t.tup->v[i] = fr->slots[base + i]; val_retain(t.tup->v[i]); }
+  return t;
+}
+
+/* Calls a user function. `preset`: a frame the kernel launcher filled already. */
+Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame *preset) {
+  Func *f = c->func;
+  FuncInfo *fi = func_info(f);
+  if (I->depth >= (I->thread ? 64 : MAX_CALL_DEPTH))
+    rt_error(site->loc, "call depth limit reached in '%s' (runaway recursion?)", callable_name(c));
+  Frame *fr = preset ? preset : frame_new(fi->nslots, c->env);
+  if (!preset) bind_params(I, c, fr, argc, argv, site);
+  Interp saved = *I;
+  I->frame = fr;
+  I->func = f;
+  I->in_kernel = f->kind == FK_KERNEL || f->kind == FK_DEVICE || saved.in_kernel;
+  I->flow = FLOW_NORMAL;
+  I->depth++;
+  bind_hoisted(I, fi);
+  Value result;
+  if (f->is_lambda) {
+    result = lambda_result(I, f);
+  } else {
+    exec_block(I, &f->body);
+    result = collect_outputs(I, f, fr, site);
+  }
+  unbind_hoisted(fr, fi);
+  I->frame = saved.frame;
+  I->func = saved.func;
+  I->in_kernel = saved.in_kernel;
+  I->flow = saved.flow;
+  I->depth = saved.depth;
+  if (!preset) frame_release(fr);
+  return result;
+}
+
+static Value eval_call(Interp *I, Node *n) {
+  Value fn = eval(I, n->a);
+  int argc = n->list.n;
+  Value stack_args[8];
+  Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
+  for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
+  Value r = call_value(I, fn, argc, argv, n);
+  release_all(argv, argc);
+  if (argv != stack_args) free(argv);
+  val_release(fn);
+  return r;
+}
+
+/* a[i] <- v (exchange) and a[i] <- (expected, v) (compare-exchange): the old value. */
+static Value eval_exchange(Interp *I, Node *n) {
+  if (n->a->kind != N_INDEX) rt_error(n->loc, "'<-' needs an array element on its left");
+  Value base = eval(I, n->a->a);
+  Value idx[OQ_MAX_RANK];
+  int k = eval_indices(I, n->a, idx);
+  IndexCtx ctx = index_ctx(I, n->a);
+  Value old = rt_index_get(base, k, idx, &ctx);
+  bool cas = n->b->kind == N_TUPLE;
+  if (cas && n->b->list.n != 2) rt_error(n->b->loc, "compare-exchange takes (expected, new)");
+  Value expected = cas ? eval(I, n->b->list.items[0]) : v_none();
+  Value nv = eval(I, cas ? n->b->list.items[1] : n->b);
+  bool swap = true;
+  if (cas) {
+    Value eq = rt_binary(OP_EQ, old, expected, n->loc);
+    swap = rt_truthy(eq, n->loc);
+    val_release(eq);
+  }
+  if (swap) rt_index_set(base, k, idx, nv, &ctx);
+  val_release(nv);
+  val_release(expected);
+  release_all(idx, k);
+  val_release(base);
+  return old;
+}
+
+Value eval(Interp *I, Node *n) {
+  switch (n->kind) {
+  case N_INT: return v_int(n->ival);
+  case N_REAL: return v_scalar(n->rval);
+  case N_IMAG: return v_cscalar(0, n->rval);
+  case N_STRING: return v_string(n->str, (int)strlen(n->str));
+  case N_IDENT: return eval_ident(I, n);
+  case N_BINARY: return eval_binary(I, n);
+  case N_UNARY: return eval_unary(I, n);
+  case N_RANGE: return eval_range(I, n);
+  case N_COND: {
+    Value c = eval(I, n->a);
+    bool t = rt_truthy(c, n->a->loc);
+    val_release(c);
+    return eval(I, t ? n->b : n->c);
+  }
+  case N_CALL: return eval_call(I, n);
+  case N_INDEX: return eval_index(I, n);
+  case N_MATRIX: return eval_matrix(I, n);
+  case N_LAMBDA: return make_closure(I, n->func);
+  case N_EXCHANGE: return eval_exchange(I, n);
+  case N_TYPE: return v_type(n->type);
+  case N_FIELD: rt_error(n->loc, "field access '.%s' is not supported yet", n->name);
+  case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
+  case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
+  default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));
+  }
+}
+
+/* ---- assignment ---- */
+
+/* int op= int stays int (j /= 2 truncates); anything else takes the operator's result. */
+static Value compound(Op op, Value old, Value v, SrcLoc loc) {
+  if (is_intlike(old) && is_intlike(v) && (op == OP_DIV || op == OP_EDIV)) {
+    if (!v.i) rt_error(loc, "integer division by zero");
+    return v_int(old.i / v.i);
+  }
+  if (is_intlike(old) && is_intlike(v) && (op == OP_POW || op == OP_EPOW) && v.i >= 0) {
+    int64_t r = 1;
+    for (int64_t k = 0; k < v.i && k < 64; k++) r *= old.i;
+    return v_int(r);
+  }
+  return binary(op, old, v, loc);
+}
+
+static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl, SrcLoc loc) {
+  if (target->kind == N_IDENT) {
+    if (op == OP_NONE) {
+      if (decl) {
+        char what[128];
+        snprintf(what, sizeof what, "'%s'", target->name);
+        Value c = rt_convert(v, decl, what, loc);
+        val_release(v);
+        v = c;
+      }
+      slot_store(I, target, v);
+      return;
+    }
+    Value old = eval_ident(I, target);
+    Value r = compound(op, old, v, loc);
+    val_release(old);
+    val_release(v);
+    slot_store(I, target, r);
+    return;
+  }
+  if (target->kind == N_INDEX) {
+    Value base = eval(I, target->a);
+    Value idx[OQ_MAX_RANK];
+    int k = eval_indices(I, target, idx);
+    IndexCtx ctx = index_ctx(I, target);
+    if (op == OP_NONE) rt_index_set(base, k, idx, v, &ctx);
+    else val_release(rt_index_update(base, k, idx, op, v, &ctx));
+    release_all(idx, k);
+    val_release(base);
+    val_release(v);
+    return;
+  }
+  rt_error(target->loc, "cannot assign to this expression");
+}
+
+/* [a, b] = e: e is a tuple (several outputs), a literal (each element evaluated first), or
+   an array (its elements). */
+static void exec_multi_assign(Interp *I, Node *n) {
+  int count = n->list.n;
+  Value *vals = calloc(count, sizeof *vals);
+  if (n->b->kind == N_MATRIX && n->b->list.n == count) {
+    for (int i = 0; i < count; i++) vals[i] = eval(I, n->b->list.items[i]);
+  } else {
+    Value v = eval(I, n->b);
+    if (v.kind == V_TUPLE) {
+      if (v.tup->n < count)
+        rt_error(n->loc, "%d values assigned from %d outputs", count, v.tup->n);
+      for (int i = 0; i < count; i++) { vals[i] = v.tup->v[i]; val_retain(vals[i]); }
+    } else if (v.kind == V_ARRAY) {
+      if (v.arr->numel != count)
+        rt_error(n->loc, "%d values assigned from a %s of %lld elements", count,
+                 rt_kind_name(v), (long long)v.arr->numel);
+      for (int i = 0; i < count; i++) vals[i] = arr_get(v.arr, i);
+    } else {
+      rt_error(n->loc, "cannot assign a %s to %d variables", rt_kind_name(v), count);
+    }
+    val_release(v);
+  }
+  for (int i = 0; i < count; i++) assign_to(I, n->list.items[i], n->op, vals[i], NULL, n->loc);
+  free(vals);
+}
+
+static void exec_assign(Interp *I, Node *n) {
+  if (n->list.n != 1) { exec_multi_assign(I, n); return; }
+  Node *t = n->list.items[0];
+  if (!n->b) {   /* bare declaration `x : T` */
+    if (t->kind == N_IDENT && n->type) slot_store(I, t, rt_convert(v_int(0), n->type, t->name, n->loc));
+    return;
+  }
+  /* fast path: x += <number> on a number */
+  if (t->kind == N_IDENT && n->op != OP_NONE && t->slot >= 0) {
+    Value *p = slot_ref(I, t);
+    if (v_is_real(*p)) {
+      Value v = eval(I, n->b);
+      Value r;
+      if (v_is_real(v) && !(is_intlike(*p) && is_intlike(v) &&
+                            (n->op == OP_DIV || n->op == OP_POW)) &&
+          arith_fast(n->op, *p, v, &r)) {
+        p = slot_ref(I, t);
+        *p = r;
+        return;
+      }
+      assign_to(I, t, n->op, v, NULL, n->loc);
+      return;
+    }
+  }
+  assign_to(I, t, n->op, eval(I, n->b), n->type, n->loc);
+}
+
+/* ---- control flow ---- */
+
+/* After a loop body: true when the loop must stop. */
+static inline bool loop_exit(Interp *I) {
+  if (I->flow == FLOW_NORMAL) return false;
+  if (I->flow == FLOW_CONTINUE) { I->flow = FLOW_NORMAL; return false; }
+  if (I->flow == FLOW_BREAK) I->flow = FLOW_NORMAL;
+  return true;   /* break or return */
+}
+
+static void exec_for(Interp *I, Node *n) {
+  Node var = {.kind = N_IDENT, .slot = n->slot, .depth = 0, .name = n->name};
+  if (n->a->kind == N_RANGE) {
+    RangeSpec r = range_spec(I, n->a);
+    for (int64_t k = 0; k < r.count; k++) {
+      Value *p = &I->frame->slots[n->slot];
+      val_release(*p);
+      *p = r.is_int ? v_int(r.i0 + k * r.istep) : v_scalar(r.r0 + (double)k * r.rstep);
+      exec_block(I, &n->list);
+      if (loop_exit(I)) break;
+    }
+    return;
+  }
+  Value it = eval(I, n->a);
+  if (it.kind != V_ARRAY) {
+    slot_store(I, &var, it);
+    exec_block(I, &n->list);
+    loop_exit(I);
+    return;
+  }
+  for (int64_t k = 0; k < it.arr->numel; k++) {
+    slot_store(I, &var, arr_get(it.arr, k));
+    exec_block(I, &n->list);
+    if (loop_exit(I)) break;
+  }
+  val_release(it);
+}
+
+static bool cond_true(Interp *I, Node *c) {
+  Value v = eval(I, c);
+  bool t = rt_truthy(v, c->loc);
+  val_release(v);
+  return t;
+}
+
+static bool case_matches(Value subject, Value pattern, SrcLoc loc) {
+  if (subject.kind == V_STRING || pattern.kind == V_STRING)
+    return subject.kind == V_STRING && pattern.kind == V_STRING &&
+           !strcmp(subject.str->s, pattern.str->s);
+  Value eq = rt_binary(OP_EQ, subject, pattern, loc);
+  bool t = rt_truthy(eq, loc);
+  val_release(eq);
+  return t;
+}
+
+static void exec_match(Interp *I, Node *n) {
+  Value subject = eval(I, n->a);
+  for (int i = 0; i < n->ncases; i++) {
+    MatchCase *mc = &n->cases[i];
+    bool hit = !mc->pattern;
+    if (!hit) {
+      Value p = eval(I, mc->pattern);
+      hit = case_matches(subject, p, mc->loc);
+      val_release(p);
+    }
+    if (hit) { exec_block(I, &mc->body); break; }
+  }
+  val_release(subject);
+}
+
+static void exec_expr_stmt(Interp *I, Node *e) {
+  if (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) { kernel_syncthreads(I, e, "block"); return; }
+  if (e->kind == N_IDENT && !strcmp(e->name, "memfence")) return;
+  if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads")) {
+    const char *scope = e->list.n && e->list.items[0]->kind == N_IDENT ? e->list.items[0]->name : "block";
+    kernel_syncthreads(I, e, scope);
+    return;
+  }
+  if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "memfence")) return;
+  val_release(eval(I, e));
+}
+
+static void exec(Interp *I, Node *n) {
+  switch (n->kind) {
+  case N_EXPR: exec_expr_stmt(I, n->a); return;
+  case N_ASSIGN: exec_assign(I, n); return;
+  case N_IF:
+    if (cond_true(I, n->a)) exec_block(I, &n->list);
+    else exec_block(I, &n->list2);
+    return;
+  case N_FOR: exec_for(I, n); return;
+  case N_WHILE:
+    while (cond_true(I, n->a)) {
+      exec_block(I, &n->list);
+      if (loop_exit(I)) break;
+    }
+    return;
+  case N_REPEAT:
+    for (;;) {
+      exec_block(I, &n->list);
+      if (loop_exit(I)) break;
+      if (cond_true(I, n->a)) break;
+    }
+    return;
+  case N_MATCH: exec_match(I, n); return;
+  case N_BREAK: I->flow = FLOW_BREAK; return;
+  case N_CONTINUE: I->flow = FLOW_CONTINUE; return;
+  case N_RETURN:
+    if (n->a) val_release(eval(I, n->a));
+    I->flow = FLOW_RETURN;
+    return;
+  case N_BLOCK: exec_block(I, &n->list); return;
+  case N_FUNCDEF: case N_MACRO: case N_REDUCTION: case N_TYPEDEF: case N_ATTR: case N_IMPORT:
+    return;   /* definitions are bound at entry; attributes guide the compilers */
+  default: val_release(eval(I, n)); return;
+  }
+}
+
+void exec_block(Interp *I, NodeList *body) {
+  for (int i = 0; i < body->n && I->flow == FLOW_NORMAL; i++) exec(I, body->items[i]);
+}
+
+/* ---- entry points ---- */
+
+static Program *program_new(Arena *arena, Node *root) {
+  Program *P = calloc(1, sizeof *P);
+  P->arena = arena;
+  P->root = root;
+  return P;
+}
+
+static Program *checked_program;
+
+int interp_check(Arena *arena, Node *program) {
+  interp_builtins_init();
+  Program *P = program_new(arena, program);
+  int errors = resolve_program(P);
+  checked_program = P;
+  return errors;
+}
+
+static Func *find_main(Program *P) {
+  FuncInfo *fi = func_info(P->script);
+  for (int i = 0; i < fi->hoisted.n; i++) {
+    Func *f = fi->hoisted.items[i]->func;
+    if (!strcmp(f->name, "main")) return f;
+  }
+  return NULL;
+}
+
 int interp_run(Arena *arena, Node *program, const InterpOptions *opt) {
-  (void)arena; (void)program; (void)opt; return 0;
+  Program *P = checked_program && checked_program->root == program ? checked_program : NULL;
+  if (!P) {
+    if (interp_check(arena, program)) return 1;
+    P = checked_program;
+  }
+  P->opt = opt;
+  FuncInfo *fi = func_info(P->script);
+  Interp I = {.prog = P, .func = P->script};
+  P->script_frame = frame_new(fi->nslots, NULL);
+  I.frame = P->script_frame;
+  bind_hoisted(&I, fi);
+  exec_block(&I, &P->script->body);
+  Func *main_fn = find_main(P);
+  if (main_fn && I.flow == FLOW_NORMAL) {
+    Callable c = {.refcount = 1, .kind = CALL_USER, .func = main_fn, .env = P->script_frame};
+    Node site = {.kind = N_CALL, .loc = main_fn->loc};
+    val_release(call_user(&I, &c, 0, NULL, &site, NULL));
+  }
+  fflush(stdout);
+  return 0;
 }

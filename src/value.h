@@ -54,7 +54,7 @@ typedef enum ValueKind {
   V_STRING,    /* str */
   V_ARRAY,     /* arr: vectors, matrices, cubes of any element type */
   V_COLON,     /* ':' inside an index list */
-  V_FUNC,      /* fn: a function value (not reference-counted, lives as long as the program) */
+  V_FUNC,      /* fn: a function value (reference-counted by the interpreter) */
   V_TYPE,      /* type: a type used as a value: vec, cube[int], ... */
   V_TUPLE,     /* tup: several results of a function with several outputs */
 } ValueKind;
@@ -93,17 +93,22 @@ static inline bool v_is_num(Value v) { return v.kind >= V_BOOL && v.kind <= V_CS
 static inline bool v_is_real(Value v) { return v.kind >= V_BOOL && v.kind <= V_SCALAR; }
 
 /* ---- reference counting ---- */
+/* A Callable starts with its reference count (an int); the interpreter frees it. */
 void val_free_(Value v);
+void callable_free(Callable *c);
 static inline void val_retain(Value v) {
   if (v.kind == V_ARRAY) v.arr->refcount++;
   else if (v.kind == V_STRING) v.str->refcount++;
   else if (v.kind == V_TUPLE) v.tup->refcount++;
+  else if (v.kind == V_FUNC) ++*(int *)v.fn;
 }
 static inline void val_release(Value v) {
   if ((v.kind == V_ARRAY && --v.arr->refcount == 0) ||
       (v.kind == V_STRING && --v.str->refcount == 0) ||
       (v.kind == V_TUPLE && --v.tup->refcount == 0))
     val_free_(v);
+  else if (v.kind == V_FUNC && --*(int *)v.fn == 0)
+    callable_free(v.fn);
 }
 
 /* ---- element types ---- */

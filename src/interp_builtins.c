@@ -1,0 +1,183 @@
+/* interp_builtins.c: the globals a program can name — built-ins that need the interpreter
+   (print, assert, tic/toc, parallel_do, shared, ...), the runtime library's pure functions
+   and constants, and the built-in type names — and their lookup. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "interp_priv.h"
+
+/* ---- built-ins that need the interpreter ---- */
+
+static Value ib_print(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I; (void)call;
+  for (int i = 0; i < argc; i++) rt_print(stdout, argv[i]);
+  fputc('\n', stdout);
+  return v_none();
+}
+
+/* The source text of an argument: from its start to the ')' that closes the call. */
+static void arg_text(Node *arg, char *buf, size_t size) {
+  const SrcFile *f = arg->loc.file;
+  buf[0] = 0;
+  if (!f) return;
+  const char *p = f->text;
+  for (int l = 1; l < arg->loc.line && *p; p++)
+    if (*p == '\n') l++;
+  p += arg->loc.col - 1;
+  int depth = 0;
+  size_t n = 0;
+  for (; *p && *p != '\n' && n + 1 < size; p++) {
+    if (*p == '(' || *p == '[') depth++;
+    if ((*p == ')' || *p == ']') && --depth < 0) break;
+    if (*p == ',' && depth == 0) break;
+    buf[n++] = *p;
+  }
+  while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
+  buf[n] = 0;
+}
+
+static Value ib_assert(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc < 1 || argc > 2) rt_error(call->loc, "assert takes a condition and an optional message");
+  if (rt_truthy(argv[0], call->loc)) return v_none();
+  char text[256];
+  arg_text(call->list.items[0], text, sizeof text);
+  if (argc == 2 && argv[1].kind == V_STRING)
+    rt_error(call->loc, "assertion failed: %s (%s)", text, argv[1].str->s);
+  rt_error(call->loc, "assertion failed: %s", text);
+}
+
+static Value ib_error(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  char *msg = argc ? rt_format(argv[0]) : strdup("error");
+  rt_error(call->loc, "%s", msg);
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
+  (void)call; (void)argc; (void)argv;
+  I->prog->tic_time = now_ms();
+  return v_none();
+}
+
+/* toc() and toc("label") print the time since tic() in milliseconds and return it. */
+static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
+  (void)call;
+  double ms = now_ms() - I->prog->tic_time;
+  if (argc >= 1 && argv[0].kind == V_STRING) printf("%s: %.4f ms\n", argv[0].str->s, ms);
+  else printf("Elapsed time: %.4f ms\n", ms);
+  return v_scalar(ms);
+}
+
+static Value ib_parallel_do(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_parallel_do(I, call, argc, argv);
+}
+
+static Value ib_max_block_size(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_block_size(I, call, argc, argv, false);
+}
+
+static Value ib_opt_block_cnt(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_block_size(I, call, argc, argv, true);
+}
+
+static Value ib_shared(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_shared(I, call, argc, argv, false);
+}
+
+static Value ib_shared_zeros(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_shared(I, call, argc, argv, true);
+}
+
+static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
+  {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
+  {"tic", ib_tic}, {"toc", ib_toc},
+  {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},
+  {"max_block_size", ib_max_block_size}, {"opt_block_size", ib_max_block_size},
+  {"opt_block_cnt", ib_opt_block_cnt},
+  {"shared", ib_shared}, {"shared_zeros", ib_shared_zeros},
+};
+
+/* ---- built-in type names ---- */
+
+static Type *make_type(TypeKind kind, const char *name, int rank, int fixed_len, TypeKind elem) {
+  Type *t = calloc(1, sizeof *t);
+  t->kind = kind;
+  t->name = name;
+  t->rank = rank;
+  t->fixed_len = fixed_len;
+  if (elem != TY_UNKNOWN) t->elem = make_type(elem, NULL, 0, 0, TY_UNKNOWN);
+  return t;
+}
+
+static const struct { const char *name; int rank, fixed_len; TypeKind elem; } array_types[] = {
+  {"vec", 1, 0, TY_SCALAR}, {"mat", 2, 0, TY_SCALAR}, {"cube", 3, 0, TY_SCALAR},
+  {"cvec", 1, 0, TY_CSCALAR}, {"cmat", 2, 0, TY_CSCALAR}, {"ccube", 3, 0, TY_CSCALAR},
+  {"ivec2", 1, 2, TY_INT}, {"ivec3", 1, 3, TY_INT}, {"ivec4", 1, 4, TY_INT},
+  {"vec2", 1, 2, TY_SCALAR}, {"vec3", 1, 3, TY_SCALAR}, {"vec4", 1, 4, TY_SCALAR},
+};
+
+static const struct { const char *name; TypeKind kind; } plain_types[] = {
+  {"scalar", TY_SCALAR}, {"cscalar", TY_CSCALAR}, {"string", TY_STRING}, {"bool", TY_BOOL},
+  {"int8", TY_INT8}, {"uint8", TY_UINT8}, {"int16", TY_INT16}, {"uint16", TY_UINT16},
+  {"int32", TY_INT32}, {"uint32", TY_UINT32}, {"int64", TY_INT64},
+};
+
+/* ---- the table of globals ---- */
+
+static Global **globals;
+static int nglobals;
+
+static const Global *global_add(const char *name, Value v) {
+  Global *g = malloc(sizeof *g);
+  g->name = name;
+  g->value = v;
+  globals = realloc(globals, (nglobals + 1) * sizeof *globals);
+  globals[nglobals++] = g;
+  return g;
+}
+
+static Value builtin_callable(CallableKind kind, const char *name) {
+  Callable *c = callable_new(kind, name);
+  c->refcount = 1 << 30;   /* globals live as long as the program */
+  return v_func(c);
+}
+
+void interp_builtins_init(void) {}
+
+/* Finds (and on first use creates) the global called name; NULL if there is none. Order:
+   interpreter built-ins, constants, runtime functions, types. */
+const Global *global_lookup(const char *name) {
+  for (int i = 0; i < nglobals; i++)
+    if (!strcmp(globals[i]->name, name)) return globals[i];
+  for (size_t i = 0; i < sizeof interp_fns / sizeof *interp_fns; i++)
+    if (!strcmp(interp_fns[i].name, name)) {
+      Value v = builtin_callable(CALL_IBUILTIN, interp_fns[i].name);
+      v.fn->ibuiltin = interp_fns[i].fn;
+      return global_add(interp_fns[i].name, v);
+    }
+  bool found = false;
+  Value c = rt_constant(name, &found);
+  if (found) return global_add(strdup(name), c);
+  const Builtin *b = rt_builtin_lookup(name);
+  if (b) {
+    Value v = builtin_callable(CALL_BUILTIN, b->name);
+    v.fn->builtin = b;
+    return global_add(b->name, v);
+  }
+  for (size_t i = 0; i < sizeof array_types / sizeof *array_types; i++)
+    if (!strcmp(array_types[i].name, name))
+      return global_add(array_types[i].name,
+                        v_type(make_type(TY_ARRAY, array_types[i].name, array_types[i].rank,
+                                         array_types[i].fixed_len, array_types[i].elem)));
+  for (size_t i = 0; i < sizeof plain_types / sizeof *plain_types; i++)
+    if (!strcmp(plain_types[i].name, name))
+      return global_add(plain_types[i].name,
+                        v_type(make_type(plain_types[i].kind, plain_types[i].name, 0, 0, TY_UNKNOWN)));
+  return NULL;
+}

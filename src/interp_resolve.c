@@ -1,0 +1,394 @@
+/* interp_resolve.c: name resolution. Gives every variable a slot in its function's frame,
+   links each identifier to (depth, slot) or to a global, hoists nested function definitions,
+   loads imports, and reports unknown names, misplaced break/continue and wrong argument
+   counts of direct calls before anything runs.
+
+   Scoping rule: a name assigned with `=` (or declared, or a loop variable, parameter or
+   nested function) anywhere in a function is local to it; any other name is looked up in
+   the enclosing functions (closures), then among the globals (built-ins, constants, types).
+   The top level of a file is itself a function that encloses every top-level function. */
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include "interp_priv.h"
+#include "parse.h"
+
+#ifndef OQ_LIBDIR
+#define OQ_LIBDIR "lib"
+#endif
+
+typedef struct Scope {
+  struct Scope *parent;
+  Func *func;
+  FuncInfo *info;
+  int cap;
+  Func **slot_funcs;        /* the function a slot holds when it is a hoisted definition */
+  int loop_depth;
+} Scope;
+
+typedef struct Resolver {
+  Program *prog;
+  Scope *scope;
+  const SrcFile *file;      /* for import paths */
+} Resolver;
+
+static void resolve_expr(Resolver *R, Node *n);
+static void resolve_block(Resolver *R, NodeList *body);
+static void resolve_func(Resolver *R, Func *f, Node *hoist_list_owner);
+
+FuncInfo *func_info(Func *f) { return f->sema; }
+
+bool is_special_kernel_param(const char *name) {
+  static const char *names[] = {"pos", "blkpos", "blkdim", "blkidx", "blkcnt", "warpsize",
+                                "coalesced_threads", "this_thread_block", "this_grid",
+                                "this_multi_grid"};
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(name, names[i])) return true;
+  return false;
+}
+
+/* ---- slots ---- */
+
+static int slot_find(Scope *s, const char *name) {
+  for (int i = 0; i < s->info->nslots; i++)
+    if (!strcmp(s->info->slot_names[i], name)) return i;
+  return -1;
+}
+
+static int slot_add(Scope *s, const char *name, unsigned mods) {
+  int i = slot_find(s, name);
+  if (i >= 0) { s->info->slot_mods[i] |= mods; return i; }
+  FuncInfo *fi = s->info;
+  if (fi->nslots == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 16;
+    fi->slot_names = realloc(fi->slot_names, s->cap * sizeof *fi->slot_names);
+    fi->slot_mods = realloc(fi->slot_mods, s->cap * sizeof *fi->slot_mods);
+    s->slot_funcs = realloc(s->slot_funcs, s->cap * sizeof *s->slot_funcs);
+  }
+  fi->slot_names[fi->nslots] = name;
+  fi->slot_mods[fi->nslots] = mods;
+  s->slot_funcs[fi->nslots] = NULL;
+  return fi->nslots++;
+}
+
+static void nodelist_push(NodeList *l, Node *n) {
+  l->items = realloc(l->items, (l->n + 1) * sizeof *l->items);
+  l->items[l->n++] = n;
+}
+
+/* ---- pass 1: which names are local ---- */
+
+static void import_file(Resolver *R, Node *imp);
+
+static void collect_target(Scope *s, Node *t) {
+  if (t->kind == N_IDENT) slot_add(s, t->name, 0);
+}
+
+static void collect_locals(Resolver *R, Scope *s, NodeList *body) {
+  for (int i = 0; i < body->n; i++) {
+    Node *n = body->items[i];
+    switch (n->kind) {
+    case N_ASSIGN:
+      if (n->op == OP_NONE)
+        for (int j = 0; j < n->list.n; j++) collect_target(s, n->list.items[j]);
+      break;
+    case N_FOR: slot_add(s, n->name, 0); collect_locals(R, s, &n->list); break;
+    case N_IF: collect_locals(R, s, &n->list); collect_locals(R, s, &n->list2); break;
+    case N_WHILE: case N_REPEAT: case N_BLOCK: collect_locals(R, s, &n->list); break;
+    case N_MATCH:
+      for (int j = 0; j < n->ncases; j++) collect_locals(R, s, &n->cases[j].body);
+      break;
+    case N_FUNCDEF: {
+      int slot = slot_add(s, n->func->name, 0);
+      s->slot_funcs[slot] = n->func;
+      nodelist_push(&s->info->hoisted, n);
+      break;
+    }
+    case N_IMPORT: import_file(R, n); break;
+    default: break;
+    }
+  }
+}
+
+/* Imports splice the imported file's function definitions into the top level. */
+static void import_file(Resolver *R, Node *imp) {
+  Scope *s = R->scope;
+  if (s->parent) { diag_error(imp->loc, "import is only allowed at the top level"); return; }
+  char *dir = strdup(R->file && R->file->path ? R->file->path : ".");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
+  free(dir);
+  SrcFile *f = srcfile_load(path);
+  if (!f) {
+    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, imp->str);
+    f = srcfile_load(path);
+  }
+  if (!f) { diag_error(imp->loc, "cannot import '%s': file not found", imp->str); return; }
+  Node *prog = parse_file(R->prog->arena, f);
+  const SrcFile *saved = R->file;
+  R->file = f;
+  NodeList defs = {0};
+  for (int i = 0; i < prog->list.n; i++) {
+    Node *n = prog->list.items[i];
+    if (n->kind == N_FUNCDEF || n->kind == N_IMPORT || n->kind == N_REDUCTION ||
+        n->kind == N_TYPEDEF || n->kind == N_MACRO)
+      nodelist_push(&defs, n);
+  }
+  collect_locals(R, s, &defs);
+  /* Definitions are resolved with the rest of the top level: append them to it. */
+  for (int i = 0; i < defs.n; i++)
+    if (defs.items[i]->kind != N_IMPORT) nodelist_push(&R->prog->root->list2, defs.items[i]);
+  R->file = saved;
+}
+
+/* ---- pass 2: identifiers ---- */
+
+static bool lookup(Resolver *R, Node *id) {
+  int depth = 0;
+  for (Scope *s = R->scope; s; s = s->parent, depth++) {
+    int slot = slot_find(s, id->name);
+    if (slot < 0) continue;
+    id->slot = slot;
+    id->depth = depth;
+    id->ival = s->info->slot_mods[slot];
+    for (Scope *t = R->scope; t != s; t = t->parent) t->info->captures = true;
+    return true;
+  }
+  const Global *g = global_lookup(id->name);
+  if (!g) return false;
+  id->slot = -1;
+  id->aux = (void *)g;
+  return true;
+}
+
+static Scope *scope_at(Resolver *R, int depth) {
+  Scope *s = R->scope;
+  while (depth-- > 0) s = s->parent;
+  return s;
+}
+
+static Func *known_function(Resolver *R, Node *callee) {
+  if (callee->kind != N_IDENT || callee->slot < 0) return NULL;
+  return scope_at(R, callee->depth)->slot_funcs[callee->slot];
+}
+
+static void check_call(Resolver *R, Node *call) {
+  Func *f = known_function(R, call->a);
+  if (!f) return;
+  if (f->kind == FK_KERNEL) {
+    diag_error(call->loc, "'%s' is a __kernel__ function: launch it with parallel_do", f->name);
+    return;
+  }
+  int required = 0;
+  for (int i = 0; i < f->nparams; i++)
+    if (!f->params[i].defval) required = i + 1;
+  if (call->list.n > f->nparams)
+    diag_error(call->loc, "too many arguments to '%s' (expected %d, got %d)", f->name,
+               f->nparams, call->list.n);
+  else if (call->list.n < required)
+    diag_error(call->loc, "too few arguments to '%s' (expected %d, got %d)", f->name,
+               required, call->list.n);
+}
+
+static bool is_type_global(Node *n) {
+  if (n->kind != N_IDENT) return false;
+  const Global *g = global_lookup(n->name);
+  return g && g->value.kind == V_TYPE;
+}
+
+static void resolve_list(Resolver *R, NodeList *l) {
+  for (int i = 0; i < l->n; i++) resolve_expr(R, l->items[i]);
+}
+
+static void mark_barrier(Resolver *R, Node *call) {
+  FuncInfo *fi = R->scope->info;
+  fi->uses_barrier = true;
+  if (call && call->list.n == 1 && call->list.items[0]->kind == N_IDENT &&
+      !strcmp(call->list.items[0]->name, "grid"))
+    fi->uses_grid_barrier = true;
+}
+
+static bool is_barrier_name(Node *n) {
+  return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
+}
+
+static void resolve_expr(Resolver *R, Node *n) {
+  if (!n) return;
+  switch (n->kind) {
+  case N_IDENT:
+    if (is_barrier_name(n)) { if (!strcmp(n->name, "syncthreads")) mark_barrier(R, NULL); return; }
+    if (!lookup(R, n)) diag_error(n->loc, "unknown name '%s'", n->name);
+    return;
+  case N_CALL:
+    if (is_barrier_name(n->a)) {
+      if (!strcmp(n->a->name, "syncthreads")) mark_barrier(R, n);
+      return;   /* its argument (block, warp, grid) is a keyword, not a name */
+    }
+    resolve_expr(R, n->a);
+    resolve_list(R, &n->list);
+    check_call(R, n);
+    return;
+  case N_INDEX:
+    resolve_expr(R, n->a);
+    if (is_type_global(n->a)) return;   /* vec[int], cube[T]: type arguments */
+    resolve_list(R, &n->list);
+    return;
+  case N_LAMBDA: resolve_func(R, n->func, NULL); return;
+  case N_FIELD: resolve_expr(R, n->a); return;
+  case N_TYPE: return;
+  default:
+    resolve_expr(R, n->a);
+    resolve_expr(R, n->b);
+    resolve_expr(R, n->c);
+    resolve_list(R, &n->list);
+    return;
+  }
+}
+
+/* `B = A` gives B the boundary modifiers of A when B declares none. */
+static void inherit_mods(Resolver *R, Node *assign) {
+  Node *t = assign->list.items[0], *v = assign->b;
+  if (t->kind != N_IDENT || !v || v->kind != N_IDENT || v->slot < 0 || !v->ival) return;
+  Scope *s = scope_at(R, t->depth);
+  if (!(s->info->slot_mods[t->slot] & TM_BOUNDARY))
+    s->info->slot_mods[t->slot] |= v->ival & TM_BOUNDARY;
+  t->ival = s->info->slot_mods[t->slot];
+}
+
+static void resolve_assign(Resolver *R, Node *n) {
+  resolve_expr(R, n->b);
+  if (n->type && n->list.n == 1 && n->list.items[0]->kind == N_IDENT) {
+    int slot = slot_add(R->scope, n->list.items[0]->name, n->type->mods);
+    (void)slot;
+  }
+  for (int i = 0; i < n->list.n; i++) {
+    Node *t = n->list.items[i];
+    if (t->kind == N_IDENT && n->op != OP_NONE && slot_find(R->scope, t->name) < 0) {
+      /* compound assignment to a name assigned nowhere here: the enclosing variable, if
+         there is one, else a local that is read before it is set (a run-time error) */
+      if (!lookup(R, t)) slot_add(R->scope, t->name, 0);
+    }
+    if (t->kind != N_IDENT && t->kind != N_INDEX && t->kind != N_FIELD)
+      diag_error(t->loc, "cannot assign to this expression");
+    resolve_expr(R, t);
+    if (t->kind == N_IDENT && t->depth == 0 && t->slot >= 0) {
+      Func *f = R->scope->func;
+      for (int o = 0; o < f->nouts; o++)
+        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name) && n->op != OP_NONE)
+          R->scope->info->out_op = n->op;
+    }
+  }
+  if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);
+}
+
+static void resolve_stmt(Resolver *R, Node *n) {
+  switch (n->kind) {
+  case N_ASSIGN: resolve_assign(R, n); return;
+  case N_FOR:
+    resolve_expr(R, n->a);
+    n->slot = slot_find(R->scope, n->name);
+    R->scope->loop_depth++;
+    resolve_block(R, &n->list);
+    R->scope->loop_depth--;
+    return;
+  case N_WHILE: case N_REPEAT:
+    resolve_expr(R, n->a);
+    R->scope->loop_depth++;
+    resolve_block(R, &n->list);
+    R->scope->loop_depth--;
+    return;
+  case N_IF:
+    resolve_expr(R, n->a);
+    resolve_block(R, &n->list);
+    resolve_block(R, &n->list2);
+    return;
+  case N_MATCH:
+    resolve_expr(R, n->a);
+    for (int i = 0; i < n->ncases; i++) {
+      resolve_expr(R, n->cases[i].pattern);
+      resolve_block(R, &n->cases[i].body);
+    }
+    return;
+  case N_BREAK: case N_CONTINUE:
+    if (!R->scope->loop_depth)
+      diag_error(n->loc, "'%s' outside a loop", n->kind == N_BREAK ? "break" : "continue");
+    return;
+  case N_RETURN: resolve_expr(R, n->a); return;
+  case N_FUNCDEF: {
+    Scope *s = R->scope;
+    int slot = slot_find(s, n->func->name);
+    n->slot = slot;
+    resolve_func(R, n->func, n);
+    return;
+  }
+  case N_REDUCTION: {
+    /* the replacement becomes the body of a lambda over the reduction's parameters */
+    Program *P = R->prog;
+    Func *f = n->func;
+    Node *body = arena_alloc(P->arena, sizeof *body);
+    body->kind = N_EXPR;
+    body->a = n->b;
+    body->loc = n->b ? n->b->loc : n->loc;
+    f->body.items = arena_alloc(P->arena, sizeof(Node *));
+    f->body.items[0] = body;
+    f->body.n = 1;
+    f->is_lambda = true;
+    if (R->scope->parent) diag_error(n->loc, "a reduction must be defined at the top level");
+    resolve_func(R, f, NULL);
+    if (n->a && n->a->kind == N_CALL && n->a->a->kind == N_IDENT) {
+      P->reductions = realloc(P->reductions, (P->nreductions + 1) * sizeof *P->reductions);
+      P->reductions[P->nreductions++] = (Reduction){n, n->a->a->name, false};
+    } else {
+      diag_error(n->loc, "a reduction's pattern must be a function call such as sum(x)");
+    }
+    return;
+  }
+  case N_MACRO: case N_ATTR: case N_TYPEDEF: case N_IMPORT: return;
+  case N_BLOCK: resolve_block(R, &n->list); return;
+  case N_EXPR: resolve_expr(R, n->a); return;
+  default: resolve_expr(R, n); return;
+  }
+}
+
+static void resolve_block(Resolver *R, NodeList *body) {
+  for (int i = 0; i < body->n; i++) resolve_stmt(R, body->items[i]);
+}
+
+/* Resolves one function: its own scope nested in the current one. */
+static void resolve_func(Resolver *R, Func *f, Node *def) {
+  (void)def;
+  FuncInfo *fi = calloc(1, sizeof *fi);
+  f->sema = fi;
+  Scope s = {.parent = R->scope, .func = f, .info = fi};
+  for (int i = 0; i < f->ngenerics; i++) slot_add(&s, f->generics[i].name, 0);
+  for (int i = 0; i < f->nparams; i++) slot_add(&s, f->params[i].name, f->params[i].type->mods);
+  for (int i = 0; i < f->nouts; i++) slot_add(&s, f->outs[i].name, f->outs[i].type->mods);
+  R->scope = &s;
+  for (int i = 0; i < f->nparams; i++) resolve_expr(R, f->params[i].defval);
+  collect_locals(R, &s, &f->body);
+  resolve_block(R, &f->body);
+  R->scope = s.parent;
+  free(s.slot_funcs);
+}
+
+int resolve_program(Program *P) {
+  int before = diag_error_count();
+  Resolver R = {.prog = P, .file = P->root->loc.file};
+  Func *script = arena_alloc(P->arena, sizeof *script);
+  script->name = "(top level)";
+  script->kind = FK_HOST;
+  script->body = P->root->list;
+  script->loc = P->root->loc;
+  P->script = script;
+  FuncInfo *fi = calloc(1, sizeof *fi);
+  script->sema = fi;
+  Scope s = {.func = script, .info = fi};
+  R.scope = &s;
+  collect_locals(&R, &s, &script->body);
+  resolve_block(&R, &script->body);
+  /* imported definitions other than functions (reductions) were queued in list2 */
+  resolve_block(&R, &P->root->list2);
+  R.scope = NULL;
+  free(s.slot_funcs);
+  return diag_error_count() - before;
+}
