@@ -11,6 +11,7 @@ typedef struct InterpOptions {
   Target target;
   bool verbose;
   bool profile;
+  bool emit_c;              /* print the C source of every kernel specialization */
   const char *argv0;
 } InterpOptions;
 

@@ -12,8 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <ucontext.h>
 #include "interp_priv.h"
+#include "rt_cpu.h"
 
 #define FIBER_STACK (1 << 20)
 #define GRID_FIBER_LIMIT 16384
@@ -313,6 +315,12 @@ static void run_grid_fibers(Launch *L) {
 
 /* ---- parallel_do ---- */
 
+static double kernel_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
   bool explicit_blk = spec.kind == V_ARRAY && spec.arr->rank == 2 && spec.arr->dims[0] == 2;
   if (explicit_blk) {
@@ -364,6 +372,16 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   FuncInfo *fi = func_info(L.func);
   L.fibers = fi->uses_barrier;
   L.grid_fibers = fi->uses_grid_barrier;
+  /* the compiled back end, unless the interpreter is asked for */
+  Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
+  CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args};
+  Value compiled;
+  if ((target == TARGET_CPU || target == TARGET_AUTO) && cpu_launch(&cl, &compiled)) {
+    for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
+    free(L.args);
+    return compiled;
+  }
+  double t0 = kernel_now_ms();
   L.acc = calloc(L.func->nouts + 1, sizeof *L.acc);
   for (int o = 0; o < L.func->nouts; o++) L.acc[o] = out_identity(&L, o);
   if (product(L.dims, L.D) > 0) {
@@ -374,6 +392,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
       do run_block(&L, bi); while (next_index(bi, L.cnt, L.D));
     }
   }
+  if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, kernel_now_ms() - t0);
   for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
   free(L.args);
   Value result = v_none();

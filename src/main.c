@@ -5,6 +5,7 @@
 #include <errno.h>
 #include "interp.h"
 #include "parse.h"
+#include "rt_cpu.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -13,13 +14,16 @@ RtConfig rt_config;
 static void usage(FILE *out) {
   fputs("usage: oq run [options] FILE.q     run a program (top level, then main())\n"
         "       oq check [options] FILE.q   parse and check only\n"
+        "       oq emit --target c FILE.q   run, printing the C of every kernel as it is compiled\n"
         "       oq parse --dump FILE.q      print the syntax tree\n"
         "       oq --version | oq help\n"
         "options:\n"
         "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
         "  --precision single|double        the type `scalar` (default single)\n"
         "  --verbose                        say which back end is used\n"
-        "  --profile                        print per-kernel statistics after the run\n",
+        "  --profile                        print per-kernel statistics after the run\n"
+        "  --emit-c                         print the C source of each compiled kernel\n"
+        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS\n",
         out);
 }
 
@@ -42,7 +46,7 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse"))
+  if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse") && strcmp(cmd, "emit"))
     return usage_error("unknown command '%s'", cmd);
 
   InterpOptions opt = { .target = TARGET_AUTO, .argv0 = argv[0] };
@@ -52,7 +56,9 @@ int main(int argc, char **argv) {
     const char *a = argv[i];
     if (!strcmp(a, "--target") && i + 1 < argc) {
       const char *t = argv[++i];
-      if (!strcmp(t, "auto")) opt.target = TARGET_AUTO;
+      if (!strcmp(cmd, "emit") && (!strcmp(t, "c") || !strcmp(t, "cpu"))) opt.target = TARGET_CPU;
+      else if (!strcmp(cmd, "emit")) return usage_error("emit: unknown target '%s' (only c)", t);
+      else if (!strcmp(t, "auto")) opt.target = TARGET_AUTO;
       else if (!strcmp(t, "cpu")) opt.target = TARGET_CPU;
       else if (!strcmp(t, "cuda")) opt.target = TARGET_CUDA;
       else if (!strcmp(t, "interp")) opt.target = TARGET_INTERP;
@@ -64,6 +70,7 @@ int main(int argc, char **argv) {
       else return usage_error("unknown precision '%s'", p);
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
     else if (!strcmp(a, "--profile")) opt.profile = true;
+    else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--dump")) dump = true;
     else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
     else if (!path) path = a;
@@ -85,5 +92,11 @@ int main(int argc, char **argv) {
   }
   if (interp_check(&arena, program)) return 1;
   if (!strcmp(cmd, "check")) return 0;
-  return interp_run(&arena, program, &opt);
+  if (!strcmp(cmd, "emit")) {
+    opt.emit_c = true;
+    if (opt.target != TARGET_CPU) opt.target = TARGET_CPU;
+  }
+  int status = interp_run(&arena, program, &opt);
+  if (opt.profile) cpu_profile_report(stderr);
+  return status;
 }

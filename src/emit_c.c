@@ -1,0 +1,2211 @@
+/* emit_c.c: C source for a specialized kernel (kernel_sema.c gives every node its type).
+
+   The generated file holds one exported entry, oqk_entry(L, W, lo, hi), that runs a range of
+   work: in "flat" kernels (only `pos` is used) a range of linear positions, run as loops whose
+   innermost dimension the C compiler can vectorize; otherwise a range of blocks, each block
+   running its threads in row-major order like the oracle. Kernels with syncthreads are cut
+   at their barriers into phases, each a loop over the threads of the block; locals become
+   per-thread arrays, and statements that hold a barrier (under conditions every thread
+   agrees on) run once per block around their phases.
+
+   Expressions become pure C expressions; what needs statements first (array reads with
+   their index temporaries, device calls, atomics) is written before the statement that uses
+   it. Arithmetic follows the interpreter: single-precision results are what double
+   arithmetic rounded to float gives (libm in double, then rounded), ints are int32_t. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernel_ir.h"
+#include "oqk_abi.h"
+
+typedef struct Buf { char *s; size_t len, cap; } Buf;
+
+static void bput(Buf *b, const char *s, size_t n) {
+  if (b->len + n + 1 > b->cap) {
+    b->cap = (b->len + n + 1) * 2;
+    b->s = realloc(b->s, b->cap);
+  }
+  memcpy(b->s + b->len, s, n);
+  b->len += n;
+  b->s[b->len] = 0;
+}
+
+static void bputs(Buf *b, const char *s) { bput(b, s, strlen(s)); }
+
+static void bvprintf(Buf *b, const char *fmt, va_list ap) {
+  char small[512];
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  if (n < (int)sizeof small) bput(b, small, n);
+  else {
+    char *big = malloc(n + 1);
+    vsnprintf(big, n + 1, fmt, ap2);
+    bput(b, big, n);
+    free(big);
+  }
+  va_end(ap2);
+}
+
+static void bprintf(Buf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  bvprintf(b, fmt, ap);
+  va_end(ap);
+}
+
+/* Slot storage in the kernel function. */
+enum { SC_NONE, SC_LOCAL, SC_PARAM, SC_SPECIAL };
+
+typedef struct Em {
+  KSpec *S;
+  FSpec *f;             /* function being emitted */
+  Buf *b;               /* where statements go */
+  int ind;
+  int ntmp;
+  bool phases;          /* kernel body of a barrier kernel: locals are per-thread arrays */
+  unsigned char *sc;    /* kernel: storage class per slot */
+  Buf arrtypes, tuptypes;
+  bool arrdone[EL_COUNT][OQ_MAX_RANK + 1];
+  bool has_return;      /* kernel: `return` jumps to the end of the thread */
+  const char *L;        /* C expression of the OqkLaunch pointer here */
+  FSpec **reach; int nreach;
+} Em;
+
+_Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
+  char msg[200];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  snprintf(E->S->reason, sizeof E->S->reason, "%s (line %d)", msg, loc.line);
+  longjmp(E->S->fail, 1);
+}
+
+static char *sf(Em *E, const char *fmt, ...) {
+  char small[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
+  va_end(ap);
+  char *s = arena_alloc(E->S->arena, n + 1);
+  if (n < (int)sizeof small) memcpy(s, small, n + 1);
+  else {
+    va_start(ap, fmt);
+    vsnprintf(s, n + 1, fmt, ap);
+    va_end(ap);
+  }
+  return s;
+}
+
+static void line(Em *E, const char *fmt, ...) {
+  for (int i = 0; i < E->ind; i++) bputs(E->b, "  ");
+  va_list ap;
+  va_start(ap, fmt);
+  bvprintf(E->b, fmt, ap);
+  va_end(ap);
+  bputs(E->b, "\n");
+}
+
+static char *tmp(Em *E) { return sf(E, "t%d", E->ntmp++); }
+
+static KType T(Em *E, Node *n) {
+  NodeInfo *ni = ksema_info(E->f, n);
+  if (!ni) efail(E, n->loc, "internal: untyped %s", node_kind_name(n->kind));
+  return ni->t;
+}
+
+static NodeInfo *I(Em *E, Node *n) {
+  NodeInfo *ni = ksema_info(E->f, n);
+  if (!ni) efail(E, n->loc, "internal: untyped %s", node_kind_name(n->kind));
+  return ni;
+}
+
+static KType kt(KKind k) { KType t = {0}; t.kind = k; return t; }
+
+static KKind kclass(KType t) {
+  if (t.kind == K_VEC) return t.elem;
+  return t.kind == K_BOOL ? K_INT : t.kind;
+}
+
+/* ---- C types ---- */
+
+static const char *el_ctype(ElemType e) {
+  switch (e) {
+  case EL_F32: return "float";
+  case EL_F64: return "double";
+  case EL_C64: return "float _Complex";
+  case EL_C128: return "double _Complex";
+  case EL_I32: return "int32_t";
+  case EL_I8: return "int8_t";
+  case EL_U8: return "uint8_t";
+  case EL_I16: return "int16_t";
+  case EL_U16: return "uint16_t";
+  case EL_U32: return "uint32_t";
+  case EL_I64: return "int64_t";
+  default: return "void";
+  }
+}
+
+static const char *ctype(Em *E, KType t) {
+  switch (t.kind) {
+  case K_BOOL: case K_INT: return "int32_t";
+  case K_REAL: return "oq_real";
+  case K_CPLX: return "oq_cplx";
+  case K_VEC: return sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
+  case K_ARRAY:
+    if (!E->arrdone[t.el][t.rank]) {
+      E->arrdone[t.el][t.rank] = true;
+      bprintf(&E->arrtypes, "typedef struct { %s *p; int64_t d[%d]; } oqa_%d_%d;\n", el_ctype(t.el), t.rank,
+              (int)t.el, t.rank);
+    }
+    return sf(E, "oqa_%d_%d", (int)t.el, t.rank);
+  case K_TUPLE: return sf(E, "oqt_%d", t.tuple->id);
+  default: return NULL;
+  }
+}
+
+static bool has_repr(KType t) { return t.kind != K_NONE && t.kind != K_FUNC; }
+
+/* ---- names ---- */
+
+static char *slot_name(Em *E, FSpec *f, int slot) {
+  const char *n = func_info(f->func)->slot_names[slot];
+  char clean[64];
+  int k = 0;
+  for (const char *p = n; *p && k < 40; p++)
+    clean[k++] = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ? *p : '_';
+  clean[k] = 0;
+  return sf(E, "v%d_%s", slot, clean);
+}
+
+/* The C lvalue of a slot of the function being emitted. */
+static char *slot_ref(Em *E, int slot) {
+  char *n = slot_name(E, E->f, slot);
+  if (E->phases && E->sc[slot] == SC_LOCAL) return sf(E, "%s[_t]", n);
+  return n;
+}
+
+/* ---- numbers ---- */
+
+static char *real_lit(Em *E, double x) {
+  if (x != x) return "((oq_real)NAN)";
+  if (x > 1e308 * 10) return "((oq_real)INFINITY)";
+  if (x < -1e308 * 10) return "(-(oq_real)INFINITY)";
+  return sf(E, "((oq_real)%.17g)", x);
+}
+
+/* e (of type from) converted to the number class `to` as the interpreter converts. */
+static char *conv(Em *E, char *e, KType from, KKind to) {
+  KKind c = kclass(from);
+  if (to == K_BOOL) to = K_INT;
+  if (c == to) return e;
+  switch (to) {
+  case K_INT: return sf(E, "((int32_t)oq_trunc64((double)%s))", e);   /* only int() asks this */
+  case K_REAL: return sf(E, "((oq_real)%s)", e);
+  case K_CPLX:
+    if (c == K_INT) return sf(E, "oq_mkc((double)%s, 0)", e);
+    return sf(E, "oq_mkc(%s, 0)", e);
+  default: return e;
+  }
+}
+
+/* A vector value in a named temporary (so components can be read repeatedly). */
+static char *vname(Em *E, char *e, KType t) {
+  bool simple = true;
+  for (const char *p = e; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+          *p == '[' || *p == ']'))
+      simple = false;
+  if (simple) return e;
+  char *t0 = tmp(E);
+  line(E, "%s %s = %s;", ctype(E, t), t0, e);
+  return t0;
+}
+
+/* Component k of a vector-or-number value, as class `to`. */
+static char *comp(Em *E, char *e, KType t, int k, KKind to) {
+  if (t.kind == K_VEC) return conv(E, sf(E, "%s.v[%d]", e, k), kt(t.elem), to);
+  return conv(E, e, t, to);
+}
+
+static char *truthy(Em *E, char *e, KType t) {
+  switch (t.kind) {
+  case K_BOOL: return e;
+  case K_INT: case K_REAL: return sf(E, "(%s != 0)", e);
+  case K_CPLX: return sf(E, "oq_ctruthy(%s)", e);
+  case K_VEC: {
+    char *v = vname(E, e, t);
+    Buf b = {0};
+    bputs(&b, "(");
+    for (int k = 0; k < t.len; k++) bprintf(&b, "%s%s.v[%d] != 0", k ? " && " : "", v, k);
+    bputs(&b, ")");
+    char *r = sf(E, "%s", b.s);
+    free(b.s);
+    return r;
+  }
+  default: return "0";
+  }
+}
+
+static bool is_cmp(Op op) { return op >= OP_EQ && op <= OP_GE; }
+
+static const char *cop(Op op) {
+  switch (op) {
+  case OP_ADD: return "+";
+  case OP_SUB: return "-";
+  case OP_MUL: case OP_EMUL: return "*";
+  case OP_DIV: case OP_EDIV: return "/";
+  case OP_EQ: return "==";
+  case OP_NE: return "!=";
+  case OP_LT: return "<";
+  case OP_LE: return "<=";
+  case OP_GT: return ">";
+  case OP_GE: return ">=";
+  case OP_BAND: return "&";
+  case OP_BOR: return "|";
+  case OP_BXOR: return "^";
+  default: return "?";
+  }
+}
+
+static int div_site(Em *E, Node *at, KErrKind k) {
+  KSpec *S = E->S;
+  if (S->nsites == S->sitecap) {
+    S->sitecap = S->sitecap ? 2 * S->sitecap : 8;
+    S->sites = realloc(S->sites, S->sitecap * sizeof *S->sites);
+  }
+  S->sites[S->nsites] = (KSite){k, at->loc, NULL, NULL};
+  return S->nsites++;
+}
+
+/* a op b on numbers of types ta, tb (not vectors). */
+static char *num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
+  KKind c = kclass(ta) > kclass(tb) ? kclass(ta) : kclass(tb);
+  if (is_cmp(op)) {
+    if (c == K_INT) return sf(E, "(%s %s %s)", a, cop(op), b);
+    if (c == K_REAL) return sf(E, "((double)%s %s (double)%s)", a, cop(op), b);
+    char *r = sf(E, "oq_ceq(%s, %s)", conv(E, a, ta, K_CPLX), conv(E, b, tb, K_CPLX));
+    return op == OP_EQ ? r : sf(E, "(!%s)", r);
+  }
+  switch (op) {
+  case OP_BAND: case OP_BOR: case OP_BXOR:
+    return sf(E, "(%s %s %s)", kclass(ta) == K_INT ? a : sf(E, "((int32_t)oq_trunc64(%s))", a), cop(op),
+              kclass(tb) == K_INT ? b : sf(E, "((int32_t)oq_trunc64(%s))", b));
+  case OP_DIV: case OP_EDIV: case OP_POW: case OP_EPOW:
+    if (c == K_INT) c = K_REAL;
+    break;
+  default: break;
+  }
+  char *x = conv(E, a, ta, c), *y = conv(E, b, tb, c);
+  if (c == K_CPLX) {
+    switch (op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
+      return sf(E, "((oq_cplx)((double _Complex)%s %s (double _Complex)%s))", x, cop(op), y);
+    case OP_POW: case OP_EPOW: return sf(E, "((oq_cplx)oq_cpow(%s, %s))", x, y);
+    default: efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
+    }
+  }
+  switch (op) {
+  case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
+    return sf(E, "(%s %s %s)", x, cop(op), y);
+  case OP_POW: case OP_EPOW: return sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
+  case OP_MOD:
+    if (c == K_INT) return sf(E, "oq_imod(%s, %d, %s, %s)", E->L, div_site(E, at, KE_MODZERO), x, y);
+    return sf(E, "oq_fmod(%s, %s)", x, y);
+  case OP_MAX: return sf(E, c == K_INT ? "oq_imax(%s, %s)" : "oq_rmax(%s, %s)", x, y);
+  case OP_MIN: return sf(E, c == K_INT ? "oq_imin(%s, %s)" : "oq_rmin(%s, %s)", x, y);
+  default: efail(E, at->loc, "operator '%s' in compiled code", op_name(op));
+  }
+}
+
+/* a op b where either may be a vector; r is the result type. */
+static char *any_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, KType r, Node *at) {
+  if (ta.kind != K_VEC && tb.kind != K_VEC) return num_op(E, op, a, ta, b, tb, at);
+  char *va = ta.kind == K_VEC ? vname(E, a, ta) : a, *vb = tb.kind == K_VEC ? vname(E, b, tb) : b;
+  if (ta.kind != K_VEC && !strchr(va, ' ') && strchr(va, '(')) va = vname(E, va, ta);
+  if (ta.kind == K_VEC && tb.kind == K_VEC && op == OP_MUL) {
+    /* inner product, summed in double (or int64) as the runtime's matrix product */
+    Buf s = {0};
+    bool real = kclass(r) == K_REAL;
+    for (int k = 0; k < ta.len; k++)
+      bprintf(&s, "%s(%s)%s.v[%d] * (%s)%s.v[%d]", k ? " + " : "", real ? "double" : "int64_t", va, k,
+              real ? "double" : "int64_t", vb, k);
+    char *e = sf(E, "((%s)(%s))", ctype(E, r), s.s);
+    free(s.s);
+    return e;
+  }
+  char *t0 = tmp(E);
+  line(E, "%s %s;", ctype(E, r), t0);
+  int len = ta.kind == K_VEC ? ta.len : tb.len;
+  KType ea = ta.kind == K_VEC ? kt(ta.elem) : ta, eb = tb.kind == K_VEC ? kt(tb.elem) : tb;
+  for (int k = 0; k < len; k++) {
+    char *x = ta.kind == K_VEC ? sf(E, "%s.v[%d]", va, k) : va;
+    char *y = tb.kind == K_VEC ? sf(E, "%s.v[%d]", vb, k) : vb;
+    line(E, "%s.v[%d] = %s;", t0, k, num_op(E, op, x, ea, y, eb, at));
+  }
+  return t0;
+}
+
+/* ---- expressions ---- */
+
+static char *ex(Em *E, Node *n);
+static void st(Em *E, Node *n);
+static void block(Em *E, NodeList *l);
+
+/* Emits n into a separate buffer; *pre gets the statements it needed (NULL when none). */
+static char *ex_apart(Em *E, Node *n, char **pre) {
+  Buf *saved = E->b, b = {0};
+  int ind = E->ind;
+  E->b = &b;
+  E->ind = 1;
+  char *e = ex(E, n);
+  E->b = saved;
+  E->ind = ind;
+  *pre = b.len ? sf(E, "%s", b.s) : NULL;
+  free(b.s);
+  return e;
+}
+
+static void put_pre(Em *E, const char *pre) {
+  /* pre was written at indentation 1; re-indent each line */
+  const char *p = pre;
+  while (*p) {
+    const char *nl = strchr(p, '\n');
+    size_t n = nl ? (size_t)(nl - p) : strlen(p);
+    while (n && *p == ' ') { p++; n--; }
+    for (int i = 0; i < E->ind; i++) bputs(E->b, "  ");
+    bput(E->b, p, n);
+    bputs(E->b, "\n");
+    p += n + (nl ? 1 : 0);
+  }
+}
+
+static char *ex_logic(Em *E, Node *n) {
+  char *a = truthy(E, ex(E, n->a), T(E, n->a)), *pre;
+  char *b = ex_apart(E, n->b, &pre);
+  b = truthy(E, b, T(E, n->b));
+  if (!pre) return sf(E, "(%s %s %s)", a, n->op == OP_AND ? "&&" : "||", b);
+  char *t0 = tmp(E);
+  line(E, "int32_t %s = %s;", t0, a);
+  line(E, "if (%s%s) {", n->op == OP_AND ? "" : "!", t0);
+  E->ind++;
+  put_pre(E, pre);
+  line(E, "%s = %s;", t0, b);
+  E->ind--;
+  line(E, "}");
+  return t0;
+}
+
+static char *ex_cond(Em *E, Node *n) {
+  KType r = T(E, n);
+  char *c = truthy(E, ex(E, n->a), T(E, n->a)), *pa, *pb;
+  char *a = ex_apart(E, n->b, &pa), *b = ex_apart(E, n->c, &pb);
+  KType ta = T(E, n->b), tb = T(E, n->c);
+  if (r.kind == K_VEC) {
+    char *t0 = tmp(E);
+    line(E, "%s %s;", ctype(E, r), t0);
+    line(E, "if (%s) {", c);
+    E->ind++;
+    if (pa) put_pre(E, pa);
+    for (int k = 0; k < r.len; k++) line(E, "%s.v[%d] = %s;", t0, k, comp(E, a, ta, k, r.elem));
+    E->ind--;
+    line(E, "} else {");
+    E->ind++;
+    if (pb) put_pre(E, pb);
+    for (int k = 0; k < r.len; k++) line(E, "%s.v[%d] = %s;", t0, k, comp(E, b, tb, k, r.elem));
+    E->ind--;
+    line(E, "}");
+    return t0;
+  }
+  a = conv(E, a, ta, r.kind);
+  b = conv(E, b, tb, r.kind);
+  if (!pa && !pb) return sf(E, "(%s ? %s : %s)", c, a, b);
+  char *t0 = tmp(E);
+  line(E, "%s %s;", ctype(E, r), t0);
+  line(E, "if (%s) {", c);
+  E->ind++;
+  if (pa) put_pre(E, pa);
+  line(E, "%s = %s;", t0, a);
+  E->ind--;
+  line(E, "} else {");
+  E->ind++;
+  if (pb) put_pre(E, pb);
+  line(E, "%s = %s;", t0, b);
+  E->ind--;
+  line(E, "}");
+  return t0;
+}
+
+static char *ex_ident(Em *E, Node *n) {
+  NodeInfo *ni = I(E, n);
+  if (!has_repr(ni->t)) return "0";
+  if (n->slot < 0) {
+    const Global *g = n->aux;
+    if (g->value.kind == V_SCALAR) return real_lit(E, g->value.s);
+    return sf(E, "%lld", (long long)g->value.i);
+  }
+  if (ni->cap >= 0) return E->f->is_kernel ? sf(E, "c%d", ni->cap) : sf(E, "cx->c%d", ni->cap);
+  if (n->depth > 0) efail(E, n->loc, "internal: enclosing variable '%s'", n->name);
+  return slot_ref(E, n->slot);
+}
+
+static char *ex_unary(Em *E, Node *n) {
+  KType t = T(E, n->a), r = T(E, n);
+  char *a = ex(E, n->a);
+  if (n->op == OP_NOT) return sf(E, "(!%s)", truthy(E, a, t));
+  if (n->op == OP_PLUS) return a;
+  if (t.kind == K_VEC) {
+    char *v = vname(E, a, t), *t0 = tmp(E);
+    line(E, "%s %s;", ctype(E, r), t0);
+    for (int k = 0; k < t.len; k++) line(E, "%s.v[%d] = -%s.v[%d];", t0, k, v, k);
+    return t0;
+  }
+  return sf(E, "(-%s)", a);
+}
+
+static char *ex_binary(Em *E, Node *n) {
+  if (n->op == OP_AND || n->op == OP_OR) return ex_logic(E, n);
+  char *a = ex(E, n->a), *b = ex(E, n->b);
+  return any_op(E, n->op, a, T(E, n->a), b, T(E, n->b), T(E, n), n);
+}
+
+/* Range bounds as C expressions (ints or reals). */
+static char *ex_range_value(Em *E, Node *n) {
+  KType r = T(E, n);
+  char *a = ex(E, n->a), *s = n->b ? ex(E, n->b) : "1";
+  KType ta = T(E, n->a), ts = n->b ? T(E, n->b) : kt(K_INT);
+  char *t0 = tmp(E);
+  line(E, "%s %s;", ctype(E, r), t0);
+  for (int k = 0; k < r.len; k++) {
+    if (r.elem == K_INT) line(E, "%s.v[%d] = (int32_t)(%s + %d * %s);", t0, k, a, k, s);
+    else line(E, "%s.v[%d] = (oq_real)((double)%s + (double)%d * (double)%s);", t0, k, conv(E, a, ta, K_REAL), k,
+              conv(E, s, ts, K_REAL));
+  }
+  return t0;
+}
+
+static char *ex_matrix(Em *E, Node *n) {
+  KType r = T(E, n);
+  char *t0 = tmp(E);
+  char **el = calloc(n->list.n, sizeof *el);
+  for (int i = 0; i < n->list.n; i++) {
+    el[i] = ex(E, n->list.items[i]);
+    if (T(E, n->list.items[i]).kind == K_VEC) el[i] = vname(E, el[i], T(E, n->list.items[i]));
+  }
+  line(E, "%s %s;", ctype(E, r), t0);
+  int k = 0;
+  for (int i = 0; i < n->list.n; i++) {
+    KType t = T(E, n->list.items[i]);
+    if (t.kind == K_VEC) {
+      for (int j = 0; j < t.len; j++) line(E, "%s.v[%d] = %s;", t0, k++, comp(E, el[i], t, j, r.elem));
+    } else {
+      line(E, "%s.v[%d] = %s;", t0, k++, conv(E, el[i], t, r.elem));
+    }
+  }
+  free(el);
+  return t0;
+}
+
+/* ---- array indexing ---- */
+
+typedef enum Rule { R_ZERO, R_CHECKED, R_UNCHECKED, R_CIRC, R_MIRROR, R_CLAMP } Rule;
+
+static Rule rule_of(unsigned m) {
+  if (m & TM_CIRCULAR) return R_CIRC;
+  if (m & TM_MIRROR) return R_MIRROR;
+  if (m & TM_CLAMPED) return R_CLAMP;
+  if (m & TM_SAFE) return R_ZERO;
+  if (m & TM_CHECKED) return R_CHECKED;
+  if (m & TM_UNCHECKED) return R_UNCHECKED;
+  return R_ZERO;
+}
+
+/* An index list resolved to plan dimensions. */
+typedef struct Plan {
+  int ndim;
+  char *size[OQ_MAX_RANK];     /* size of each plan dimension */
+  char *idx[OQ_MAX_RANK];      /* int64 index (named) of each plan dimension; vdim: NULL */
+  int vdim;                    /* dimension indexed by a vector, or -1 */
+  int vlen;
+  char *vec; KType vt;         /* that vector */
+  Rule rule;
+  int site;                    /* 'checked: error site */
+  char *arr;                   /* the array (a name) */
+  int rank;
+} Plan;
+
+static char *idx64(Em *E, char *e, KType t) {
+  if (kclass(t) == K_INT) return sf(E, "(int64_t)%s", e);
+  return sf(E, "oq_idxr((double)%s)", e);
+}
+
+static const char *func_display_name(FSpec *f) { return f->func->name ? f->func->name : "(kernel lambda)"; }
+
+static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
+  int nidx = n->list.n, R = at.rank;
+  memset(P, 0, sizeof *P);
+  P->vdim = -1;
+  P->arr = arr;
+  P->rank = R;
+  P->rule = rule_of(n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0);
+  if (P->rule == R_CHECKED) {
+    KSpec *S = E->S;
+    if (S->nsites == S->sitecap) {
+      S->sitecap = S->sitecap ? 2 * S->sitecap : 8;
+      S->sites = realloc(S->sites, S->sitecap * sizeof *S->sites);
+    }
+    S->sites[S->nsites] = (KSite){KE_INDEX, n->loc, n->a->kind == N_IDENT ? n->a->name : NULL,
+                                  func_display_name(E->f)};
+    P->site = S->nsites++;
+  }
+  if (nidx == 1 && R >= 2 && T(E, n->list.items[0]).kind == K_VEC) {
+    /* a position: its components index successive dimensions */
+    KType vt = T(E, n->list.items[0]);
+    char *v = vname(E, ex(E, n->list.items[0]), vt);
+    P->ndim = vt.len > R ? vt.len : R;
+    for (int d = 0; d < P->ndim; d++) {
+      P->size[d] = d < R ? sf(E, "%s.d[%d]", arr, d) : "1";
+      char *t0 = tmp(E);
+      line(E, "int64_t %s = %s;", t0, d < vt.len ? idx64(E, sf(E, "%s.v[%d]", v, d), kt(vt.elem)) : "0");
+      P->idx[d] = t0;
+    }
+    return;
+  }
+  P->ndim = nidx;
+  for (int d = 0; d < nidx; d++) {
+    if (d < nidx - 1) P->size[d] = d < R ? sf(E, "%s.d[%d]", arr, d) : "1";
+    else {
+      Buf b = {0};
+      bputs(&b, d < R ? "" : "1");
+      for (int k = d; k < R; k++) bprintf(&b, "%s%s.d[%d]", k > d ? " * " : "", arr, k);
+      P->size[d] = sf(E, "(%s)", b.s);
+      free(b.s);
+    }
+    Node *e = n->list.items[d];
+    KType t = T(E, e);
+    if (t.kind == K_VEC) {
+      P->vdim = d;
+      P->vlen = t.len;
+      P->vt = t;
+      P->vec = e->kind == N_RANGE ? ex_range_value(E, e) : vname(E, ex(E, e), t);
+      continue;
+    }
+    char *t0 = tmp(E);
+    line(E, "int64_t %s = %s;", t0, idx64(E, ex(E, e), t));
+    P->idx[d] = t0;
+  }
+}
+
+/* Offset and validity of element k of the plan (k: component of the vector dimension).
+   For rules that resolve indices, the resolved indices are written first. */
+static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
+  char *ix[OQ_MAX_RANK];
+  for (int d = 0; d < P->ndim; d++) {
+    if (d == P->vdim) {
+      char *t0 = tmp(E);
+      line(E, "int64_t %s = %s;", t0, idx64(E, sf(E, "%s.v[%d]", P->vec, k), kt(P->vt.elem)));
+      ix[d] = t0;
+    } else {
+      ix[d] = P->idx[d];
+    }
+  }
+  Buf v = {0}, o = {0};
+  char *res[OQ_MAX_RANK];
+  for (int d = 0; d < P->ndim; d++) {
+    switch (P->rule) {
+    case R_ZERO: case R_CHECKED:
+      bprintf(&v, "%s(uint64_t)%s < (uint64_t)%s", v.len ? " && " : "", ix[d], P->size[d]);
+      res[d] = ix[d];
+      break;
+    case R_UNCHECKED: res[d] = ix[d]; break;
+    default: {
+      char *t0 = tmp(E);
+      const char *fn = P->rule == R_CIRC ? "oq_circ" : P->rule == R_MIRROR ? "oq_mirror" : "oq_clampi";
+      line(E, "int64_t %s = %s(%s, %s);", t0, fn, ix[d], P->size[d]);
+      bprintf(&v, "%s%s >= 0", v.len ? " && " : "", t0);
+      res[d] = t0;
+    }
+    }
+  }
+  for (int d = 0; d < P->ndim; d++) {
+    if (d == 0) bprintf(&o, "%s", res[0]);
+    else {
+      char *prev = sf(E, "%s", o.s);
+      o.len = 0;
+      bprintf(&o, "(%s) * %s + %s", prev, P->size[d], res[d]);
+    }
+  }
+  *off = sf(E, "%s", o.s);
+  *valid = v.len ? sf(E, "(%s)", v.s) : "1";
+  if (P->rule == R_CHECKED) {
+    Buf ixs = {0};
+    for (int d = 0; d < P->ndim; d++) bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
+    line(E, "if (!%s) oq_fail_index(%s, %d, %d, (const int64_t[]){%s}, %d, %s.d);", *valid, E->L, P->site,
+         P->ndim, ixs.s, P->rank, P->arr);
+    free(ixs.s);
+  }
+  free(v.s);
+  free(o.s);
+}
+
+/* An element of array type at, as the value a read gives. */
+static char *load(Em *E, ElemType el, char *lv) {
+  bool dp = rt_config.double_precision;
+  switch (el) {
+  case EL_F32: return dp ? sf(E, "((double)%s)", lv) : lv;
+  case EL_F64: return dp ? lv : sf(E, "((float)%s)", lv);
+  case EL_C64: return dp ? sf(E, "((double _Complex)%s)", lv) : lv;
+  case EL_C128: return dp ? lv : sf(E, "((float _Complex)%s)", lv);
+  default: return sf(E, "((int32_t)%s)", lv);
+  }
+}
+
+/* A value of type t as array elements el store it. */
+static char *store_conv(Em *E, ElemType el, char *v, KType t) {
+  KKind c = kclass(t);
+  if (el_is_integer(el)) {
+    if (c == K_INT) return sf(E, "((%s)%s)", el_ctype(el), v);
+    return sf(E, "((%s)oq_trunc64((double)%s))", el_ctype(el), v);
+  }
+  if (el_is_complex(el)) {
+    if (c == K_CPLX) return sf(E, "((%s)%s)", el_ctype(el), v);
+    return sf(E, "((%s)(double)%s)", el_ctype(el), v);
+  }
+  if (c == K_INT) return sf(E, "((%s)(double)%s)", el_ctype(el), v);
+  return sf(E, "((%s)%s)", el_ctype(el), v);
+}
+
+static char *zero_of(KKind c) { return c == K_CPLX ? "((oq_cplx)0)" : c == K_REAL ? "((oq_real)0)" : "0"; }
+
+static char *index_read(Em *E, Node *n) {
+  KType at = T(E, n->a), r = T(E, n);
+  char *arr = vname(E, ex(E, n->a), at);
+  if (at.kind == K_VEC) {
+    /* a component of a small vector (kernel code: reads outside give 0) */
+    Node *e = n->list.items[0];
+    KType it = T(E, e);
+    Rule rule = rule_of(n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0);
+    char *iv = it.kind == K_VEC ? (e->kind == N_RANGE ? ex_range_value(E, e) : vname(E, ex(E, e), it)) : ex(E, e);
+    int64_t c;
+    int len = it.kind == K_VEC ? it.len : 1;
+    char *t0 = it.kind == K_VEC ? tmp(E) : NULL;
+    if (t0) line(E, "%s %s;", ctype(E, r), t0);
+    for (int k = 0; k < len; k++) {
+      char *ik = it.kind == K_VEC ? sf(E, "%s.v[%d]", iv, k) : iv;
+      KType ikt = it.kind == K_VEC ? kt(it.elem) : it;
+      char *val;
+      if (it.kind != K_VEC && e->kind == N_INT && (c = e->ival) >= 0 && c < at.len) {
+        val = sf(E, "%s.v[%d]", arr, (int)c);
+      } else {
+        char *j = tmp(E);
+        line(E, "int64_t %s = %s;", j, idx64(E, ik, ikt));
+        if (rule == R_CIRC || rule == R_MIRROR || rule == R_CLAMP)
+          line(E, "%s = %s(%s, %d);", j, rule == R_CIRC ? "oq_circ" : rule == R_MIRROR ? "oq_mirror" : "oq_clampi", j,
+               at.len);
+        val = sf(E, "((uint64_t)%s < %d ? %s.v[%s] : 0)", j, at.len, arr, j);
+      }
+      if (!t0) return val;
+      line(E, "%s.v[%d] = %s;", t0, k, val);
+    }
+    return t0;
+  }
+  Plan P;
+  plan_build(E, n, arr, at, &P);
+  KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
+  if (P.vdim < 0) {
+    char *off, *valid;
+    plan_elem(E, &P, 0, &off, &valid);
+    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    if (!strcmp(valid, "1")) return lv;
+    return sf(E, "(%s ? %s : %s)", valid, lv, zero_of(ec));
+  }
+  char *t0 = tmp(E);
+  line(E, "%s %s;", ctype(E, r), t0);
+  for (int k = 0; k < P.vlen; k++) {
+    char *off, *valid;
+    plan_elem(E, &P, k, &off, &valid);
+    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    line(E, "%s.v[%d] = %s ? %s : %s;", t0, k, valid, lv, zero_of(ec));
+  }
+  return t0;
+}
+
+/* The class of old op v for an element of class et (what rt_binary gives). */
+static KType rmw_class(Op op, KType et, KType vt) {
+  KKind c = kclass(vt) > kclass(et) ? kclass(vt) : kclass(et);
+  if ((op == OP_DIV || op == OP_EDIV || op == OP_POW || op == OP_EPOW) && c == K_INT) c = K_REAL;
+  if (op == OP_BAND || op == OP_BOR || op == OP_BXOR) c = K_INT;
+  return kt(c);
+}
+
+/* Stores v (type vt) into element k of the plan, optionally combining with op (atomically
+   unless the array is block-shared: one worker runs a whole block). res: where the stored
+   value goes (or NULL). */
+static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt, char *res, Node *at_node) {
+  char *off, *valid;
+  plan_elem(E, P, k, &off, &valid);
+  ElemType el = at.el;
+  const char *ct = el_ctype(el);
+  KType et = kt(el_is_integer(el) ? K_INT : K_REAL), rc = rmw_class(op, et, vt);
+  char *lv = sf(E, "%s.p[%s]", P->arr, off);
+  if (op == OP_NONE) {
+    line(E, "if (%s) %s = %s;", valid, lv, store_conv(E, el, v, vt));
+    if (res) line(E, "%s = %s;", res, load(E, el, store_conv(E, el, v, vt)));
+    return;
+  }
+  line(E, "if (%s) {", valid);
+  E->ind++;
+  bool fast_int = el == EL_I32 && kclass(vt) == K_INT &&
+                  (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
+  if (at.shared) {
+    line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
+    if (res) line(E, "%s = %s;", res, load(E, el, lv));
+  } else if (fast_int) {
+    const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
+    char *r0 = tmp(E);
+    line(E, "int32_t %s = __atomic_%s_fetch(&%s, %s, __ATOMIC_RELAXED);", r0, fn, lv, v);
+    if (res) line(E, "%s = %s;", res, r0);
+    else line(E, "(void)%s;", r0);
+  } else {
+    char *p = tmp(E), *o = tmp(E), *nn = tmp(E);
+    line(E, "%s *%s = &%s;", ct, p, lv);
+    line(E, "%s %s, %s;", ct, o, nn);
+    line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, o);
+    line(E, "do {");
+    E->ind++;
+    line(E, "%s = %s;", nn, store_conv(E, el, num_op(E, op, load(E, el, o), et, v, vt, at_node), rc));
+    E->ind--;
+    line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
+    if (res) line(E, "%s = %s;", res, load(E, el, nn));
+  }
+  E->ind--;
+  if (res) {
+    line(E, "} else {");
+    E->ind++;
+    line(E, "%s = %s;", res, load(E, el, store_conv(E, el, num_op(E, op, zero_of(et.kind), et, v, vt, at_node), rc)));
+    E->ind--;
+  }
+  line(E, "}");
+}
+
+/* x[...] (op)= v; returns the stored value's C expression when want is set. */
+static char *index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want) {
+  KType at = T(E, target->a);
+  if (at.kind == K_VEC) {
+    /* a component of a local vector */
+    Node *e = target->list.items[0];
+    char *lv = slot_ref(E, target->a->slot);
+    KType cur = T(E, target->a);
+    char *i0 = tmp(E);
+    line(E, "int64_t %s = %s;", i0, idx64(E, ex(E, e), T(E, e)));
+    char *old = sf(E, "%s.v[%s]", lv, i0);
+    char *nv = op == OP_NONE ? conv(E, v, vt, cur.elem)
+                             : conv(E, num_op(E, op, old, kt(cur.elem), v, vt, n), T(E, n), cur.elem);
+    line(E, "if ((uint64_t)%s < %d) %s = %s;", i0, cur.len, old, nv);
+    return want ? old : NULL;
+  }
+  char *arr = vname(E, ex(E, target->a), at);
+  Plan P;
+  plan_build(E, target, arr, at, &P);
+  char *res = NULL;
+  KType et = T(E, target);
+  if (want) {
+    res = tmp(E);
+    line(E, "%s %s = {0};", ctype(E, et), res);
+  }
+  if (vt.kind == K_VEC) v = vname(E, v, vt);
+  if (P.vdim < 0) {
+    store_elem(E, &P, at, 0, op, v, vt, res, n);
+    return res;
+  }
+  for (int k = 0; k < P.vlen; k++) {
+    char *vk = vt.kind == K_VEC ? sf(E, "%s.v[%d]", v, k) : v;
+    KType vkt = vt.kind == K_VEC ? kt(vt.elem) : vt;
+    store_elem(E, &P, at, k, op, vk, vkt, res ? sf(E, "%s.v[%d]", res, k) : NULL, n);
+  }
+  return res;
+}
+
+static char *ex_exchange(Em *E, Node *n) {
+  Node *target = n->a;
+  KType at = T(E, target->a), et = T(E, target);
+  char *arr = vname(E, ex(E, target->a), at);
+  bool cas = n->b->kind == N_TUPLE;
+  Node *vn = cas ? n->b->list.items[1] : n->b;
+  char *expected = cas ? ex(E, n->b->list.items[0]) : NULL;
+  KType ext = cas ? T(E, n->b->list.items[0]) : kt(K_INT);
+  char *v = ex(E, vn);
+  KType vt = T(E, vn);
+  Plan P;
+  plan_build(E, target, arr, at, &P);
+  char *off, *valid;
+  plan_elem(E, &P, 0, &off, &valid);
+  ElemType el = at.el;
+  const char *ct = el_ctype(el);
+  char *res = tmp(E), *lv = sf(E, "%s.p[%s]", arr, off);
+  line(E, "%s %s = 0;", ctype(E, et), res);
+  line(E, "if (%s) {", valid);
+  E->ind++;
+  char *p = tmp(E), *o = tmp(E), *nn = tmp(E);
+  line(E, "%s *%s = &%s;", ct, p, lv);
+  line(E, "%s %s, %s = %s;", ct, o, nn, store_conv(E, el, v, vt));
+  if (!cas) {
+    line(E, "__atomic_exchange(%s, &%s, &%s, __ATOMIC_RELAXED);", p, nn, o);
+    line(E, "%s = %s;", res, load(E, el, o));
+  } else {
+    line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, o);
+    line(E, "for (;;) {");
+    E->ind++;
+    line(E, "if (!%s) break;", num_op(E, OP_EQ, load(E, el, o), et, expected, ext, n));
+    line(E, "if (__atomic_compare_exchange(%s, &%s, &%s, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) break;", p, o, nn);
+    E->ind--;
+    line(E, "}");
+    line(E, "%s = %s;", res, load(E, el, o));
+  }
+  E->ind--;
+  line(E, "}");
+  return res;
+}
+
+/* ---- built-in functions ---- */
+
+static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at);
+
+static char *math_real(Em *E, const char *fn, char *x) {
+  return sf(E, "((oq_real)%s((double)%s))", fn, x);
+}
+
+static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
+  KKind c = kclass(t);
+  bool dp = rt_config.double_precision;
+  static const struct { int id; const char *fn, *cfn; } m[] = {
+    {KB_EXP, "exp", "cexp"}, {KB_LOG, "log", "clog"}, {KB_LOG2, "log2", NULL}, {KB_LOG10, "log10", NULL},
+    {KB_SIN, "sin", "csin"}, {KB_COS, "cos", "ccos"}, {KB_TAN, "tan", "ctan"}, {KB_ASIN, "asin", NULL},
+    {KB_ACOS, "acos", NULL}, {KB_ATAN, "atan", NULL}, {KB_SINH, "sinh", "csinh"}, {KB_COSH, "cosh", "ccosh"},
+    {KB_TANH, "tanh", "ctanh"}, {KB_SQRT, "sqrt", "csqrt"},
+  };
+  for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+    if (m[i].id == id) {
+      if (c == K_CPLX) return sf(E, "((oq_cplx)%s((double _Complex)%s))", m[i].cfn, a);
+      if (id == KB_SQRT) return sf(E, dp ? "sqrt((double)%s)" : "sqrtf((float)%s)", a);
+      return math_real(E, m[i].fn, a);
+    }
+  switch (id) {
+  case KB_ABS:
+    if (c == K_INT) return sf(E, "oq_iabs(%s)", a);
+    if (c == K_REAL) return sf(E, dp ? "fabs(%s)" : "fabsf(%s)", a);
+    return sf(E, "((oq_real)cabs((double _Complex)%s))", a);
+  case KB_FLOOR: case KB_CEIL: case KB_ROUND:
+    if (c == K_INT) return a;
+    return sf(E, "%s%s(%s)", id == KB_FLOOR ? "floor" : id == KB_CEIL ? "ceil" : "round", dp ? "" : "f", a);
+  case KB_FRAC:
+    if (c == K_INT) return "0";
+    return sf(E, "((oq_real)((double)%s - floor((double)%s)))", a, a);
+  case KB_SIGN:
+    if (c == K_INT) return sf(E, "((%s > 0) - (%s < 0))", a, a);
+    return sf(E, "oq_rsign(%s)", a);
+  case KB_FLOAT: return conv(E, a, t, K_REAL);
+  case KB_INT:
+    if (c == K_INT) return a;
+    return sf(E, "((int32_t)oq_trunc64((double)%s))", a);
+  case KB_NOT:
+    if (c == K_INT) return sf(E, "(~%s)", a);
+    return sf(E, "(~(int32_t)oq_trunc64((double)%s))", a);
+  case KB_REAL: return c == K_CPLX ? sf(E, "((oq_real)creal(%s))", a) : a;
+  case KB_IMAG: return c == K_CPLX ? sf(E, "((oq_real)cimag(%s))", a) : (c == K_INT ? "0" : "((oq_real)0)");
+  case KB_CONJ: return c == K_CPLX ? sf(E, "((oq_cplx)conj(%s))", a) : a;
+  case KB_ANGLE:
+    if (c == K_CPLX) return sf(E, "((oq_real)carg((double _Complex)%s))", a);
+    return sf(E, "((oq_real)atan2(0.0, (double)%s))", a);
+  case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: {
+    const char *fn = id == KB_ISNAN ? "isnan" : id == KB_ISINF ? "isinf" : "isfinite";
+    if (c == K_INT) return id == KB_ISFINITE ? "1" : "0";
+    if (c == K_REAL) return sf(E, "(%s(%s) != 0)", fn, a);
+    if (id == KB_ISFINITE) return sf(E, "(isfinite(creal(%s)) && isfinite(cimag(%s)))", a, a);
+    return sf(E, "(%s(creal(%s)) || %s(cimag(%s)))", fn, a, fn, a);
+  }
+  default: break;
+  }
+  (void)rc;
+  efail(E, at->loc, "internal: built-in %d", id);
+}
+
+static char *vec_reduce(Em *E, int id, char *a, KType t, KType r) {
+  if (t.kind != K_VEC) {
+    if (id == KB_MEAN) return conv(E, a, t, K_REAL);
+    return a;
+  }
+  char *v = vname(E, a, t);
+  Buf b = {0};
+  char *res;
+  if (id == KB_MIN || id == KB_MAX) {
+    char *m = tmp(E);
+    line(E, "%s %s = %s.v[0];", ctype(E, r), m, v);
+    for (int k = 0; k < t.len; k++) {
+      if (t.elem == K_INT) line(E, "if (%s.v[%d] %s %s) %s = %s.v[%d];", v, k, id == KB_MIN ? "<" : ">", m, m, v, k);
+      else line(E, "if (%s != %s || %s.v[%d] %s %s) %s = %s.v[%d];", m, m, v, k, id == KB_MIN ? "<" : ">", m, m, v, k);
+    }
+    return m;
+  }
+  bool real = t.elem == K_REAL || id == KB_MEAN;
+  const char *acc = real ? "double" : "int64_t";
+  bputs(&b, id == KB_PROD ? (real ? "1.0" : "(int64_t)1") : (real ? "0.0" : "(int64_t)0"));
+  for (int k = 0; k < t.len; k++) {
+    char *prev = sf(E, "%s", b.s);
+    b.len = 0;
+    bprintf(&b, "(%s %s (%s)%s.v[%d])", prev, id == KB_PROD ? "*" : "+", acc, v, k);
+  }
+  if (id == KB_MEAN) res = sf(E, "((oq_real)(%s / %d.0))", b.s, t.len);
+  else res = sf(E, "((%s)%s)", ctype(E, r), b.s);
+  free(b.s);
+  return res;
+}
+
+static char *dims_vec(Em *E, char *a, KType t) {
+  /* the sizes of a value as size() gives them */
+  char *t0 = tmp(E);
+  if (t.kind == K_ARRAY) {
+    line(E, "oqv_i%d %s;", t.rank, t0);
+    for (int d = 0; d < t.rank; d++) line(E, "%s.v[%d] = (int32_t)%s.d[%d];", t0, d, a, d);
+  } else if (t.kind == K_VEC) {
+    line(E, "oqv_i1 %s = {{%d}};", t0, t.len);
+  } else {
+    line(E, "oqv_i2 %s = {{1, 1}};", t0);
+  }
+  return t0;
+}
+
+static char *dim_of(Em *E, char *a, KType t, char *d) {
+  if (t.kind == K_ARRAY) return sf(E, "((int32_t)oq_dim(%s.d, %d, %s))", a, t.rank, d);
+  if (t.kind == K_VEC) return sf(E, "((%s) == 0 ? %d : 1)", d, t.len);
+  return "1";
+}
+
+static char *ex_size(Em *E, Node *n, char **a, KType *t) {
+  char *x = t[0].kind == K_ARRAY || t[0].kind == K_VEC ? vname(E, a[0], t[0]) : a[0];
+  if (n->list.n == 1) return dims_vec(E, x, t[0]);
+  KType r = T(E, n);
+  if (r.kind == K_VEC) {
+    char *dv = vname(E, a[1], t[1]), *t0 = tmp(E);
+    line(E, "%s %s;", ctype(E, r), t0);
+    for (int k = 0; k < r.len; k++) line(E, "%s.v[%d] = %s;", t0, k, dim_of(E, x, t[0], sf(E, "%s.v[%d]", dv, k)));
+    return t0;
+  }
+  return dim_of(E, x, t[0], sf(E, "(int64_t)%s", conv(E, a[1], t[1], K_INT)));
+}
+
+static char *ex_numel(Em *E, char *a, KType t) {
+  if (t.kind == K_VEC) return sf(E, "%d", t.len);
+  if (t.kind != K_ARRAY) return "1";
+  char *x = vname(E, a, t);
+  Buf b = {0};
+  for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.d[%d]", d ? " * " : "", x, d);
+  char *r = sf(E, "((int32_t)(%s))", b.s);
+  free(b.s);
+  return r;
+}
+
+/* A number or vector as a list of int64 components (for pos2ind/ind2pos). */
+static int int_parts(Em *E, char *a, KType t, char **out) {
+  if (t.kind != K_VEC) { out[0] = idx64(E, a, t); return 1; }
+  char *v = vname(E, a, t);
+  for (int k = 0; k < t.len; k++)
+    out[k] = t.elem == K_INT ? sf(E, "(int64_t)%s.v[%d]", v, k) : sf(E, "oq_trunc64((double)%s.v[%d])", v, k);
+  return t.len;
+}
+
+static char *ex_pos2ind(Em *E, char **a, KType *t) {
+  char *d[K_MAX_VEC], *p[K_MAX_VEC];
+  int nd = int_parts(E, a[0], t[0], d), np = int_parts(E, a[1], t[1], p);
+  int n = nd > np ? nd : np;
+  char *acc = "(int64_t)0";
+  for (int k = 0; k < n; k++)
+    acc = sf(E, "(%s * %s + %s)", acc, k < nd ? d[k] : "1", k < np ? p[k] : "0");
+  return sf(E, "((int32_t)%s)", acc);
+}
+
+static char *ex_ind2pos(Em *E, char **a, KType *t, KType r) {
+  char *d[K_MAX_VEC];
+  int nd = int_parts(E, a[0], t[0], d);
+  char *ind = tmp(E), *t0 = tmp(E);
+  line(E, "int64_t %s = %s;", ind, idx64(E, a[1], t[1]));
+  line(E, "%s %s;", ctype(E, r), t0);
+  for (int k = nd - 1; k > 0; k--) {
+    char *dk = tmp(E);
+    line(E, "int64_t %s = %s;", dk, d[k]);
+    line(E, "%s.v[%d] = (int32_t)(%s > 0 ? %s %% %s : 0);", t0, k, dk, ind, dk);
+    line(E, "%s = %s > 0 ? %s / %s : 0;", ind, dk, ind, dk);
+  }
+  line(E, "%s.v[0] = (int32_t)%s;", t0, ind);
+  return t0;
+}
+
+static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
+  NodeInfo *ni = I(E, n);
+  KType r = ni->t;
+  int k = ni->site;
+  char *sh = sf(E, "sh%d", k);
+  char *dims[OQ_MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < n->list.n; i++) {
+    if (t[i].kind == K_VEC) {
+      char *v = vname(E, a[i], t[i]);
+      for (int j = 0; j < t[i].len; j++) dims[rank++] = sf(E, "(int64_t)%s.v[%d]", v, j);
+    } else {
+      dims[rank++] = idx64(E, a[i], t[i]);
+    }
+  }
+  Buf dl = {0}, same = {0};
+  for (int d = 0; d < rank; d++) {
+    bprintf(&dl, "%s%s", d ? ", " : "", dims[d]);
+    bprintf(&same, "%s%s.d[%d] == %s", d ? " && " : "", sh, d, dims[d]);
+  }
+  char *dv = tmp(E);
+  line(E, "const int64_t %s[%d] = {%s};", dv, rank, dl.s);
+  line(E, "if (!%s_init) {", sh);
+  E->ind++;
+  line(E, "if (!oq_shared_alloc(%s, W, %d, %d, %d, %s, &%s.p, %s.d, sizeof *%s.p)) goto _done;", E->L, k,
+       div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh);
+  line(E, "%s_init = 1;", sh);
+  E->ind--;
+  line(E, "} else if (!(%s)) {", same.s);
+  E->ind++;
+  line(E, "oq_fail(%s, %d);", E->L, div_site(E, n, KE_SHARED));
+  line(E, "goto _done;");
+  E->ind--;
+  line(E, "}");
+  free(dl.s);
+  free(same.s);
+  (void)r;
+  return sh;
+}
+
+static char *ex_builtin(Em *E, Node *n, int id) {
+  int argc = n->list.n;
+  char *a[OQ_MAX_RANK + 2];
+  KType t[OQ_MAX_RANK + 2];
+  KType r = T(E, n);
+  for (int i = 0; i < argc; i++) {
+    a[i] = ex(E, n->list.items[i]);
+    t[i] = T(E, n->list.items[i]);
+  }
+  switch (id) {
+  case KB_SHARED: return ex_shared(E, n, a, t);
+  case KB_ASSERT:
+    line(E, "if (!%s) oq_fail(%s, %d);", truthy(E, a[0], t[0]), E->L, I(E, n)->site);
+    return "0";
+  case KB_NUMEL: return ex_numel(E, a[0], t[0]);
+  case KB_NDIMS: return sf(E, "%d", t[0].kind == K_ARRAY ? t[0].rank : t[0].kind == K_VEC ? 1 : 2);
+  case KB_SIZE: return ex_size(E, n, a, t);
+  case KB_POS2IND: return ex_pos2ind(E, a, t);
+  case KB_IND2POS: return ex_ind2pos(E, a, t, r);
+  case KB_SUM: case KB_PROD: case KB_MEAN: return vec_reduce(E, id, a[0], t[0], r);
+  case KB_MIN: case KB_MAX:
+    if (argc == 1) return vec_reduce(E, id, a[0], t[0], r);
+    return any_op(E, id == KB_MIN ? OP_MIN : OP_MAX, a[0], t[0], a[1], t[1], r, n);
+  case KB_CLAMP: {
+    KType lo = r;
+    if (t[0].kind != K_VEC && t[1].kind != K_VEC) lo = kt(kclass(t[0]) > kclass(t[1]) ? kclass(t[0]) : kclass(t[1]));
+    else lo.elem = kclass(t[0]) > kclass(t[1]) ? kclass(t[0]) : kclass(t[1]);
+    char *m = any_op(E, OP_MAX, a[0], t[0], a[1], t[1], lo, n);
+    return any_op(E, OP_MIN, m, lo, a[2], t[2], r, n);
+  }
+  case KB_MOD: return any_op(E, OP_MOD, a[0], t[0], a[1], t[1], r, n);
+  case KB_AND: return any_op(E, OP_BAND, a[0], t[0], a[1], t[1], r, n);
+  case KB_OR: return any_op(E, OP_BOR, a[0], t[0], a[1], t[1], r, n);
+  case KB_XOR: return any_op(E, OP_BXOR, a[0], t[0], a[1], t[1], r, n);
+  case KB_SHL: case KB_SHR: {
+    if (t[0].kind == K_VEC || t[1].kind == K_VEC) efail(E, n->loc, "shl/shr of vectors");
+    char *x = idx64(E, a[0], t[0]), *y = idx64(E, a[1], t[1]);
+    return sf(E, "((int32_t)oq_shift(%s, %s, %d))", x, y, id == KB_SHL);
+  }
+  case KB_ATAN2:
+    return sf(E, "((oq_real)atan2((double)%s, (double)%s))", a[0], a[1]);
+  case KB_COMPLEX:
+    return sf(E, "oq_mkc((double)%s, (double)%s)", a[0], argc > 1 ? a[1] : "0");
+  default:
+    if (t[0].kind == K_VEC) {
+      char *v = vname(E, a[0], t[0]), *t0 = tmp(E);
+      line(E, "%s %s;", ctype(E, r), t0);
+      for (int k = 0; k < t[0].len; k++)
+        line(E, "%s.v[%d] = %s;", t0, k, map1(E, id, sf(E, "%s.v[%d]", v, k), kt(t[0].elem), r.elem, n));
+      return t0;
+    }
+    return map1(E, id, a[0], t[0], kclass(r), n);
+  }
+}
+
+/* ---- calls to device functions ---- */
+
+static char *ex_call(Em *E, Node *n) {
+  NodeInfo *ni = I(E, n);
+  if (ni->builtin) return ex_builtin(E, n, ni->builtin);
+  FSpec *g = ni->callee;
+  if (!g) efail(E, n->loc, "internal: call without a target");
+  Buf args = {0};
+  bputs(&args, "cx");
+  for (int i = 0; i < n->list.n; i++) {
+    KType want = g->params[i], have = T(E, n->list.items[i]);
+    char *a = ex(E, n->list.items[i]);
+    if (!has_repr(want)) continue;
+    if (want.kind == K_VEC && have.kind == K_VEC && want.elem != have.elem) {
+      char *v = vname(E, a, have), *t0 = tmp(E);
+      line(E, "%s %s;", ctype(E, want), t0);
+      for (int k = 0; k < want.len; k++) line(E, "%s.v[%d] = %s;", t0, k, comp(E, v, have, k, want.elem));
+      a = t0;
+    } else if (want.kind != K_VEC && want.kind != K_ARRAY) {
+      a = conv(E, a, have, want.kind);
+    }
+    bprintf(&args, ", %s", a);
+  }
+  char *call = sf(E, "oqf%d(%s)", g->id, args.s);
+  free(args.s);
+  if (!has_repr(g->result)) {
+    line(E, "%s;", call);
+    return "0";
+  }
+  char *t0 = tmp(E);
+  line(E, "%s %s = %s;", ctype(E, g->result), t0, call);
+  return t0;
+}
+
+static void st_assign(Em *E, Node *n, bool want, char **res);
+
+static char *ex(Em *E, Node *n) {
+  switch (n->kind) {
+  case N_INT: return sf(E, "%lld", (long long)n->ival);
+  case N_REAL: return real_lit(E, n->rval);
+  case N_IMAG: return sf(E, "oq_mkc(0, %.17g)", n->rval);
+  case N_IDENT: return ex_ident(E, n);
+  case N_UNARY: return ex_unary(E, n);
+  case N_BINARY: return ex_binary(E, n);
+  case N_RANGE: return ex_range_value(E, n);
+  case N_COND: return ex_cond(E, n);
+  case N_CALL: return ex_call(E, n);
+  case N_INDEX: return index_read(E, n);
+  case N_MATRIX: return ex_matrix(E, n);
+  case N_LAMBDA: return "0";
+  case N_EXCHANGE: return ex_exchange(E, n);
+  case N_ASSIGN: {
+    char *r = NULL;
+    st_assign(E, n, true, &r);
+    return r ? r : "0";
+  }
+  default: efail(E, n->loc, "internal: %s", node_kind_name(n->kind));
+  }
+}
+
+/* ---- statements ---- */
+
+static void loc_comment(Em *E, Node *n) {
+  const char *path = n->loc.file && n->loc.file->path ? n->loc.file->path : "?";
+  const char *base = strrchr(path, '/');
+  line(E, "/* %s:%d */", base ? base + 1 : path, n->loc.line);
+}
+
+/* Stores v into a local slot, converting to the slot's type. */
+static void store_slot(Em *E, int slot, char *v, KType vt) {
+  KType st_ = E->f->slots[slot];
+  if (!has_repr(st_)) return;
+  char *lv = slot_ref(E, slot);
+  if (st_.kind == K_VEC) {
+    if (vt.kind == K_VEC && vt.elem == st_.elem) { line(E, "%s = %s;", lv, v); return; }
+    char *x = vname(E, v, vt);
+    for (int k = 0; k < st_.len; k++) line(E, "%s.v[%d] = %s;", lv, k, comp(E, x, vt, k, st_.elem));
+    return;
+  }
+  if (st_.kind == K_ARRAY || st_.kind == K_TUPLE) { line(E, "%s = %s;", lv, v); return; }
+  if (st_.kind == K_BOOL) { line(E, "%s = %s;", lv, truthy(E, v, vt)); return; }
+  line(E, "%s = %s;", lv, conv(E, v, vt, st_.kind));
+}
+
+/* The value of a declared conversion (x : T = v): bool declarations take truthiness. */
+static char *decl_conv(Em *E, Node *n, char *v, KType vt) {
+  if (n->type && n->type->kind == TY_BOOL) return truthy(E, v, vt);
+  return v;
+}
+
+static void assign_target(Em *E, Node *n, Node *t, char *v, KType vt, bool want, char **res) {
+  if (t->kind == N_INDEX) {
+    char *r = index_store(E, n, t, n->op, v, vt, want);
+    if (res) *res = r;
+    return;
+  }
+  int slot = t->slot;
+  if (n->op == OP_NONE) {
+    store_slot(E, slot, decl_conv(E, n, v, vt), vt);
+  } else {
+    KType old = E->f->slots[slot], r = T(E, n);
+    char *o = slot_ref(E, slot);
+    bool intlike = kclass(old) == K_INT && kclass(vt) == K_INT && old.kind != K_VEC && vt.kind != K_VEC;
+    char *nv;
+    if (intlike && (n->op == OP_DIV || n->op == OP_EDIV))
+      nv = sf(E, "oq_idiv(%s, %d, %s, %s)", E->L, div_site(E, n, KE_DIVZERO), o, v);
+    else if (intlike && (n->op == OP_POW || n->op == OP_EPOW))
+      nv = sf(E, "oq_ipow(%s, %s)", o, v);
+    else
+      nv = any_op(E, n->op, o, old, v, vt, r, n);
+    store_slot(E, slot, nv, r);
+  }
+  if (res) *res = slot_ref(E, slot);
+}
+
+static void st_assign(Em *E, Node *n, bool want, char **res) {
+  if (!n->b) {
+    Node *t = n->list.items[0];
+    store_slot(E, t->slot, "0", kt(K_INT));
+    return;
+  }
+  if (n->list.n == 1) {
+    Node *t = n->list.items[0];
+    if (t->kind == N_IDENT && !has_repr(E->f->slots[t->slot])) return;   /* function values */
+    char *v = ex(E, n->b);
+    assign_target(E, n, t, v, T(E, n->b), want, res);
+    return;
+  }
+  int count = n->list.n;
+  char **vals = calloc(count, sizeof *vals);
+  KType *types = calloc(count, sizeof *types);
+  if (n->b->kind == N_MATRIX && n->b->list.n == count) {
+    for (int i = 0; i < count; i++) {
+      types[i] = T(E, n->b->list.items[i]);
+      char *v = ex(E, n->b->list.items[i]);
+      char *t0 = tmp(E);
+      line(E, "%s %s = %s;", ctype(E, types[i]), t0, v);
+      vals[i] = t0;
+    }
+  } else {
+    KType vt = T(E, n->b);
+    char *v = vname(E, ex(E, n->b), vt);
+    for (int i = 0; i < count; i++) {
+      if (vt.kind == K_VEC) { vals[i] = sf(E, "%s.v[%d]", v, i); types[i] = kt(vt.elem); }
+      else {
+        FSpec *g = vt.tuple;
+        vals[i] = sf(E, "%s.o%d", v, i);
+        types[i] = g->slots[g->func->ngenerics + g->func->nparams + i];
+      }
+    }
+  }
+  for (int i = 0; i < count; i++) assign_target(E, n, n->list.items[i], vals[i], types[i], false, NULL);
+  free(vals);
+  free(types);
+}
+
+static bool is_barrier_stmt(Node *n) {
+  if (n->kind != N_EXPR) return false;
+  Node *e = n->a;
+  return (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) ||
+         (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads"));
+}
+
+static bool is_memfence_stmt(Node *n) {
+  if (n->kind != N_EXPR) return false;
+  Node *e = n->a;
+  return (e->kind == N_IDENT && !strcmp(e->name, "memfence")) ||
+         (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "memfence"));
+}
+
+static void err_check_loop(Em *E) {
+  if (E->S->nsites) line(E, "if (__atomic_load_n(&%s->err, __ATOMIC_RELAXED)) break;", E->L);
+}
+
+/* for i = a..b / a..s..b / over a vector */
+static void st_for(Em *E, Node *n) {
+  int slot = n->slot;
+  KType lv = E->f->slots[slot];
+  line(E, "{");
+  E->ind++;
+  if (n->a->kind == N_RANGE) {
+    Node *r = n->a;
+    KType rt = T(E, r);
+    char *a = ex(E, r->a), *c = ex(E, r->c);
+    KType ta = T(E, r->a), tc = T(E, r->c);
+    char *s = r->b ? ex(E, r->b) : "1";
+    KType ts = r->b ? T(E, r->b) : kt(K_INT);
+    if (rt.kind == K_INT) {
+      int64_t cs = 0;
+      bool const_step = !r->b || r->b->kind == N_INT;
+      if (const_step) cs = r->b ? r->b->ival : 1;
+      line(E, "const int64_t _a%d = %s, _c%d = %s;", n->loc.line, a, n->loc.line, c);
+      if (const_step && cs > 0) {
+        line(E, "for (int64_t _i = _a%d; _i <= _c%d; _i += %lld) {", n->loc.line, n->loc.line, (long long)cs);
+      } else if (const_step && cs < 0) {
+        line(E, "for (int64_t _i = _a%d; _i >= _c%d; _i += %lld) {", n->loc.line, n->loc.line, (long long)cs);
+      } else {
+        line(E, "const int64_t _s = %s;", s);
+        line(E, "if (_s == 0) oq_fail(%s, %d);", E->L, div_site(E, n->a, KE_RANGE));
+        line(E, "const int64_t _sp = _c%d - _a%d;", n->loc.line, n->loc.line);
+        line(E, "const int64_t _n = _s == 0 ? 0 : (_s > 0 ? _sp >= 0 : _sp <= 0) ? _sp / _s + 1 : 0;");
+        line(E, "for (int64_t _k = 0, _i = _a%d; _k < _n; _k++, _i += _s) {", n->loc.line);
+      }
+      E->ind++;
+      line(E, "%s = %s;", slot_ref(E, slot), conv(E, "(int32_t)_i", kt(K_INT), lv.kind));
+    } else {
+      line(E, "const double _r0 = (double)%s, _rs = (double)%s, _re = (double)%s;", conv(E, a, ta, K_REAL),
+           conv(E, s, ts, K_REAL), conv(E, c, tc, K_REAL));
+      line(E, "if (_rs == 0 || _rs != _rs) oq_fail(%s, %d);", E->L, div_site(E, n->a, KE_RANGE));
+      line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : floor((_re - _r0) / _rs * (1 + 1e-12) + 1e-9);");
+      line(E, "const int64_t _n = _kk >= 0 ? (int64_t)_kk + 1 : 0;");
+      line(E, "for (int64_t _k = 0; _k < _n; _k++) {");
+      E->ind++;
+      line(E, "%s = (oq_real)(_r0 + (double)_k * _rs);", slot_ref(E, slot));
+    }
+  } else {
+    KType it = T(E, n->a);
+    char *v = ex(E, n->a);
+    if (it.kind == K_VEC) {
+      v = vname(E, v, it);
+      line(E, "for (int _k = 0; _k < %d; _k++) {", it.len);
+      E->ind++;
+      line(E, "%s = %s;", slot_ref(E, slot), conv(E, sf(E, "%s.v[_k]", v), kt(it.elem), lv.kind));
+    } else {
+      line(E, "for (int _k = 0; _k < 1; _k++) {");
+      E->ind++;
+      store_slot(E, slot, v, it);
+    }
+  }
+  block(E, &n->list);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
+static void st_match(Em *E, Node *n) {
+  KType st_ = T(E, n->a);
+  char *s = tmp(E);
+  line(E, "%s %s = %s;", ctype(E, st_), s, ex(E, n->a));
+  bool first = true;
+  int opened = 0;
+  for (int i = 0; i < n->ncases; i++) {
+    MatchCase *mc = &n->cases[i];
+    if (!mc->pattern) {
+      line(E, first ? "{" : "{ /* _ */");
+      E->ind++;
+      block(E, &mc->body);
+      E->ind--;
+      line(E, "}");
+      break;
+    }
+    char *pre;
+    char *p = ex_apart(E, mc->pattern, &pre);
+    if (pre) efail(E, mc->loc, "a match pattern that needs statements");
+    char *cond = num_op(E, OP_EQ, s, st_, p, T(E, mc->pattern), n);
+    line(E, "if (%s) {", cond);
+    E->ind++;
+    block(E, &mc->body);
+    E->ind--;
+    line(E, "} else {");
+    E->ind++;
+    opened++;
+    first = false;
+  }
+  for (int i = 0; i < opened; i++) {
+    E->ind--;
+    line(E, "}");
+  }
+}
+
+static void st_return(Em *E, Node *n);
+
+static void st(Em *E, Node *n) {
+  switch (n->kind) {
+  case N_FUNCDEF: case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
+  default: break;
+  }
+  loc_comment(E, n);
+  switch (n->kind) {
+  case N_EXPR:
+    if (is_barrier_stmt(n) || is_memfence_stmt(n)) return;
+    {
+      char *e = ex(E, n->a);
+      if (strcmp(e, "0") && T(E, n->a).kind != K_VEC && T(E, n->a).kind != K_ARRAY) line(E, "(void)%s;", e);
+    }
+    return;
+  case N_ASSIGN: st_assign(E, n, false, NULL); return;
+  case N_IF:
+    line(E, "if (%s) {", truthy(E, ex(E, n->a), T(E, n->a)));
+    E->ind++;
+    block(E, &n->list);
+    E->ind--;
+    if (n->list2.n) {
+      line(E, "} else {");
+      E->ind++;
+      block(E, &n->list2);
+      E->ind--;
+    }
+    line(E, "}");
+    return;
+  case N_FOR: st_for(E, n); return;
+  case N_WHILE: {
+    line(E, "for (;;) {");
+    E->ind++;
+    err_check_loop(E);
+    char *c = truthy(E, ex(E, n->a), T(E, n->a));
+    line(E, "if (!%s) break;", c);
+    block(E, &n->list);
+    E->ind--;
+    line(E, "}");
+    return;
+  }
+  case N_REPEAT: {
+    line(E, "do {");
+    E->ind++;
+    err_check_loop(E);
+    block(E, &n->list);
+    E->ind--;
+    char *pre;
+    char *c = ex_apart(E, n->a, &pre);
+    c = truthy(E, c, T(E, n->a));
+    if (!pre) line(E, "} while (!%s);", c);
+    else {
+      Buf b = {0};
+      Buf *saved = E->b;
+      int ind = E->ind;
+      E->b = &b;
+      E->ind = 0;
+      put_pre(E, pre);
+      E->b = saved;
+      E->ind = ind;
+      for (char *p = b.s; *p; p++)
+        if (*p == '\n') *p = ' ';
+      line(E, "} while (!({ %s %s; }));", b.s, c);
+      free(b.s);
+    }
+    return;
+  }
+  case N_MATCH: st_match(E, n); return;
+  case N_BREAK: line(E, "break;"); return;
+  case N_CONTINUE: line(E, "continue;"); return;
+  case N_RETURN: st_return(E, n); return;
+  case N_BLOCK: block(E, &n->list); return;
+  default: {
+    char *e = ex(E, n);
+    (void)e;
+    return;
+  }
+  }
+}
+
+static void block(Em *E, NodeList *l) {
+  for (int i = 0; i < l->n; i++) st(E, l->items[i]);
+}
+
+/* ---- device functions ---- */
+
+static void func_result_expr(Em *E, FSpec *g, Buf *out) {
+  Func *f = g->func;
+  int base = f->ngenerics + f->nparams;
+  if (g->result.kind == K_TUPLE) {
+    bprintf(out, "(oqt_%d){", g->id);
+    for (int o = 0; o < f->nouts; o++) bprintf(out, "%s%s", o ? ", " : "", slot_name(E, g, base + o));
+    bputs(out, "}");
+  } else {
+    bputs(out, slot_name(E, g, base));
+  }
+}
+
+static void st_return(Em *E, Node *n) {
+  (void)n;
+  if (E->f->is_kernel) {
+    line(E, "goto _next;");
+    E->has_return = true;
+    return;
+  }
+  if (!has_repr(E->f->result)) { line(E, "return;"); return; }
+  Buf b = {0};
+  func_result_expr(E, E->f, &b);
+  line(E, "return %s;", b.s);
+  free(b.s);
+}
+
+static void func_signature(Em *E, FSpec *g, Buf *out) {
+  Func *f = g->func;
+  const char *rt = has_repr(g->result) ? ctype(E, g->result) : "void";
+  bprintf(out, "static %s oqf%d(Cx *cx", rt, g->id);
+  for (int i = 0; i < f->nparams; i++)
+    if (has_repr(g->params[i])) bprintf(out, ", %s %s", ctype(E, g->params[i]), slot_name(E, g, f->ngenerics + i));
+  bputs(out, ")");
+}
+
+static void emit_device(Em *E, FSpec *g, Buf *out) {
+  Func *f = g->func;
+  FuncInfo *fi = func_info(f);
+  Buf body = {0};
+  E->f = g;
+  E->b = &body;
+  E->ind = 1;
+  E->phases = false;
+  E->L = "cx->L";
+  func_signature(E, g, &body);
+  bputs(&body, " {\n");
+  line(E, "(void)cx;");
+  int pbase = f->ngenerics, pend = pbase + f->nparams;
+  for (int s = 0; s < fi->nslots; s++) {
+    if (s >= pbase && s < pend) continue;
+    if (!has_repr(g->slots[s])) continue;
+    line(E, "%s %s = {0};", ctype(E, g->slots[s]), slot_name(E, g, s));
+  }
+  if (f->is_lambda) {
+    int n = f->body.n;
+    for (int i = 0; i < n - 1; i++) st(E, f->body.items[i]);
+    Node *last = n ? f->body.items[n - 1] : NULL;
+    if (last && last->kind == N_EXPR && has_repr(g->result)) {
+      loc_comment(E, last);
+      char *v = ex(E, last->a);
+      line(E, "return %s;", v);
+    } else if (last) {
+      st(E, last);
+    }
+  } else {
+    block(E, &f->body);
+    if (has_repr(g->result)) {
+      Buf r = {0};
+      func_result_expr(E, g, &r);
+      line(E, "return %s;", r.s);
+      free(r.s);
+    }
+  }
+  bputs(&body, "}\n\n");
+  bputs(out, body.s);
+  free(body.s);
+}
+
+/* ---- the kernel ---- */
+
+static void mark_assigned(Node *n, unsigned char *assigned);
+
+static void mark_list(NodeList *l, unsigned char *assigned) {
+  for (int i = 0; i < l->n; i++) mark_assigned(l->items[i], assigned);
+}
+
+static void mark_assigned(Node *n, unsigned char *assigned) {
+  if (!n) return;
+  switch (n->kind) {
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) assigned[t->slot] = 1;
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0)
+        assigned[t->a->slot] = 1;   /* a component of a local vector */
+    }
+    mark_assigned(n->b, assigned);
+    return;
+  case N_FOR: assigned[n->slot] = 1; mark_assigned(n->a, assigned); mark_list(&n->list, assigned); return;
+  case N_IF: mark_assigned(n->a, assigned); mark_list(&n->list, assigned); mark_list(&n->list2, assigned); return;
+  case N_WHILE: case N_REPEAT: case N_BLOCK: mark_assigned(n->a, assigned); mark_list(&n->list, assigned); return;
+  case N_MATCH:
+    for (int i = 0; i < n->ncases; i++) mark_list(&n->cases[i].body, assigned);
+    return;
+  case N_LAMBDA: case N_FUNCDEF: return;
+  default:
+    mark_assigned(n->a, assigned);
+    mark_assigned(n->b, assigned);
+    mark_assigned(n->c, assigned);
+    mark_list(&n->list, assigned);
+    return;
+  }
+}
+
+static const KSpecial *special_of(KSpec *S, int param) {
+  for (int i = 0; i < S->nspecial; i++)
+    if (S->special[i].param == param) return &S->special[i];
+  return NULL;
+}
+
+/* The value of a special parameter for the current thread. Thread coordinates: P<d>
+   (position), T<d> (in block), B<d> (block index); launch sizes n<d>, b<d>, c<d>. */
+static char *special_value(Em *E, const KSpecial *sp) {
+  int D = E->S->D;
+  const char *n = sp->name;
+  if (!strcmp(n, "warpsize")) return "32";
+  char c = !strcmp(n, "pos") ? 'P' : !strcmp(n, "blkpos") ? 'T' : !strcmp(n, "blkidx") ? 'B' :
+           !strcmp(n, "blkdim") ? 'b' : 'c';
+  bool size = c == 'b' || c == 'c';
+  if (sp->t.kind == K_INT) {
+    Buf b = {0};
+    if (size) {
+      for (int d = 0; d < D; d++) bprintf(&b, "%s%c%d", d ? " * " : "", c, d);
+    } else {
+      /* row-major linear index over the extents: pos over cnt*blk, blkpos over blk, blkidx over cnt */
+      bputs(&b, "(int64_t)0");
+      for (int d = 0; d < D; d++) {
+        char *prev = sf(E, "%s", b.s);
+        b.len = 0;
+        if (c == 'P') bprintf(&b, "(%s) * (c%d * b%d) + %c%d", prev, d, d, c, d);
+        else bprintf(&b, "(%s) * %c%d + %c%d", prev, c == 'T' ? 'b' : 'c', d, c, d);
+      }
+    }
+    char *r = sf(E, "((int32_t)(%s))", b.s);
+    free(b.s);
+    return r;
+  }
+  Buf b = {0};
+  bprintf(&b, "(%s){{", ctype(E, sp->t));
+  for (int d = 0; d < sp->t.len; d++) {
+    const char *v = d < D ? sf(E, "(%s)%c%d", sp->t.elem == K_INT ? "int32_t" : "oq_real", c, d) : size ? "1" : "0";
+    bprintf(&b, "%s%s", d ? ", " : "", v);
+  }
+  bputs(&b, "}}");
+  char *r = sf(E, "%s", b.s);
+  free(b.s);
+  return r;
+}
+
+static char *identity(Em *E, KType t) {
+  Op op = E->S->out_op;
+  bool i = t.kind == K_INT;
+  switch (op) {
+  case OP_MAX: return i ? "INT32_MIN" : "(-(oq_real)INFINITY)";
+  case OP_MIN: return i ? "INT32_MAX" : "((oq_real)INFINITY)";
+  case OP_MUL: case OP_EMUL: return i ? "1" : "((oq_real)1)";
+  default: return i ? "0" : "((oq_real)0)";
+  }
+}
+
+static char *combine(Em *E, char *acc, char *v, KType t) {
+  Op op = E->S->out_op;
+  bool i = t.kind == K_INT;
+  switch (op) {
+  case OP_MAX: return sf(E, i ? "oq_lmax(%s, %s)" : "oq_rmax(%s, %s)", acc, v);
+  case OP_MIN: return sf(E, i ? "oq_lmin(%s, %s)" : "oq_rmin(%s, %s)", acc, v);
+  case OP_MUL: case OP_EMUL: return sf(E, "(%s * %s)", acc, v);
+  default: return sf(E, "(%s + %s)", acc, v);
+  }
+}
+
+/* Declarations at the start of one thread: special parameters, and in non-phase code the
+   thread's locals. */
+static void thread_prelude(Em *E, bool locals) {
+  FSpec *k = E->S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  for (int i = 0; i < f->nparams; i++) {
+    const KSpecial *sp = special_of(E->S, i);
+    int s = f->ngenerics + i;
+    if (!sp) continue;
+    if (E->sc[s] == SC_SPECIAL) line(E, "const %s %s = %s;", ctype(E, sp->t), slot_name(E, k, s), special_value(E, sp));
+    else if (!E->phases || locals) line(E, "%s = %s;", slot_ref(E, s), special_value(E, sp));
+  }
+  if (!locals) return;
+  int obase = f->ngenerics + f->nparams;
+  for (int s = f->ngenerics; s < fi->nslots; s++) {
+    if (E->sc[s] != SC_LOCAL) continue;
+    int pi = s - f->ngenerics;
+    bool is_param = pi < f->nparams, is_out = s >= obase && s < obase + f->nouts;
+    if (is_param && special_of(E->S, pi)) continue;
+    if (E->phases) {
+      if (is_param) line(E, "%s = p%d;", slot_ref(E, s), pi);
+      else if (is_out) line(E, "%s = %s;", slot_ref(E, s), identity(E, k->slots[s]));
+      continue;
+    }
+    const char *ct = ctype(E, k->slots[s]);
+    if (is_param) line(E, "%s %s = p%d;", ct, slot_name(E, k, s), pi);
+    else if (is_out) line(E, "%s %s = %s;", ct, slot_name(E, k, s), identity(E, k->slots[s]));
+    else line(E, "%s %s = {0};", ct, slot_name(E, k, s));
+  }
+}
+
+static void thread_outputs(Em *E) {
+  Func *f = E->S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  for (int o = 0; o < f->nouts; o++)
+    line(E, "acc%d = %s;", o, combine(E, sf(E, "acc%d", o), slot_ref(E, obase + o), E->S->kspec->slots[obase + o]));
+}
+
+/* A phase: the statements run for every thread of the block in turn. */
+static void phase(Em *E, NodeList *l, int from, int to) {
+  line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
+  E->ind++;
+  int D = E->S->D;
+  for (int d = 0; d < D; d++) line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+  thread_prelude(E, false);
+  for (int i = from; i < to; i++) st(E, l->items[i]);
+  E->ind--;
+  line(E, "}");
+}
+
+/* Evaluates a condition (or range bounds) for every thread, requiring they all agree. */
+static void uniform_eval(Em *E, Node *at, int nvals, Node **vals, bool cond, char **out) {
+  KSpec *S = E->S;
+  int site = div_site(E, at, KE_BARRIER);
+  for (int i = 0; i < nvals; i++) {
+    out[i] = tmp(E);
+    line(E, "%s %s = 0;", cond ? "int32_t" : "int64_t", out[i]);
+  }
+  line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
+  E->ind++;
+  int D = S->D;
+  for (int d = 0; d < D; d++) line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+  thread_prelude(E, false);
+  for (int i = 0; i < nvals; i++) {
+    KType t = T(E, vals[i]);
+    char *v = ex(E, vals[i]);
+    char *c = cond ? truthy(E, v, t) : sf(E, "(int64_t)%s", conv(E, v, t, K_INT));
+    char *x = tmp(E);
+    line(E, "%s %s = %s;", cond ? "int32_t" : "int64_t", x, c);
+    line(E, "if (_t == 0) %s = %s;", out[i], x);
+    line(E, "else if (%s != %s) { oq_fail(L, %d); goto _done; }", x, out[i], site);
+  }
+  E->ind--;
+  line(E, "}");
+}
+
+static void block_level(Em *E, NodeList *l);
+
+static void block_stmt(Em *E, Node *n) {
+  loc_comment(E, n);
+  char *u[3];
+  switch (n->kind) {
+  case N_IF: {
+    Node *c = n->a;
+    uniform_eval(E, n, 1, &c, true, u);
+    line(E, "if (%s) {", u[0]);
+    E->ind++;
+    block_level(E, &n->list);
+    E->ind--;
+    line(E, "} else {");
+    E->ind++;
+    block_level(E, &n->list2);
+    E->ind--;
+    line(E, "}");
+    return;
+  }
+  case N_WHILE: case N_REPEAT: {
+    Node *c = n->a;
+    line(E, "for (;;) {");
+    E->ind++;
+    if (n->kind == N_WHILE) {
+      uniform_eval(E, n, 1, &c, true, u);
+      line(E, "if (!%s) break;", u[0]);
+      block_level(E, &n->list);
+    } else {
+      block_level(E, &n->list);
+      uniform_eval(E, n, 1, &c, true, u);
+      line(E, "if (%s) break;", u[0]);
+    }
+    E->ind--;
+    line(E, "}");
+    return;
+  }
+  case N_FOR: {
+    Node *r = n->a;
+    KType lv = E->f->slots[n->slot];
+    if (r->kind != N_RANGE || T(E, r).kind != K_INT) efail(E, n->loc, "a barrier in a loop that is not over an int range");
+    Node *vals[3] = {r->a, r->b ? r->b : NULL, r->c};
+    line(E, "{");
+    E->ind++;
+    if (r->b) uniform_eval(E, n, 3, vals, false, u);
+    else {
+      Node *v2[2] = {r->a, r->c};
+      char *u2[2];
+      uniform_eval(E, n, 2, v2, false, u2);
+      u[0] = u2[0];
+      u[1] = "1";
+      u[2] = u2[1];
+    }
+    line(E, "const int64_t _sp%d = %s - %s;", n->loc.line, u[2], u[0]);
+    line(E, "if (%s == 0) { oq_fail(L, %d); goto _done; }", u[1], div_site(E, r, KE_RANGE));
+    line(E, "const int64_t _n%d = (%s > 0 ? _sp%d >= 0 : _sp%d <= 0) ? _sp%d / %s + 1 : 0;", n->loc.line, u[1],
+         n->loc.line, n->loc.line, n->loc.line, u[1]);
+    line(E, "for (int64_t _k%d = 0; _k%d < _n%d; _k%d++) {", n->loc.line, n->loc.line, n->loc.line, n->loc.line);
+    E->ind++;
+    line(E, "for (int64_t _t = 0; _t < _nthr; _t++) %s = %s;", slot_ref(E, n->slot),
+         conv(E, sf(E, "(int32_t)(%s + _k%d * %s)", u[0], n->loc.line, u[1]), kt(K_INT), lv.kind));
+    block_level(E, &n->list);
+    E->ind--;
+    line(E, "}");
+    E->ind--;
+    line(E, "}");
+    return;
+  }
+  case N_BLOCK: block_level(E, &n->list); return;
+  default: efail(E, n->loc, "internal: barrier in %s", node_kind_name(n->kind));
+  }
+}
+
+/* Statements at block level: runs of barrier-free statements become phases. */
+static void block_level(Em *E, NodeList *l) {
+  int i = 0;
+  while (i < l->n) {
+    Node *n = l->items[i];
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->barrier) {
+      if (!is_barrier_stmt(n)) block_stmt(E, n);
+      i++;
+      continue;
+    }
+    int j = i;
+    while (j < l->n) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      j++;
+    }
+    phase(E, l, i, j);
+    i = j;
+  }
+}
+
+static const char *mode_name(KSpec *S) { return S->barrier ? "phases" : S->uses_block ? "blocks" : "flat"; }
+
+/* Loads of the parameters and captured variables at the entry. */
+static char *arg_load(Em *E, KType t, const char *a) {
+  switch (t.kind) {
+  case K_BOOL: case K_INT: return sf(E, "(int32_t)%s.i", a);
+  case K_REAL: return sf(E, "(oq_real)%s.re", a);
+  case K_CPLX: return sf(E, "oq_mkc(%s.re, %s.im)", a, a);
+  case K_ARRAY: {
+    Buf b = {0};
+    bprintf(&b, "(%s){(%s *)%s.data, {", ctype(E, t), el_ctype(t.el), a);
+    for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
+    bputs(&b, "}}");
+    char *r = sf(E, "%s", b.s);
+    free(b.s);
+    return r;
+  }
+  case K_VEC: {
+    Buf b = {0};
+    bprintf(&b, "(%s){{", ctype(E, t));
+    for (int k = 0; k < t.len; k++) bprintf(&b, "%s(%s)%s.v[%d]", k ? ", " : "", t.elem == K_INT ? "int32_t" : "oq_real", a, k);
+    bputs(&b, "}}");
+    char *r = sf(E, "%s", b.s);
+    free(b.s);
+    return r;
+  }
+  default: return NULL;
+  }
+}
+
+static void emit_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  int D = S->D;
+  Buf body = {0};
+  E->f = k;
+  E->b = &body;
+  E->ind = 1;
+  E->phases = S->barrier;
+  E->L = "L";
+  /* storage classes */
+  unsigned char *assigned = calloc(fi->nslots + 1, 1);
+  mark_list(&f->body, assigned);
+  E->sc = calloc(fi->nslots + 1, 1);
+  int obase = f->ngenerics + f->nparams;
+  for (int s = f->ngenerics; s < fi->nslots; s++) {
+    if (!has_repr(k->slots[s])) continue;
+    int pi = s - f->ngenerics;
+    if (pi < f->nparams && !assigned[s]) E->sc[s] = special_of(S, pi) ? SC_SPECIAL : SC_PARAM;
+    else E->sc[s] = SC_LOCAL;
+    (void)obase;
+  }
+  free(assigned);
+
+  bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  line(E, "(void)W;");
+  for (int d = 0; d < D; d++)
+    line(E, "const int64_t n%d = L->dims[%d], b%d = L->blk[%d], c%d = L->cnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
+         d, d, d, d, d, d, d, d, d);
+  /* parameters and captures */
+  for (int i = 0; i < f->nparams; i++) {
+    if (special_of(S, i) || !has_repr(k->params[i])) continue;
+    char *a = sf(E, "L->args[%d]", i);
+    int s = f->ngenerics + i;
+    const char *name = E->sc[s] == SC_PARAM ? slot_name(E, k, s) : sf(E, "p%d", i);
+    line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, arg_load(E, k->params[i], a));
+    if (E->sc[s] == SC_PARAM) line(E, "(void)%s;", name);
+  }
+  Buf cxinit = {0};
+  for (int c = 0; c < S->ncaps; c++) {
+    Capture *cp = &S->caps[c];
+    if (!has_repr(cp->type)) continue;
+    char *a = sf(E, "L->args[%d]", f->nparams + c);
+    line(E, "const %s c%d = %s; (void)c%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
+    bprintf(&cxinit, ", c%d", c);
+  }
+  line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
+  line(E, "Cx *cx = &cx_; (void)cx;");
+  free(cxinit.s);
+  for (int o = 0; o < f->nouts; o++) {
+    KType t = k->slots[obase + o];
+    if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
+    else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
+  }
+  /* shared arrays: one per shared() call site, reset at every block */
+  Buf shdecl = {0};
+  for (int s = 0; s < S->nshared; s++) {
+    /* the rank comes from the node's type: find it */
+    for (int i = 0; i < k->info.cap; i++) {
+      NodeInfo *ni = &k->info.items[i];
+      if (ni->node && ni->builtin == KB_SHARED && ni->site == s) {
+        line(E, "%s sh%d = {0}; int sh%d_init = 0;", ctype(E, ni->t), s, s);
+        break;
+      }
+    }
+  }
+  free(shdecl.s);
+
+  if (!S->uses_block) {
+    /* flat: positions lo..hi-1 in row-major order over the data */
+    line(E, "for (int64_t _r = lo; _r < hi;) {");
+    E->ind++;
+    line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    line(E, "int64_t _q = _r;");
+    for (int d = D - 1; d >= 1; d--) line(E, "const int64_t P%d = _q %% n%d; _q /= n%d;", d, d, d);
+    line(E, "const int64_t _p0 = _q; (void)_p0;");
+    if (D > 1) line(E, "const int64_t P0 = _p0;");
+    int last = D - 1;
+    const char *start = D > 1 ? sf(E, "P%d", last) : "_p0";
+    line(E, "int64_t _end = _r + (n%d - %s);", last, start);
+    line(E, "if (_end > hi) _end = hi;");
+    line(E, "const int64_t _s0 = %s, _e0 = _s0 + (_end - _r);", start);
+    line(E, "_r = _end;");
+    if (D > 1) {
+      /* the last dimension is the loop variable */
+      line(E, "for (int64_t _pl = _s0; _pl < _e0; _pl++) {");
+    } else {
+      line(E, "for (int64_t _pl = _s0; _pl < _e0; _pl++) {");
+    }
+    E->ind++;
+    if (D > 1) {
+      for (int d = 0; d < D - 1; d++) line(E, "const int64_t Pc%d = P%d;", d, d);
+    }
+    /* rebind names: P<d> for d < last are the row's, P<last> the loop's */
+    line(E, "{");
+    E->ind++;
+    for (int d = 0; d < D - 1; d++) line(E, "const int64_t P%d = Pc%d;", d, d);
+    line(E, "const int64_t P%d = _pl;", last);
+    thread_prelude(E, true);
+    block(E, &f->body);
+    if (E->has_return) line(E, "_next: ;");
+    thread_outputs(E);
+    E->ind--;
+    line(E, "}");
+    E->ind--;
+    line(E, "}");
+    E->ind--;
+    line(E, "}");
+  } else if (!S->barrier) {
+    /* blocks: each block's threads in row-major order; threads outside the data skip */
+    line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
+    E->ind++;
+    line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    line(E, "int64_t _q = _b;");
+    for (int d = D - 1; d >= 0; d--) line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+    for (int s = 0; s < S->nshared; s++) line(E, "sh%d_init = 0;", s);
+    for (int d = 0; d < D; d++) {
+      line(E, "for (int64_t T%d = 0; T%d < b%d; T%d++) {", d, d, d, d);
+      E->ind++;
+      line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+      line(E, "if (P%d >= n%d) break;", d, d);
+    }
+    thread_prelude(E, true);
+    block(E, &f->body);
+    if (E->has_return) line(E, "_next: ;");
+    thread_outputs(E);
+    for (int d = 0; d < D; d++) {
+      E->ind--;
+      line(E, "}");
+    }
+    E->ind--;
+    line(E, "}");
+  } else {
+    /* phases: every thread of the block runs, per-thread locals live in scratch memory */
+    line(E, "int64_t _nthr = 1;");
+    for (int d = 0; d < D; d++) line(E, "_nthr *= b%d;", d);
+    line(E, "int64_t *_tc = oq_scratch(W, %d, (size_t)_nthr * %d * sizeof(int64_t));", OQK_SHARED_SLOTS, D);
+    line(E, "if (!_tc) goto _done;");
+    line(E, "{ int64_t _x[%d] = {0};", D);
+    line(E, "  for (int64_t _t = 0; _t < _nthr; _t++) {");
+    line(E, "    for (int _d = 0; _d < %d; _d++) _tc[_t * %d + _d] = _x[_d];", D, D);
+    line(E, "    for (int _d = %d; _d >= 0; _d--) { if (++_x[_d] < L->blk[_d]) break; _x[_d] = 0; } } }", D - 1);
+    line(E, "size_t _need = 0;");
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL) line(E, "_need += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ctype(E, k->slots[s]));
+    line(E, "char *_sp = oq_scratch(W, %d, _need + 16);", OQK_SHARED_SLOTS + 1);
+    line(E, "if (!_sp) goto _done;");
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL) {
+        const char *ct = ctype(E, k->slots[s]);
+        line(E, "%s *%s = (%s *)_sp; _sp += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ct, slot_name(E, k, s), ct, ct);
+      }
+    line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
+    E->ind++;
+    line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    line(E, "int64_t _q = _b;");
+    for (int d = D - 1; d >= 0; d--) line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+    for (int s = 0; s < S->nshared; s++) line(E, "sh%d_init = 0;", s);
+    line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
+    E->ind++;
+    for (int d = 0; d < D; d++) line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+    thread_prelude(E, true);
+    E->ind--;
+    line(E, "}");
+    block_level(E, &f->body);
+    line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
+    E->ind++;
+    thread_outputs(E);
+    E->ind--;
+    line(E, "}");
+    E->ind--;
+    line(E, "}");
+  }
+  bputs(&body, "_done:\n");
+  for (int o = 0; o < f->nouts; o++) {
+    KType t = k->slots[obase + o];
+    line(E, "W->out_%c[%d] = acc%d;", t.kind == K_INT ? 'i' : 'r', o, o);
+  }
+  line(E, "return;");
+  bputs(&body, "}\n");
+  bputs(out, body.s);
+  free(body.s);
+  free(E->sc);
+}
+
+/* ---- the file ---- */
+
+static const char *preamble_fmt =
+  "/* generated by oq (OpenQuasar) from kernel %s */\n"
+  "#include <stdint.h>\n#include <stddef.h>\n#include <string.h>\n#include <stdlib.h>\n"
+  "#include <math.h>\n#include <complex.h>\n"
+  "%s\n"
+  "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n";
+
+static const char *helpers =
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
+  "static inline int64_t oq_trunc64(double x) {\n"
+  "  if (x != x) return 0;\n"
+  "  if (x >= 9223372036854775807.0) return INT64_MAX;\n"
+  "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
+  "  return (int64_t)x;\n}\n"
+  "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
+  "static inline int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
+  "static inline int64_t oq_mirror(int64_t i, int64_t n) {\n"
+  "  if ((uint64_t)i < (uint64_t)n) return i;\n"
+  "  if (n <= 0) return -1;\n"
+  "  if (n == 1) return 0;\n"
+  "  int64_t j = oq_pmod(i, 2 * n - 2);\n"
+  "  return j < n ? j : 2 * n - 2 - j;\n}\n"
+  "static inline int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
+  "static inline int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
+  "static inline int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
+  "static inline int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
+  "static inline int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
+  "static inline int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
+  "static inline int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
+  "static inline oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
+  "static inline oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
+  "static inline oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
+  "static inline oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
+  "static inline int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
+  "  if (n < 0) { n = -n; left = !left; }\n"
+  "  if (left) return n >= 64 ? 0 : (int64_t)((uint64_t)x << n);\n"
+  "  return n >= 64 ? (x < 0 ? -1 : 0) : x >> n;\n}\n"
+  "static inline int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "static inline double _Complex oq_cpow(double _Complex z, double _Complex w) {\n"
+  "  double e = creal(w);\n"
+  "  if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
+  "    double _Complex r = 1, b = z;\n"
+  "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r *= b; b *= b; }\n"
+  "    return e < 0 ? 1 / r : r;\n  }\n"
+  "  return cpow(z, w);\n}\n"
+  "static int oq_claim(OqkLaunch *L, int site) {\n"
+  "  int z = 0;\n"
+  "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
+  "  L->err_site = site;\n  return 1;\n}\n"
+  "static void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
+  "static void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
+  "  if (!oq_claim(L, site)) return;\n"
+  "  L->err_n = n; L->err_rank = rank;\n"
+  "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"
+  "  for (int i = 0; i < rank && i < 16; i++) L->err_dims[i] = dims[i];\n}\n"
+  "static inline int32_t oq_imod(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? 0 : a % b;\n}\n"
+  "static inline int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? -a : a / b;\n}\n"
+  "static void *oq_scratch(OqkWorker *W, int k, size_t bytes) {\n"
+  "  if (W->scrsz[k] < bytes) {\n"
+  "    free(W->scr[k]);\n"
+  "    W->scr[k] = malloc(bytes);\n"
+  "    W->scrsz[k] = W->scr[k] ? bytes : 0;\n  }\n"
+  "  return W->scr[k];\n}\n"
+  "static int oq_shared_alloc(OqkLaunch *L, OqkWorker *W, int k, int site, int rank, const int64_t *dims, void *pp,\n"
+  "                           int64_t *d, size_t esz) {\n"
+  "  size_t n = 1;\n"
+  "  for (int i = 0; i < rank; i++) {\n"
+  "    if (dims[i] < 0 || dims[i] > (1 << 24)) { oq_fail(L, site); return 0; }\n"
+  "    d[i] = dims[i]; n *= (size_t)dims[i];\n  }\n"
+  "  void *p = oq_scratch(W, k, n * esz + 1);\n"
+  "  if (!p) { oq_fail(L, site); return 0; }\n"
+  "  memset(p, 0, n * esz);\n"
+  "  *(void **)pp = p;\n  return 1;\n}\n";
+
+/* Every function the kernel calls, directly or not. */
+static void reach(Em *E, FSpec *f) {
+  for (int i = 0; i < E->nreach; i++)
+    if (E->reach[i] == f) return;
+  E->reach = realloc(E->reach, (E->nreach + 1) * sizeof *E->reach);
+  E->reach[E->nreach++] = f;
+  for (int i = 0; i < f->info.cap; i++)
+    if (f->info.items[i].node && f->info.items[i].callee) reach(E, f->info.items[i].callee);
+}
+
+char *emit_c(KSpec *S) {
+  Em E = {.S = S};
+  if (setjmp(S->fail)) {
+    free(E.arrtypes.s);
+    free(E.tuptypes.s);
+    free(E.reach);
+    return NULL;
+  }
+  reach(&E, S->kspec);
+  Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
+  /* device functions first (they define types the prototypes need) */
+  for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
+  emit_kernel(&E, &funcs);
+  for (int i = 1; i < E.nreach; i++) {
+    FSpec *g = E.reach[i];
+    if (g->result.kind == K_TUPLE) {
+      Func *f = g->func;
+      bprintf(&E.tuptypes, "typedef struct {");
+      for (int o = 0; o < f->nouts; o++)
+        bprintf(&E.tuptypes, " %s o%d;", ctype(&E, g->slots[f->ngenerics + f->nparams + o]), o);
+      bprintf(&E.tuptypes, " } oqt_%d;\n", g->id);
+    }
+    func_signature(&E, g, &protos);
+    bputs(&protos, ";\n");
+  }
+  bputs(&cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
+  for (int c = 0; c < S->ncaps; c++)
+    if (has_repr(S->caps[c].type)) bprintf(&cx, "  %s c%d;\n", ctype(&E, S->caps[c].type), c);
+  bputs(&cx, "} Cx;\n");
+  bool dp = rt_config.double_precision;
+  bprintf(&out, preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
+  for (int len = 1; len <= K_MAX_VEC; len++) {
+    bprintf(&out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
+    bprintf(&out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
+  }
+  bputs(&out, helpers);
+  if (E.arrtypes.s) bputs(&out, E.arrtypes.s);
+  if (E.tuptypes.s) bputs(&out, E.tuptypes.s);
+  bputs(&out, cx.s);
+  if (protos.s) bputs(&out, protos.s);
+  bputs(&out, "\n");
+  bputs(&out, funcs.s);
+  free(funcs.s);
+  free(protos.s);
+  free(cx.s);
+  free(E.arrtypes.s);
+  free(E.tuptypes.s);
+  free(E.reach);
+  return out.s;
+}

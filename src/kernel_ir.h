@@ -1,0 +1,164 @@
+/* kernel_ir.h: what kernel specialization (kernel_sema.c) learns about a kernel launch and
+   what the C emitter (emit_c.c) reads: a type for every expression of every specialized
+   function, the captured values, the device functions each call reaches, and the error
+   sites compiled code reports through.
+
+   A specialization is made for one set of launch facts: the run-time types of the kernel's
+   arguments and captured variables, the launch dimensionality, and the identity of every
+   function value the kernel can call. Nothing about sizes is baked in, so one compiled
+   specialization serves every launch with the same facts. */
+#ifndef OQ_KERNEL_IR_H
+#define OQ_KERNEL_IR_H
+#include <setjmp.h>
+#include "interp_priv.h"
+
+/* Types of values in compiled kernel code. */
+typedef enum KKind {
+  K_NONE,     /* no value (a function without outputs), or not known yet */
+  K_BOOL,     /* int32_t 0/1 */
+  K_INT,      /* int32_t */
+  K_REAL,     /* float, or double with --precision double */
+  K_CPLX,     /* float/double _Complex */
+  K_VEC,      /* small vector of compile-time length of K_INT or K_REAL components */
+  K_ARRAY,    /* array: element type and rank; dimensions are run-time values */
+  K_FUNC,     /* a function known at specialization time (no run-time representation) */
+  K_TUPLE,    /* several outputs of a device function (only in multiple assignment) */
+} KKind;
+
+#define K_MAX_VEC 16
+
+typedef struct FnRef FnRef;
+typedef struct FSpec FSpec;
+
+typedef struct KType {
+  KKind kind;
+  KKind elem;        /* K_VEC: K_INT or K_REAL */
+  int len;           /* K_VEC: number of components */
+  ElemType el;       /* K_ARRAY: element type */
+  int rank;          /* K_ARRAY */
+  bool shared;       /* K_ARRAY: block shared memory (one worker owns the block: no atomics) */
+  FnRef *fn;         /* K_FUNC */
+  FSpec *tuple;      /* K_TUPLE: the device function whose outputs these are */
+} KType;
+
+/* A function value known at specialization time: a user function and where its captured
+   names live. Functions defined inside compiled code have no run-time frame: their
+   enclosing frames up to `nvirtual` levels are compiled functions (vparent and its
+   ancestors); past those, `env` is the interpreter frame that holds the captures. */
+struct FnRef {
+  Func *func;
+  Frame *env;
+  int nvirtual;
+  FSpec *vparent;
+  Value *generic_args;
+  int ngeneric;
+  FnRef *next;       /* interned list */
+};
+
+/* A captured variable: slot `slot` of interpreter frame `frame`, read at every launch. */
+typedef struct Capture {
+  Frame *frame;
+  int slot;
+  Value value;       /* at this launch (borrowed) */
+  KType type;
+} Capture;
+
+/* What sema records for one expression or statement node of one specialization. */
+typedef struct NodeInfo {
+  const Node *node;
+  KType t;           /* value type */
+  FSpec *callee;     /* N_CALL of a device function */
+  int builtin;       /* N_CALL of a built-in: its KB_* id */
+  int site;          /* error site (index into KSpec.sites), -1 if none */
+  int cap;           /* N_IDENT of a captured name: capture index, else -1 */
+  bool barrier;      /* statement contains a barrier (kernel body only) */
+} NodeInfo;
+
+typedef struct NodeMap { NodeInfo *items; int cap, n; } NodeMap;
+
+/* One specialization of a function (the kernel, or a device function for given argument
+   types). Emitted as one C function. */
+struct FSpec {
+  Func *func;
+  FnRef *ref;
+  KType *params;     /* by parameter index (special kernel params included) */
+  KType *slots;      /* type of every frame slot */
+  unsigned char *slot_mixed;  /* the slot was assigned both int and real values */
+  KType result;      /* K_NONE, one output, or K_TUPLE */
+  NodeMap info;
+  int id;
+  bool is_kernel;
+  bool analyzing;    /* recursion guard */
+  bool changed;      /* a slot type widened during this pass */
+  FSpec *next;
+};
+
+/* Kinds of run-time errors compiled code reports; the launcher formats the message. */
+typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE } KErrKind;
+
+typedef struct KSite {
+  KErrKind kind;
+  SrcLoc loc;
+  const char *array;   /* KE_INDEX: the array's name, or NULL */
+  const char *text;    /* KE_ASSERT: the condition's source text */
+} KSite;
+
+/* Which special parameters a kernel uses, and how. */
+typedef struct KSpecial {
+  int param;         /* parameter index */
+  const char *name;  /* pos, blkpos, blkdim, blkidx, blkcnt, warpsize */
+  KType t;           /* K_INT (linear index / product) or K_VEC */
+} KSpecial;
+
+/* The whole specialization of one kernel launch. */
+typedef struct KSpec {
+  Callable *kernel;
+  Func *kfunc;
+  int D;                     /* launch dimensionality */
+  FSpec *kspec;              /* the kernel itself */
+  FSpec *funcs;              /* every specialization, the kernel included */
+  int nfuncs;
+  FnRef *refs;
+  Capture *caps; int ncaps, capcap;
+  KSite *sites; int nsites, sitecap;
+  KSpecial special[8]; int nspecial;
+  int nshared;               /* shared() call sites in the kernel */
+  bool barrier;              /* the kernel calls syncthreads: phases */
+  bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
+  Op out_op;                 /* kernel outputs */
+  const char *name;          /* kernel name for messages */
+  /* failure */
+  char reason[256];
+  jmp_buf fail;
+  Arena *arena;
+} KSpec;
+
+/* kernel_sema.c */
+/* Gathers the captured variables a launch reads (in a fixed order) and builds the key that
+   identifies the specialization: equal keys give equal generated code. */
+void ksema_gather(KSpec *S, Value *args);
+char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
+/* Specializes the kernel. Returns false with S->reason set when something is not
+   supported by compiled code (the launch then runs in the interpreter). */
+bool ksema_run(KSpec *S, Value *args);
+NodeInfo *ksema_info(FSpec *f, const Node *n);   /* NULL when the node was not typed */
+bool ktype_eq(KType a, KType b);
+const char *ktype_str(KType t, char *buf, size_t n);
+void kspec_free(KSpec *S);
+
+/* Built-in functions that compiled code implements (NodeInfo.builtin). */
+enum {
+  KB_NONE, KB_ABS, KB_SQRT, KB_EXP, KB_LOG, KB_LOG2, KB_LOG10, KB_SIN, KB_COS, KB_TAN,
+  KB_ASIN, KB_ACOS, KB_ATAN, KB_SINH, KB_COSH, KB_TANH, KB_FLOOR, KB_CEIL, KB_ROUND,
+  KB_FRAC, KB_SIGN, KB_FLOAT, KB_INT, KB_REAL, KB_IMAG, KB_CONJ, KB_ANGLE, KB_ATAN2,
+  KB_COMPLEX, KB_MOD, KB_AND, KB_OR, KB_XOR, KB_NOT, KB_SHL, KB_SHR, KB_MIN, KB_MAX,
+  KB_CLAMP, KB_SUM, KB_PROD, KB_MEAN, KB_NUMEL, KB_SIZE, KB_NDIMS, KB_POS2IND,
+  KB_IND2POS, KB_ISNAN, KB_ISINF, KB_ISFINITE, KB_SHARED, KB_ASSERT, KB_SYNC,
+  KB_MEMFENCE, KB_PREVPOW2, KB_NEXTPOW2, KB_COUNT
+};
+
+/* emit_c.c */
+/* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */
+char *emit_c(KSpec *S);
+
+#endif

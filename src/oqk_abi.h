@@ -1,0 +1,40 @@
+/* oqk_abi.h: the interface between rt_cpu.c and the C code emit_c.c generates. The same
+   definitions are compiled into oq (as C) and pasted into every generated source (as text,
+   OQK_ABI_TEXT), so the two sides cannot drift apart. Bump OQK_ABI_VERSION when they change:
+   it is part of the cache key. */
+#ifndef OQ_OQK_ABI_H
+#define OQ_OQK_ABI_H
+#include <stdint.h>
+#include <stddef.h>
+
+#define OQK_ABI_VERSION 1
+#define OQK_MAX_OUTS 8
+#define OQK_SHARED_SLOTS 16        /* scratch slots for shared() arrays; more slots follow */
+#define OQK_SCRATCH_SLOTS 20
+
+#define OQK_ABI_BODY                                                                       \
+  typedef struct OqkArg {                                                                  \
+    void *data; int64_t dims[16]; /* arrays */                                             \
+    int64_t i; double re, im;     /* numbers */                                            \
+    double v[16];                 /* small vectors */                                      \
+  } OqkArg;                                                                                \
+  typedef struct OqkLaunch {                                                               \
+    int D; int64_t dims[16], blk[16], cnt[16];                                             \
+    const OqkArg *args;           /* parameters by index, then captured variables */       \
+    int err;                      /* set once, by the first thread that fails */           \
+    int err_site, err_n, err_rank;                                                         \
+    int64_t err_ix[16], err_dims[16];                                                      \
+  } OqkLaunch;                                                                             \
+  typedef struct OqkWorker {                                                               \
+    double out_r[8]; int64_t out_i[8]; /* kernel outputs combined by this worker */        \
+    void *scr[20]; size_t scrsz[20];   /* scratch memory reused between launches */        \
+  } OqkWorker;                                                                             \
+  typedef void (*OqkEntry)(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi);
+
+OQK_ABI_BODY
+
+#define OQK_STR_(...) #__VA_ARGS__
+#define OQK_STR(...) OQK_STR_(__VA_ARGS__)
+#define OQK_ABI_TEXT OQK_STR(OQK_ABI_BODY)
+
+#endif

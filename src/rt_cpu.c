@@ -1,0 +1,521 @@
+/* rt_cpu.c: compiling, caching, loading and running specialized kernels on all cores.
+
+   A launch first computes the key of its specialization (argument and capture types,
+   kernel identity); each key is specialized once per process. The generated C source and
+   the compiler command are hashed (FNV-1a, 64 bits); $OQ_CACHE_DIR (default
+   ~/.cache/openquasar) keeps oqk_<hash>.so, written under a temporary name and renamed into
+   place so a reader never sees half a file. Blocks (or, for flat kernels, positions) are
+   handed out in chunks to a persistent pool of threads, the calling thread included. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "kernel_ir.h"
+#include "oqk_abi.h"
+#include "rt_cpu.h"
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- per-kernel statistics (--profile) ---- */
+
+typedef struct Stat {
+  Func *func;
+  const char *name;
+  const char *backend;      /* "cpu", "interp" */
+  char reason[256];         /* why it fell back */
+  long launches;
+  double run_ms, compile_ms;
+  int compiled, cached;     /* specializations compiled now / found in the cache */
+  bool told;                /* --verbose said why already */
+  struct Stat *next;
+} Stat;
+
+static Stat *stats;
+
+static Stat *stat_of(Callable *k) {
+  for (Stat *s = stats; s; s = s->next)
+    if (s->func == k->func) return s;
+  Stat *s = calloc(1, sizeof *s);
+  s->func = k->func;
+  s->name = callable_name(k);
+  s->next = stats;
+  stats = s;
+  return s;
+}
+
+/* ---- compiled specializations ---- */
+
+typedef struct Compiled {
+  char *key;
+  bool failed;
+  char reason[256];
+  OqkEntry entry;
+  int mode;                 /* 0 flat, 1 blocks, 2 phases */
+  int nouts;
+  bool out_int[OQK_MAX_OUTS];
+  Op out_op;
+  KSite *sites; int nsites;
+  const char *name;
+  struct Compiled *next;
+} Compiled;
+
+#define NBUCKETS 256
+static Compiled *table[NBUCKETS];
+
+static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+static Compiled *lookup(const char *key) {
+  uint64_t h = fnv1a(0xcbf29ce484222325ull, key, strlen(key));
+  for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
+    if (!strcmp(c->key, key)) return c;
+  Compiled *c = calloc(1, sizeof *c);
+  c->key = strdup(key);
+  c->next = table[h % NBUCKETS];
+  table[h % NBUCKETS] = c;
+  return c;
+}
+
+/* ---- the C compiler and the cache ---- */
+
+static const char *cache_dir(void) {
+  static char dir[4096];
+  if (dir[0]) return dir;
+  const char *d = getenv("OQ_CACHE_DIR");
+  if (d && *d) snprintf(dir, sizeof dir, "%s", d);
+  else {
+    const char *home = getenv("HOME");
+    snprintf(dir, sizeof dir, "%s/.cache/openquasar", home && *home ? home : "/tmp");
+  }
+  return dir;
+}
+
+/* mkdir -p */
+static void make_dirs(const char *path) {
+  char buf[4096];
+  snprintf(buf, sizeof buf, "%s", path);
+  for (char *p = buf + 1; *p; p++)
+    if (*p == '/') {
+      *p = 0;
+      mkdir(buf, 0755);
+      *p = '/';
+    }
+  mkdir(buf, 0755);
+}
+
+static const char *compiler(void) {
+  const char *cc = getenv("CC");
+  return cc && *cc ? cc : "cc";
+}
+
+#define CFLAGS_KERNEL "-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -std=gnu11 -w"
+
+static char *read_file_head(const char *path, int max_lines) {
+  FILE *f = fopen(path, "r");
+  if (!f) return strdup("");
+  size_t cap = 4096, len = 0;
+  char *s = malloc(cap), line[1024];
+  s[0] = 0;
+  for (int n = 0; n < max_lines && fgets(line, sizeof line, f); n++) {
+    size_t l = strlen(line);
+    if (len + l + 1 > cap) break;
+    memcpy(s + len, line, l + 1);
+    len += l;
+  }
+  fclose(f);
+  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r')) s[--len] = 0;
+  return s;
+}
+
+static bool write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  size_t n = strlen(text);
+  bool ok = fwrite(text, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* Finds or builds the shared object for src. *cached: it was in the cache already. Returns
+   the dlopen handle; on failure reports with rt_error (naming the kernel). */
+static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
+  const char *dir = cache_dir();
+  char cmd_id[512];
+  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL);
+  uint64_t h = fnv1a(0xcbf29ce484222325ull, cmd_id, strlen(cmd_id));
+  h = fnv1a(h, src, strlen(src));
+  char so[4200], csrc[4200], tso[4300], tc[4300], terr[4300];
+  snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
+  snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
+  *cached = false;
+  void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (lib) { *cached = true; return lib; }
+  make_dirs(dir);
+  int pid = (int)getpid();
+  static int seq;
+  seq++;
+  snprintf(tc, sizeof tc, "%s/tmp_%016llx_%d_%d.c", dir, (unsigned long long)h, pid, seq);
+  snprintf(tso, sizeof tso, "%s/tmp_%016llx_%d_%d.so", dir, (unsigned long long)h, pid, seq);
+  snprintf(terr, sizeof terr, "%s/tmp_%016llx_%d_%d.err", dir, (unsigned long long)h, pid, seq);
+  if (!write_file(tc, src))
+    rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
+  size_t clen = strlen(compiler()) + strlen(tc) + strlen(tso) + strlen(terr) + 200;
+  char *cmd = malloc(clen);
+  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, tc, terr);
+  int st = system(cmd);
+  free(cmd);
+  if (st != 0) {
+    char *msg = read_file_head(terr, 8);
+    unlink(tso);
+    unlink(terr);
+    rename(tc, csrc);   /* keep the source to look at */
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : st;
+    rt_error(loc, "kernel '%s': the C compiler '%s' failed (exit status %d)%s%s", kname, compiler(), code,
+             *msg ? ":\n" : "", msg);
+  }
+  unlink(terr);
+  rename(tc, csrc);
+  if (rename(tso, so) != 0) {
+    unlink(tso);
+    rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
+  }
+  lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
+  return lib;
+}
+
+/* Specializes, emits and compiles one key. */
+static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl, Stat *st) {
+  double t0 = now_ms();
+  if (!ksema_run(S, args)) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    return;
+  }
+  char *src = emit_c(S);
+  if (!src) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    return;
+  }
+  if (S->kfunc->nouts > OQK_MAX_OUTS) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "more than %d kernel outputs", OQK_MAX_OUTS);
+    free(src);
+    return;
+  }
+  if (cl->opt && cl->opt->emit_c) {
+    printf("/* ---- kernel %s (%s) ---- */\n%s\n", S->name, c->key, src);
+    fflush(stdout);
+  }
+  bool cached;
+  void *lib = build(src, S->name, cl->site->loc, &cached);
+  free(src);
+  c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
+  if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
+  c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
+  c->nouts = S->kfunc->nouts;
+  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
+  for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
+  c->out_op = S->out_op;
+  c->nsites = S->nsites;
+  c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
+  memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
+  c->name = strdup(S->name);
+  st->compile_ms += now_ms() - t0;
+  if (cached) st->cached++;
+  else st->compiled++;
+  if (cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
+            c->mode == 0 ? "flat" : c->mode == 1 ? "block" : "barrier", cached ? ", from the cache" : "");
+}
+
+/* ---- the thread pool ---- */
+
+typedef struct Pool {
+  int n;                    /* workers, the calling thread included */
+  OqkWorker *W;
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  unsigned long gen;
+  int active;
+  OqkEntry fn;
+  OqkLaunch *L;
+  int64_t total, chunk;
+  atomic_llong next;
+} Pool;
+
+static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static void run_chunks(int id) {
+  for (;;) {
+    int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
+    if (lo >= pool.total) return;
+    int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
+    pool.fn(pool.L, &pool.W[id], lo, hi);
+  }
+}
+
+static void *worker_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  unsigned long seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&pool.mu);
+    while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
+    seen = pool.gen;
+    pthread_mutex_unlock(&pool.mu);
+    run_chunks(id);
+    pthread_mutex_lock(&pool.mu);
+    if (--pool.active == 0) pthread_cond_signal(&pool.done);
+    pthread_mutex_unlock(&pool.mu);
+  }
+  return NULL;
+}
+
+static void pool_start(void) {
+  if (pool.n) return;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *env = getenv("OQ_THREADS");
+  if (env && atoi(env) > 0) n = atoi(env);
+  if (n < 1) n = 1;
+  if (n > 256) n = 256;
+  pool.W = calloc(n, sizeof *pool.W);
+  pool.n = 1;
+  for (long i = 1; i < n; i++) {
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, worker_main, (void *)(intptr_t)i) == 0) pool.n++;
+    pthread_attr_destroy(&a);
+  }
+}
+
+/* Runs fn over 0..total-1 in chunks on every worker; returns when all are done. */
+static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk) {
+  pool_start();
+  int64_t chunk = total / (pool.n * 8);
+  if (chunk < min_chunk) chunk = min_chunk;
+  if (chunk < 1) chunk = 1;
+  pool.fn = fn;
+  pool.L = L;
+  pool.total = total;
+  pool.chunk = chunk;
+  atomic_store(&pool.next, 0);
+  if (pool.n == 1 || total <= chunk) {
+    run_chunks(0);
+    return;
+  }
+  pthread_mutex_lock(&pool.mu);
+  pool.active = pool.n - 1;
+  pool.gen++;
+  pthread_cond_broadcast(&pool.go);
+  pthread_mutex_unlock(&pool.mu);
+  run_chunks(0);
+  pthread_mutex_lock(&pool.mu);
+  while (pool.active) pthread_cond_wait(&pool.done, &pool.mu);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+/* ---- launching ---- */
+
+static void fill_arg(OqkArg *a, Value v) {
+  memset(a, 0, sizeof *a);
+  switch (v.kind) {
+  case V_BOOL: case V_INT: a->i = v.i; a->re = (double)v.i; break;
+  case V_SCALAR: a->re = v.s; a->i = (int64_t)v.s; break;
+  case V_CSCALAR: a->re = v.c.re; a->im = v.c.im; break;
+  case V_ARRAY:
+    a->data = v.arr->data;
+    for (int d = 0; d < 16; d++) a->dims[d] = d < OQ_MAX_RANK ? v.arr->dims[d] : 1;
+    for (int64_t k = 0; k < v.arr->numel && k < 16; k++) a->v[k] = arr_load(v.arr, k);
+    break;
+  default: break;
+  }
+}
+
+static double identity_r(Op op) {
+  switch (op) {
+  case OP_MAX: return -INFINITY;
+  case OP_MIN: return INFINITY;
+  case OP_MUL: case OP_EMUL: return 1;
+  default: return 0;
+  }
+}
+
+static int64_t identity_i(Op op) {
+  switch (op) {
+  case OP_MAX: return INT64_MIN;
+  case OP_MIN: return INT64_MAX;
+  case OP_MUL: case OP_EMUL: return 1;
+  default: return 0;
+  }
+}
+
+static double combine_r(Op op, double a, double b) {
+  switch (op) {
+  case OP_MAX: return a > b || b != b ? a : b;
+  case OP_MIN: return a < b || b != b ? a : b;
+  case OP_MUL: case OP_EMUL: return rt_round(a * b);
+  default: return rt_round(a + b);
+  }
+}
+
+static int64_t combine_i(Op op, int64_t a, int64_t b) {
+  switch (op) {
+  case OP_MAX: return a > b ? a : b;
+  case OP_MIN: return a < b ? a : b;
+  case OP_MUL: case OP_EMUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+  default: return (int64_t)((uint64_t)a + (uint64_t)b);
+  }
+}
+
+static void dims_text(char *buf, size_t n, int rank, const int64_t *d) {
+  size_t len = snprintf(buf, n, "[");
+  for (int i = 0; i < rank && len < n; i++) len += snprintf(buf + len, n - len, i ? ",%lld" : "%lld", (long long)d[i]);
+  if (len < n) snprintf(buf + len, n - len, "]");
+}
+
+_Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
+  if (L->err_site < 0 || L->err_site >= c->nsites) rt_error(at, "kernel '%s' failed", c->name);
+  KSite *s = &c->sites[L->err_site];
+  char a[400], b[400];
+  switch (s->kind) {
+  case KE_INDEX:
+    dims_text(a, sizeof a, L->err_n, L->err_ix);
+    dims_text(b, sizeof b, L->err_rank, L->err_dims);
+    rt_error(s->loc, "index %s out of range for array%s%s%s of size %s in kernel '%s'", a, s->array ? " '" : "",
+             s->array ? s->array : "", s->array ? "'" : "", b, s->text ? s->text : c->name);
+  case KE_ASSERT: rt_error(s->loc, "assertion failed: %s", s->text ? s->text : "");
+  case KE_DIVZERO: rt_error(s->loc, "integer division by zero");
+  case KE_MODZERO: rt_error(s->loc, "division by zero in mod");
+  case KE_RANGE: rt_error(s->loc, "range step is zero");
+  case KE_SHARED:
+    rt_error(s->loc, "shared memory: size out of range, or threads of one block allocate different sizes");
+  case KE_BARRIER:
+    rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", c->name);
+  }
+  rt_error(at, "kernel '%s' failed", c->name);
+}
+
+static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *result) {
+  Func *f = S->kfunc;
+  int nargs = f->nparams + S->ncaps;
+  OqkArg *args = calloc(nargs + 1, sizeof *args);
+  for (int i = 0; i < f->nparams; i++) fill_arg(&args[i], cl->args[i]);
+  for (int k = 0; k < S->ncaps; k++) fill_arg(&args[f->nparams + k], S->caps[k].value);
+  OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};
+  int64_t npos = 1, nblk = 1;
+  for (int d = 0; d < cl->D; d++) {
+    L.dims[d] = cl->dims[d];
+    L.blk[d] = cl->blk[d];
+    L.cnt[d] = cl->cnt[d];
+    npos *= cl->dims[d];
+    nblk *= cl->cnt[d];
+  }
+  pool_start();
+  for (int w = 0; w < pool.n; w++)
+    for (int o = 0; o < c->nouts; o++) {
+      pool.W[w].out_r[o] = identity_r(c->out_op);
+      pool.W[w].out_i[o] = identity_i(c->out_op);
+    }
+  if (npos > 0) {
+    if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
+    else pool_run(c->entry, &L, nblk, 1);
+  }
+  free(args);
+  if (L.err) report(c, &L, cl->site->loc);
+  Value acc[OQK_MAX_OUTS];
+  for (int o = 0; o < c->nouts; o++) {
+    if (c->out_int[o]) {
+      int64_t a = identity_i(c->out_op);
+      for (int w = 0; w < pool.n; w++) a = combine_i(c->out_op, a, pool.W[w].out_i[o]);
+      acc[o] = v_int(a);
+    } else {
+      double a = identity_r(c->out_op);
+      for (int w = 0; w < pool.n; w++) a = combine_r(c->out_op, a, pool.W[w].out_r[o]);
+      acc[o] = v_scalar(a);
+    }
+  }
+  *result = v_none();
+  if (c->nouts == 1) *result = acc[0];
+  else if (c->nouts > 1) {
+    *result = v_tuple(c->nouts);
+    for (int o = 0; o < c->nouts; o++) result->tup->v[o] = acc[o];
+  }
+}
+
+bool cpu_launch(const CpuLaunch *cl, Value *result) {
+  double t0 = now_ms();
+  Stat *st = stat_of(cl->kernel);
+  Arena arena = {0};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  char *key = ksema_key(&S, cl->args);
+  Compiled *c = lookup(key);
+  free(key);
+  if (!c->entry && !c->failed) compile_spec(c, &S, cl->args, cl, st);
+  if (c->failed) {
+    st->backend = "interp";
+    if (!st->reason[0]) snprintf(st->reason, sizeof st->reason, "%s", c->reason);
+    if (cl->opt && cl->opt->verbose && !st->told) {
+      fprintf(stderr, "oq: kernel '%s' runs in the interpreter: %s\n", callable_name(cl->kernel), c->reason);
+      st->told = true;
+    }
+    kspec_free(&S);
+    return false;
+  }
+  st->backend = "cpu";
+  double t1 = now_ms();
+  run_compiled(c, cl, &S, result);
+  kspec_free(&S);
+  st->launches++;
+  st->run_ms += now_ms() - t1;
+  (void)t0;
+  return true;
+}
+
+void cpu_note_interp(const CpuLaunch *cl, double ms) {
+  Stat *st = stat_of(cl->kernel);
+  if (!st->backend) st->backend = "interp";
+  if (!strcmp(st->backend, "cpu")) st->backend = "cpu+interp";
+  st->launches++;
+  st->run_ms += ms;
+}
+
+void cpu_profile_report(FILE *out) {
+  if (!stats) return;
+  /* oldest first */
+  int n = 0;
+  for (Stat *s = stats; s; s = s->next) n++;
+  Stat **v = malloc(n * sizeof *v);
+  int i = n;
+  for (Stat *s = stats; s; s = s->next) v[--i] = s;
+  fprintf(out, "%-24s %-11s %9s %12s %11s %11s  %s\n", "kernel", "backend", "launches", "total ms", "mean ms",
+          "compile ms", "notes");
+  for (i = 0; i < n; i++) {
+    Stat *s = v[i];
+    char notes[400] = "";
+    if (s->compiled || s->cached)
+      snprintf(notes, sizeof notes, "%d compiled, %d from cache", s->compiled, s->cached);
+    if (s->reason[0])
+      snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sfallback: %s", notes[0] ? "; " : "", s->reason);
+    fprintf(out, "%-24s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,
+            s->run_ms, s->launches ? s->run_ms / s->launches : 0.0, s->compile_ms, notes);
+  }
+  free(v);
+}

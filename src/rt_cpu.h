@@ -1,0 +1,31 @@
+/* rt_cpu.h: the multi-core CPU back end as the kernel launcher (interp_kernel.c) sees it.
+   A launch is specialized on its argument types (kernel_sema.c), translated to C
+   (emit_c.c), compiled by the system C compiler into a shared object that is cached on disk,
+   loaded with dlopen, and run on all cores. */
+#ifndef OQ_RT_CPU_H
+#define OQ_RT_CPU_H
+#include "interp_priv.h"
+
+/* What the launcher knows once the launch size and arguments are bound. */
+typedef struct CpuLaunch {
+  const InterpOptions *opt;
+  Node *site;               /* the parallel_do call */
+  Callable *kernel;
+  int D;
+  const int64_t *dims, *blk, *cnt;
+  Value *args;              /* converted arguments by parameter index (V_NONE: special) */
+} CpuLaunch;
+
+/* Runs the launch compiled. Returns false when the kernel is not supported by compiled code
+   (nothing has run; the caller runs the interpreter). On true, *result holds the kernel
+   outputs (as parallel_do returns them). Run-time errors of compiled code, and a failing C
+   compiler, are reported with rt_error. */
+bool cpu_launch(const CpuLaunch *c, Value *result);
+
+/* Time spent by a launch that ran in the interpreter (for --profile). */
+void cpu_note_interp(const CpuLaunch *c, double ms);
+
+/* The --profile table: one line per kernel. */
+void cpu_profile_report(FILE *out);
+
+#endif
