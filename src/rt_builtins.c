@@ -593,14 +593,22 @@ BUILTIN(repmat) {
   int64_t reps[OQ_MAX_RANK], dims[OQ_MAX_RANK];
   int nr = dims_from_args("repmat", argc - 1, argv + 1, reps, loc);
   Array *a = as_array(argv[0]);
-  int rank = nr > a->rank ? nr : a->rank;
-  for (int d = 0; d < rank; d++) dims[d] = arr_dim(a, d) * (d < nr ? reps[d] : 1);
+  int64_t adims[OQ_MAX_RANK];   /* a vec is a 1xN row here: repmat(v, [m,1]) stacks m rows */
+  int arank = a->rank;
+  memcpy(adims, a->dims, sizeof adims);
+  if (arank == 1 && nr >= 2) {
+    adims[1] = adims[0];
+    adims[0] = 1;
+    arank = 2;
+  }
+  int rank = nr > arank ? nr : arank;
+  for (int d = 0; d < rank; d++) dims[d] = (d < arank ? adims[d] : 1) * (d < nr ? reps[d] : 1);
   Array *r = arr_new_uninit(a->elem, rank, dims);
   size_t sz = el_size(a->elem);
   for (int64_t k = 0; k < r->numel; k++) {
     int64_t rest = k, src = 0, stride = 1;
     for (int d = rank - 1; d >= 0; d--) {
-      int64_t ad = arr_dim(a, d);
+      int64_t ad = d < arank ? adims[d] : 1;
       src += (rest % dims[d]) % ad * stride;
       rest /= dims[d];
       stride *= ad;

@@ -248,6 +248,8 @@ void rt_index_set(Value a, int nidx, const Value *idx, Value v, const IndexCtx *
   Array *A = a.arr;
   if (v.kind == V_ARRAY && el_is_complex(v.arr->elem) && !el_is_complex(A->elem))
     rt_error(loc, "cannot store a %s in a %s", rt_kind_name(v), rt_kind_name(a));
+  if (v.kind == V_CSCALAR && !el_is_complex(A->elem))
+    rt_error(loc, "cannot store a cscalar in an element of a %s", rt_kind_name(a));
   if (!v_is_num(v) && v.kind != V_ARRAY)
     rt_error(loc, "cannot store a %s in an element of a %s", rt_kind_name(v), rt_kind_name(a));
   Value idx0[1] = { v_colon() };
