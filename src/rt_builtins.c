@@ -3,8 +3,8 @@
    errors name the function: "zeros: expected sizes, got string".
    Element-wise functions accept numbers and arrays alike; an int argument stays int where
    the result is an integer anyway (abs, floor, sign, ...), else it becomes scalar. */
-#include "rt_internal.h"
 #include <complex.h>
+#include "rt_internal.h"
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>

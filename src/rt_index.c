@@ -203,10 +203,32 @@ static inline void copy_elem(void *dst, const void *src, size_t sz) {
   }
 }
 
+/* The common case without building a Plan: one number per indexed dimension (no more
+   indices than the rank), all inside the array. False: take the general path. */
+static bool fast_offset(const Array *A, int nidx, const Value *idx, int64_t *off) {
+  if (nidx < 1 || nidx > A->rank) return false;
+  int64_t o = 0;
+  for (int d = 0; d < nidx; d++) {
+    Value v = idx[d];
+    int64_t i, n = A->dims[d];
+    if (v.kind == V_INT || v.kind == V_BOOL) i = v.i;
+    else if (v.kind == V_SCALAR && v.s >= 0 && v.s < 9e18) i = (int64_t)v.s;
+    else return false;
+    if (d == nidx - 1)
+      for (int k = nidx; k < A->rank; k++) n *= A->dims[k];   /* linear over the rest */
+    if (i < 0 || i >= n) return false;
+    o = o * n + i;
+  }
+  *off = o;
+  return true;
+}
+
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {
   if (a.kind != V_ARRAY) rt_error(ctx_loc(ctx), "cannot index a %s", rt_kind_name(a));
   if (nidx == 0) { val_retain(a); return a; }
   const Array *A = a.arr;
+  int64_t off;
+  if (fast_offset(A, nidx, idx, &off)) return arr_get(A, off);
   Plan p;
   plan_build(&p, A, nidx, idx, ctx);
   int64_t k[OQ_MAX_RANK] = { 0 };
@@ -246,6 +268,11 @@ void rt_index_set(Value a, int nidx, const Value *idx, Value v, const IndexCtx *
   SrcLoc loc = ctx_loc(ctx);
   if (a.kind != V_ARRAY) rt_error(loc, "cannot index a %s", rt_kind_name(a));
   Array *A = a.arr;
+  int64_t off;
+  if (v_is_num(v) && v.kind != V_CSCALAR && fast_offset(A, nidx, idx, &off)) {
+    arr_set(A, off, v, loc);
+    return;
+  }
   if (v.kind == V_ARRAY && el_is_complex(v.arr->elem) && !el_is_complex(A->elem))
     rt_error(loc, "cannot store a %s in a %s", rt_kind_name(v), rt_kind_name(a));
   if (v.kind == V_CSCALAR && !el_is_complex(A->elem))
@@ -289,6 +316,12 @@ void rt_index_set(Value a, int nidx, const Value *idx, Value v, const IndexCtx *
 
 Value rt_index_update(Value a, int nidx, const Value *idx, Op op, Value v, const IndexCtx *ctx) {
   SrcLoc loc = ctx_loc(ctx);
+  int64_t off;
+  if (a.kind == V_ARRAY && v_is_num(v) && fast_offset(a.arr, nidx, idx, &off)) {
+    Value nv = rt_binary(op, arr_get(a.arr, off), v, loc);
+    arr_set(a.arr, off, nv, loc);
+    return arr_get(a.arr, off);   /* the value as stored */
+  }
   Value old = rt_index_get(a, nidx, idx, ctx);
   Value nv = rt_binary(op, old, v, loc);
   val_release(old);

@@ -41,6 +41,18 @@ static inline void operand_c(const Operand *o, int64_t k, double *re, double *im
   else { *re = o->r; *im = o->im; }
 }
 
+/* CMPLX for compilers whose <complex.h> lacks it (clang with older glibc); the parts are
+   stored directly, so CMPLX(0, Inf) has no NaN. Include <complex.h> first to get it. */
+#if defined(_Complex_I) && !defined(CMPLX)
+static inline double _Complex rt_cmplx(double re, double im) {
+  union { double _Complex z; double p[2]; } u;
+  u.p[0] = re;
+  u.p[1] = im;
+  return u.z;
+}
+#define CMPLX(re, im) rt_cmplx(re, im)
+#endif
+
 /* "[3,4]" for messages; buf has room for n bytes. */
 char *rt_dims_str(char *buf, size_t n, int rank, const int64_t *dims);
 const char *rt_op_sym(Op op);

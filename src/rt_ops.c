@@ -2,9 +2,11 @@
    A result's kind follows the larger arithmetic class of the operands (int < real <
    complex), lifted to real for / ./ ^ .^; bit operators truncate reals to int. Arrays work
    element-wise, broadcasting a number over an array; two arrays need equal shapes (dims
-   past the rank are 1), except '*', the matrix product. */
-#include "rt_internal.h"
+   past the rank are 1), except '*', the matrix product. '^' of an array and a number is
+   element-wise (Quasar's matrix power A^n is not supported); '^' and '/' of two arrays are
+   errors that point to .^ and ./ . */
 #include <complex.h>
+#include "rt_internal.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -71,7 +73,7 @@ static double real_op(Op op, double x, double y) {
   case OP_SUB: return x - y;
   case OP_MUL: case OP_EMUL: return x * y;
   case OP_DIV: case OP_EDIV: return x / y;
-  case OP_POW: case OP_EPOW: return pow(x, y);
+  case OP_POW: case OP_EPOW: return y == 2 ? x * x : pow(x, y);   /* x^2 is common and exact */
   case OP_MOD: return fmod(x, y);
   case OP_MAX: return x > y || y != y ? x : y;   /* NaN loses, as in fmax */
   case OP_MIN: return x < y || y != y ? x : y;
@@ -363,7 +365,43 @@ static Value string_op(Op op, Value a, Value b, SrcLoc loc) {
   bad_operands(op, a, b, loc);
 }
 
+/* Shortcuts for the arithmetic the interpreter does most: int with int and real with real
+   (or int); false for everything else. */
+static bool num_fast(Op op, Value a, Value b, Value *out) {
+  if (a.kind == V_INT && b.kind == V_INT) {
+    int64_t x = a.i, y = b.i;
+    switch (op) {
+    case OP_ADD: *out = v_int((int64_t)((uint64_t)x + (uint64_t)y)); return true;
+    case OP_SUB: *out = v_int((int64_t)((uint64_t)x - (uint64_t)y)); return true;
+    case OP_MUL: case OP_EMUL: *out = v_int((int64_t)((uint64_t)x * (uint64_t)y)); return true;
+    case OP_LT: *out = v_bool(x < y); return true;
+    case OP_LE: *out = v_bool(x <= y); return true;
+    case OP_GT: *out = v_bool(x > y); return true;
+    case OP_GE: *out = v_bool(x >= y); return true;
+    case OP_EQ: *out = v_bool(x == y); return true;
+    case OP_NE: *out = v_bool(x != y); return true;
+    default: return false;
+    }
+  }
+  if ((a.kind != V_SCALAR && a.kind != V_INT) || (b.kind != V_SCALAR && b.kind != V_INT))
+    return false;
+  double x = a.kind == V_SCALAR ? a.s : (double)a.i, y = b.kind == V_SCALAR ? b.s : (double)b.i;
+  switch (op) {
+  case OP_ADD: *out = v_scalar(x + y); return true;
+  case OP_SUB: *out = v_scalar(x - y); return true;
+  case OP_MUL: case OP_EMUL: *out = v_scalar(x * y); return true;
+  case OP_DIV: case OP_EDIV: *out = v_scalar(x / y); return true;
+  case OP_LT: *out = v_bool(x < y); return true;
+  case OP_LE: *out = v_bool(x <= y); return true;
+  case OP_GT: *out = v_bool(x > y); return true;
+  case OP_GE: *out = v_bool(x >= y); return true;
+  default: return false;   /* ==, != of int and scalar compare exactly in num_cmp */
+  }
+}
+
 Value rt_binary(Op op, Value a, Value b, SrcLoc loc) {
+  Value r;
+  if (num_fast(op, a, b, &r)) return r;
   if (a.kind == V_STRING || b.kind == V_STRING) return string_op(op, a, b, loc);
   bool ok_a = v_is_num(a) || a.kind == V_ARRAY, ok_b = v_is_num(b) || b.kind == V_ARRAY;
   if (!ok_a || !ok_b) bad_operands(op, a, b, loc);

@@ -14,6 +14,11 @@
 #include <unistd.h>
 #include "value.h"
 
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define __SANITIZE_ADDRESS__ 1   /* clang spells it this way */
+#endif
+#endif
 #ifdef __SANITIZE_ADDRESS__
 #include <sanitizer/lsan_interface.h>
 /* Leaks are checked once, before the summary line, not at exit (children exit through
