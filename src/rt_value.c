@@ -319,11 +319,8 @@ void arr_set(Array *a, int64_t i, Value v, SrcLoc loc) {
 }
 
 Value rt_coerce_elem(Value v, ElemType e, SrcLoc loc) {
-  int64_t one = 1;
-  Array tmp = { .refcount = 1, .elem = e, .rank = 1, .numel = 1 };
-  unsigned char buf[16];
-  tmp.dims[0] = one;
-  tmp.data = buf;
+  unsigned char buf[16];   /* one element of any type */
+  Array tmp = { .refcount = 1, .elem = e, .rank = 1, .dims = { 1 }, .numel = 1, .data = buf };
   arr_set(&tmp, 0, v, loc);
   return arr_get(&tmp, 0);
 }

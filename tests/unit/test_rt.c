@@ -261,9 +261,7 @@ static void test_arrays(void) {
   CHECK(conv.arr->elem == EL_I32 && at(conv, 0) == 1 && at(conv, 1) == -2 && at(conv, 2) == 3,
         "arr_convert to int");
   Value conv2 = T(v_array(arr_convert(VEC(EL_I32, 7, 8).arr, EL_C128)));
-  double re, im;
   CHECK(conv2.arr->elem == EL_C128 && at(conv2, 1) == 8, "arr_convert to complex");
-  (void)re; (void)im;
   CHECK(arr_same_shape(mk(EL_F32, 1, DIMS(3), NULL).arr, mk(EL_F32, 2, DIMS(3, 1), NULL).arr),
         "[3] and [3,1] have the same shape");
   CHECK(!arr_same_shape(mk(EL_F32, 1, DIMS(3), NULL).arr, mk(EL_F32, 2, DIMS(1, 3), NULL).arr),
@@ -400,6 +398,42 @@ static void test_number_ops(void) {
     CHECK(r.kind == tab[i].kind && got == tab[i].expect, "case %zu: '%s' gave %s %g, expected %g",
           i, opname(tab[i].op), rt_kind_name(r), got, tab[i].expect);
   }
+  /* every pair of a few ints and reals, against C arithmetic */
+  static const double vals[] = { -7, -2.5, -1, 0, 0.5, 1, 3, 4.25 };
+  static const Op ops[] = { OP_ADD, OP_SUB, OP_MUL, OP_EMUL, OP_DIV, OP_EDIV, OP_LT, OP_LE,
+                            OP_GT, OP_GE, OP_EQ, OP_NE, OP_MAX, OP_MIN };
+  int bad = 0;
+  for (size_t i = 0; i < 8; i++)
+    for (size_t j = 0; j < 8; j++)
+      for (size_t o = 0; o < sizeof ops / sizeof ops[0]; o++) {
+        double x = vals[i], y = vals[j];
+        bool xi = x == floor(x), yi = y == floor(y);
+        Value a = xi ? v_int((int64_t)x) : v_scalar(x), b = yi ? v_int((int64_t)y) : v_scalar(y);
+        Value r = rt_binary(ops[o], a, b, L);
+        double e;
+        ValueKind k = xi && yi ? V_INT : V_SCALAR;
+        switch (ops[o]) {
+        case OP_ADD: e = x + y; break;
+        case OP_SUB: e = x - y; break;
+        case OP_MUL: case OP_EMUL: e = x * y; break;
+        case OP_DIV: case OP_EDIV: e = (float)(x / y); k = V_SCALAR; break;
+        case OP_LT: e = x < y; k = V_BOOL; break;
+        case OP_LE: e = x <= y; k = V_BOOL; break;
+        case OP_GT: e = x > y; k = V_BOOL; break;
+        case OP_GE: e = x >= y; k = V_BOOL; break;
+        case OP_EQ: e = x == y; k = V_BOOL; break;
+        case OP_NE: e = x != y; k = V_BOOL; break;
+        case OP_MAX: e = x > y ? x : y; break;
+        default: e = x < y ? x : y; break;
+        }
+        double got = r.kind == V_SCALAR ? r.s : (double)r.i;
+        if (r.kind != k || !(got == e || (isnan(got) && isnan(e)))) {
+          bad++;
+          printf("  %g %s %g gave %s %g, expected %g\n", x, opname(ops[o]), y, rt_kind_name(r), got, e);
+        }
+      }
+  CHECK(bad == 0, "operator table over int and scalar pairs: %d wrong", bad);
+
   Value r = rt_binary(OP_ADD, v_int(INT64_MAX), v_int(1), L);
   CHECK(r.kind == V_INT && r.i == INT64_MIN, "int overflow wraps");
   r = rt_binary(OP_MOD, v_scalar(1), v_scalar(0), L);
@@ -902,6 +936,13 @@ static void test_index_set_update(void) {
   r = UPD(a, &circ, OP_ADD, v_int(5), v_int(-1));
   CHECK(r.s == 6 && at(a, 3) == 6, "circular update");
   EXPECT_ERROR("index [4] out of range", UPD(a, &host, OP_ADD, v_int(1), v_int(4)));
+  EXPECT_ERROR("cannot store a cscalar in an element of a vec", UPD(a, &host, OP_ADD, v_cscalar(0, 1), v_int(0)));
+  r = UPD(mk(EL_C64, 1, DIMS(1), NULL), &host, OP_ADD, v_cscalar(0, 1), v_int(0));
+  CHECK(r.kind == V_CSCALAR && r.c.im == 1, "update of a complex element");
+  r = UPD(mk(EL_U8, 1, DIMS(1), (const double[]){ 250 }), &host, OP_ADD, v_int(10), v_int(0));
+  CHECK(r.kind == V_INT && r.i == 4, "uint8 a[0] += 10 wraps and returns the stored 4");
+  r = UPD(a, &host, OP_ADD, v_int(1), VEC(EL_I32, 1));
+  CHECK(r.kind == V_ARRAY && r.arr->numel == 1 && at(r, 0) == 0, "update of a one-element gather");
   EXPECT_ERROR("division by zero in mod", UPD(ia, &host, OP_MOD, v_int(0), v_int(0)));
   gc();
 }
