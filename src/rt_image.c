@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <png.h>
 #include <jpeglib.h>
@@ -25,7 +26,7 @@ typedef struct Img {
   const char *op;          /* "imread", "imwrite", "imwrite16": starts every message */
   const char *path;
   bool writing;
-  bool created;            /* this call created or truncated the file at path */
+  bool created;            /* this call created the file at path */
   char err[768];           /* the message for rt_error; empty while all is well */
   char libmsg[512];        /* first message a library reported */
   jmp_buf jb;              /* libjpeg's way back (libpng keeps its own) */
@@ -75,11 +76,14 @@ static Img *tiff_img;
 static void tiff_on_error(const char *module, const char *fmt, va_list ap) {
   char msg[400], full[512];
   vsnprintf(msg, sizeof msg, fmt, ap);
-  /* libtiff often names the file as the module; the message names it already */
+  /* libtiff names the file in the module or at the start of the text; ours does already */
+  const char *text = msg;
+  size_t n = tiff_img ? strlen(tiff_img->path) : 0;
+  if (n && strncmp(text, tiff_img->path, n) == 0 && strncmp(text + n, ": ", 2) == 0) text += n + 2;
   if (module && tiff_img && strcmp(module, tiff_img->path) != 0)
-    snprintf(full, sizeof full, "%s: %s", module, msg);
+    snprintf(full, sizeof full, "%s: %s", module, text);
   else
-    snprintf(full, sizeof full, "%s", msg);
+    snprintf(full, sizeof full, "%s", text);
   if (tiff_img) set_libmsg(tiff_img, full);
 }
 
@@ -369,6 +373,30 @@ static TIFF *tiff_open(Img *m, const char *mode) {
   return t;
 }
 
+/* Reads an n-byte unsigned integer at off in the file's byte order; pread leaves the
+   offset that libtiff shares through the duplicated descriptor alone. */
+static bool read_uint(int fd, uint64_t off, int n, bool le, uint64_t *v) {
+  unsigned char b[8];
+  if (pread(fd, b, n, (off_t)off) != n) return false;
+  *v = 0;
+  for (int i = 0; i < n; i++) *v = *v << 8 | b[le ? n - 1 - i : i];
+  return true;
+}
+
+/* libtiff accepts a first directory whose link to the next one is cut off; the file is
+   truncated all the same. */
+static bool tiff_dir_complete(Img *m) {
+  bool big = TIFFIsBigTIFF(m->tif);
+  uint64_t off = TIFFCurrentDirOffset(m->tif), order, n, end;
+  int fd = fileno(m->fp);
+  struct stat st;
+  if (!read_uint(fd, 0, 1, true, &order) || !read_uint(fd, off, big ? 8 : 2, order == 'I', &n) ||
+      fstat(fd, &st) != 0 || n > 65535)
+    return false;
+  end = off + (big ? 8 + 20 * n + 8 : 2 + 12 * n + 4);
+  return end <= (uint64_t)st.st_size;
+}
+
 static bool read_tiff(Img *m) {
   tiff_begin(m);
   m->tif = tiff_open(m, "rm");
@@ -382,6 +410,8 @@ static bool read_tiff(Img *m) {
   TIFFGetFieldDefaulted(m->tif, TIFFTAG_BITSPERSAMPLE, &bps);
   TIFFGetFieldDefaulted(m->tif, TIFFTAG_SAMPLESPERPIXEL, &spp);
   TIFFGetField(m->tif, TIFFTAG_PHOTOMETRIC, &photo);
+  if (!tiff_dir_complete(m))
+    return fail(m, "cannot decode '%s' (TIFF): the file ends inside its directory", m->path);
   if (tiff_is_plain(m->tif, photo, bps, spp)) return tiff_read_plain(m, w, h, photo, bps, spp);
   return size_ok(m, h, w) && tiff_read_rgba(m, w, h, photo);
 }
@@ -476,9 +506,11 @@ static bool src_check(Img *m, const Array *a, int bits, Src *s) {
 }
 
 static bool open_out(Img *m) {
+  struct stat st;
+  bool existed = stat(m->path, &st) == 0;
   m->fp = fopen(m->path, "wb");
   if (!m->fp) return fail(m, "cannot open '%s' for writing: %s", m->path, strerror(errno));
-  m->created = true;
+  m->created = !existed;   /* never remove what was there before, such as /dev/stdout */
   return true;
 }
 
