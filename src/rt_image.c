@@ -195,8 +195,9 @@ static bool read_png(Img *m) {
   if (!m->png_info) return fail(m, "out of memory reading '%s'", m->path);
   png_structp png = m->png;
   png_infop info = m->png_info;
-  if (setjmp(png_jmpbuf(png)))
-    return fail(m, "cannot decode '%s' (PNG): %s", m->path, m->libmsg);
+  if (setjmp(png_jmpbuf(png)))   /* libpng says "Read Error" for a file cut short */
+    return fail(m, "cannot decode '%s' (PNG): %s", m->path,
+                feof(m->fp) ? "unexpected end of file" : m->libmsg);
   png_init_io(png, m->fp);
   png_read_info(png, info);
   png_uint_32 w = png_get_image_width(png, info), h = png_get_image_height(png, info);
@@ -260,10 +261,10 @@ static void cmyk_to_rgb(unsigned char *p, int64_t w, bool adobe) {
 static bool read_jpeg(Img *m) {
   struct jpeg_decompress_struct *d = &m->jd;
   d->err = jpeg_errors(m);
+  d->client_data = m;   /* jpeg_create_decompress keeps err and client_data */
   if (setjmp(m->jb))
     return fail(m, "cannot decode '%s' (JPEG): %s", m->path, m->libmsg);
   jpeg_create_decompress(d);
-  d->client_data = m;
   jpeg_stdio_src(d, m->fp);
   jpeg_read_header(d, TRUE);
   J_COLOR_SPACE cs = d->jpeg_color_space;
@@ -288,12 +289,15 @@ static bool read_jpeg(Img *m) {
 /* ---- TIFF ---- */
 
 /* Gray, gray+alpha, RGB or RGBA in 8 or 16 bits (gray also 1 bit), in strips of
-   interleaved unsigned samples: read as is, keeping 16 bits. */
+   interleaved unsigned samples, top row first: read as is, keeping 16 bits. */
 static bool tiff_is_plain(TIFF *t, uint16_t photo, uint16_t bps, uint16_t spp) {
-  uint16_t planar, fmt;
+  uint16_t planar, fmt, orient;
   TIFFGetFieldDefaulted(t, TIFFTAG_PLANARCONFIG, &planar);
   TIFFGetFieldDefaulted(t, TIFFTAG_SAMPLEFORMAT, &fmt);
-  if (TIFFIsTiled(t) || planar != PLANARCONFIG_CONTIG || fmt != SAMPLEFORMAT_UINT) return false;
+  TIFFGetFieldDefaulted(t, TIFFTAG_ORIENTATION, &orient);
+  if (TIFFIsTiled(t) || planar != PLANARCONFIG_CONTIG || fmt != SAMPLEFORMAT_UINT ||
+      orient != ORIENTATION_TOPLEFT)
+    return false;
   if (photo == PHOTOMETRIC_MINISBLACK || photo == PHOTOMETRIC_MINISWHITE)
     return (spp == 1 && bps == 1) || ((spp == 1 || spp == 2) && (bps == 8 || bps == 16));
   return photo == PHOTOMETRIC_RGB && (spp == 3 || spp == 4) && (bps == 8 || bps == 16);
@@ -310,7 +314,7 @@ static bool tiff_read_plain(Img *m, int64_t w, int64_t h, uint16_t photo, uint16
   for (int64_t y = 0; y < h; y++) {
     if (size < need || TIFFReadScanline(m->tif, m->buf, (uint32_t)y, 0) < 0)
       return fail(m, "cannot decode '%s' (TIFF): %s", m->path,
-                  m->libmsg[0] ? m->libmsg : "bad scanline");
+                  m->libmsg[0] ? m->libmsg : "unexpected scanline size");
     if (bps == 1)
       for (int64_t x = 0; x < w; x++) m->row[x] = (m->buf[x >> 3] >> (7 - (x & 7)) & 1) * 255;
     else
@@ -390,8 +394,8 @@ static bool tiff_dir_complete(Img *m) {
   uint64_t off = TIFFCurrentDirOffset(m->tif), order, n, end;
   int fd = fileno(m->fp);
   struct stat st;
-  if (!read_uint(fd, 0, 1, true, &order) || !read_uint(fd, off, big ? 8 : 2, order == 'I', &n) ||
-      fstat(fd, &st) != 0 || n > 65535)
+  if (!read_uint(fd, 0, 1, true, &order) ||
+      !read_uint(fd, off, big ? 8 : 2, order == 'I', &n) || fstat(fd, &st) != 0 || n > 65535)
     return false;
   end = off + (big ? 8 + 20 * n + 8 : 2 + 12 * n + 4);
   return end <= (uint64_t)st.st_size;
@@ -558,10 +562,10 @@ static bool write_jpeg(Img *m, Src *s) {
   if (!m->row) return fail(m, "out of memory writing '%s'", m->path);
   struct jpeg_compress_struct *c = &m->jc;
   c->err = jpeg_errors(m);
+  c->client_data = m;
   if (setjmp(m->jb))
     return fail(m, "cannot write '%s' (JPEG): %s", m->path, m->libmsg);
   jpeg_create_compress(c);
-  c->client_data = m;
   jpeg_stdio_dest(c, m->fp);
   c->image_width = (JDIMENSION)s->w;
   c->image_height = (JDIMENSION)s->h;
