@@ -160,6 +160,7 @@ static bool out_begin(Img *m, int64_t h, int64_t w, int ch) {
   a->dims[0] = h;
   a->dims[1] = w;
   a->dims[2] = ch;
+  for (int d = 3; d < OQ_MAX_RANK; d++) a->dims[d] = 1;   /* as arr_new: past rank is 1 */
   a->numel = h * w * ch;
   a->data = calloc((size_t)a->numel, a->elem == EL_F64 ? sizeof(double) : sizeof(float));
   if (!a->data) return fail(m, "out of memory reading '%s' (%lld x %lld pixels)", m->path,
