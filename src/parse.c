@@ -44,6 +44,8 @@ typedef struct Parser {
   int nerrors;
   bool eof_reported;    /* "missing end at end of file" is said once, for the innermost block */
   bool in_pattern;      /* a match pattern: `x -> ...` there is not a lambda */
+  bool in_line_attr;    /* `!name a=1; b=2`: there ';' separates arguments */
+  bool fail_in_attr;    /* in_line_attr when the last syntax error was raised */
   jmp_buf *on_error;    /* recovery point of the statement being parsed */
   jmp_buf *on_abort;    /* too many errors */
   OpenBlock open[MAX_DEPTH + 2];
@@ -213,6 +215,7 @@ static void report(Parser *P, SrcLoc loc, const char *fmt, ...) {
 /* Reports an error and abandons the current statement. */
 static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) {
+  P->fail_in_attr = P->in_line_attr;
   va_list ap;
   va_start(ap, fmt);
   vreport(P, loc, fmt, ap);
@@ -265,18 +268,29 @@ static bool in_paren_block(Parser *P) {
   return P->nopen > 0 && P->open[P->nopen - 1].kind == BK_PAREN;
 }
 
-/* Skips the rest of a broken statement: up to a line break or ';' outside the brackets
-   opened after `from`, the ')' that closes an enclosing lambda body, a keyword that closes
-   a block, or one that starts a statement on a new line. Each of these is handled by the
-   statement loops without calling parse_statement on it, so the loops always progress. */
-static void skip_to_boundary(Parser *P, int from) {
+/* Skips the rest of a broken statement that began at token `from`: to the next line break
+   (or ';' when `semis`) outside brackets, the ')' that closes an enclosing lambda body, a
+   keyword that closes a block, or one that starts a statement on a new line. Each of these
+   is handled by the statement loops without calling parse_statement on it, so the loops
+   always progress. Brackets of the statement still open at the error are skipped whole
+   when they close later ([1, 2 <newline> 3]); when one never closes, the rest of its line
+   is inside it, so its ';' separate nothing. */
+static void skip_to_boundary(Parser *P, int from, bool semis) {
   int limit = in_paren_block(P) ? P->partner[P->open[P->nopen - 1].opener] : -1;
+  int inside_until = -1;
+  for (int i = from; i < P->pos; i++) {
+    if (!is_open_bracket(P->toks[i].kind)) continue;
+    int close = P->partner[i];
+    if (close < 0) semis = false;
+    else if (close >= P->pos && close > inside_until) inside_until = close;
+  }
   int depth = 0;
   for (;; P->pos++) {
     const Token *t = &P->toks[P->pos];
     if (t->kind == TK_EOF || P->pos == limit || is_closer_keyword(t->kind)) return;
-    if (depth <= 0 && (t->kind == TK_NEWLINE || t->kind == TK_SEMI)) return;
     if (is_opener_keyword(t->kind) && t->nl_before && P->pos > from) return;
+    if (P->pos <= inside_until) continue;
+    if (depth <= 0 && (t->kind == TK_NEWLINE || (semis && t->kind == TK_SEMI))) return;
     if (is_open_bracket(t->kind)) depth++;
     if (is_close_bracket(t->kind)) depth--;
   }
@@ -288,7 +302,7 @@ static void *guarded(Parser *P, ParseFn *fn, void *arg) {
   jmp_buf here;
   jmp_buf *outer = P->on_error;
   int from = P->pos, nest = P->nest, depth = P->depth, nopen = P->nopen;
-  bool in_pattern = P->in_pattern;
+  bool in_pattern = P->in_pattern, in_line_attr = P->in_line_attr;
   P->on_error = &here;
   if (setjmp(here)) {
     P->on_error = outer;
@@ -296,7 +310,8 @@ static void *guarded(Parser *P, ParseFn *fn, void *arg) {
     P->depth = depth;
     P->nopen = nopen;
     P->in_pattern = in_pattern;
-    skip_to_boundary(P, from);
+    P->in_line_attr = in_line_attr;
+    skip_to_boundary(P, from, !P->fail_in_attr);
     return NULL;
   }
   void *result = fn(P, arg);
@@ -582,12 +597,17 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
   return n;
 }
 
+static bool assignable(const Node *n);
+static Node *finish_assign(Parser *P, Node *lhs);
+
 /* (e), (e1, e2) a tuple, (a += 1) an assignment used as a value */
 static Node *parse_paren(Parser *P) {
   Token *open = advance(P);
   P->nest++;
-  Node *e = parse_expr_or_assign(P);
-  if (e->kind != N_ASSIGN && at(P, TK_COMMA)) {
+  Node *e = parse_expr(P);
+  if (is_assign_op(peek(P)->kind) && (assignable(e) || e->kind == N_MATRIX)) {
+    e = finish_assign(P, e);
+  } else if (at(P, TK_COMMA)) {
     Node *tuple = new_node(P, N_TUPLE, open->loc);
     list_push(P, &tuple->list, e);
     while (accept(P, TK_COMMA)) list_push(P, &tuple->list, parse_expr(P));
@@ -819,6 +839,13 @@ static Node *parse_ternary(Parser *P) {
   return n;
 }
 
+/* Where an expression begins in the source (binary nodes are located at their operator). */
+static SrcLoc start_loc(const Node *n) {
+  while (n->kind == N_BINARY || n->kind == N_RANGE || n->kind == N_COND || n->kind == N_EXCHANGE)
+    n = n->a;
+  return n->loc;
+}
+
 static bool assignable(const Node *n) {
   return n->kind == N_IDENT || n->kind == N_INDEX || n->kind == N_FIELD;
 }
@@ -829,7 +856,7 @@ static Node *parse_expr(Parser *P) {
   Node *e = parse_ternary(P);
   if (at(P, TK_LARROW)) {
     Token *t = advance(P);
-    if (!assignable(e)) fail(P, e->loc, "the left side of '<-' must be a variable or an element");
+    if (!assignable(e)) fail(P, start_loc(e), "the left side of '<-' must be a variable or an element");
     Node *x = new_node(P, N_EXCHANGE, t->loc);
     x->a = e;
     x->b = parse_expr(P);
@@ -845,26 +872,29 @@ static void assign_targets(Parser *P, Node *assign, Node *lhs) {
     if (!lhs->list.n) fail(P, lhs->loc, "nothing to assign to in '[]'");
     for (int i = 0; i < lhs->list.n; i++) {
       Node *t = lhs->list.items[i];
-      if (!assignable(t)) fail(P, t->loc, "cannot assign to this expression");
+      if (!assignable(t)) fail(P, start_loc(t), "cannot assign to this expression");
       list_push(P, &assign->list, t);
     }
     return;
   }
-  if (!assignable(lhs)) fail(P, lhs->loc, "cannot assign to this expression");
+  if (!assignable(lhs)) fail(P, start_loc(lhs), "cannot assign to this expression");
   list_push(P, &assign->list, lhs);
 }
 
-/* An expression, or an assignment when an assignment operator follows it. */
-static Node *parse_expr_or_assign(Parser *P) {
-  Node *lhs = parse_expr(P);
-  Token *t = peek(P);
-  if (!is_assign_op(t->kind)) return lhs;
-  advance(P);
+/* lhs OP= value, with the assignment operator current. */
+static Node *finish_assign(Parser *P, Node *lhs) {
+  Token *t = advance(P);
   Node *n = new_node(P, N_ASSIGN, lhs->loc);
   n->op = assign_op(t->kind);
   assign_targets(P, n, lhs);
   n->b = parse_expr(P);
   return n;
+}
+
+/* An expression, or an assignment when an assignment operator follows it. */
+static Node *parse_expr_or_assign(Parser *P) {
+  Node *lhs = parse_expr(P);
+  return is_assign_op(peek(P)->kind) ? finish_assign(P, lhs) : lhs;
 }
 
 /* ---------------------------------------------------------------- statements */
@@ -940,6 +970,7 @@ static Node *parse_simple_statement(Parser *P) {
 static Node *parse_attr(Parser *P, bool braced) {
   Token *open = advance(P);
   Node *n = new_node(P, N_ATTR, open->loc);
+  P->in_line_attr = !braced;
   Token *name = peek(P);
   if (!is_word(name)) expected(P, braced ? "an attribute name after '{!'" : "an attribute name after '!'");
   advance(P);
@@ -962,6 +993,7 @@ static Node *parse_attr(Parser *P, bool braced) {
     if (accept(P, TK_ASSIGN)) a->value = parse_expr(P);
   }
   if (braced) advance(P);
+  P->in_line_attr = false;
   return n;
 }
 
@@ -1002,10 +1034,25 @@ static bool block_stops_at(BlockKind k, TokKind t) {
          (k == BK_MATCH && t == TK_BAR);
 }
 
-static bool outer_block_stops_at(Parser *P, TokKind t) {
+/* The index of the enclosing block that stops at t, or -1. */
+static int outer_block_stopping_at(Parser *P, TokKind t) {
   for (int i = P->nopen - 2; i >= 0; i--)
-    if (block_stops_at(P->open[i].kind, t)) return true;
-  return false;
+    if (block_stops_at(P->open[i].kind, t)) return i;
+  return -1;
+}
+
+static bool is_named_end(TokKind k) {
+  return k == TK_ENDFUNCTION || k == TK_ENDIF || k == TK_ENDFOR || k == TK_ENDWHILE ||
+         k == TK_ENDMATCH || k == TK_ENDMACRO || k == TK_ENDTYPE;
+}
+
+/* `for` ... `endwhile` with the endwhile under the for: most likely the wrong end word for
+   this block, not a missing `endfor`; unless an enclosing block it fits is aligned too. */
+static bool misspelled_end(Parser *P, const Token *t) {
+  if (!is_named_end(t->kind) || P->toks[P->open[P->nopen - 1].opener].loc.col != t->loc.col)
+    return false;
+  int outer = outer_block_stopping_at(P, t->kind);
+  return outer < 0 || P->toks[P->open[outer].opener].loc.col != t->loc.col;
 }
 
 static void open_block(Parser *P, BlockKind kind, int opener) {
@@ -1021,11 +1068,13 @@ static void close_block(Parser *P) {
     advance(P);
   } else if (t->kind != TK_EOF || !P->eof_reported) {
     Token *kw = &P->toks[b->opener];
+    bool take = misspelled_end(P, t);
     P->eof_reported |= t->kind == TK_EOF;
     P->nopen--;   /* the report may end the parse */
     leave(P);
     report(P, t->loc, "expected %s to close '%.*s' at %d:%d, found %s", block_end_words(b->kind),
            kw->len, kw->text, kw->loc.line, kw->loc.col, describe(P, t));
+    if (take) advance(P);
     return;
   }
   P->nopen--;
@@ -1044,7 +1093,7 @@ static void stray_closer(Parser *P, Token *t) {
   }
   advance(P);
   if (t->kind == TK_ELSEIF || t->kind == TK_UNTIL || t->kind == TK_BAR)
-    skip_to_boundary(P, from);   /* and its condition or pattern */
+    skip_to_boundary(P, from, true);   /* and its condition or pattern */
 }
 
 static void *statement_fn(Parser *P, void *arg) {
@@ -1063,7 +1112,9 @@ static void parse_body(Parser *P, NodeList *out) {
     BlockKind kind = P->open[P->nopen - 1].kind;
     if (kind == BK_PAREN && t->kind == TK_RPAREN) return;
     if (is_closer_keyword(t->kind) || t->kind == TK_BAR) {
-      if (block_stops_at(kind, t->kind) || outer_block_stops_at(P, t->kind)) return;
+      if (block_stops_at(kind, t->kind) || outer_block_stopping_at(P, t->kind) >= 0 ||
+          misspelled_end(P, t))
+        return;
       stray_closer(P, t);
       continue;
     }
@@ -1181,7 +1232,7 @@ static Node *parse_match(Parser *P) {
     if (t->kind != TK_BAR) {
       int from = P->pos;
       report(P, t->loc, "expected '|' to start a match case, found %s", describe(P, t));
-      skip_to_boundary(P, from);
+      skip_to_boundary(P, from, true);
       continue;
     }
     advance(P);
