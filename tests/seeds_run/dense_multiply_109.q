@@ -2,7 +2,7 @@
 % driver picks sizes so that each branch runs (M <= 4: kernel1, the parallel sum over the
 % inner dimension; M >= 8 and size(A,1) >= 8: kernel2, shared-memory tiles; otherwise
 % kernel3) and compares with a triple loop.
-% REPAIR: the curly quotes of mat’unchecked are straight quotes (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: mat'unchecked.
 % The parameter lists break inside the parentheses, as in the seed.
 
 % Dense matrix multiplication

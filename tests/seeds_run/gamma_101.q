@@ -1,5 +1,5 @@
 % Seed 003, 10.1 Gamma correction: a one-line __kernel__ lambda, against a host loop.
-% REPAIR: the curly quotes of cube’unchecked are straight quotes (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: cube'unchecked.
 % REPAIR: `x = imread("image.png")` reads a generated image instead (no image files in the
 %         tests), and the final imshow(y) is left out (no display).
 

@@ -1,7 +1,7 @@
 % Seed 003, 10.4 2D Haar inplace wavelet transform using lifting: forward then backward is
 % an exact round trip on integer data; forward on a constant image leaves the constant in
 % the coarsest low-pass band and zeros elsewhere; one scale against a host loop.
-% REPAIR: the curly quotes of cube’unchecked are straight quotes (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: cube'unchecked.
 
 function [] = haar_fw(x, num_scales)
 function [] = __kernel__ hor_haar_fw_kernel(x : cube'unchecked, _

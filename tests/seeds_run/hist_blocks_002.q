@@ -15,12 +15,12 @@ function [] = __kernel__ histogram_gmem_atomics(img : cube, out : cube, pos : iv
     out[g, 2, b] += 1
 endfunction
 
-function [] = __kernel__ histogram_final(out : cube, final : mat, pos : ivec2)
+function [] = __kernel__ histogram_final(out : cube, hist : mat, pos : ivec2)
     total = 0
     for g = 0..size(out, 0)-1
         total += out[g, pos[0], pos[1]]
     endfor
-    final[pos] = total
+    hist[pos] = total
 endfunction
 
 H = 24

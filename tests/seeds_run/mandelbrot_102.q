@@ -1,7 +1,7 @@
 % Seed 003, 10.2 Fractals: the Mandelbrot kernel (normalized iteration count), against a
 % host reimplementation of the same formula, at sample pixels with a closed form and over
 % the whole image.
-% REPAIR: the curly quote of mat’unchecked is a straight quote (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: mat'unchecked.
 % The seed launches it on a 768x768 image with 512 iterations; the driver below uses a
 % 24x32 image and 64 iterations to stay small (the kernel is unchanged).
 

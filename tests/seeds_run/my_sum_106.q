@@ -5,7 +5,7 @@
 % tree; for larger blocks some pairs are skipped (with blkdim = 8, bins[7] is never added).
 % The driver compares with a host simulation of exactly this tree, and with the plain sum
 % where the two agree.
-% REPAIR: the curly quote of vec’unchecked is a straight quote (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: vec'unchecked.
 
 function [y : scalar] = __kernel__ my_sum(x : vec'unchecked,
 blkpos : int, blkdim : int)

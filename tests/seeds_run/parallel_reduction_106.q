@@ -4,7 +4,7 @@
 % `if blkpos == 0`), so the result is 512 times the reduction. The starting value `val`
 % is the seed's argument: 0 for the sum; 1 here for the product (with the seed's 0 the
 % product is 0, see reduction_106.q).
-% REPAIR: the curly quote of vec’unchecked is a straight quote (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: vec'unchecked.
 % REPAIR: `nblocks = (numel(x)+blkdim-1)/blkdim)` has one `)` too many; removed.
 
 type accumulator : [__device__ (scalar, scalar) -> scalar]

@@ -1,7 +1,7 @@
 % Seed 003, 10.7 A more accurate parallel sum: r_sum (Kahan summation per thread, then a
 % shared-memory tree) through r_aggregator, and the reduction that makes sum(x) call it.
 % The kernel takes x : vec, so the driver sums vectors.
-% REPAIR: Kahan’s in a comment has a straight quote (PDF damage, harmless in a comment).
+% REPAIR: Kahan's in a comment had a typographic apostrophe (U+2019); now straight.
 
 % Sum of all elements in the specified cube.
 function y : scalar = r_sum(x : cube) concealed

@@ -2,7 +2,7 @@
 % and prod by parallel_reduction. What the code computes (see parallel_reduction_106.q):
 % sum(x) becomes 512 times the sum, and prod(x), started from the seed's val = 0, is 0.
 % The reference sums are plain loops: sum() itself is what is being replaced.
-% REPAIR: the curly quote of vec’unchecked is a straight quote (PDF damage).
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: vec'unchecked.
 % REPAIR: `nblocks = (numel(x)+blkdim-1)/blkdim)` has one `)` too many; removed.
 
 type accumulator : [__device__ (scalar, scalar) -> scalar]

@@ -2,7 +2,7 @@
 % translation the transform is the identity wherever the 2x2 interpolation window fits
 % (rows 0..H-2, columns 0..W-2) and 0 elsewhere; a translation and a scale by 2 move
 % pixels by exact amounts.
-% REPAIR: the curly quotes of cube’unchecked and mat’unchecked’const are straight quotes.
+% REPAIR: typographic apostrophes (U+2019, PDF damage) are straight quotes: cube'unchecked, mat'unchecked'const.
 
 function [] = rotatescaletranslate(img_in, img_out, theta, s, tx, ty)
 % Device function for performing linear interpolation
