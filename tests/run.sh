@@ -176,7 +176,7 @@ done
 groups+=("end - $n")
 
 njobs=${OQ_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-xargs -P "$njobs" -n 4 bash "$SELF" --one <"$jobs"
+xargs -r -P "$njobs" -n 4 bash "$SELF" --one <"$jobs"
 
 for ((g = 0; g + 1 < ${#groups[@]}; g++)); do
   read -r group target from <<<"${groups[g]}"

@@ -33,6 +33,7 @@ if [ "$(id -u)" = 0 ]; then
   echo "deps: installing: $APT_PKGS" >&2
   DEBIAN_FRONTEND=noninteractive
   export DEBIAN_FRONTEND
+  # shellcheck disable=SC2086 # the package list is split on purpose
   apt-get update && apt-get install -y --no-install-recommends $APT_PKGS || exit 1
   miss=$(missing)
   if [ -n "$miss" ]; then
