@@ -7,6 +7,7 @@
 #include "interp_priv.h"
 
 #define MAX_CALL_DEPTH 2000
+#define COLD __attribute__((noinline))
 
 static void exec(Interp *I, Node *n);
 
@@ -158,7 +159,7 @@ static Value eval_binary(Interp *I, Node *n) {
   return r;
 }
 
-static Value eval_unary(Interp *I, Node *n) {
+COLD static Value eval_unary(Interp *I, Node *n) {
   Value a = eval(I, n->a);
   if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
@@ -199,7 +200,7 @@ static RangeSpec range_spec(Interp *I, Node *n) {
   return r;
 }
 
-static Value eval_range(Interp *I, Node *n) {
+COLD static Value eval_range(Interp *I, Node *n) {
   RangeSpec r = range_spec(I, n);
   Array *arr = arr_vec(r.is_int ? EL_I32 : el_scalar(), r.count);
   for (int64_t k = 0; k < r.count; k++)
@@ -221,7 +222,7 @@ static ElemType value_elem(Value v) {
 
 /* [a, b, c]: numbers give a vector; arrays of one shape are stacked as rows ([[1,2],[3,4]],
    [dims, blkdims]); numbers mixed with vectors are concatenated. */
-static Value eval_matrix(Interp *I, Node *n) {
+COLD static Value eval_matrix(Interp *I, Node *n) {
   int count = n->list.n;
   Value *el = malloc((count + 1) * sizeof *el);
   bool any_array = false, all_arrays = count > 0;
@@ -318,7 +319,7 @@ static Type *type_with_elem(Interp *I, Type *base, Node *arg) {
   return t;
 }
 
-static Value eval_index(Interp *I, Node *n) {
+COLD static Value eval_index(Interp *I, Node *n) {
   Value base = eval(I, n->a);
   if (base.kind == V_TYPE) {
     if (n->list.n != 1) rt_error(n->loc, "a type takes one element type");
@@ -523,7 +524,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   return result;
 }
 
-static Value eval_call(Interp *I, Node *n) {
+COLD static Value eval_call(Interp *I, Node *n) {
   Value fn = eval(I, n->a);
   int argc = n->list.n;
   Value stack_args[8];
@@ -537,7 +538,7 @@ static Value eval_call(Interp *I, Node *n) {
 }
 
 /* a[i] <- v (exchange) and a[i] <- (expected, v) (compare-exchange): the old value. */
-static Value eval_exchange(Interp *I, Node *n) {
+COLD static Value eval_exchange(Interp *I, Node *n) {
   if (n->a->kind != N_INDEX) rt_error(n->loc, "'<-' needs an array element on its left");
   Value base = eval(I, n->a->a);
   Value idx[OQ_MAX_RANK];
@@ -644,7 +645,7 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
 
 /* [a, b] = e: e is a tuple (several outputs), a literal (each element evaluated first), or
    an array (its elements). */
-static void exec_multi_assign(Interp *I, Node *n) {
+COLD static void exec_multi_assign(Interp *I, Node *n) {
   int count = n->list.n;
   Value *vals = calloc(count, sizeof *vals);
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
@@ -706,7 +707,7 @@ static inline bool loop_exit(Interp *I) {
   return true;   /* break or return */
 }
 
-static void exec_for(Interp *I, Node *n) {
+COLD static void exec_for(Interp *I, Node *n) {
   Node var = {.kind = N_IDENT, .slot = n->slot, .depth = 0, .name = n->name};
   if (n->a->kind == N_RANGE) {
     RangeSpec r = range_spec(I, n->a);
@@ -751,7 +752,7 @@ static bool case_matches(Value subject, Value pattern, SrcLoc loc) {
   return t;
 }
 
-static void exec_match(Interp *I, Node *n) {
+COLD static void exec_match(Interp *I, Node *n) {
   Value subject = eval(I, n->a);
   for (int i = 0; i < n->ncases; i++) {
     MatchCase *mc = &n->cases[i];
@@ -766,7 +767,7 @@ static void exec_match(Interp *I, Node *n) {
   val_release(subject);
 }
 
-static void exec_expr_stmt(Interp *I, Node *e) {
+COLD static void exec_expr_stmt(Interp *I, Node *e) {
   if (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) { kernel_syncthreads(I, e, "block"); return; }
   if (e->kind == N_IDENT && !strcmp(e->name, "memfence")) return;
   if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads")) {
