@@ -504,6 +504,7 @@ Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc) {
     return convert_array(v, t, what, loc);
   case TY_FUNC:
     if (v.kind != V_FUNC) mismatch(v, t, what, loc, NULL);
+    val_retain(v);
     return v;
   default:   /* TY_UNKNOWN, TY_NAMED, TY_CELL, TY_THREAD_BLOCK: anything goes */
     val_retain(v);

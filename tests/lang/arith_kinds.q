@@ -32,11 +32,11 @@ j = -7
 j /= 2
 assert(j == -3)
 j = 5
-j *= 1.5                   % 7.5 truncated
-assert(j == 7)
+j *= 1.5                   % an int with a scalar operand becomes scalar (no truncation)
+assert(j == 7.5)
 j = 5
 j += 0.5
-assert(j == 5)
+assert(j == 5.5)
 
 % a scalar variable stays scalar
 k = 7.0

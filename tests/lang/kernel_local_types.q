@@ -1,11 +1,11 @@
-% In kernel and device functions a local keeps the type of its first assignment:
-% an int local stays int (later values are truncated toward zero), a scalar local stays
-% scalar. Compound assignment on an int local is integer arithmetic (j /= 2 truncates),
-% as the bitonic sort of seed 003 relies on.
+% Locals in kernel and device functions follow the host rules: a plain assignment gives
+% the variable the value's kind (the compilers unify int and scalar to scalar), and a
+% compound assignment on an int local with an int operand is integer arithmetic
+% (j /= 2 truncates toward zero), as the bitonic sort of seed 003 relies on.
 
 function [] = __kernel__ locals(out : mat, pos : int)
     j = 7 + pos                 % int
-    j = j / 2                   % real division, stored back into an int: truncated
+    j = j / 2                   % real division: j becomes scalar
     out[pos, 0] = j
     k = 7 + pos
     k /= 2                      % int compound assignment
@@ -38,7 +38,7 @@ N = 6
 out = ones(N, 5) * 1e9
 parallel_do(N, out, locals)
 for p = 0..N-1
-    assert(out[p, 0] == int((7 + p) / 2))
+    assert(out[p, 0] == (7 + p) / 2)
     assert(out[p, 1] == int((7 + p) / 2))
     assert(out[p, 2] == 1.5)
     assert(out[p, 3] == -int((7 + p) / 2))
