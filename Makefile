@@ -4,7 +4,7 @@
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP
-LDLIBS  += -lm -ldl -lpthread
+LDLIBS  += -lm -ldl -lpthread -lpng -ljpeg -ltiff
 
 SRC := $(wildcard src/*.c)
 OBJ := $(SRC:src/%.c=build/obj/%.o)

@@ -7,8 +7,10 @@
 #include "interp_priv.h"
 
 #define MAX_CALL_DEPTH 2000
+#define COLD __attribute__((noinline))
 
 static void exec(Interp *I, Node *n);
+static Value eval_assign(Interp *I, Node *n);
 
 /* ---- frames and callables ---- */
 
@@ -158,7 +160,7 @@ static Value eval_binary(Interp *I, Node *n) {
   return r;
 }
 
-static Value eval_unary(Interp *I, Node *n) {
+COLD static Value eval_unary(Interp *I, Node *n) {
   Value a = eval(I, n->a);
   if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
@@ -189,7 +191,10 @@ static RangeSpec range_spec(Interp *I, Node *n) {
     r.rstep = n->b ? rt_to_real(s, n->b->loc) : 1.0;
     double end = rt_to_real(c, n->c->loc);
     if (r.rstep == 0 || isnan(r.rstep)) rt_error(n->loc, "range step is zero");
-    double k = floor((end - r.r0) / r.rstep * (1 + 1e-12) + 1e-9);
+    /* the end is included when the step count is within rounding of an integer:
+       0..0.1..1 has 11 elements although 0.1 is not exact in float */
+    double q = (end - r.r0) / r.rstep;
+    double k = floor(q + fabs(q) * (rt_config.double_precision ? 1e-12 : 4e-7) + 1e-9);
     r.count = k >= 0 ? (int64_t)k + 1 : 0;
     if (r.count > (int64_t)1 << 40) rt_error(n->loc, "range has too many elements");
   }
@@ -199,9 +204,10 @@ static RangeSpec range_spec(Interp *I, Node *n) {
   return r;
 }
 
+COLD /* A range as a value is a vec (of scalars, as in Quasar). */
 static Value eval_range(Interp *I, Node *n) {
   RangeSpec r = range_spec(I, n);
-  Array *arr = arr_vec(r.is_int ? EL_I32 : el_scalar(), r.count);
+  Array *arr = arr_vec(el_scalar(), r.count);
   for (int64_t k = 0; k < r.count; k++)
     arr_store(arr, k, r.is_int ? (double)(r.i0 + k * r.istep) : r.r0 + (double)k * r.rstep);
   return v_array(arr);
@@ -213,15 +219,15 @@ static ElemType promote(ElemType a, ElemType b) {
   return el_scalar();
 }
 
+/* Numbers in a vector literal make a `vec` (as in Quasar, [1,2,3] is a vec of scalars),
+   or a cvec when one is complex. */
 static ElemType value_elem(Value v) {
-  if (v.kind == V_CSCALAR) return el_cscalar();
-  if (v.kind == V_SCALAR) return el_scalar();
-  return EL_I32;
+  return v.kind == V_CSCALAR ? el_cscalar() : el_scalar();
 }
 
 /* [a, b, c]: numbers give a vector; arrays of one shape are stacked as rows ([[1,2],[3,4]],
    [dims, blkdims]); numbers mixed with vectors are concatenated. */
-static Value eval_matrix(Interp *I, Node *n) {
+COLD static Value eval_matrix(Interp *I, Node *n) {
   int count = n->list.n;
   Value *el = malloc((count + 1) * sizeof *el);
   bool any_array = false, all_arrays = count > 0;
@@ -298,6 +304,10 @@ static void release_all(Value *v, int n) {
 static Type *type_with_elem(Interp *I, Type *base, Node *arg) {
   Type *t = arena_alloc(I->prog->arena, sizeof *t);
   *t = *base;
+  if (arg->kind == N_IDENT && arg->slot >= 0 && !arg->aux) {
+    Value v = *slot_ref(I, arg);   /* a generic parameter bound to a type */
+    if (v.kind == V_TYPE) { t->elem = v.type; return t; }
+  }
   if (arg->kind == N_IDENT) {
     const Global *g = global_lookup(arg->name);
     Type *named = arena_alloc(I->prog->arena, sizeof *named);
@@ -318,7 +328,7 @@ static Type *type_with_elem(Interp *I, Type *base, Node *arg) {
   return t;
 }
 
-static Value eval_index(Interp *I, Node *n) {
+COLD static Value eval_index(Interp *I, Node *n) {
   Value base = eval(I, n->a);
   if (base.kind == V_TYPE) {
     if (n->list.n != 1) rt_error(n->loc, "a type takes one element type");
@@ -421,6 +431,40 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
   return v_none();
 }
 
+static Type *type_of_elem(ElemType e) {
+  static Type types[EL_COUNT];
+  static const TypeKind kinds[EL_COUNT] = {
+    [EL_F32] = TY_SCALAR, [EL_F64] = TY_SCALAR, [EL_C64] = TY_CSCALAR, [EL_C128] = TY_CSCALAR,
+    [EL_I32] = TY_INT, [EL_I8] = TY_INT8, [EL_U8] = TY_UINT8, [EL_I16] = TY_INT16,
+    [EL_U16] = TY_UINT16, [EL_U32] = TY_UINT32, [EL_I64] = TY_INT64};
+  types[e].kind = kinds[e];
+  types[e].name = el_name(e);
+  return &types[e];
+}
+
+/* Generic parameters not given explicitly (f[T] called as f(x)) take the types of the
+   arguments whose declared types name them: x : cube[T] or v : T. */
+static void infer_generics(Func *f, Frame *fr, int argc, Value *argv) {
+  for (int g = 0; g < f->ngenerics; g++) {
+    if (fr->slots[g].kind != V_NONE) continue;
+    const char *name = f->generics[g].name;
+    for (int i = 0; i < f->nparams && i < argc; i++) {
+      const Type *t = f->params[i].type;
+      Value a = argv[i];
+      if (t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_NAMED &&
+          !strcmp(t->elem->name, name) && a.kind == V_ARRAY) {
+        fr->slots[g] = v_type(type_of_elem(a.arr->elem));
+        break;
+      }
+      if (t->kind == TY_NAMED && !strcmp(t->name, name) && v_is_num(a)) {
+        fr->slots[g] = v_type(type_of_elem(a.kind == V_CSCALAR ? el_cscalar() :
+                                           a.kind == V_SCALAR ? el_scalar() : EL_I32));
+        break;
+      }
+    }
+  }
+}
+
 static void bind_params(Interp *I, Callable *c, Frame *fr, int argc, Value *argv, Node *site) {
   Func *f = c->func;
   const char *fname = callable_name(c);
@@ -445,6 +489,7 @@ static void bind_params(Interp *I, Callable *c, Frame *fr, int argc, Value *argv
     val_release(v);
   }
   I->frame = saved;
+  infer_generics(f, fr, argc, argv);
 }
 
 /* Binds nested function definitions at entry, so they can be called before their line. */
@@ -523,7 +568,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   return result;
 }
 
-static Value eval_call(Interp *I, Node *n) {
+COLD static Value eval_call(Interp *I, Node *n) {
   Value fn = eval(I, n->a);
   int argc = n->list.n;
   Value stack_args[8];
@@ -537,7 +582,7 @@ static Value eval_call(Interp *I, Node *n) {
 }
 
 /* a[i] <- v (exchange) and a[i] <- (expected, v) (compare-exchange): the old value. */
-static Value eval_exchange(Interp *I, Node *n) {
+COLD static Value eval_exchange(Interp *I, Node *n) {
   if (n->a->kind != N_INDEX) rt_error(n->loc, "'<-' needs an array element on its left");
   Value base = eval(I, n->a->a);
   Value idx[OQ_MAX_RANK];
@@ -584,6 +629,7 @@ Value eval(Interp *I, Node *n) {
   case N_LAMBDA: return make_closure(I, n->func);
   case N_EXCHANGE: return eval_exchange(I, n);
   case N_TYPE: return v_type(n->type);
+  case N_ASSIGN: return eval_assign(I, n);
   case N_FIELD: rt_error(n->loc, "field access '.%s' is not supported yet", n->name);
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
@@ -607,24 +653,27 @@ static Value compound(Op op, Value old, Value v, SrcLoc loc) {
   return binary(op, old, v, loc);
 }
 
-static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl, SrcLoc loc) {
+/* Stores v (consumed) into target, applying op for compound assignments. When result is
+   not NULL it receives a new reference to the value stored (an assignment used as an
+   expression, `b = (a[0] += 1)`, yields it). */
+static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl, SrcLoc loc,
+                      Value *result) {
   if (target->kind == N_IDENT) {
-    if (op == OP_NONE) {
-      if (decl) {
-        char what[128];
-        snprintf(what, sizeof what, "'%s'", target->name);
-        Value c = rt_convert(v, decl, what, loc);
-        val_release(v);
-        v = c;
-      }
-      slot_store(I, target, v);
-      return;
+    if (op == OP_NONE && decl) {
+      char what[128];
+      snprintf(what, sizeof what, "'%s'", target->name);
+      Value c = rt_convert(v, decl, what, loc);
+      val_release(v);
+      v = c;
+    } else if (op != OP_NONE) {
+      Value old = eval_ident(I, target);
+      Value r = compound(op, old, v, loc);
+      val_release(old);
+      val_release(v);
+      v = r;
     }
-    Value old = eval_ident(I, target);
-    Value r = compound(op, old, v, loc);
-    val_release(old);
-    val_release(v);
-    slot_store(I, target, r);
+    if (result) { val_retain(v); *result = v; }
+    slot_store(I, target, v);
     return;
   }
   if (target->kind == N_INDEX) {
@@ -632,8 +681,14 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     Value idx[OQ_MAX_RANK];
     int k = eval_indices(I, target, idx);
     IndexCtx ctx = index_ctx(I, target);
-    if (op == OP_NONE) rt_index_set(base, k, idx, v, &ctx);
-    else val_release(rt_index_update(base, k, idx, op, v, &ctx));
+    if (op == OP_NONE) {
+      rt_index_set(base, k, idx, v, &ctx);
+      if (result) { val_retain(v); *result = v; }
+    } else {
+      Value r = rt_index_update(base, k, idx, op, v, &ctx);
+      if (result) *result = r;
+      else val_release(r);
+    }
     release_all(idx, k);
     val_release(base);
     val_release(v);
@@ -644,7 +699,7 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
 
 /* [a, b] = e: e is a tuple (several outputs), a literal (each element evaluated first), or
    an array (its elements). */
-static void exec_multi_assign(Interp *I, Node *n) {
+COLD static void exec_multi_assign(Interp *I, Node *n) {
   int count = n->list.n;
   Value *vals = calloc(count, sizeof *vals);
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
@@ -665,7 +720,7 @@ static void exec_multi_assign(Interp *I, Node *n) {
     }
     val_release(v);
   }
-  for (int i = 0; i < count; i++) assign_to(I, n->list.items[i], n->op, vals[i], NULL, n->loc);
+  for (int i = 0; i < count; i++) assign_to(I, n->list.items[i], n->op, vals[i], NULL, n->loc, NULL);
   free(vals);
 }
 
@@ -689,11 +744,19 @@ static void exec_assign(Interp *I, Node *n) {
         *p = r;
         return;
       }
-      assign_to(I, t, n->op, v, NULL, n->loc);
+      assign_to(I, t, n->op, v, NULL, n->loc, NULL);
       return;
     }
   }
-  assign_to(I, t, n->op, eval(I, n->b), n->type, n->loc);
+  assign_to(I, t, n->op, eval(I, n->b), n->type, n->loc, NULL);
+}
+
+/* An assignment in an expression, `b = (a[0] += 1)`: yields the value stored. */
+static Value eval_assign(Interp *I, Node *n) {
+  if (n->list.n != 1 || !n->b) rt_error(n->loc, "this assignment has no value");
+  Value r;
+  assign_to(I, n->list.items[0], n->op, eval(I, n->b), n->type, n->loc, &r);
+  return r;
 }
 
 /* ---- control flow ---- */
@@ -706,7 +769,7 @@ static inline bool loop_exit(Interp *I) {
   return true;   /* break or return */
 }
 
-static void exec_for(Interp *I, Node *n) {
+COLD static void exec_for(Interp *I, Node *n) {
   Node var = {.kind = N_IDENT, .slot = n->slot, .depth = 0, .name = n->name};
   if (n->a->kind == N_RANGE) {
     RangeSpec r = range_spec(I, n->a);
@@ -751,7 +814,7 @@ static bool case_matches(Value subject, Value pattern, SrcLoc loc) {
   return t;
 }
 
-static void exec_match(Interp *I, Node *n) {
+COLD static void exec_match(Interp *I, Node *n) {
   Value subject = eval(I, n->a);
   for (int i = 0; i < n->ncases; i++) {
     MatchCase *mc = &n->cases[i];
@@ -766,7 +829,7 @@ static void exec_match(Interp *I, Node *n) {
   val_release(subject);
 }
 
-static void exec_expr_stmt(Interp *I, Node *e) {
+COLD static void exec_expr_stmt(Interp *I, Node *e) {
   if (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) { kernel_syncthreads(I, e, "block"); return; }
   if (e->kind == N_IDENT && !strcmp(e->name, "memfence")) return;
   if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads")) {

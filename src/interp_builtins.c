@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "interp_priv.h"
+#include "rt_image.h"
 
 /* ---- built-ins that need the interpreter ---- */
 
@@ -94,7 +95,84 @@ static Value ib_shared_zeros(Interp *I, Node *call, int argc, Value *argv) {
   return kernel_shared(I, call, argc, argv, true);
 }
 
+/* ---- images ---- */
+
+static const char *path_arg(Node *call, int argc, Value *argv, const char *fname) {
+  if (argc < 1 || argv[0].kind != V_STRING)
+    rt_error(call->loc, "%s: the first argument must be a file name", fname);
+  return argv[0].str->s;
+}
+
+static const Array *image_arg(Node *call, int argc, Value *argv, int i, const char *fname) {
+  if (argc <= i || argv[i].kind != V_ARRAY)
+    rt_error(call->loc, "%s: expected an image (a mat or cube)", fname);
+  return argv[i].arr;
+}
+
+static Value ib_imread(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "imread takes one file name");
+  return v_array(rt_imread(path_arg(call, argc, argv, "imread"), call->loc));
+}
+
+static Value ib_imwrite(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 2) rt_error(call->loc, "imwrite takes a file name and an image");
+  rt_imwrite(path_arg(call, argc, argv, "imwrite"), image_arg(call, argc, argv, 1, "imwrite"), call->loc);
+  return v_none();
+}
+
+static Value ib_imwrite16(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 2) rt_error(call->loc, "imwrite16 takes a file name and an image");
+  rt_imwrite16(path_arg(call, argc, argv, "imwrite16"), image_arg(call, argc, argv, 1, "imwrite16"), call->loc);
+  return v_none();
+}
+
+/* imshow(x), imshow(x, [lo, hi]), imshow(x, []): without a display, writes a PNG (values
+   lo..hi mapped to 0..255) to $OQ_SHOW_DIR (default: the current directory) and prints
+   its path. */
+static Value ib_imshow(Interp *I, Node *call, int argc, Value *argv) {
+  static int count;
+  const Array *img = image_arg(call, argc, argv, 0, "imshow");
+  double lo = 0, hi = 255;
+  if (argc >= 2) {
+    Value r = argv[1];
+    if (r.kind != V_ARRAY || (r.arr->numel != 0 && r.arr->numel != 2))
+      rt_error(call->loc, "imshow: the range must be [] or [lo, hi]");
+    if (r.arr->numel == 2) { lo = arr_load(r.arr, 0); hi = arr_load(r.arr, 1); }
+    else if (img->numel) {
+      lo = hi = arr_load(img, 0);
+      for (int64_t i = 1; i < img->numel; i++) {
+        double x = arr_load(img, i);
+        if (x < lo) lo = x;
+        if (x > hi) hi = x;
+      }
+    }
+  }
+  Array *out = arr_new_uninit(EL_F32, img->rank, img->dims);
+  double scale = hi > lo ? 255.0 / (hi - lo) : 0;
+  for (int64_t i = 0; i < img->numel; i++) arr_store(out, i, (arr_load(img, i) - lo) * scale);
+  const char *dir = getenv("OQ_SHOW_DIR");
+  const char *prog = I->prog->root->loc.file ? I->prog->root->loc.file->path : "oq";
+  const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/%.*s_imshow%d.png", dir && *dir ? dir : ".",
+           (int)(strcspn(base, ".")), base, ++count);
+  rt_imwrite(path, out, call->loc);
+  val_release(v_array(out));
+  printf("imshow: wrote %s\n", path);
+  return v_none();
+}
+
+static Value ib_noop(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I; (void)call; (void)argc; (void)argv;
+  return v_none();
+}
+
 static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
+  {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
+  {"imshow", ib_imshow}, {"hold", ib_noop}, {"title", ib_noop},
   {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
   {"tic", ib_tic}, {"toc", ib_toc},
   {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},

@@ -230,7 +230,18 @@ static void resolve_expr(Resolver *R, Node *n) {
     return;
   case N_INDEX:
     resolve_expr(R, n->a);
-    if (is_type_global(n->a)) return;   /* vec[int], cube[T]: type arguments */
+    if (is_type_global(n->a)) {   /* vec[int], cube[T]: type arguments */
+      for (int i = 0; i < n->list.n; i++) {
+        Node *a = n->list.items[i];
+        if (a->kind == N_IDENT && !global_lookup(a->name)) {
+          if (!lookup(R, a)) diag_error(a->loc, "unknown type '%s'", a->name);
+        } else if (a->kind == N_IDENT) {
+          a->slot = -1;   /* a built-in type name */
+          a->aux = (void *)global_lookup(a->name);
+        }
+      }
+      return;
+    }
     resolve_list(R, &n->list);
     return;
   case N_LAMBDA: resolve_func(R, n->func, NULL); return;

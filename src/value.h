@@ -207,4 +207,9 @@ typedef struct Builtin {
 const Builtin *rt_builtin_lookup(const char *name);   /* NULL if none */
 void rt_seed_random(uint64_t seed);
 
+/* ---- additions (runtime branch) ---- */
+/* The named constants pi, e, Inf, NaN, eps (of `scalar`), true and false; *found tells
+   whether name is one of them (else V_NONE is returned). */
+Value rt_constant(const char *name, bool *found);
+
 #endif

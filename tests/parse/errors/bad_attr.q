@@ -1,0 +1,3 @@
+{!kernel target="gpu"
+!kernel_arg name=y; 42
+!parallel for

@@ -1,0 +1,4 @@
+function [] = main()
+    x = 1
+    if x
+        y = 2

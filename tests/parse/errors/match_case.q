@@ -1,0 +1,6 @@
+% A statement before the first case of a match.
+match c with
+y = 0
+| "a" -> y = 1
+| _ -> y = 2
+end

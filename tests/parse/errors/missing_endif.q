@@ -1,0 +1,8 @@
+% The if is never closed; endfunction closes the function and the if is reported.
+function y = clamp01(x)
+    y = x
+    if y > 1
+        y = 1
+
+endfunction
+y = clamp01(3)

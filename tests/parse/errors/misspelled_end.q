@@ -1,0 +1,5 @@
+% No enclosing while: the endwhile under the for is taken as the for's (wrong) end.
+for i = 0..2
+    x = i
+endwhile
+y = x

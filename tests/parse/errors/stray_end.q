@@ -1,0 +1,5 @@
+for i = 0..2
+    x = i
+end
+end
+endwhile

@@ -1,0 +1,3 @@
+% An unclosed '(' is reported at the end of its line; the next line parses again.
+x = max(a, b
+y = 3

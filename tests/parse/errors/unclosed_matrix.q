@@ -1,0 +1,4 @@
+% A matrix literal split over lines must break after a comma; recovery skips to its ']'.
+A = [1, 2
+     3, 4]
+B = A

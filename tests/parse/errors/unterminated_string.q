@@ -1,0 +1,2 @@
+print "hello
+y = 1

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# tests/parse/run.sh [OQ]: parser tests. Builds nothing; OQ defaults to build/oq.
+#   seeds/*.q    every Quasar program of the seed documents: `oq check` must succeed
+#   errors/*.q   broken programs: `oq check` exits 1 and prints exactly the .err file
+#   dump/*.q     `oq parse --dump` prints exactly the .dump file (the tree others rely on)
+#   fuzz         each seed truncated at 20 random offsets and line-shuffled 10 times: exit 0
+#                or 1 (never a signal or a hang), and exit 1 only with "error:" on stderr
+# Prints one line per failure and ends with "N passed, N failed".
+set -u
+root=$(cd "$(dirname "$0")/../.." && pwd)
+oq=${1:-build/oq}
+case $oq in /*) ;; *) oq=$PWD/$oq ;; esac
+cd "$root" || exit 2
+if [ ! -x "$oq" ]; then echo "run.sh: no executable $oq (run make first)" >&2; exit 2; fi
+
+passed=0 failed=0
+pass() { passed=$((passed + 1)); }
+fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+for f in tests/parse/seeds/*.q; do
+  if "$oq" check "$f" 2>"$tmp/err"; then pass; else fail "$f: $(head -1 "$tmp/err")"; fi
+done
+
+for f in tests/parse/errors/*.q; do
+  "$oq" check "$f" 2>"$tmp/err"
+  rc=$?
+  if [ $rc -ne 1 ]; then fail "$f: exit status $rc, expected 1"
+  elif ! cmp -s "$tmp/err" "${f%.q}.err"; then
+    fail "$f: stderr differs from ${f%.q}.err:"; diff "${f%.q}.err" "$tmp/err" | head -10
+  else pass; fi
+done
+
+for f in tests/parse/dump/*.q; do
+  if ! "$oq" parse --dump "$f" >"$tmp/out" 2>"$tmp/err"; then fail "$f: $(head -1 "$tmp/err")"
+  elif ! cmp -s "$tmp/out" "${f%.q}.dump"; then
+    fail "$f: dump differs from ${f%.q}.dump:"; diff "${f%.q}.dump" "$tmp/out" | head -10
+  else pass; fi
+done
+
+# One fuzz input: the parser must answer 0, or 1 with an error message.
+fuzz_check() {
+  local input=$1 what=$2 rc
+  timeout 10 "$oq" check "$input" >/dev/null 2>"$tmp/ferr"
+  rc=$?
+  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q "error:" "$tmp/ferr"; }; then pass
+  elif [ $rc -eq 124 ]; then fail "$what: timed out"
+  elif [ $rc -gt 128 ]; then fail "$what: killed by signal $((rc - 128))"
+  else fail "$what: exit status $rc without an error message"; fi
+}
+
+n=0
+for f in tests/parse/seeds/*.q; do
+  n=$((n + 1))
+  size=$(wc -c <"$f")
+  # 20 offsets and 10 shuffles from a fixed seed per file: the same inputs every run
+  for cut in $(awk -v seed=$n -v size="$size" 'BEGIN { srand(seed); for (i = 0; i < 20; i++) print int(rand() * size) }'); do
+    head -c "$cut" "$f" >"$tmp/cut.q"
+    fuzz_check "$tmp/cut.q" "$f truncated at byte $cut"
+  done
+  for k in $(seq 1 10); do
+    awk -v seed=$((n * 100 + k)) '{ line[NR] = $0 }
+      END { srand(seed)
+            for (i = NR; i > 1; i--) { j = int(rand() * i) + 1; t = line[i]; line[i] = line[j]; line[j] = t }
+            for (i = 1; i <= NR; i++) print line[i] }' "$f" >"$tmp/shuf.q"
+    fuzz_check "$tmp/shuf.q" "$f shuffled (seed $((n * 100 + k)))"
+  done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,2 @@
+% From seed 001 (Quasar - CUDA Support GUIDE), lines 184: atomic compare and exchange
+old_val = (a[0] <- (expected_val, new_val))

@@ -1,0 +1,2 @@
+% From seed 001 (Quasar - CUDA Support GUIDE), lines 180: atomic exchange
+old_val = (a[0] <- new_val)

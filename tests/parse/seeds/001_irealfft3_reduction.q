@@ -1,0 +1,2 @@
+% From seed 001 (Quasar - CUDA Support GUIDE), lines 641: a reduction with -> before the replacement
+reduction x -> real(ifft3(x)) -> irealfft3(x)

@@ -1,0 +1,2 @@
+% From seed 001 (Quasar - CUDA Support GUIDE), lines 118: how pos is computed
+pos = blkidx .* blkdim + blkpos

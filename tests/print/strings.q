@@ -1,0 +1,11 @@
+% strings print raw, without quotes
+print "hello"
+print "two words"
+print ""
+print "con" + "cat"
+s = "x"
+s = s + "y" + "z"
+print s
+print sprintf("%d items", 3)
+print sprintf("%5.2f|%s", 3.14159, "ok")
+print "tab:\tend"

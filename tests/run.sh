@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# tests/run.sh: every test of OpenQuasar, as `make test` runs it (with build/oq built).
+#
+# Groups, in this order:
+#   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist; each
+#                  ends with a line `N passed, N failed`, whose counts are added here
+#   lang, seeds    tests/lang/*.q and tests/seeds_run/*.q: pass = exit status 0
+#   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
+#   errors         tests/errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit
+#                  status and an extended regex that the FIRST line of stderr must match
+#   cli            usage errors, missing files, --version, check, parse --dump
+# The .q groups run once per target in $OQ_TEST_TARGETS (default: interp), in parallel,
+# with `timeout $OQ_TEST_TIMEOUT` (default 120 s) per program. One line per failure with the
+# reason and the first lines of output, one summary line per group, and as the LAST line
+# exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
+#
+# Environment: OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
+# (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
+set -u
+
+SELF=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
+cd "$(dirname "$SELF")/.." || exit 1
+OQ=${OQ:-build/oq}
+TIMEOUT=${OQ_TEST_TIMEOUT:-120}
+export OQ TIMEOUT
+
+# ---- one job (run by xargs in a child): tests/run.sh --one KIND TARGET FILE RESULT ----------
+# Writes RESULT: first line PASS or `FAIL <reason>`, then detail lines to show on failure.
+first_lines() {   # first_lines FILE N: up to N lines, indented, long lines cut
+  [ -s "$1" ] || return 0
+  head -n "$2" "$1" | cut -c1-200 | sed 's/^/    | /'
+}
+
+one() {
+  local kind=$1 target=$2 file=$3 res=$4
+  local out=$res.stdout err=$res.stderr rc
+  timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
+  rc=$?
+  {
+    if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+      echo "FAIL timed out after ${TIMEOUT}s"
+      first_lines "$err" 5
+      exit 0
+    fi
+    case $kind in
+      run)
+        if [ "$rc" -eq 0 ]; then echo PASS; exit 0; fi
+        echo "FAIL exit status $rc"
+        first_lines "$err" 6
+        first_lines "$out" 3
+        ;;
+      print)
+        local want=${file%.q}.out
+        if [ ! -f "$want" ]; then echo "FAIL no expected output file $want"; exit 0; fi
+        if [ "$rc" -ne 0 ]; then
+          echo "FAIL exit status $rc"
+          first_lines "$err" 6
+          exit 0
+        fi
+        # Byte-exact comparison without diffutils: same size and same lines.
+        local why
+        why=$(awk -v w="$want" '
+          BEGIN { n = 0; while ((getline line < w) > 0) want_l[++n] = line }
+          { got[NR] = $0 }
+          END {
+            m = NR
+            for (i = 1; i <= (m > n ? m : n); i++) {
+              if (i > n) { printf "line %d: unexpected extra output \"%s\"\n", i, got[i]; exit }
+              if (i > m) { printf "line %d: output ends, expected \"%s\"\n", i, want_l[i]; exit }
+              if (got[i] != want_l[i]) {
+                printf "line %d: expected \"%s\", got \"%s\"\n", i, want_l[i], got[i]; exit
+              }
+            }
+          }' "$out")
+        if [ -z "$why" ] && [ "$(wc -c <"$out")" != "$(wc -c <"$want")" ]; then
+          why="same lines but different byte count (trailing newline?)"
+        fi
+        if [ -z "$why" ]; then echo PASS; else echo "FAIL stdout differs: $why"; fi
+        ;;
+      error)
+        local spec want_rc regex line1
+        spec=$(head -n 1 "$file")
+        want_rc=$(printf '%s\n' "$spec" | sed -n 's/^% EXPECT: \([0-9][0-9]*\) .*$/\1/p')
+        regex=$(printf '%s\n' "$spec" | sed -n 's/^% EXPECT: [0-9][0-9]* \(.*\)$/\1/p')
+        if [ -z "$want_rc" ] || [ -z "$regex" ]; then
+          echo "FAIL first line is not '% EXPECT: <status> <regex>'"
+          exit 0
+        fi
+        line1=$(head -n 1 "$err")
+        if [ "$rc" -ne "$want_rc" ]; then
+          echo "FAIL exit status $rc, expected $want_rc"
+          first_lines "$err" 4
+        elif ! printf '%s\n' "$line1" | grep -Eq -- "$regex"; then
+          echo "FAIL first line of stderr does not match /$regex/"
+          echo "    | $(printf '%s' "$line1" | cut -c1-200)"
+        else
+          echo PASS
+        fi
+        ;;
+    esac
+  } >"$res"
+}
+
+if [ "${1:-}" = "--one" ]; then
+  shift
+  one "$@"
+  exit 0
+fi
+
+# ---- the driver -------------------------------------------------------------------------
+total_pass=0
+total_fail=0
+add() { total_pass=$((total_pass + $1)); total_fail=$((total_fail + $2)); }
+
+if [ ! -x "$OQ" ]; then
+  echo "FAIL $OQ does not exist or is not executable (run make first)"
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-tests.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+
+# (a) suites of the other parts, each ending with `N passed, N failed`
+external() {   # external NAME SCRIPT ARGS...
+  local name=$1 script=$2
+  shift 2
+  [ -f "$script" ] || return 0
+  local log=$tmp/$name.log rc last p f
+  bash "$script" "$@" >"$log" 2>&1 </dev/null
+  rc=$?
+  last=$(tail -n 1 "$log")
+  if [[ $last =~ ^([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+    p=${BASH_REMATCH[1]}
+    f=${BASH_REMATCH[2]}
+    if [ "$f" -eq 0 ] && [ "$rc" -ne 0 ]; then
+      echo "FAIL $name: $script exited with status $rc although it reports no failure"
+      f=1
+    fi
+  else
+    echo "FAIL $name: $script (exit status $rc) did not end with 'N passed, N failed'"
+    p=0
+    f=1
+  fi
+  if [ "$f" -ne 0 ]; then
+    echo "  last lines of the output of $script:"
+    tail -n 20 "$log" | cut -c1-200 | sed 's/^/    | /'
+  fi
+  echo "$name: $p passed, $f failed"
+  add "$p" "$f"
+}
+external parse tests/parse/run.sh "$OQ"
+external unit tests/unit/run.sh
+
+# (b, c, d) the .q programs, in parallel; results are printed in a fixed order
+shopt -s nullglob
+jobs=$tmp/jobs
+: >"$jobs"
+groups=()
+n=0
+for target in ${OQ_TEST_TARGETS:-interp}; do
+  for group in lang seeds_run print errors; do
+    case $group in
+      print) kind=print ;;
+      errors) kind=error ;;
+      *) kind=run ;;
+    esac
+    groups+=("$group $target $((n))")
+    for f in tests/"$group"/*.q; do
+      if [ -n "${OQ_TEST_ONLY:-}" ] && ! [[ $f =~ ${OQ_TEST_ONLY} ]]; then continue; fi
+      n=$((n + 1))
+      echo "$kind $target $f $tmp/r$n" >>"$jobs"
+    done
+  done
+done
+groups+=("end - $n")
+
+njobs=${OQ_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+xargs -r -P "$njobs" -n 4 bash "$SELF" --one <"$jobs"
+
+for ((g = 0; g + 1 < ${#groups[@]}; g++)); do
+  read -r group target from <<<"${groups[g]}"
+  read -r _ _ to <<<"${groups[g + 1]}"
+  p=0
+  f=0
+  for ((i = from + 1; i <= to; i++)); do
+    line=$(sed -n "${i}p" "$jobs")
+    file=$(cut -d' ' -f3 <<<"$line")
+    res=$tmp/r$i
+    if [ ! -s "$res" ]; then
+      echo "FAIL $group/$target $file: the test runner lost its result"
+      f=$((f + 1))
+    elif [ "$(head -n 1 "$res")" = PASS ]; then
+      p=$((p + 1))
+    else
+      echo "FAIL $group/$target $file: $(head -n 1 "$res" | sed 's/^FAIL //')"
+      tail -n +2 "$res"
+      f=$((f + 1))
+    fi
+  done
+  echo "$group ($target): $p passed, $f failed"
+  add "$p" "$f"
+done
+
+# (e) the command line
+cli_pass=0
+cli_fail=0
+cli() {   # cli DESCRIPTION WANT_STATUS STREAM REGEX -- ARGS...: STREAM is out, err or -
+  local what=$1 want=$2 stream=$3 regex=$4 rc
+  shift 5
+  timeout -k 5 30 "$OQ" "$@" >"$tmp/cli.out" 2>"$tmp/cli.err" </dev/null
+  rc=$?
+  local text=""
+  case $stream in
+    out) text=$(cat "$tmp/cli.out") ;;
+    err) text=$(cat "$tmp/cli.err") ;;
+  esac
+  if [ "$rc" -ne "$want" ]; then
+    echo "FAIL cli: $what: oq $* exited with $rc, expected $want"
+    first_lines "$tmp/cli.err" 3
+    cli_fail=$((cli_fail + 1))
+  elif [ "$stream" != - ] && ! printf '%s\n' "$text" | grep -Eq -- "$regex"; then
+    echo "FAIL cli: $what: std$stream of oq $* does not match /$regex/"
+    first_lines "$tmp/cli.$stream" 3
+    cli_fail=$((cli_fail + 1))
+  else
+    cli_pass=$((cli_pass + 1))
+  fi
+}
+ok_file=tests/print/ints.q
+bad_file=tests/errors/syntax_error.q
+missing=tests/errors/no_such_file_here.q
+cli "no arguments is a usage error" 2 err 'usage' -- 
+cli "unknown command" 2 err 'usage|unknown' -- frobnicate "$ok_file"
+cli "unknown option" 2 err 'unknown option' -- run --no-such-flag "$ok_file"
+cli "no input file" 2 err 'no input file' -- run
+cli "two input files" 2 err 'unexpected argument' -- run "$ok_file" "$ok_file"
+cli "unknown target" 2 err 'unknown target' -- run --target nowhere "$ok_file"
+cli "unknown precision" 2 err 'unknown precision' -- run --precision half "$ok_file"
+cli "missing file" 1 err 'cannot read' -- run "$missing"
+cli "missing file (check)" 1 err 'cannot read' -- check "$missing"
+cli "--version" 0 out '^oq .*[0-9]+\.[0-9]+' -- --version
+cli "help" 0 out 'usage' -- help
+cli "check of a valid program" 0 - '' -- check "$ok_file"
+cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
+cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
+cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
+echo "cli: $cli_pass passed, $cli_fail failed"
+add "$cli_pass" "$cli_fail"
+
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
