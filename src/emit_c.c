@@ -446,7 +446,7 @@ static char *ex_ident(Em *E, Node *n) {
     if (g->value.kind == V_SCALAR) return real_lit(E, g->value.s);
     return sf(E, "%lld", (long long)g->value.i);
   }
-  if (ni->cap >= 0) return E->f->is_kernel ? sf(E, "c%d", ni->cap) : sf(E, "cx->c%d", ni->cap);
+  if (ni->cap >= 0) return E->f->is_kernel ? sf(E, "cap%d", ni->cap) : sf(E, "cx->cap%d", ni->cap);
   if (n->depth > 0) efail(E, n->loc, "internal: enclosing variable '%s'", n->name);
   return slot_ref(E, n->slot);
 }
@@ -752,7 +752,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   char *lv = sf(E, "%s.p[%s]", P->arr, off);
   if (op == OP_NONE) {
     line(E, "if (%s) %s = %s;", valid, lv, store_conv(E, el, v, vt));
-    if (res) line(E, "%s = %s;", res, load(E, el, store_conv(E, el, v, vt)));
+    if (res) line(E, "%s = %s;", res, v);
     return;
   }
   line(E, "if (%s) {", valid);
@@ -810,7 +810,7 @@ static char *index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt,
   Plan P;
   plan_build(E, target, arr, at, &P);
   char *res = NULL;
-  KType et = T(E, target);
+  KType et = op == OP_NONE ? vt : T(E, target);
   if (want) {
     res = tmp(E);
     line(E, "%s %s = {0};", ctype(E, et), res);
@@ -1245,8 +1245,12 @@ static void assign_target(Em *E, Node *n, Node *t, char *v, KType vt, bool want,
       nv = sf(E, "oq_idiv(%s, %d, %s, %s)", E->L, div_site(E, n, KE_DIVZERO), o, v);
     else if (intlike && (n->op == OP_POW || n->op == OP_EPOW))
       nv = sf(E, "oq_ipow(%s, %s)", o, v);
-    else
-      nv = any_op(E, n->op, o, old, v, vt, r, n);
+    else {
+      KType rr = r;
+      if (rr.kind != K_VEC) rr = kt((KKind)I(E, n)->builtin);
+      nv = any_op(E, n->op, o, old, v, vt, rr, n);
+      r = rr;
+    }
     store_slot(E, slot, nv, r);
   }
   if (res) *res = slot_ref(E, slot);
@@ -1346,7 +1350,9 @@ static void st_for(Em *E, Node *n) {
       line(E, "const double _r0 = (double)%s, _rs = (double)%s, _re = (double)%s;", conv(E, a, ta, K_REAL),
            conv(E, s, ts, K_REAL), conv(E, c, tc, K_REAL));
       line(E, "if (_rs == 0 || _rs != _rs) oq_fail(%s, %d);", E->L, div_site(E, n->a, KE_RANGE));
-      line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : floor((_re - _r0) / _rs * (1 + 1e-12) + 1e-9);");
+      line(E, "const double _q = (_re - _r0) / _rs;");
+      line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : floor(_q + fabs(_q) * %s + 1e-9);",
+           rt_config.double_precision ? "1e-12" : "4e-7");
       line(E, "const int64_t _n = _kk >= 0 ? (int64_t)_kk + 1 : 0;");
       line(E, "for (int64_t _k = 0; _k < _n; _k++) {");
       E->ind++;
@@ -1924,8 +1930,8 @@ static void emit_kernel(Em *E, Buf *out) {
     Capture *cp = &S->caps[c];
     if (!has_repr(cp->type)) continue;
     char *a = sf(E, "L->args[%d]", f->nparams + c);
-    line(E, "const %s c%d = %s; (void)c%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
-    bprintf(&cxinit, ", c%d", c);
+    line(E, "const %s cap%d = %s; (void)cap%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
+    bprintf(&cxinit, ", cap%d", c);
   }
   line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   line(E, "Cx *cx = &cx_; (void)cx;");
@@ -2186,7 +2192,7 @@ char *emit_c(KSpec *S) {
   }
   bputs(&cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
   for (int c = 0; c < S->ncaps; c++)
-    if (has_repr(S->caps[c].type)) bprintf(&cx, "  %s c%d;\n", ctype(&E, S->caps[c].type), c);
+    if (has_repr(S->caps[c].type)) bprintf(&cx, "  %s cap%d;\n", ctype(&E, S->caps[c].type), c);
   bputs(&cx, "} Cx;\n");
   bool dp = rt_config.double_precision;
   bprintf(&out, preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");

@@ -525,8 +525,8 @@ static KType ex_range_value(Sx *C, Node *n) {
   if (len < 0 || len > K_MAX_VEC)
     kfail(C->S, n->loc, "a range of variable or large length as a value");
   if (len == 0) kfail(C->S, n->loc, "an empty range as a value");
-  KKind e = kclass(a) == K_INT && kclass(c) == K_INT && kclass(s) == K_INT ? K_INT : K_REAL;
-  return note(C, n, kt_vec(e, (int)len))->t;
+  (void)a; (void)c; (void)s;
+  return note(C, n, kt_vec(K_REAL, (int)len))->t;   /* a range as a value is a vec of scalars */
 }
 
 static KType ex_matrix(Sx *C, Node *n) {
@@ -540,7 +540,7 @@ static KType ex_matrix(Sx *C, Node *n) {
     all_vec = false;
     if (!is_num(t)) kfail(C->S, n->loc, "a %s inside a vector literal", t.kind == K_ARRAY ? "array" : "value");
     if (kclass(t) == K_CPLX) kfail(C->S, n->loc, "complex vectors are not supported in compiled kernels");
-    e = kmax(e, kclass(t));
+    e = K_REAL;   /* numbers in a literal make a vec of scalars */
     len++;
   }
   if (any_vec && all_vec) kfail(C->S, n->loc, "a matrix literal in a kernel");
@@ -1009,7 +1009,7 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
     kfail(S, n->loc, "a %s stored in an array element", v.kind == K_ARRAY ? "array" : "value");
   }
   if (kclass(v) == K_CPLX && ev.kind != K_CPLX) kfail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
-  KType r = e;
+  KType r = v;   /* `(x[i] = v)` yields v itself */
   if (n->op != OP_NONE) {
     if (ev.kind == K_CPLX) kfail(S, n->loc, "atomic operations on complex arrays");
     KType old = e;
@@ -1031,7 +1031,7 @@ static void assign_ident(Sx *C, Node *n, Node *target, KType v) {
     if (v.kind == K_TUPLE) kfail(S, n->loc, "a function with several outputs assigned to one variable");
     slot_assign(C, target->slot, v, n);
     note(C, target, f->slots[target->slot]);
-    note(C, n, v);
+    note(C, n, f->slots[target->slot]);
     return;
   }
   KType old = f->slots[target->slot];
@@ -1039,7 +1039,8 @@ static void assign_ident(Sx *C, Node *n, Node *target, KType v) {
   KType r = compound_type(C, n->op, old, v, n, target->slot);
   slot_assign(C, target->slot, r, n);
   note(C, target, f->slots[target->slot]);
-  note(C, n, r);
+  note(C, n, f->slots[target->slot]);
+  info_put(f, n)->builtin = (int)r.kind;   /* the operator's own result class, for emission */
 }
 
 static void assign_one(Sx *C, Node *n, Node *target, KType v) {
