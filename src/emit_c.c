@@ -220,7 +220,8 @@ static char *vname(Em *E, char *e, KType t) {
       simple = false;
   if (simple) return e;
   char *t0 = tmp(E);
-  line(E, "%s %s = %s;", ctype(E, t), t0, e);
+  const char *ct = ctype(E, t);
+  line(E, "%s %s = %s;", ct ? ct : "__auto_type", t0, e);
   return t0;
 }
 
@@ -990,10 +991,11 @@ static char *ex_size(Em *E, Node *n, char **a, KType *t) {
   if (r.kind == K_VEC) {
     char *dv = vname(E, a[1], t[1]), *t0 = tmp(E);
     line(E, "%s %s;", ctype(E, r), t0);
-    for (int k = 0; k < r.len; k++) line(E, "%s.v[%d] = %s;", t0, k, dim_of(E, x, t[0], sf(E, "%s.v[%d]", dv, k)));
+    for (int k = 0; k < r.len; k++)
+      line(E, "%s.v[%d] = %s;", t0, k, dim_of(E, x, t[0], idx64(E, sf(E, "%s.v[%d]", dv, k), kt(t[1].elem))));
     return t0;
   }
-  return dim_of(E, x, t[0], sf(E, "(int64_t)%s", conv(E, a[1], t[1], K_INT)));
+  return dim_of(E, x, t[0], idx64(E, a[1], t[1]));
 }
 
 static char *ex_numel(Em *E, char *a, KType t) {
@@ -1173,7 +1175,22 @@ static char *ex_call(Em *E, Node *n) {
 
 static void st_assign(Em *E, Node *n, bool want, char **res);
 
+static char *ex_node(Em *E, Node *n);
+
+/* A small array where a vector is wanted: its elements read into one. */
 static char *ex(Em *E, Node *n) {
+  char *e = ex_node(E, n);
+  NodeInfo *ni = ksema_info(E->f, n);
+  if (!ni || !ni->as_vec) return e;
+  char *a = vname(E, e, kt(K_NONE)), *t0 = tmp(E);
+  KType v = ni->t;
+  line(E, "%s %s;", ctype(E, v), t0);
+  for (int k = 0; k < v.len; k++)
+    line(E, "%s.v[%d] = (%s)%s.p[%d];", t0, k, v.elem == K_INT ? "int32_t" : "oq_real", a, k);
+  return t0;
+}
+
+static char *ex_node(Em *E, Node *n) {
   switch (n->kind) {
   case N_INT: return sf(E, "%lld", (long long)n->ival);
   case N_REAL: return real_lit(E, n->rval);

@@ -37,6 +37,8 @@ typedef struct KType {
   ElemType el;       /* K_ARRAY: element type */
   int rank;          /* K_ARRAY */
   bool shared;       /* K_ARRAY: block shared memory (one worker owns the block: no atomics) */
+  int fixlen;        /* K_ARRAY of rank 1 passed in with few elements: its length (0: unknown);
+                        such arrays also act as vectors in arithmetic */
   FnRef *fn;         /* K_FUNC */
   FSpec *tuple;      /* K_TUPLE: the device function whose outputs these are */
 } KType;
@@ -72,6 +74,7 @@ typedef struct NodeInfo {
   int site;          /* error site (index into KSpec.sites), -1 if none */
   int cap;           /* N_IDENT of a captured name: capture index, else -1 */
   bool barrier;      /* statement contains a barrier (kernel body only) */
+  bool as_vec;       /* a small array used as a vector: t is the K_VEC it is read into */
 } NodeInfo;
 
 typedef struct NodeMap { NodeInfo *items; int cap, n; } NodeMap;

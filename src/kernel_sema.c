@@ -41,7 +41,7 @@ bool ktype_eq(KType a, KType b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
   case K_VEC: return a.elem == b.elem && a.len == b.len;
-  case K_ARRAY: return a.el == b.el && a.rank == b.rank && a.shared == b.shared;
+  case K_ARRAY: return a.el == b.el && a.rank == b.rank && a.shared == b.shared && a.fixlen == b.fixlen;
   case K_FUNC: return a.fn == b.fn;
   case K_TUPLE: return a.tuple == b.tuple;
   default: return true;
@@ -86,6 +86,7 @@ static bool kjoin(KType a, KType b, KType *out) {
   if (a.kind == K_ARRAY && b.kind == K_ARRAY && a.el == b.el && a.rank == b.rank) {
     *out = a;
     out->shared = a.shared && b.shared;
+    if (a.fixlen != b.fixlen) out->fixlen = 0;
     return true;
   }
   if (ktype_eq(a, b)) { *out = a; return true; }
@@ -250,7 +251,10 @@ static void value_desc(Value v, char *buf, size_t n) {
   case V_INT: snprintf(buf, n, "i"); break;
   case V_SCALAR: snprintf(buf, n, "r"); break;
   case V_CSCALAR: snprintf(buf, n, "c"); break;
-  case V_ARRAY: snprintf(buf, n, "a%d.%d", (int)v.arr->elem, v.arr->rank); break;
+  case V_ARRAY:
+    snprintf(buf, n, "a%d.%d.%lld", (int)v.arr->elem, v.arr->rank,
+             v.arr->rank == 1 && v.arr->numel <= K_MAX_VEC ? (long long)v.arr->numel : -1LL);
+    break;
   case V_FUNC:
     if (v.fn->kind == CALL_USER) snprintf(buf, n, "f%p.%d", (void *)v.fn->func, v.fn->env != NULL);
     else snprintf(buf, n, "B%s", callable_name(v.fn));
@@ -301,7 +305,12 @@ static KType value_ktype(KSpec *S, Value v, bool *ok) {
   case V_INT: return kt(K_INT);
   case V_SCALAR: return kt(K_REAL);
   case V_CSCALAR: return kt(K_CPLX);
-  case V_ARRAY: return kt_arr(v.arr->elem, v.arr->rank);
+  case V_ARRAY: {
+    KType t = kt_arr(v.arr->elem, v.arr->rank);
+    if (v.arr->rank == 1 && v.arr->numel >= 1 && v.arr->numel <= K_MAX_VEC && !el_is_complex(v.arr->elem))
+      t.fixlen = (int)v.arr->numel;
+    return t;
+  }
   case V_FUNC:
     if (v.fn->kind == CALL_USER) {
       KType t = kt(K_FUNC);
@@ -463,6 +472,15 @@ static KType ex_ident(Sx *C, Node *n) {
 
 /* ---- operators ---- */
 
+/* A small array (known length) where a vector is wanted: read into one. */
+static KType vecish(Sx *C, Node *n, KType t) {
+  if (t.kind != K_ARRAY || !t.fixlen) return t;
+  KType v = kt_vec(el_is_integer(t.el) ? K_INT : K_REAL, t.fixlen);
+  NodeInfo *ni = note(C, n, v);
+  ni->as_vec = true;
+  return v;
+}
+
 static bool is_cmp(Op op) { return op >= OP_EQ && op <= OP_GE; }
 
 /* Result type of a op b (numbers and small vectors), as rt_binary gives it. */
@@ -497,6 +515,10 @@ static KType binary_type(Sx *C, Op op, KType a, KType b, Node *at) {
 
 static KType ex_binary(Sx *C, Node *n) {
   KType a = ex(C, n->a), b = ex(C, n->b);
+  if (n->op != OP_AND && n->op != OP_OR) {
+    a = vecish(C, n->a, a);
+    b = vecish(C, n->b, b);
+  }
   if (unknown(C, a, n->a) || unknown(C, b, n->b)) return note(C, n, kt(K_NONE))->t;
   if (n->op == OP_AND || n->op == OP_OR) {
     if (a.kind == K_ARRAY || b.kind == K_ARRAY) kfail(C->S, n->loc, "an array as a condition");
@@ -506,7 +528,7 @@ static KType ex_binary(Sx *C, Node *n) {
 }
 
 static KType ex_unary(Sx *C, Node *n) {
-  KType a = ex(C, n->a);
+  KType a = vecish(C, n->a, ex(C, n->a));
   if (unknown(C, a, n->a)) return note(C, n, a)->t;
   if (n->op == OP_NOT) {
     if (a.kind == K_ARRAY) kfail(C->S, n->loc, "an array as a condition");
@@ -534,7 +556,7 @@ static KType ex_matrix(Sx *C, Node *n) {
   KKind e = K_INT;
   bool any_vec = false, all_vec = n->list.n > 0;
   for (int i = 0; i < n->list.n; i++) {
-    KType t = ex(C, n->list.items[i]);
+    KType t = vecish(C, n->list.items[i], ex(C, n->list.items[i]));
     if (unknown(C, t, n->list.items[i])) return note(C, n, kt(K_NONE))->t;
     if (t.kind == K_VEC) { any_vec = true; len += t.len; e = kmax(e, t.elem); continue; }
     all_vec = false;
@@ -690,10 +712,7 @@ static KType ex_builtin(Sx *C, Node *n, int id, KType *a, int argc) {
       int r = a[0].kind == K_ARRAY ? a[0].rank : a[0].kind == K_VEC ? 1 : 2;
       return kt_vec(K_INT, r);
     }
-    if (a[1].kind == K_VEC) {
-      if (a[1].elem != K_INT) kfail(S, n->loc, "size with non-integer dimensions");
-      return kt_vec(K_INT, a[1].len);
-    }
+    if (a[1].kind == K_VEC) return kt_vec(K_INT, a[1].len);
     if (!is_real_num(a[1])) kfail(S, n->loc, "size with this dimension");
     return kt(K_INT);
   case KB_POS2IND:
@@ -787,6 +806,7 @@ static KType ex_call(Sx *C, Node *n) {
     for (int i = 0; i < argc; i++) {
       a[i] = ex(C, n->list.items[i]);
       if (unknown(C, a[i], n->list.items[i])) return note(C, n, kt(K_NONE))->t;
+      if (id != KB_SIZE && id != KB_NUMEL && id != KB_NDIMS) a[i] = vecish(C, n->list.items[i], a[i]);
     }
     KType t = ex_builtin(C, n, id, a, argc);
     NodeInfo *ni = note(C, n, t);
@@ -1286,7 +1306,6 @@ static KType special_type(KSpec *S, const Param *p) {
   if (ty->kind == TY_UNKNOWN) return kt_vec(K_INT, D);
   if (ty->kind == TY_ARRAY) {
     int len = ty->fixed_len ? ty->fixed_len : D;
-    if (len < D) kfail(S, p->loc, "'%s' has %d elements but the launch has %d dimensions", p->name, len, D);
     if (len > K_MAX_VEC) kfail(S, p->loc, "'%s' is too long", p->name);
     KKind e = ty->elem ? type_class(ty->elem) : K_INT;
     if (e == K_CPLX || e == K_BOOL) kfail(S, p->loc, "'%s' of this element type", p->name);
