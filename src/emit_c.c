@@ -544,6 +544,170 @@ static char *idx64(Em *E, char *e, KType t) {
 
 static const char *func_display_name(FSpec *f) { return f->func->name ? f->func->name : "(kernel lambda)"; }
 
+/* ---- exact integer views of scalar index arithmetic ----
+   `x[pos + [0,1,0]]` adds ints to a vec of scalars: the interpreter rounds every scalar
+   result to float. While every such result is an integer below 2^24 in magnitude the
+   rounding changes nothing, and the index can be computed in integers. Values known to be
+   that small need no test (positions: the launcher checks the launch extents); others are
+   tested, and the scalar computation runs when a test fails. */
+
+#define F24 ((int64_t)1 << 24)
+
+typedef struct IView {
+  int len;                       /* components; 0 for a number */
+  char *c[K_MAX_VEC];            /* int64 C expression of each component */
+  int64_t bound[K_MAX_VEC];      /* |value| <= bound, or -1 when not known */
+} IView;
+
+static bool is_special_ident(Em *E, Node *n) {
+  if (n->kind != N_IDENT || n->slot < 0 || n->depth != 0 || !E->f->is_kernel) return false;
+  int pi = n->slot - E->f->func->ngenerics;
+  if (pi < 0 || pi >= E->f->func->nparams || E->sc[n->slot] != SC_SPECIAL) return false;
+  return strcmp(E->f->func->params[pi].name, "warpsize") != 0;
+}
+
+/* A scalar result must be exact in float: test it when its bound is not small enough. */
+static void iv_need_exact(IView *v, int k, Buf *tests) {
+  if (v->bound[k] >= 0 && v->bound[k] <= F24) return;
+  bprintf(tests, "%soq_f24(%s)", tests->len ? " && " : "", v->c[k]);
+}
+
+static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
+  KType t = T(E, n);
+  NodeInfo *ni = ksema_info(E->f, n);
+  if (ni && ni->as_vec) return false;
+  memset(v, 0, sizeof *v);
+  if (n->kind == N_INT) {
+    v->c[0] = sf(E, "(int64_t)%lld", (long long)n->ival);
+    v->bound[0] = n->ival < 0 ? -n->ival : n->ival;
+    return true;
+  }
+  if (n->kind == N_UNARY && (n->op == OP_NEG || n->op == OP_PLUS) && kclass(t) == K_INT && t.kind != K_VEC) {
+    if (!iview(E, n->a, v, tests)) return false;
+    if (n->op == OP_NEG) v->c[0] = sf(E, "(-%s)", v->c[0]);
+    return true;
+  }
+  if (kclass(t) == K_INT && (t.kind == K_VEC || t.kind == K_INT || t.kind == K_BOOL)) {
+    bool special = is_special_ident(E, n);
+    if (special) E->S->small_launch = true;
+    char *e = ex(E, n);
+    if (t.kind == K_VEC) {
+      e = vname(E, e, t);
+      v->len = t.len;
+      for (int k = 0; k < t.len; k++) {
+        v->c[k] = sf(E, "(int64_t)%s.v[%d]", e, k);
+        v->bound[k] = special ? F24 / 2 : -1;
+      }
+    } else {
+      v->c[0] = sf(E, "(int64_t)%s", e);
+      v->bound[0] = special ? F24 / 2 : -1;
+    }
+    return true;
+  }
+  if (t.kind != K_REAL && !(t.kind == K_VEC && t.elem == K_REAL)) return false;
+  switch (n->kind) {
+  case N_INT:
+    v->c[0] = sf(E, "(int64_t)%lld", (long long)n->ival);
+    v->bound[0] = n->ival < 0 ? -n->ival : n->ival;
+    return true;
+  case N_REAL:
+    if (n->rval != (double)(int64_t)n->rval || n->rval > F24 || n->rval < -F24) return false;
+    v->c[0] = sf(E, "(int64_t)%lld", (long long)n->rval);
+    v->bound[0] = (int64_t)(n->rval < 0 ? -n->rval : n->rval);
+    return true;
+  case N_UNARY:
+    if (n->op == OP_PLUS) return iview(E, n->a, v, tests);
+    if (n->op != OP_NEG || !iview(E, n->a, v, tests)) return false;
+    for (int k = 0; k < (v->len ? v->len : 1); k++) v->c[k] = sf(E, "(-%s)", v->c[k]);
+    return true;
+  case N_MATRIX: {
+    /* numbers in a literal are stored as scalars: each must be exact */
+    int len = 0;
+    for (int i = 0; i < n->list.n; i++) {
+      IView e;
+      if (!iview(E, n->list.items[i], &e, tests)) return false;
+      for (int k = 0; k < (e.len ? e.len : 1); k++) {
+        if (len >= K_MAX_VEC) return false;
+        v->c[len] = e.c[k];
+        v->bound[len] = e.bound[k];
+        iv_need_exact(v, len, tests);
+        len++;
+      }
+    }
+    v->len = len;
+    return true;
+  }
+  case N_BINARY: {
+    Op op = n->op;
+    if (op != OP_ADD && op != OP_SUB && op != OP_MUL && op != OP_EMUL) return false;
+    IView a, b;
+    if (!iview(E, n->a, &a, tests) || !iview(E, n->b, &b, tests)) return false;
+    if (a.len && b.len && a.len != b.len) return false;
+    if (op == OP_MUL && a.len && b.len) return false;   /* inner product */
+    v->len = a.len ? a.len : b.len;
+    for (int k = 0; k < (v->len ? v->len : 1); k++) {
+      char *x = a.c[a.len ? k : 0], *y = b.c[b.len ? k : 0];
+      int64_t bx = a.bound[a.len ? k : 0], by = b.bound[b.len ? k : 0];
+      if (op == OP_MUL || op == OP_EMUL) {
+        v->c[k] = sf(E, "(%s * %s)", x, y);
+        v->bound[k] = bx >= 0 && by >= 0 && bx <= F24 && by <= F24 && (bx == 0 || by <= INT64_MAX / bx) ? bx * by : -1;
+      } else {
+        v->c[k] = sf(E, "(%s %s %s)", x, op == OP_ADD ? "+" : "-", y);
+        v->bound[k] = bx >= 0 && by >= 0 ? bx + by : -1;
+      }
+      /* int operands are exact in the interpreter's double arithmetic; the result is
+         rounded to float */
+      iv_need_exact(v, k, tests);
+    }
+    return true;
+  }
+  default: return false;
+  }
+}
+
+/* The int64 indices of an index expression of scalars, computed exactly when possible.
+   Fills out[0..len-1] with named temporaries. */
+static void index_ints(Em *E, Node *e, int len, char **out) {
+  Buf tests = {0}, pre = {0};
+  IView v;
+  Buf *saved = E->b;
+  int ind = E->ind;
+  E->b = &pre;
+  bool ok = iview(E, e, &v, &tests) && (v.len ? v.len : 1) == len;
+  E->b = saved;
+  E->ind = ind;
+  if (ok) {
+    if (pre.len) put_pre(E, pre.s);
+    for (int k = 0; k < len; k++) {
+      out[k] = tmp(E);
+      line(E, "int64_t %s = %s;", out[k], v.c[k]);
+    }
+    if (tests.len) {
+      line(E, "if (__builtin_expect(!(%s), 0)) {", tests.s);
+      E->ind++;
+    }
+  }
+  if (!ok || tests.len) {
+    KType t = T(E, e);
+    char *x = ex(E, e);
+    if (t.kind == K_VEC) x = vname(E, x, t);
+    for (int k = 0; k < len; k++) {
+      char *c = t.kind == K_VEC ? idx64(E, sf(E, "%s.v[%d]", x, k), kt(t.elem)) : idx64(E, x, t);
+      if (ok) line(E, "%s = %s;", out[k], c);
+      else {
+        out[k] = tmp(E);
+        line(E, "int64_t %s = %s;", out[k], c);
+      }
+    }
+  }
+  if (ok && tests.len) {
+    E->ind--;
+    line(E, "}");
+  }
+  free(tests.s);
+  free(pre.s);
+}
+
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
@@ -564,13 +728,12 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   if (nidx == 1 && R >= 2 && T(E, n->list.items[0]).kind == K_VEC) {
     /* a position: its components index successive dimensions */
     KType vt = T(E, n->list.items[0]);
-    char *v = vname(E, ex(E, n->list.items[0]), vt);
+    char *ix[K_MAX_VEC];
+    index_ints(E, n->list.items[0], vt.len, ix);
     P->ndim = vt.len > R ? vt.len : R;
     for (int d = 0; d < P->ndim; d++) {
       P->size[d] = d < R ? sf(E, "%s.d[%d]", arr, d) : "1";
-      char *t0 = tmp(E);
-      line(E, "int64_t %s = %s;", t0, d < vt.len ? idx64(E, sf(E, "%s.v[%d]", v, d), kt(vt.elem)) : "0");
-      P->idx[d] = t0;
+      P->idx[d] = d < vt.len ? ix[d] : "0";
     }
     return;
   }
@@ -593,9 +756,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vec = e->kind == N_RANGE ? ex_range_value(E, e) : vname(E, ex(E, e), t);
       continue;
     }
-    char *t0 = tmp(E);
-    line(E, "int64_t %s = %s;", t0, idx64(E, ex(E, e), t));
-    P->idx[d] = t0;
+    index_ints(E, e, 1, &P->idx[d]);
   }
 }
 
@@ -719,8 +880,11 @@ static char *index_read(Em *E, Node *n) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
     char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
-    if (!strcmp(valid, "1")) return lv;
-    return sf(E, "(%s ? %s : %s)", valid, lv, zero_of(ec));
+    /* read now, so the index temporaries die here */
+    char *t0 = tmp(E);
+    if (!strcmp(valid, "1")) line(E, "const %s %s = %s;", ctype(E, r), t0, lv);
+    else line(E, "const %s %s = %s ? %s : %s;", ctype(E, r), t0, valid, lv, zero_of(ec));
+    return t0;
   }
   char *t0 = tmp(E);
   line(E, "%s %s;", ctype(E, r), t0);
@@ -1973,43 +2137,29 @@ static void emit_kernel(Em *E, Buf *out) {
   free(shdecl.s);
 
   if (!S->uses_block) {
-    /* flat: positions lo..hi-1 in row-major order over the data */
+    /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
+       the innermost dimension is the loop the C compiler may vectorize */
+    int last = D - 1;
+    line(E, "int64_t _q = lo, _x[%d];", D);
+    for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
     line(E, "for (int64_t _r = lo; _r < hi;) {");
     E->ind++;
     line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
-    line(E, "int64_t _q = _r;");
-    for (int d = D - 1; d >= 1; d--) line(E, "const int64_t P%d = _q %% n%d; _q /= n%d;", d, d, d);
-    line(E, "const int64_t _p0 = _q; (void)_p0;");
-    if (D > 1) line(E, "const int64_t P0 = _p0;");
-    int last = D - 1;
-    const char *start = D > 1 ? sf(E, "P%d", last) : "_p0";
-    line(E, "int64_t _end = _r + (n%d - %s);", last, start);
-    line(E, "if (_end > hi) _end = hi;");
-    line(E, "const int64_t _s0 = %s, _e0 = _s0 + (_end - _r);", start);
-    line(E, "_r = _end;");
-    if (D > 1) {
-      /* the last dimension is the loop variable */
-      line(E, "for (int64_t _pl = _s0; _pl < _e0; _pl++) {");
-    } else {
-      line(E, "for (int64_t _pl = _s0; _pl < _e0; _pl++) {");
-    }
+    line(E, "int64_t _len = n%d - _x[%d];", last, last);
+    line(E, "if (_len > hi - _r) _len = hi - _r;");
+    for (int d = 0; d < D - 1; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
+    line(E, "const int64_t _s0 = _x[%d], _e0 = _s0 + _len;", last);
+    line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d++) {", last, last, last);
     E->ind++;
-    if (D > 1) {
-      for (int d = 0; d < D - 1; d++) line(E, "const int64_t Pc%d = P%d;", d, d);
-    }
-    /* rebind names: P<d> for d < last are the row's, P<last> the loop's */
-    line(E, "{");
-    E->ind++;
-    for (int d = 0; d < D - 1; d++) line(E, "const int64_t P%d = Pc%d;", d, d);
-    line(E, "const int64_t P%d = _pl;", last);
     thread_prelude(E, true);
     block(E, &f->body);
     if (E->has_return) line(E, "_next: ;");
     thread_outputs(E);
     E->ind--;
     line(E, "}");
-    E->ind--;
-    line(E, "}");
+    line(E, "_r += _len;");
+    line(E, "_x[%d] = 0;", last);
+    for (int d = D - 2; d >= 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
     E->ind--;
     line(E, "}");
   } else if (!S->barrier) {
@@ -2108,6 +2258,7 @@ static const char *helpers =
   "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
   "  return (int64_t)x;\n}\n"
   "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "static inline int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
   "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
   "static inline int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
   "static inline int64_t oq_mirror(int64_t i, int64_t n) {\n"

@@ -128,6 +128,7 @@ typedef struct KSpec {
   int nshared;               /* shared() call sites in the kernel */
   bool barrier;              /* the kernel calls syncthreads: phases */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
+  bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
   Op out_op;                 /* kernel outputs */
   const char *name;          /* kernel name for messages */
   /* failure */

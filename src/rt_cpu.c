@@ -62,6 +62,7 @@ typedef struct Compiled {
   char reason[256];
   OqkEntry entry;
   int mode;                 /* 0 flat, 1 blocks, 2 phases */
+  bool small_launch;        /* valid only for launch extents below 2^23 */
   int nouts;
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
@@ -229,6 +230,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
+  c->small_launch = S->small_launch;
   c->nouts = S->kfunc->nouts;
   int obase = S->kfunc->ngenerics + S->kfunc->nparams;
   for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
@@ -479,6 +481,13 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  if (c->small_launch)
+    for (int d = 0; d < cl->D; d++)
+      if (cl->cnt[d] * cl->blk[d] > (1 << 23)) {
+        /* positions may not be exact in float: the compiled index arithmetic assumed so */
+        kspec_free(&S);
+        return false;
+      }
   st->backend = "cpu";
   double t1 = now_ms();
   run_compiled(c, cl, &S, result);
