@@ -871,14 +871,13 @@ static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at) {
     return v;
   case TY_ARRAY: {
     KKind ec = t->elem ? type_class(t->elem) : K_NONE;
+    /* arrays convert element by element (reals to ints truncate, as arr_convert does) */
     if (t->fixed_len) {
       if (v.kind != K_VEC || v.len != t->fixed_len) kfail(S, at->loc, "a %s given a value of another length", t->name ? t->name : "vector");
-      if (ec == K_INT && v.elem != K_INT) kfail(S, at->loc, "conversion of a real vector to an int vector");
       return ec == K_REAL || ec == K_INT ? kt_vec(ec, v.len) : v;
     }
     if (v.kind == K_VEC) {
       if (ec == K_CPLX) kfail(S, at->loc, "conversion to a complex vector");
-      if (ec == K_INT && v.elem != K_INT) kfail(S, at->loc, "conversion of a real vector to an int vector");
       return ec == K_REAL || ec == K_INT ? kt_vec(ec, v.len) : v;
     }
     if (v.kind != K_ARRAY) kfail(S, at->loc, "an array parameter given a non-array");

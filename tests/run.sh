@@ -4,12 +4,12 @@
 # Groups, in this order:
 #   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist; each
 #                  ends with a line `N passed, N failed`, whose counts are added here
-#   lang, seeds    tests/lang/*.q and tests/seeds_run/*.q: pass = exit status 0
+#   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
-#   errors         tests/errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit
+#   errors         tests/errors/*.q, tests/cpu_errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit
 #                  status and an extended regex that the FIRST line of stderr must match
 #   cli            usage errors, missing files, --version, check, parse --dump
-# The .q groups run once per target in $OQ_TEST_TARGETS (default: interp), in parallel,
+# The .q groups run once per target in $OQ_TEST_TARGETS (default: interp cpu), in parallel,
 # with `timeout $OQ_TEST_TIMEOUT` (default 120 s) per program. One line per failure with the
 # reason and the first lines of output, one summary line per group, and as the LAST line
 # exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
@@ -158,11 +158,11 @@ jobs=$tmp/jobs
 : >"$jobs"
 groups=()
 n=0
-for target in ${OQ_TEST_TARGETS:-interp}; do
-  for group in lang seeds_run print errors; do
+for target in ${OQ_TEST_TARGETS:-interp cpu}; do
+  for group in lang seeds_run cpu print errors cpu_errors; do
     case $group in
       print) kind=print ;;
-      errors) kind=error ;;
+      errors|cpu_errors) kind=error ;;
       *) kind=run ;;
     esac
     groups+=("$group $target $((n))")
@@ -247,6 +247,34 @@ cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 echo "cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
+
+# (f) compiled kernels: a second run compiles nothing; a missing C compiler is an error
+# that names the kernel
+if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
+  kc_pass=0
+  kc_fail=0
+  kc() {   # kc DESCRIPTION CONDITION-RESULT
+    if [ "$2" = ok ]; then kc_pass=$((kc_pass + 1)); else
+      echo "FAIL kernel cache: $1"
+      first_lines "$tmp/kc.err" 6
+      kc_fail=$((kc_fail + 1))
+    fi
+  }
+  prog=tests/cpu/kernel_outputs.q
+  OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "first run compiles" "$([ $rc -eq 0 ] && grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
+  OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "second run takes every kernel from the cache" \
+    "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
+  CC=/nonexistent OQ_CACHE_DIR=$tmp/kcache2 timeout 60 "$OQ" run --target cpu "$prog" >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "a missing compiler is a run-time error naming the kernel" \
+    "$([ $rc -eq 1 ] && head -n 1 "$tmp/kc.err" | grep -Eq "runtime error: kernel 'ksum': the C compiler '/nonexistent' failed" && echo ok)"
+  echo "kernel cache: $kc_pass passed, $kc_fail failed"
+  add "$kc_pass" "$kc_fail"
+fi
 
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]
