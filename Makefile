@@ -3,7 +3,7 @@
 # (tools/deps.sh checks, and installs what is missing when run as root).
 CC      ?= cc
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP
+CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -DOQ_LIBDIR=\"$(CURDIR)/lib\"
 LDLIBS  += -lm -ldl -lpthread -lpng -ljpeg -ltiff
 
 SRC := $(wildcard src/*.c)
