@@ -48,7 +48,8 @@ typedef struct Parser {
   bool fail_in_attr;    /* in_line_attr when the last syntax error was raised */
   jmp_buf *on_error;    /* recovery point of the statement being parsed */
   jmp_buf *on_abort;    /* too many errors */
-  OpenBlock open[MAX_DEPTH + 2];
+  OpenBlock open[MAX_DEPTH + 2];   /* each push but the program's and a `(s1; s2)` body's
+                                     comes with enter(), and such a body with its lambda's */
   int nopen;
   char found[96];       /* text of the last "found ..." */
 } Parser;
@@ -235,10 +236,9 @@ static const char *describe(Parser *P, const Token *t) {
 /* "expected WHAT, found X" at the current token. A line break that was skipped inside
    brackets is what is named as found: most often the bracket was never closed. */
 static _Noreturn void expected(Parser *P, const char *what) {
-  const Token *t = peek(P);
+  const Token *t = &P->toks[P->pos];
   if (t->kind == TK_ERROR) fail(P, t->loc, "%s", t->str);   /* a lexical error says more */
-  const Token *raw = &P->toks[P->pos];
-  fail(P, raw->loc, "expected %s, found %s", what, describe(P, raw));
+  fail(P, t->loc, "expected %s, found %s", what, describe(P, t));
 }
 
 static Token *expect(Parser *P, TokKind k, const char *what) {
@@ -365,7 +365,8 @@ static const struct { const char *name; unsigned bit; } type_modifiers[] = {
 static void parse_modifiers(Parser *P, Type *ty) {
   while (accept(P, TK_APOS)) {
     Token *m = peek(P);
-    if (m->kind != TK_IDENT) expected(P, "a type modifier after '''");
+    if (m->kind != TK_IDENT)   /* `A'` is no transpose in Quasar: say so */
+      expected(P, "a type modifier after \"'\" (a transpose is written transpose(x))");
     unsigned bit = 0;
     for (size_t i = 0; i < sizeof type_modifiers / sizeof *type_modifiers; i++)
       if (!strcmp(m->str, type_modifiers[i].name)) bit = type_modifiers[i].bit;
@@ -638,8 +639,11 @@ static Node *parse_matrix(Parser *P) {
   }
   expect_close(P, TK_RBRACK, open);
   P->nest--;
-  if (!has_rows) return row->loc = open->loc, row;
-  if (row->list.n) list_push(P, &m->list, row);
+  if (!has_rows) {
+    row->loc = open->loc;
+    return row;
+  }
+  if (row->list.n) list_push(P, &m->list, row);   /* no empty last row after [1;2;] */
   return m;
 }
 
