@@ -1053,7 +1053,9 @@ static bool is_named_end(TokKind k) {
 /* `for` ... `endwhile` with the endwhile under the for: most likely the wrong end word for
    this block, not a missing `endfor`; unless an enclosing block it fits is aligned too. */
 static bool misspelled_end(Parser *P, const Token *t) {
-  if (!is_named_end(t->kind) || P->toks[P->open[P->nopen - 1].opener].loc.col != t->loc.col)
+  const OpenBlock *b = &P->open[P->nopen - 1];
+  if (b->kind == BK_PROGRAM || b->kind == BK_PAREN || !is_named_end(t->kind) ||
+      P->toks[b->opener].loc.col != t->loc.col)
     return false;
   int outer = outer_block_stopping_at(P, t->kind);
   return outer < 0 || P->toks[P->open[outer].opener].loc.col != t->loc.col;

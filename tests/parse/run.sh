@@ -16,6 +16,12 @@ if [ ! -x "$oq" ]; then echo "run.sh: no executable $oq (run make first)" >&2; e
 passed=0 failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# The number of the first line where two files differ.
+first_diff() {
+  awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
+       !done && (FNR > n || want[FNR] != $0) { print FNR; done = 1 }
+       END { if (!done) print (FNR < n ? FNR : n) + 1 }' "$1" "$2"
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -28,23 +34,24 @@ for f in tests/parse/errors/*.q; do
   rc=$?
   if [ $rc -ne 1 ]; then fail "$f: exit status $rc, expected 1"
   elif ! cmp -s "$tmp/err" "${f%.q}.err"; then
-    fail "$f: stderr differs from ${f%.q}.err:"; diff "${f%.q}.err" "$tmp/err" | head -10
+    fail "$f: stderr differs from ${f%.q}.err at line $(first_diff "${f%.q}.err" "$tmp/err")"
   else pass; fi
 done
 
 for f in tests/parse/dump/*.q; do
   if ! "$oq" parse --dump "$f" >"$tmp/out" 2>"$tmp/err"; then fail "$f: $(head -1 "$tmp/err")"
   elif ! cmp -s "$tmp/out" "${f%.q}.dump"; then
-    fail "$f: dump differs from ${f%.q}.dump:"; diff "${f%.q}.dump" "$tmp/out" | head -10
+    fail "$f: dump differs from ${f%.q}.dump at line $(first_diff "${f%.q}.dump" "$tmp/out")"
   else pass; fi
 done
 
 # One fuzz input: the parser must answer 0, or 1 with an error message.
 fuzz_check() {
-  local input=$1 what=$2 rc
+  local input=$1 what=$2 rc stderr=
   timeout 10 "$oq" check "$input" >/dev/null 2>"$tmp/ferr"
   rc=$?
-  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q "error:" "$tmp/ferr"; }; then pass
+  IFS= read -r -d '' stderr <"$tmp/ferr"
+  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [[ $stderr == *"error:"* ]]; }; then pass
   elif [ $rc -eq 124 ]; then fail "$what: timed out"
   elif [ $rc -gt 128 ]; then fail "$what: killed by signal $((rc - 128))"
   else fail "$what: exit status $rc without an error message"; fi
