@@ -1419,7 +1419,15 @@ Node *parse_file(Arena *arena, SrcFile *file) {
   P->on_abort = &stop;
   P->on_error = &stop;   /* every statement installs its own; this is only a backstop */
   P->open[P->nopen++] = (OpenBlock){ BK_PROGRAM, 0 };
-  if (!setjmp(stop)) parse_body(P, &program->list);
+  if (!setjmp(stop)) {
+    for (;;) {   /* the top level ends only at end of file: code is never dropped silently */
+      parse_body(P, &program->list);
+      Token *t = peek(P);
+      if (t->kind == TK_EOF) break;
+      report(P, t->loc, "unexpected %s", describe(P, t));
+      advance(P);
+    }
+  }
   free(P->partner);
   free(P->toks);
   free(P);

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/parse/run.sh [OQ]: parser tests. Builds nothing; OQ defaults to build/oq.
-#   seeds/*.q    every Quasar program of the seed documents: `oq check` must succeed
+#   seeds/*.q    every Quasar program of the seed documents: `oq check` must succeed, and
+#                with an error appended, report it (the parse reached the end)
 #   errors/*.q   broken programs: `oq check` exits 1 and prints exactly the .err file
 #   dump/*.q     `oq parse --dump` prints exactly the .dump file (the tree others rely on)
 #   fuzz         each seed truncated at 20 random offsets and line-shuffled 10 times: exit 0
@@ -27,6 +28,16 @@ trap 'rm -rf "$tmp"' EXIT
 
 for f in tests/parse/seeds/*.q; do
   if "$oq" check "$f" 2>"$tmp/err"; then pass; else fail "$f: $(head -1 "$tmp/err")"; fi
+done
+
+# The same programs with an error added at the end: it must be found, so the parser read
+# all the way to the end (a valid program must not stop the parse early).
+for f in tests/parse/seeds/*.q; do
+  last=$(($(wc -l <"$f") + 1))
+  { cat "$f"; echo "reached = *"; } >"$tmp/canary.q"
+  "$oq" check "$tmp/canary.q" 2>"$tmp/err"
+  if grep -q "canary.q:$last:11: error:" "$tmp/err"; then pass
+  else fail "$f: an error added at line $last was not reported"; fi
 done
 
 for f in tests/parse/errors/*.q; do
