@@ -150,12 +150,15 @@ static void lex_number(Lexer *L) {
   if (*p == '.' && isdigit((unsigned char)p[1])) {
     real = true;
     for (p++; isdigit((unsigned char)*p); p++) {}
-  } else if (*p == '.' && p > start && !strchr(".*/^", p[1]) && !is_ident_start((unsigned char)p[1])) {
+  } else if (*p == '.' && p > start && !strchr(".*/^", p[1]) &&
+             !is_ident_start((unsigned char)p[1])) {
     real = true;   /* `0.`; but `0..3` is a range and `2.^x` an element-wise power */
     p++;
   }
-  if ((*p == 'e' || *p == 'E') &&
-      (isdigit((unsigned char)p[1]) || ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+  bool exponent = (*p == 'e' || *p == 'E') &&   /* p[1] and p[2] exist only past an 'e' */
+                  (isdigit((unsigned char)p[1]) ||
+                   ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])));
+  if (exponent) {
     real = true;
     for (p += 2; isdigit((unsigned char)*p); p++) {}
   }

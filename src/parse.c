@@ -57,7 +57,10 @@ typedef struct Parser {
 typedef void *ParseFn(Parser *P, void *arg);
 
 static Node *parse_expr(Parser *P);
+static Node *parse_unary(Parser *P);
 static Node *parse_expr_or_assign(Parser *P);
+static Node *finish_assign(Parser *P, Node *lhs);
+static bool assignable(const Node *n);
 static Node *parse_statement(Parser *P);
 static Type *parse_type(Parser *P);
 static void parse_body(Parser *P, NodeList *out);
@@ -205,7 +208,8 @@ static void vreport(Parser *P, SrcLoc loc, const char *fmt, va_list ap) {
 }
 
 /* Reports an error and goes on (missing `end`, stray `endfor`). */
-static void report(Parser *P, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void report(Parser *P, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void report(Parser *P, SrcLoc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -214,7 +218,8 @@ static void report(Parser *P, SrcLoc loc, const char *fmt, ...) {
 }
 
 /* Reports an error and abandons the current statement. */
-static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) {
   P->fail_in_attr = P->in_line_attr;
   va_list ap;
@@ -598,9 +603,6 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
   return n;
 }
 
-static bool assignable(const Node *n);
-static Node *finish_assign(Parser *P, Node *lhs);
-
 /* (e), (e1, e2) a tuple, (a += 1) an assignment used as a value */
 static Node *parse_paren(Parser *P) {
   Token *open = advance(P);
@@ -686,7 +688,8 @@ static Node *parse_primary(Parser *P) {
     return parse_matrix(P);
   case TK_KERNEL: case TK_DEVICE:
     advance(P);
-    if (!at(P, TK_LPAREN)) expected(P, t->kind == TK_KERNEL ? "'(' after '__kernel__'" : "'(' after '__device__'");
+    if (!at(P, TK_LPAREN))
+      expected(P, t->kind == TK_KERNEL ? "'(' after '__kernel__'" : "'(' after '__device__'");
     return parse_lambda(P, t->kind == TK_KERNEL ? FK_KERNEL : FK_DEVICE, t);
   default:
     expected(P, "an expression");
@@ -719,7 +722,6 @@ static Node *parse_postfix(Parser *P) {
 }
 
 /* a ^ b and a .^ b: right associative; the exponent may carry a sign (2^-1). */
-static Node *parse_unary(Parser *P);
 static Node *parse_power(Parser *P) {
   Node *base = parse_postfix(P);
   Token *t = peek(P);
@@ -860,7 +862,8 @@ static Node *parse_expr(Parser *P) {
   Node *e = parse_ternary(P);
   if (at(P, TK_LARROW)) {
     Token *t = advance(P);
-    if (!assignable(e)) fail(P, start_loc(e), "the left side of '<-' must be a variable or an element");
+    if (!assignable(e))
+      fail(P, start_loc(e), "the left side of '<-' must be a variable or an element");
     Node *x = new_node(P, N_EXCHANGE, t->loc);
     x->a = e;
     x->b = parse_expr(P);
@@ -976,7 +979,8 @@ static Node *parse_attr(Parser *P, bool braced) {
   Node *n = new_node(P, N_ATTR, open->loc);
   P->in_line_attr = !braced;
   Token *name = peek(P);
-  if (!is_word(name)) expected(P, braced ? "an attribute name after '{!'" : "an attribute name after '!'");
+  if (!is_word(name))
+    expected(P, braced ? "an attribute name after '{!'" : "an attribute name after '!'");
   advance(P);
   n->name = word_text(P, name);
   for (;;) {
@@ -1095,7 +1099,8 @@ static void stray_closer(Parser *P, Token *t) {
   case TK_ELSE: case TK_ELSEIF: report(P, t->loc, "'%.*s' without 'if'", t->len, t->text); break;
   case TK_UNTIL: report(P, t->loc, "'until' without 'repeat'"); break;
   case TK_BAR: report(P, t->loc, "'|' outside a 'match' block"); break;
-  default: report(P, t->loc, "'%.*s' without an open '%.*s'", t->len, t->text, t->len - 3, t->text + 3);
+  default:   /* endfor -> for */
+    report(P, t->loc, "'%.*s' without an open '%.*s'", t->len, t->text, t->len - 3, t->text + 3);
   }
   advance(P);
   if (t->kind == TK_ELSEIF || t->kind == TK_UNTIL || t->kind == TK_BAR)
@@ -1263,7 +1268,8 @@ static void *function_header_fn(Parser *P, void *func) {
     Token *open = advance(P);
     parse_params(P, &f->outs, &f->nouts, TK_RBRACK, open);
     expect(P, TK_ASSIGN, "'=' after the function's outputs");
-  } else if (at(P, TK_IDENT) && (after(P, cur(P))->kind == TK_ASSIGN || after(P, cur(P))->kind == TK_COLON)) {
+  } else if (at(P, TK_IDENT) && (after(P, cur(P))->kind == TK_ASSIGN ||
+                                 after(P, cur(P))->kind == TK_COLON)) {
     Token *name = advance(P);
     Param out = { name->str, NULL, NULL, name->loc };
     out.type = accept(P, TK_COLON) ? parse_type(P) : new_type(P, TY_UNKNOWN, NULL, name->loc);
