@@ -150,7 +150,7 @@ static void lex_number(Lexer *L) {
   if (*p == '.' && isdigit((unsigned char)p[1])) {
     real = true;
     for (p++; isdigit((unsigned char)*p); p++) {}
-  } else if (*p == '.' && p > start && !strchr(".*/^", p[1]) &&
+  } else if (*p == '.' && p > start && (!p[1] || !strchr(".*/^", p[1])) &&
              !is_ident_start((unsigned char)p[1])) {
     real = true;   /* `0.`; but `0..3` is a range and `2.^x` an element-wise power */
     p++;
