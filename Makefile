@@ -5,7 +5,7 @@ CC      ?= cc
 CFLAGS  ?= -O2 -g
 # -fno-tree-slp-vectorize: GCC 12 -O2 drops the (double)(float)x rounding of rt_round when
 # it vectorizes straight-line code (complex results came out unrounded).
-CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -fno-tree-slp-vectorize
+CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -DOQ_LIBDIR=\"$(CURDIR)/lib\" -fno-tree-slp-vectorize
 LDLIBS  += -lm -ldl -lpthread -lpng -ljpeg -ltiff
 
 SRC := $(wildcard src/*.c)

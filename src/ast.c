@@ -44,7 +44,8 @@ static const char *modifier_names[] = {
 };
 
 static const char *fkind_name(FuncKind k) {
-  return k == FK_KERNEL ? "__kernel__" : k == FK_DEVICE ? "__device__" : k == FK_MACRO ? "macro" : "";
+  return k == FK_KERNEL ? "__kernel__" : k == FK_DEVICE ? "__device__" :
+         k == FK_MACRO ? "macro" : "";
 }
 
 /* The element type an array name implies (vec: scalar, ivec3: int); others print it. */
@@ -111,11 +112,17 @@ static void print_string(const char *s) {
 }
 
 /* name, name : type, name : type = default */
+static bool type_written(const Type *t) {
+  return t && (t->kind != TY_UNKNOWN || t->mods || t->name);
+}
+
 static void print_param(const Param *p) {
-  bool plain = (!p->type || (p->type->kind == TY_UNKNOWN && !p->type->mods && !p->type->name)) && !p->defval;
-  if (plain) { fputs(p->name ? p->name : "?", stdout); return; }
+  if (!type_written(p->type) && !p->defval) {
+    fputs(p->name ? p->name : "?", stdout);
+    return;
+  }
   printf("(%s", p->name ? p->name : "?");
-  if (p->type && !(p->type->kind == TY_UNKNOWN && !p->type->mods && !p->type->name)) {
+  if (type_written(p->type)) {
     fputs(" : ", stdout);
     print_type(p->type);
   }

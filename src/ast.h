@@ -128,7 +128,8 @@ typedef enum NodeKind {
   N_ASSIGN,     /* list = targets (1 for `x = e`, several for `[a, b] = e`); op = OP_NONE for
                    '=', else the compound operator (OP_ADD for +=, OP_MAX for ^^=, ...);
                    b = value (NULL for a bare declaration `x : T`); type = declared type of
-                   the single target (`x : vec'unchecked = ...`), else NULL */
+                   the single target (`x : vec'unchecked = ...`), else NULL. Also an
+                   expression: `b = (a += 1)` has the new value of a (seed 001) */
   N_IF,         /* a = condition, list = then-body, list2 = else-body (an elseif is an N_IF
                    alone in list2) */
   N_FOR,        /* name = loop variable, a = the range/iterated expression (usually N_RANGE),
@@ -142,7 +143,8 @@ typedef enum NodeKind {
   N_MACRO,      /* func (kind FK_MACRO): macro [outs] = name(params) ... endmacro */
   N_REDUCTION,  /* func holds the parameters; a = pattern expression, b = replacement:
                    reduction (x : cube) -> sum(x) = r_sum(x) */
-  N_TYPEDEF,    /* name, type; class fields (type p : mutable class ... end) in params */
+  N_TYPEDEF,    /* name, type; class fields (type p : mutable class ... end) in params,
+                   str = "class" or "mutable class" (NULL for `type t : T`), type = TY_NAMED p */
   N_ATTR,       /* code attribute {!name args} or !name args: name, attrs/nattrs */
   N_IMPORT,     /* str = file name */
   N_BLOCK,      /* list: a statement sequence (lambda bodies in parentheses) */

@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <setjmp.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <ucontext.h>
@@ -31,7 +32,10 @@ typedef struct Launch {
   Value *args;              /* converted arguments, by parameter index (V_NONE: special) */
   Value *acc;               /* kernel outputs, combined over threads */
   bool fibers, grid_fibers;
-  ucontext_t sched;
+  ucontext_t sched;         /* where a fiber's first switch returns to */
+  jmp_buf sched_jb;         /* where barriers and finished fibers jump back to */
+  void **stacks;            /* fiber stacks, reused from block to block */
+  int64_t nstacks;
 } Launch;
 
 /* The shared memory of one block: its k-th shared() call gets arr[k]. */
@@ -42,9 +46,9 @@ struct KernelThread {
   SharedSet *shared;
   int64_t blkidx[OQ_MAX_RANK], blkpos[OQ_MAX_RANK];
   int shared_next;
-  bool done;
-  ucontext_t ctx;
-  void *stack;
+  bool done, started;
+  ucontext_t ctx;           /* only to enter the fiber the first time */
+  jmp_buf jb;               /* where the fiber resumes after a barrier */
 };
 
 /* ---- block sizes ---- */
@@ -220,44 +224,61 @@ static void shared_free(SharedSet *s) {
   *s = (SharedSet){0};
 }
 
+/* Fibers: makecontext/swapcontext enter a fiber the first time; after that, switches use
+   _setjmp/_longjmp, which (unlike swapcontext) make no system call. */
 static KernelThread *fiber_arg;
 
 static void fiber_main(void) {
   KernelThread *t = fiber_arg;
   run_thread(t);
   t->done = true;
+  _longjmp(t->L->sched_jb, 1);
 }
 
-static void fiber_init(KernelThread *t) {
-  t->stack = mmap(NULL, FIBER_STACK, PROT_READ | PROT_WRITE,
-                  MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (t->stack == MAP_FAILED) rt_error(t->L->site->loc, "cannot allocate a kernel thread stack");
+static void *fiber_stack(Launch *L, int64_t i) {
+  if (i >= L->nstacks) {
+    L->stacks = realloc(L->stacks, (i + 1) * sizeof *L->stacks);
+    for (int64_t k = L->nstacks; k <= i; k++) {
+      L->stacks[k] = mmap(NULL, FIBER_STACK, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (L->stacks[k] == MAP_FAILED) rt_error(L->site->loc, "cannot allocate a kernel thread stack");
+    }
+    L->nstacks = i + 1;
+  }
+  return L->stacks[i];
+}
+
+static void fiber_resume(Launch *L, KernelThread *t, void *stack) {
+  if (_setjmp(L->sched_jb)) return;   /* back from a barrier or the fiber's end */
+  if (t->started) _longjmp(t->jb, 1);
+  t->started = true;
   getcontext(&t->ctx);
-  t->ctx.uc_stack.ss_sp = t->stack;
+  t->ctx.uc_stack.ss_sp = stack;
   t->ctx.uc_stack.ss_size = FIBER_STACK;
-  t->ctx.uc_link = &t->L->sched;
+  t->ctx.uc_link = NULL;
+  fiber_arg = t;
+  makecontext(&t->ctx, fiber_main, 0);
+  swapcontext(&L->sched, &t->ctx);
 }
 
-/* Runs threads as fibers until every one has finished; a barrier is a switch back here,
-   and a round in which every live thread ran up to its barrier releases the barrier. */
+/* Runs threads as fibers until every one has finished; a barrier jumps back here, and a
+   round in which every live thread ran up to its barrier releases the barrier. */
 static void run_fibers(Launch *L, KernelThread *ts, int64_t n) {
-  for (int64_t i = 0; i < n; i++) fiber_init(&ts[i]);
-  bool started = false;
+  for (int64_t i = 0; i < n; i++) fiber_stack(L, i);
   for (int64_t live = n; live > 0;) {
     live = 0;
     for (int64_t i = 0; i < n; i++) {
       if (ts[i].done) continue;
-      if (!started) { fiber_arg = &ts[i]; makecontext(&ts[i].ctx, fiber_main, 0); }
-      swapcontext(&L->sched, &ts[i].ctx);
+      fiber_resume(L, &ts[i], L->stacks[i]);
       if (!ts[i].done) live++;
     }
-    started = true;
   }
-  for (int64_t i = 0; i < n; i++) munmap(ts[i].stack, FIBER_STACK);
 }
 
-/* makecontext must see fiber_arg at the moment the fiber first runs: fiber_main reads it
-   before anything else, and each fiber is first entered right after it is set. */
+static void free_stacks(Launch *L) {
+  for (int64_t i = 0; i < L->nstacks; i++) munmap(L->stacks[i], FIBER_STACK);
+  free(L->stacks);
+}
 
 static void run_block(Launch *L, const int64_t *blkidx) {
   int64_t nthreads = product(L->blk, L->D);
@@ -392,6 +413,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
       do run_block(&L, bi); while (next_index(bi, L.cnt, L.D));
     }
   }
+  free_stacks(&L);
   if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, kernel_now_ms() - t0);
   for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
   free(L.args);
@@ -448,5 +470,5 @@ void kernel_syncthreads(Interp *I, Node *site, const char *scope) {
     rt_error(site->loc, "syncthreads in a __device__ function is not supported by the interpreter; call it from the kernel itself");
   if (!strcmp(scope, "grid") && !L->grid_fibers)
     rt_error(site->loc, "syncthreads(grid) inside a device function is not supported");
-  swapcontext(&t->ctx, &L->sched);
+  if (!_setjmp(t->jb)) _longjmp(L->sched_jb, 1);
 }

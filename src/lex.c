@@ -150,12 +150,15 @@ static void lex_number(Lexer *L) {
   if (*p == '.' && isdigit((unsigned char)p[1])) {
     real = true;
     for (p++; isdigit((unsigned char)*p); p++) {}
-  } else if (*p == '.' && p > start && !strchr(".*/^", p[1]) && !is_ident_start((unsigned char)p[1])) {
+  } else if (*p == '.' && p > start && (!p[1] || !strchr(".*/^", p[1])) &&
+             !is_ident_start((unsigned char)p[1])) {
     real = true;   /* `0.`; but `0..3` is a range and `2.^x` an element-wise power */
     p++;
   }
-  if ((*p == 'e' || *p == 'E') &&
-      (isdigit((unsigned char)p[1]) || ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])))) {
+  bool exponent = (*p == 'e' || *p == 'E') &&   /* p[1] and p[2] exist only past an 'e' */
+                  (isdigit((unsigned char)p[1]) ||
+                   ((p[1] == '+' || p[1] == '-') && isdigit((unsigned char)p[2])));
+  if (exponent) {
     real = true;
     for (p += 2; isdigit((unsigned char)*p); p++) {}
   }
@@ -279,18 +282,14 @@ static void lex_word(Lexer *L) {
   if (kind == TK_IDENT) t->str = arena_strndup(L->arena, start, n);
 }
 
-/* Where "end of file" is reported: the end of the line of the last real token. */
+/* Where "end of file" is reported: the end of the line of the last token. */
 static SrcLoc eof_loc(Lexer *L) {
   if (!L->n) return (SrcLoc){ L->file, 1, 1 };
-  Token *last = &L->toks[L->n - 1];
-  if (last->kind == TK_NEWLINE) return last->loc;
-  const char *eol = last->text + last->len;
-  for (const char *q = eol; *q && *q != '\n'; q++) eol = q + 1;
-  int line = last->loc.line;
-  for (const char *q = last->text; q < last->text + last->len; q++) line += *q == '\n';
-  const char *ls = eol;
-  while (ls > L->file->text && ls[-1] != '\n') ls--;
-  return (SrcLoc){ L->file, line, (int)(eol - ls) + 1 };
+  const Token *last = &L->toks[L->n - 1];
+  if (last->kind == TK_NEWLINE) return last->loc;   /* it stands at that line's end */
+  SrcLoc loc = last->loc;
+  loc.col += (int)strcspn(last->text, "\n");   /* tokens never span lines */
+  return loc;
 }
 
 TokenArray lex_file(Arena *arena, const SrcFile *file) {

@@ -48,7 +48,8 @@ typedef struct Parser {
   bool fail_in_attr;    /* in_line_attr when the last syntax error was raised */
   jmp_buf *on_error;    /* recovery point of the statement being parsed */
   jmp_buf *on_abort;    /* too many errors */
-  OpenBlock open[MAX_DEPTH + 2];
+  OpenBlock open[MAX_DEPTH + 2];   /* each push but the program's and a `(s1; s2)` body's
+                                     comes with enter(), and such a body with its lambda's */
   int nopen;
   char found[96];       /* text of the last "found ..." */
 } Parser;
@@ -56,7 +57,10 @@ typedef struct Parser {
 typedef void *ParseFn(Parser *P, void *arg);
 
 static Node *parse_expr(Parser *P);
+static Node *parse_unary(Parser *P);
 static Node *parse_expr_or_assign(Parser *P);
+static Node *finish_assign(Parser *P, Node *lhs);
+static bool assignable(const Node *n);
 static Node *parse_statement(Parser *P);
 static Type *parse_type(Parser *P);
 static void parse_body(Parser *P, NodeList *out);
@@ -204,7 +208,8 @@ static void vreport(Parser *P, SrcLoc loc, const char *fmt, va_list ap) {
 }
 
 /* Reports an error and goes on (missing `end`, stray `endfor`). */
-static void report(Parser *P, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void report(Parser *P, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static void report(Parser *P, SrcLoc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
@@ -213,7 +218,8 @@ static void report(Parser *P, SrcLoc loc, const char *fmt, ...) {
 }
 
 /* Reports an error and abandons the current statement. */
-static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 static _Noreturn void fail(Parser *P, SrcLoc loc, const char *fmt, ...) {
   P->fail_in_attr = P->in_line_attr;
   va_list ap;
@@ -235,10 +241,9 @@ static const char *describe(Parser *P, const Token *t) {
 /* "expected WHAT, found X" at the current token. A line break that was skipped inside
    brackets is what is named as found: most often the bracket was never closed. */
 static _Noreturn void expected(Parser *P, const char *what) {
-  const Token *t = peek(P);
+  const Token *t = &P->toks[P->pos];
   if (t->kind == TK_ERROR) fail(P, t->loc, "%s", t->str);   /* a lexical error says more */
-  const Token *raw = &P->toks[P->pos];
-  fail(P, raw->loc, "expected %s, found %s", what, describe(P, raw));
+  fail(P, t->loc, "expected %s, found %s", what, describe(P, t));
 }
 
 static Token *expect(Parser *P, TokKind k, const char *what) {
@@ -365,7 +370,8 @@ static const struct { const char *name; unsigned bit; } type_modifiers[] = {
 static void parse_modifiers(Parser *P, Type *ty) {
   while (accept(P, TK_APOS)) {
     Token *m = peek(P);
-    if (m->kind != TK_IDENT) expected(P, "a type modifier after '''");
+    if (m->kind != TK_IDENT)   /* `A'` is no transpose in Quasar: say so */
+      expected(P, "a type modifier after \"'\" (a transpose is written transpose(x))");
     unsigned bit = 0;
     for (size_t i = 0; i < sizeof type_modifiers / sizeof *type_modifiers; i++)
       if (!strcmp(m->str, type_modifiers[i].name)) bit = type_modifiers[i].bit;
@@ -597,9 +603,6 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
   return n;
 }
 
-static bool assignable(const Node *n);
-static Node *finish_assign(Parser *P, Node *lhs);
-
 /* (e), (e1, e2) a tuple, (a += 1) an assignment used as a value */
 static Node *parse_paren(Parser *P) {
   Token *open = advance(P);
@@ -638,8 +641,11 @@ static Node *parse_matrix(Parser *P) {
   }
   expect_close(P, TK_RBRACK, open);
   P->nest--;
-  if (!has_rows) return row->loc = open->loc, row;
-  if (row->list.n) list_push(P, &m->list, row);
+  if (!has_rows) {
+    row->loc = open->loc;
+    return row;
+  }
+  if (row->list.n) list_push(P, &m->list, row);   /* no empty last row after [1;2;] */
   return m;
 }
 
@@ -682,7 +688,8 @@ static Node *parse_primary(Parser *P) {
     return parse_matrix(P);
   case TK_KERNEL: case TK_DEVICE:
     advance(P);
-    if (!at(P, TK_LPAREN)) expected(P, t->kind == TK_KERNEL ? "'(' after '__kernel__'" : "'(' after '__device__'");
+    if (!at(P, TK_LPAREN))
+      expected(P, t->kind == TK_KERNEL ? "'(' after '__kernel__'" : "'(' after '__device__'");
     return parse_lambda(P, t->kind == TK_KERNEL ? FK_KERNEL : FK_DEVICE, t);
   default:
     expected(P, "an expression");
@@ -715,7 +722,6 @@ static Node *parse_postfix(Parser *P) {
 }
 
 /* a ^ b and a .^ b: right associative; the exponent may carry a sign (2^-1). */
-static Node *parse_unary(Parser *P);
 static Node *parse_power(Parser *P) {
   Node *base = parse_postfix(P);
   Token *t = peek(P);
@@ -856,7 +862,8 @@ static Node *parse_expr(Parser *P) {
   Node *e = parse_ternary(P);
   if (at(P, TK_LARROW)) {
     Token *t = advance(P);
-    if (!assignable(e)) fail(P, start_loc(e), "the left side of '<-' must be a variable or an element");
+    if (!assignable(e))
+      fail(P, start_loc(e), "the left side of '<-' must be a variable or an element");
     Node *x = new_node(P, N_EXCHANGE, t->loc);
     x->a = e;
     x->b = parse_expr(P);
@@ -972,7 +979,8 @@ static Node *parse_attr(Parser *P, bool braced) {
   Node *n = new_node(P, N_ATTR, open->loc);
   P->in_line_attr = !braced;
   Token *name = peek(P);
-  if (!is_word(name)) expected(P, braced ? "an attribute name after '{!'" : "an attribute name after '!'");
+  if (!is_word(name))
+    expected(P, braced ? "an attribute name after '{!'" : "an attribute name after '!'");
   advance(P);
   n->name = word_text(P, name);
   for (;;) {
@@ -1049,7 +1057,9 @@ static bool is_named_end(TokKind k) {
 /* `for` ... `endwhile` with the endwhile under the for: most likely the wrong end word for
    this block, not a missing `endfor`; unless an enclosing block it fits is aligned too. */
 static bool misspelled_end(Parser *P, const Token *t) {
-  if (!is_named_end(t->kind) || P->toks[P->open[P->nopen - 1].opener].loc.col != t->loc.col)
+  const OpenBlock *b = &P->open[P->nopen - 1];
+  if (b->kind == BK_PROGRAM || b->kind == BK_PAREN || !is_named_end(t->kind) ||
+      P->toks[b->opener].loc.col != t->loc.col)
     return false;
   int outer = outer_block_stopping_at(P, t->kind);
   return outer < 0 || P->toks[P->open[outer].opener].loc.col != t->loc.col;
@@ -1089,7 +1099,8 @@ static void stray_closer(Parser *P, Token *t) {
   case TK_ELSE: case TK_ELSEIF: report(P, t->loc, "'%.*s' without 'if'", t->len, t->text); break;
   case TK_UNTIL: report(P, t->loc, "'until' without 'repeat'"); break;
   case TK_BAR: report(P, t->loc, "'|' outside a 'match' block"); break;
-  default: report(P, t->loc, "'%.*s' without an open '%.*s'", t->len, t->text, t->len - 3, t->text + 3);
+  default:   /* endfor -> for */
+    report(P, t->loc, "'%.*s' without an open '%.*s'", t->len, t->text, t->len - 3, t->text + 3);
   }
   advance(P);
   if (t->kind == TK_ELSEIF || t->kind == TK_UNTIL || t->kind == TK_BAR)
@@ -1257,7 +1268,8 @@ static void *function_header_fn(Parser *P, void *func) {
     Token *open = advance(P);
     parse_params(P, &f->outs, &f->nouts, TK_RBRACK, open);
     expect(P, TK_ASSIGN, "'=' after the function's outputs");
-  } else if (at(P, TK_IDENT) && (after(P, cur(P))->kind == TK_ASSIGN || after(P, cur(P))->kind == TK_COLON)) {
+  } else if (at(P, TK_IDENT) && (after(P, cur(P))->kind == TK_ASSIGN ||
+                                 after(P, cur(P))->kind == TK_COLON)) {
     Token *name = advance(P);
     Param out = { name->str, NULL, NULL, name->loc };
     out.type = accept(P, TK_COLON) ? parse_type(P) : new_type(P, TY_UNKNOWN, NULL, name->loc);
@@ -1413,7 +1425,15 @@ Node *parse_file(Arena *arena, SrcFile *file) {
   P->on_abort = &stop;
   P->on_error = &stop;   /* every statement installs its own; this is only a backstop */
   P->open[P->nopen++] = (OpenBlock){ BK_PROGRAM, 0 };
-  if (!setjmp(stop)) parse_body(P, &program->list);
+  if (!setjmp(stop)) {
+    for (;;) {   /* the top level ends only at end of file: code is never dropped silently */
+      parse_body(P, &program->list);
+      Token *t = peek(P);
+      if (t->kind == TK_EOF) break;
+      report(P, t->loc, "unexpected %s", describe(P, t));
+      advance(P);
+    }
+  }
   free(P->partner);
   free(P->toks);
   free(P);

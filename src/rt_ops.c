@@ -346,7 +346,8 @@ static Value array_op(Op op, Value a, Value b, SrcLoc loc) {
 
 /* ---- strings ---- */
 
-static bool concat_ok(Value v) { return v.kind == V_STRING || v_is_num(v) || v.kind == V_ARRAY; }
+/* Strings concatenate with strings and numbers; an array next to a string is a type error. */
+static bool concat_ok(Value v) { return v.kind == V_STRING || v_is_num(v); }
 
 static Value string_op(Op op, Value a, Value b, SrcLoc loc) {
   if (op == OP_ADD && concat_ok(a) && concat_ok(b)) {

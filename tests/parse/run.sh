@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tests/parse/run.sh [OQ]: parser tests. Builds nothing; OQ defaults to build/oq.
-#   seeds/*.q    every Quasar program of the seed documents: `oq check` must succeed
+#   seeds/*.q    every Quasar program of the seed documents: `oq check` must succeed, and
+#                with an error appended, report it (the parse reached the end)
 #   errors/*.q   broken programs: `oq check` exits 1 and prints exactly the .err file
 #   dump/*.q     `oq parse --dump` prints exactly the .dump file (the tree others rely on)
 #   fuzz         each seed truncated at 20 random offsets and line-shuffled 10 times: exit 0
@@ -16,6 +17,12 @@ if [ ! -x "$oq" ]; then echo "run.sh: no executable $oq (run make first)" >&2; e
 passed=0 failed=0
 pass() { passed=$((passed + 1)); }
 fail() { failed=$((failed + 1)); echo "FAIL: $*"; }
+# The number of the first line where two files differ.
+first_diff() {
+  awk 'NR == FNR { want[FNR] = $0; n = FNR; next }
+       !done && (FNR > n || want[FNR] != $0) { print FNR; done = 1 }
+       END { if (!done) print (FNR < n ? FNR : n) + 1 }' "$1" "$2"
+}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -23,28 +30,39 @@ for f in tests/parse/seeds/*.q; do
   if "$oq" check "$f" 2>"$tmp/err"; then pass; else fail "$f: $(head -1 "$tmp/err")"; fi
 done
 
+# The same programs with an error added at the end: it must be found, so the parser read
+# all the way to the end (a valid program must not stop the parse early).
+for f in tests/parse/seeds/*.q; do
+  last=$(($(wc -l <"$f") + 1))
+  { cat "$f"; echo "reached = *"; } >"$tmp/canary.q"
+  "$oq" check "$tmp/canary.q" 2>"$tmp/err"
+  if grep -q "canary.q:$last:11: error:" "$tmp/err"; then pass
+  else fail "$f: an error added at line $last was not reported"; fi
+done
+
 for f in tests/parse/errors/*.q; do
   "$oq" check "$f" 2>"$tmp/err"
   rc=$?
   if [ $rc -ne 1 ]; then fail "$f: exit status $rc, expected 1"
   elif ! cmp -s "$tmp/err" "${f%.q}.err"; then
-    fail "$f: stderr differs from ${f%.q}.err:"; diff "${f%.q}.err" "$tmp/err" | head -10
+    fail "$f: stderr differs from ${f%.q}.err at line $(first_diff "${f%.q}.err" "$tmp/err")"
   else pass; fi
 done
 
 for f in tests/parse/dump/*.q; do
   if ! "$oq" parse --dump "$f" >"$tmp/out" 2>"$tmp/err"; then fail "$f: $(head -1 "$tmp/err")"
   elif ! cmp -s "$tmp/out" "${f%.q}.dump"; then
-    fail "$f: dump differs from ${f%.q}.dump:"; diff "${f%.q}.dump" "$tmp/out" | head -10
+    fail "$f: dump differs from ${f%.q}.dump at line $(first_diff "${f%.q}.dump" "$tmp/out")"
   else pass; fi
 done
 
 # One fuzz input: the parser must answer 0, or 1 with an error message.
 fuzz_check() {
-  local input=$1 what=$2 rc
+  local input=$1 what=$2 rc stderr=
   timeout 10 "$oq" check "$input" >/dev/null 2>"$tmp/ferr"
   rc=$?
-  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q "error:" "$tmp/ferr"; }; then pass
+  IFS= read -r -d '' stderr <"$tmp/ferr"
+  if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && [[ $stderr == *"error:"* ]]; }; then pass
   elif [ $rc -eq 124 ]; then fail "$what: timed out"
   elif [ $rc -gt 128 ]; then fail "$what: killed by signal $((rc - 128))"
   else fail "$what: exit status $rc without an error message"; fi

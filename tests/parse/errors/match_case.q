@@ -4,3 +4,5 @@ y = 0
 | "a" -> y = 1
 | _ -> y = 2
 end
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

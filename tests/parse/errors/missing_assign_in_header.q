@@ -3,3 +3,5 @@ function [] __kernel__ copy_kernel(x:vec'const, y:vec'nocopy, pos:int)
     y[pos] = x[pos]
 endfunction
 x = ones(2^16)
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

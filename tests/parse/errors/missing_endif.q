@@ -6,3 +6,5 @@ function y = clamp01(x)
 
 endfunction
 y = clamp01(3)
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

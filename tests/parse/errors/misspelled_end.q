@@ -3,3 +3,5 @@ for i = 0..2
     x = i
 endwhile
 y = x
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

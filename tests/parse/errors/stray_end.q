@@ -3,3 +3,9 @@ for i = 0..2
 end
 end
 endwhile
+endfor
+endfunction
+until x > 1
+elseif y
+| 1 -> z = 2
+w = )

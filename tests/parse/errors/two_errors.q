@@ -4,3 +4,5 @@ b = (a + * 2)
 c = a
 d = [a, b
 e = c
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

@@ -2,3 +2,5 @@
 A = [1, 2
      3, 4]
 B = A
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *

@@ -4,3 +4,5 @@ while x < 3
         x += i
     endwhile
 endwhile
+% Canary: this line is reached, so parsing went on after the errors above.
+reached = *
