@@ -71,6 +71,13 @@ typedef struct Em {
   bool has_return;      /* kernel: `return` jumps to the end of the thread */
   const char *L;        /* C expression of the OqkLaunch pointer here */
   FSpec **reach; int nreach;
+  int priv_slot[8], priv_cap[8];   /* private arrays: kernel slot or capture (-1 for neither) */
+  int lin_slot;         /* `pos`, when it only ever indexes whole argument arrays (else -1) */
+  bool lin;             /* emitting the linear loop: those accesses are x.p[_r] */
+  Buf lin_test;         /* at the entry: the arrays have the launch's dimensions */
+  char **konst;         /* per slot of the function being emitted: its constant value, or NULL */
+  unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
+                             value over a barrier); 2: one variable per block (a shared array) */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -182,9 +189,65 @@ static char *slot_name(Em *E, FSpec *f, int slot) {
 
 /* The C lvalue of a slot of the function being emitted. */
 static char *slot_ref(Em *E, int slot) {
+  if (E->konst && E->konst[slot]) return E->konst[slot];
   char *n = slot_name(E, E->f, slot);
-  if (E->phases && E->sc[slot] == SC_LOCAL) return sf(E, "%s[_t]", n);
+  if (E->phases && E->sc[slot] == SC_LOCAL && !(E->pphase && E->pphase[slot])) return sf(E, "%s[_t]", n);
   return n;
+}
+
+static char *real_lit(Em *E, double x);
+
+/* ---- locals that are constants: assigned once, a literal ---- */
+
+typedef struct KonstScan { int *nassign; Node **value; } KonstScan;
+
+static void konst_walk(Node *n, KonstScan *k) {
+  if (!n) return;
+  if (n->kind == N_ASSIGN) {
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      Node *id = t->kind == N_INDEX ? t->a : t;
+      if (id->kind != N_IDENT || id->slot < 0 || id->depth != 0) continue;
+      k->nassign[id->slot] += t->kind == N_INDEX ? 2 : 1;   /* a component store disqualifies */
+      if (n->op != OP_NONE || n->list.n != 1 || t->kind != N_IDENT || !n->b || n->type) k->nassign[id->slot] += 2;
+      else k->value[id->slot] = n->b;
+    }
+  }
+  if (n->kind == N_FOR && n->slot >= 0) k->nassign[n->slot] += 2;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  konst_walk(n->a, k);
+  konst_walk(n->b, k);
+  konst_walk(n->c, k);
+  for (int i = 0; i < n->list.n; i++) konst_walk(n->list.items[i], k);
+  for (int i = 0; i < n->list2.n; i++) konst_walk(n->list2.items[i], k);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) konst_walk(n->cases[i].body.items[j], k);
+}
+
+/* Reading such a local after its assignment always gives the literal; reading it before
+   is an error in the interpreter, and compiled code gives the literal. */
+static void find_konst(Em *E, FSpec *f) {
+  FuncInfo *fi = func_info(f->func);
+  int n = fi->nslots;
+  KonstScan k = {calloc(n + 1, sizeof(int)), calloc(n + 1, sizeof(Node *))};
+  for (int i = 0; i < f->func->body.n; i++) konst_walk(f->func->body.items[i], &k);
+  E->konst = calloc(n + 1, sizeof(char *));
+  int first_local = f->func->ngenerics + f->func->nparams + f->func->nouts;
+  for (int s = first_local; s < n; s++) {
+    Node *v = k.value[s];
+    if (k.nassign[s] != 1 || !v) continue;
+    int64_t c;
+    bool neg = v->kind == N_UNARY && v->op == OP_NEG;
+    Node *lit = neg ? v->a : v;
+    if (lit->kind == N_INT && f->slots[s].kind == K_INT) {
+      c = neg ? -lit->ival : lit->ival;
+      E->konst[s] = sf(E, "((int32_t)%lld)", (long long)c);
+    } else if (lit->kind == N_REAL && f->slots[s].kind == K_REAL) {
+      E->konst[s] = real_lit(E, neg ? -lit->rval : lit->rval);
+    }
+  }
+  free(k.nassign);
+  free(k.value);
 }
 
 /* ---- numbers ---- */
@@ -535,11 +598,26 @@ typedef struct Plan {
   int site;                    /* 'checked: error site */
   char *arr;                   /* the array (a name) */
   int rank;
+  int priv;                    /* private-copy candidate k (see find_private), or -1 */
+  bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
 } Plan;
+
+/* Dimension d of array arr (of type t) as a C expression: a constant when known. */
+static char *adim(Em *E, const char *arr, KType t, int d) {
+  if (d >= t.rank) return "1";
+  if (t.cdims) return sf(E, "(int64_t)%lld", (long long)t.cdims[d]);
+  return sf(E, "%s.d[%d]", arr, d);
+}
 
 static char *idx64(Em *E, char *e, KType t) {
   if (kclass(t) == K_INT) return sf(E, "(int64_t)%s", e);
   return sf(E, "oq_idxr((double)%s)", e);
+}
+
+/* For the zero and unchecked rules only inside/outside matters: a cheaper conversion. */
+static char *idx64_rule(Em *E, char *e, KType t, bool cheap) {
+  if (kclass(t) == K_INT || !cheap) return idx64(E, e, t);
+  return sf(E, "oq_idxz((double)%s)", e);
 }
 
 static const char *func_display_name(FSpec *f) { return f->func->name ? f->func->name : "(kernel lambda)"; }
@@ -557,6 +635,7 @@ typedef struct IView {
   int len;                       /* components; 0 for a number */
   char *c[K_MAX_VEC];            /* int64 C expression of each component */
   int64_t bound[K_MAX_VEC];      /* |value| <= bound, or -1 when not known */
+  bool launch[K_MAX_VEC];        /* the bound holds for launch extents below 2^23 only */
 } IView;
 
 static bool is_special_ident(Em *E, Node *n) {
@@ -567,8 +646,11 @@ static bool is_special_ident(Em *E, Node *n) {
 }
 
 /* A scalar result must be exact in float: test it when its bound is not small enough. */
-static void iv_need_exact(IView *v, int k, Buf *tests) {
-  if (v->bound[k] >= 0 && v->bound[k] <= F24) return;
+static void iv_need_exact(Em *E, IView *v, int k, Buf *tests) {
+  if (v->bound[k] >= 0 && v->bound[k] <= F24) {
+    if (v->launch[k]) E->S->small_launch = true;   /* the launcher must check it */
+    return;
+  }
   bprintf(tests, "%soq_f24(%s)", tests->len ? " && " : "", v->c[k]);
 }
 
@@ -589,7 +671,6 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
   }
   if (kclass(t) == K_INT && (t.kind == K_VEC || t.kind == K_INT || t.kind == K_BOOL)) {
     bool special = is_special_ident(E, n);
-    if (special) E->S->small_launch = true;
     char *e = ex(E, n);
     if (t.kind == K_VEC) {
       e = vname(E, e, t);
@@ -597,10 +678,12 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
       for (int k = 0; k < t.len; k++) {
         v->c[k] = sf(E, "(int64_t)%s.v[%d]", e, k);
         v->bound[k] = special ? F24 / 2 : -1;
+        v->launch[k] = special;
       }
     } else {
       v->c[0] = sf(E, "(int64_t)%s", e);
       v->bound[0] = special ? F24 / 2 : -1;
+      v->launch[0] = special;
     }
     return true;
   }
@@ -630,7 +713,8 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
         if (len >= K_MAX_VEC) return false;
         v->c[len] = e.c[k];
         v->bound[len] = e.bound[k];
-        iv_need_exact(v, len, tests);
+        v->launch[len] = e.launch[k];
+        iv_need_exact(E, v, len, tests);
         len++;
       }
     }
@@ -648,6 +732,7 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
     for (int k = 0; k < (v->len ? v->len : 1); k++) {
       char *x = a.c[a.len ? k : 0], *y = b.c[b.len ? k : 0];
       int64_t bx = a.bound[a.len ? k : 0], by = b.bound[b.len ? k : 0];
+      v->launch[k] = a.launch[a.len ? k : 0] || b.launch[b.len ? k : 0];
       if (op == OP_MUL || op == OP_EMUL) {
         v->c[k] = sf(E, "(%s * %s)", x, y);
         v->bound[k] = bx >= 0 && by >= 0 && bx <= F24 && by <= F24 && (bx == 0 || by <= INT64_MAX / bx) ? bx * by : -1;
@@ -657,7 +742,7 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
       }
       /* int operands are exact in the interpreter's double arithmetic; the result is
          rounded to float */
-      iv_need_exact(v, k, tests);
+      iv_need_exact(E, v, k, tests);
     }
     return true;
   }
@@ -667,7 +752,7 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
 
 /* The int64 indices of an index expression of scalars, computed exactly when possible.
    Fills out[0..len-1] with named temporaries. */
-static void index_ints(Em *E, Node *e, int len, char **out) {
+static void index_ints(Em *E, Node *e, int len, char **out, bool cheap) {
   Buf tests = {0}, pre = {0};
   IView v;
   Buf *saved = E->b;
@@ -692,7 +777,7 @@ static void index_ints(Em *E, Node *e, int len, char **out) {
     char *x = ex(E, e);
     if (t.kind == K_VEC) x = vname(E, x, t);
     for (int k = 0; k < len; k++) {
-      char *c = t.kind == K_VEC ? idx64(E, sf(E, "%s.v[%d]", x, k), kt(t.elem)) : idx64(E, x, t);
+      char *c = t.kind == K_VEC ? idx64_rule(E, sf(E, "%s.v[%d]", x, k), kt(t.elem), cheap) : idx64_rule(E, x, t, cheap);
       if (ok) line(E, "%s = %s;", out[k], c);
       else {
         out[k] = tmp(E);
@@ -712,9 +797,17 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
   P->vdim = -1;
+  P->priv = -1;
   P->arr = arr;
   P->rank = R;
   P->rule = rule_of(n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0);
+  bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
+  if (E->lin && nidx == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == E->lin_slot &&
+      n->list.items[0]->depth == 0 && E->f->is_kernel) {
+    P->lin = true;
+    P->ndim = 1;
+    return;
+  }
   if (P->rule == R_CHECKED) {
     KSpec *S = E->S;
     if (S->nsites == S->sitecap) {
@@ -729,21 +822,21 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     /* a position: its components index successive dimensions */
     KType vt = T(E, n->list.items[0]);
     char *ix[K_MAX_VEC];
-    index_ints(E, n->list.items[0], vt.len, ix);
+    index_ints(E, n->list.items[0], vt.len, ix, cheap);
     P->ndim = vt.len > R ? vt.len : R;
     for (int d = 0; d < P->ndim; d++) {
-      P->size[d] = d < R ? sf(E, "%s.d[%d]", arr, d) : "1";
+      P->size[d] = adim(E, arr, at, d);
       P->idx[d] = d < vt.len ? ix[d] : "0";
     }
     return;
   }
   P->ndim = nidx;
   for (int d = 0; d < nidx; d++) {
-    if (d < nidx - 1) P->size[d] = d < R ? sf(E, "%s.d[%d]", arr, d) : "1";
+    if (d < nidx - 1) P->size[d] = adim(E, arr, at, d);
     else {
       Buf b = {0};
       bputs(&b, d < R ? "" : "1");
-      for (int k = d; k < R; k++) bprintf(&b, "%s%s.d[%d]", k > d ? " * " : "", arr, k);
+      for (int k = d; k < R; k++) bprintf(&b, "%s%s", k > d ? " * " : "", adim(E, arr, at, k));
       P->size[d] = sf(E, "(%s)", b.s);
       free(b.s);
     }
@@ -756,7 +849,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vec = e->kind == N_RANGE ? ex_range_value(E, e) : vname(E, ex(E, e), t);
       continue;
     }
-    index_ints(E, e, 1, &P->idx[d]);
+    index_ints(E, e, 1, &P->idx[d], cheap);
   }
 }
 
@@ -764,10 +857,16 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
    For rules that resolve indices, the resolved indices are written first. */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
+  if (P->lin) {
+    *off = "_r";
+    *valid = "1";
+    return;
+  }
   for (int d = 0; d < P->ndim; d++) {
     if (d == P->vdim) {
       char *t0 = tmp(E);
-      line(E, "int64_t %s = %s;", t0, idx64(E, sf(E, "%s.v[%d]", P->vec, k), kt(P->vt.elem)));
+      bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
+      line(E, "int64_t %s = %s;", t0, idx64_rule(E, sf(E, "%s.v[%d]", P->vec, k), kt(P->vt.elem), cheap));
       ix[d] = t0;
     } else {
       ix[d] = P->idx[d];
@@ -840,6 +939,322 @@ static char *store_conv(Em *E, ElemType el, char *v, KType t) {
 }
 
 static char *zero_of(KKind c) { return c == K_CPLX ? "((oq_cplx)0)" : c == K_REAL ? "((oq_real)0)" : "0"; }
+
+/* ---- arrays updated only by += and -= ----
+   Such an array can be updated in a private copy per worker, added into the array after
+   the launch, instead of atomically: the same sums in another order (atomics have no
+   order either). The launcher does it for small arrays that no other argument aliases. */
+
+static int private_of(Em *E, Node *id) {
+  if (!E->f->is_kernel || id->kind != N_IDENT) return -1;
+  NodeInfo *ni = ksema_info(E->f, id);
+  for (int k = 0; k < E->S->npriv; k++) {
+    if (E->priv_slot[k] >= 0 && id->slot == E->priv_slot[k] && id->depth == 0) return k;
+    if (E->priv_cap[k] >= 0 && ni && ni->cap == E->priv_cap[k]) return k;
+  }
+  return -1;
+}
+
+typedef struct PrivCount { int slot, cap, all, ok; } PrivCount;
+
+static bool refers(Em *E, Node *n, PrivCount *c) {
+  if (n->kind != N_IDENT) return false;
+  if (c->slot >= 0) return n->slot == c->slot && n->depth == 0;
+  NodeInfo *ni = ksema_info(E->f, n);
+  return ni && ni->cap == c->cap;
+}
+
+static void priv_walk(Em *E, Node *n, PrivCount *c) {
+  if (!n) return;
+  if (n->kind == N_IDENT && refers(E, n, c)) c->all++;
+  if (n->kind == N_ASSIGN && (n->op == OP_ADD || n->op == OP_SUB) && n->list.n == 1 &&
+      n->list.items[0]->kind == N_INDEX && refers(E, n->list.items[0]->a, c))
+    c->ok++;
+  if (n->kind == N_CALL && n->list.n >= 1 && refers(E, n->list.items[0], c)) {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && (ni->builtin == KB_SIZE || ni->builtin == KB_NUMEL || ni->builtin == KB_NDIMS)) c->ok++;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  priv_walk(E, n->a, c);
+  priv_walk(E, n->b, c);
+  priv_walk(E, n->c, c);
+  for (int i = 0; i < n->list.n; i++) priv_walk(E, n->list.items[i], c);
+  for (int i = 0; i < n->list2.n; i++) priv_walk(E, n->list2.items[i], c);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) priv_walk(E, n->cases[i].body.items[j], c);
+}
+
+/* Statements use `x[...] += v` as statements only: an assignment used as a value reads. */
+static bool assign_used_as_value(Node *n, PrivCount *c, Em *E);
+
+static void find_private(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  S->npriv = 0;
+  int nargs = f->nparams + S->ncaps;
+  for (int a = 0; a < nargs && S->npriv < OQK_PRIV_SLOTS; a++) {
+    PrivCount c = {.slot = -1, .cap = -1};
+    KType t;
+    if (a < f->nparams) {
+      int s = f->ngenerics + a;
+      if (E->sc[s] != SC_PARAM) continue;
+      c.slot = s;
+      t = k->params[a];
+    } else {
+      c.cap = a - f->nparams;
+      t = S->caps[c.cap].type;
+      /* device functions may use the captured array too */
+      bool elsewhere = false;
+      for (int i = 1; i < E->nreach && !elsewhere; i++)
+        for (int j = 0; j < E->reach[i]->info.cap; j++)
+          if (E->reach[i]->info.items[j].node && E->reach[i]->info.items[j].cap == c.cap) elsewhere = true;
+      if (elsewhere) continue;
+    }
+    if (t.kind != K_ARRAY || t.shared || el_is_complex(t.el)) continue;
+    for (int i = 0; i < f->body.n; i++) priv_walk(E, f->body.items[i], &c);
+    bool as_value = false;
+    for (int i = 0; i < f->body.n; i++) as_value |= assign_used_as_value(f->body.items[i], &c, E);
+    if (c.all == 0 || c.all != c.ok || as_value) continue;
+    E->priv_slot[S->npriv] = c.slot;
+    E->priv_cap[S->npriv] = c.cap;
+    S->priv_arg[S->npriv++] = a;
+  }
+}
+
+static bool assign_used_as_value(Node *n, PrivCount *c, Em *E) {
+  if (!n) return false;
+  bool stmt_list_parent = false;
+  (void)stmt_list_parent;
+  /* an N_ASSIGN reached as an operand of an expression (not a statement) */
+  switch (n->kind) {
+  case N_ASSIGN:
+    /* its own value is not used here; look inside its operands */
+    for (int i = 0; i < n->list.n; i++)
+      if (n->list.items[i]->kind == N_INDEX)
+        for (int j = 0; j < n->list.items[i]->list.n; j++)
+          if (assign_used_as_value(n->list.items[i]->list.items[j], c, E)) return true;
+    if (n->b && n->b->kind == N_ASSIGN && n->b->list.n == 1 && n->b->list.items[0]->kind == N_INDEX &&
+        refers(E, n->b->list.items[0]->a, c))
+      return true;
+    return assign_used_as_value(n->b, c, E);
+  case N_IF: case N_WHILE: case N_REPEAT: case N_FOR: case N_BLOCK: case N_MATCH:
+    for (int i = 0; i < n->list.n; i++) if (assign_used_as_value(n->list.items[i], c, E)) return true;
+    for (int i = 0; i < n->list2.n; i++) if (assign_used_as_value(n->list2.items[i], c, E)) return true;
+    for (int i = 0; i < n->ncases; i++)
+      for (int j = 0; j < n->cases[i].body.n; j++)
+        if (assign_used_as_value(n->cases[i].body.items[j], c, E)) return true;
+    return false;
+  case N_EXPR:
+    return n->a && n->a->kind == N_ASSIGN && n->a->list.n == 1 && n->a->list.items[0]->kind == N_INDEX &&
+           refers(E, n->a->list.items[0]->a, c);
+  default:
+    if (n->kind == N_CALL || n->kind == N_BINARY || n->kind == N_UNARY || n->kind == N_COND ||
+        n->kind == N_MATRIX || n->kind == N_INDEX) {
+      Node *kids[3] = {n->a, n->b, n->c};
+      for (int i = 0; i < 3; i++)
+        if (kids[i] && kids[i]->kind == N_ASSIGN && kids[i]->list.n == 1 &&
+            kids[i]->list.items[0]->kind == N_INDEX && refers(E, kids[i]->list.items[0]->a, c))
+          return true;
+      for (int i = 0; i < n->list.n; i++)
+        if (n->list.items[i]->kind == N_ASSIGN && n->list.items[i]->list.n == 1 &&
+            n->list.items[i]->list.items[0]->kind == N_INDEX && refers(E, n->list.items[i]->list.items[0]->a, c))
+          return true;
+    }
+    return false;
+  }
+}
+
+/* ---- locals of kernels with barriers ----
+   A local lives in a per-thread array unless every phase that mentions it assigns it
+   before reading it (then each phase has its own plain local), or it only ever holds the
+   block's shared array (then the block has one). */
+
+static bool mentions(Node *n, int slot) {
+  if (!n) return false;
+  if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return true;
+  if (n->kind == N_FOR && n->slot == slot) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (mentions(n->a, slot) || mentions(n->b, slot) || mentions(n->c, slot)) return true;
+  for (int i = 0; i < n->list.n; i++) if (mentions(n->list.items[i], slot)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (mentions(n->list2.items[i], slot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (mentions(n->cases[i].body.items[j], slot)) return true;
+  return false;
+}
+
+/* true when statements from..to-1 assign slot before any read of it (or never mention it) */
+static bool defined_first(NodeList *l, int from, int to, int slot) {
+  for (int i = from; i < to; i++) {
+    Node *n = l->items[i];
+    if (!mentions(n, slot)) continue;
+    if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+        n->list.items[0]->slot == slot && n->b && !mentions(n->b, slot))
+      return true;
+    if (n->kind == N_FOR && n->slot == slot && !mentions(n->a, slot)) {
+      /* a loop that may run zero times leaves the old value for what follows */
+      for (int j = i + 1; j < to; j++)
+        if (mentions(l->items[j], slot)) return false;
+      return true;
+    }
+    return false;
+  }
+  return true;
+}
+
+static void phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots) {
+  int i = 0;
+  while (i < l->n) {
+    Node *n = l->items[i];
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->barrier) {
+      if (n->kind != N_EXPR) {
+        /* block-level statements: their conditions and loop variables are read per thread */
+        for (int s = first; s < nslots; s++) {
+          if (mentions(n->a, s) || (n->kind == N_FOR && n->slot == s)) bad[s] = 1;
+        }
+        phase_scan(E, &n->list, bad, first, nslots);
+        phase_scan(E, &n->list2, bad, first, nslots);
+      }
+      i++;
+      continue;
+    }
+    int j = i;
+    while (j < l->n) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      j++;
+    }
+    for (int s = first; s < nslots; s++)
+      if (!defined_first(l, i, j, s)) bad[s] = 1;
+    i = j;
+  }
+}
+
+static bool only_shared(Node *n, int slot, bool *assigned) {
+  if (!n) return true;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) {
+        if (n->op != OP_NONE || n->list.n != 1 || !n->b || n->b->kind != N_CALL || n->b->a->kind != N_IDENT ||
+            strncmp(n->b->a->name, "shared", 6))
+          return false;
+        *assigned = true;
+      }
+    }
+  if (n->kind == N_FOR && n->slot == slot) return false;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (!only_shared(n->a, slot, assigned) || !only_shared(n->b, slot, assigned) || !only_shared(n->c, slot, assigned))
+    return false;
+  for (int i = 0; i < n->list.n; i++) if (!only_shared(n->list.items[i], slot, assigned)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!only_shared(n->list2.items[i], slot, assigned)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (!only_shared(n->cases[i].body.items[j], slot, assigned)) return false;
+  return true;
+}
+
+static void find_phase_locals(Em *E) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  unsigned char *bad = calloc(nslots + 1, 1);
+  phase_scan(E, &f->body, bad, first, nslots);
+  E->pphase = calloc(nslots + 1, 1);
+  for (int s = first; s < nslots; s++) {
+    if (E->sc[s] != SC_LOCAL) continue;
+    bool assigned = false, sh = true;
+    for (int i = 0; i < f->body.n && sh; i++) sh = only_shared(f->body.items[i], s, &assigned);
+    if (sh && assigned && E->f->slots[s].kind == K_ARRAY && E->f->slots[s].shared) E->pphase[s] = 2;
+    else if (!bad[s]) E->pphase[s] = 1;
+  }
+  free(bad);
+}
+
+/* ---- the linear loop ----
+   When `pos` is only ever the whole index of argument arrays (x[pos]) and, at a launch,
+   those arrays have exactly the launch's dimensions, every x[pos] is element _r of x (the
+   thread's row-major position) and inside x: the thread loop runs over _r directly. */
+
+typedef struct LinScan { int slot, uses, ok; Buf *test; Em *E; bool bad; } LinScan;
+
+static void lin_walk(LinScan *c, Node *n) {
+  if (!n) return;
+  Em *E = c->E;
+  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->uses++;
+  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == c->slot && n->list.items[0]->depth == 0) {
+    Node *b = n->a;
+    NodeInfo *bi = ksema_info(E->f, b);
+    bool arg = b->kind == N_IDENT && bi && bi->t.kind == K_ARRAY && !bi->t.shared &&
+               (bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM));
+    if (!arg || bi->t.rank != E->S->D) c->bad = true;
+    else {
+      c->ok++;
+      char *name = ex_ident(E, b);
+      for (int d = 0; d < E->S->D; d++) bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  lin_walk(c, n->a);
+  lin_walk(c, n->b);
+  lin_walk(c, n->c);
+  for (int i = 0; i < n->list.n; i++) lin_walk(c, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) lin_walk(c, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) lin_walk(c, n->cases[i].body.items[j]);
+}
+
+static void find_linear(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  E->lin_slot = -1;
+  if (S->uses_block || S->barrier) return;
+  for (int i = 0; i < S->nspecial; i++) {
+    const KSpecial *sp = &S->special[i];
+    if (strcmp(sp->name, "pos")) continue;
+    if (sp->t.kind == K_VEC ? sp->t.len != S->D : S->D != 1) return;
+    int slot = f->ngenerics + sp->param;
+    if (E->sc[slot] != SC_SPECIAL) return;
+    Buf test = {0};
+    LinScan c = {.slot = slot, .test = &test, .E = E};
+    for (int j = 0; j < f->body.n; j++) lin_walk(&c, f->body.items[j]);
+    if (!c.bad && c.ok > 0 && c.ok == c.uses) {
+      E->lin_slot = slot;
+      E->lin_test = test;
+    } else {
+      free(test.s);
+    }
+  }
+}
+
+/* The hooks around a launch with private copies: zero them before, add them in after. */
+static void emit_private_hooks(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  for (int pass = 0; pass < 2; pass++) {
+    bprintf(out, "void oqk_%s(OqkLaunch *L, OqkWorker *W) {\n", pass ? "finish" : "begin");
+    for (int k = 0; k < S->npriv; k++) {
+      int a = S->priv_arg[k];
+      KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+      const char *ct = el_ctype(t.el);
+      bprintf(out, "  if ((L->priv_mask >> %d) & 1) {\n", k);
+      bprintf(out, "    size_t n = 1;\n    for (int d = 0; d < %d; d++) n *= (size_t)L->args[%d].dims[d];\n", t.rank, a);
+      if (!pass) {
+        bprintf(out, "    void *p = oq_scratch(W, %d, n * sizeof(%s) + 1);\n", OQK_PRIV_BASE + k, ct);
+        bprintf(out, "    if (p) memset(p, 0, n * sizeof(%s));\n    else L->priv_mask = 0;\n", ct);
+      } else {
+        bprintf(out, "    %s *p = (%s *)W->scr[%d], *y = (%s *)L->args[%d].data;\n", ct, ct, OQK_PRIV_BASE + k, ct, a);
+        if (el_is_integer(t.el))
+          bprintf(out, "    for (size_t i = 0; i < n; i++) y[i] = (%s)((int64_t)y[i] + (int64_t)p[i]);\n", ct);
+        else
+          bprintf(out, "    for (size_t i = 0; i < n; i++) y[i] = (%s)(y[i] + p[i]);\n", ct);
+      }
+      bprintf(out, "  }\n");
+    }
+    bprintf(out, "  (void)L; (void)W;\n}\n");
+  }
+}
 
 static char *index_read(Em *E, Node *n) {
   KType at = T(E, n->a), r = T(E, n);
@@ -924,6 +1339,13 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   E->ind++;
   bool fast_int = el == EL_I32 && kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
+  if (P->priv >= 0) {
+    /* this worker's private copy, when the launcher made one */
+    char *pl = sf(E, "pvp%d[%s]", P->priv, off);
+    line(E, "if (pv%d) %s = %s;", P->priv, pl, store_conv(E, el, num_op(E, op, load(E, el, pl), et, v, vt, at_node), rc));
+    line(E, "else {");
+    E->ind++;
+  }
   if (at.shared) {
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
@@ -944,6 +1366,10 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     E->ind--;
     line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
     if (res) line(E, "%s = %s;", res, load(E, el, nn));
+  }
+  if (P->priv >= 0) {
+    E->ind--;
+    line(E, "}");
   }
   E->ind--;
   if (res) {
@@ -974,6 +1400,7 @@ static char *index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt,
   char *arr = vname(E, ex(E, target->a), at);
   Plan P;
   plan_build(E, target, arr, at, &P);
+  if (op != OP_NONE && !want) P.priv = private_of(E, target->a);
   char *res = NULL;
   KType et = op == OP_NONE ? vt : T(E, target);
   if (want) {
@@ -1133,7 +1560,7 @@ static char *dims_vec(Em *E, char *a, KType t) {
   char *t0 = tmp(E);
   if (t.kind == K_ARRAY) {
     line(E, "oqv_i%d %s;", t.rank, t0);
-    for (int d = 0; d < t.rank; d++) line(E, "%s.v[%d] = (int32_t)%s.d[%d];", t0, d, a, d);
+    for (int d = 0; d < t.rank; d++) line(E, "%s.v[%d] = (int32_t)%s;", t0, d, adim(E, a, t, d));
   } else if (t.kind == K_VEC) {
     line(E, "oqv_i1 %s = {{%d}};", t0, t.len);
   } else {
@@ -1143,6 +1570,9 @@ static char *dims_vec(Em *E, char *a, KType t) {
 }
 
 static char *dim_of(Em *E, char *a, KType t, char *d) {
+  char *end;
+  long long cd = strtoll(d, &end, 10);
+  if (t.kind == K_ARRAY && t.cdims && *d && !*end && cd >= 0) return sf(E, "(int32_t)%s", adim(E, a, t, (int)cd));
   if (t.kind == K_ARRAY) return sf(E, "((int32_t)oq_dim(%s.d, %d, %s))", a, t.rank, d);
   if (t.kind == K_VEC) return sf(E, "((%s) == 0 ? %d : 1)", d, t.len);
   return "1";
@@ -1167,7 +1597,7 @@ static char *ex_numel(Em *E, char *a, KType t) {
   if (t.kind != K_ARRAY) return "1";
   char *x = vname(E, a, t);
   Buf b = {0};
-  for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.d[%d]", d ? " * " : "", x, d);
+  for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s", d ? " * " : "", adim(E, x, t, d));
   char *r = sf(E, "((int32_t)(%s))", b.s);
   free(b.s);
   return r;
@@ -1390,6 +1820,7 @@ static void loc_comment(Em *E, Node *n) {
 static void store_slot(Em *E, int slot, char *v, KType vt) {
   KType st_ = E->f->slots[slot];
   if (!has_repr(st_)) return;
+  if (E->konst && E->konst[slot]) return;   /* a constant: its reads use the literal */
   char *lv = slot_ref(E, slot);
   if (st_.kind == K_VEC) {
     if (vt.kind == K_VEC && vt.elem == st_.elem) { line(E, "%s = %s;", lv, v); return; }
@@ -1519,11 +1950,12 @@ static void st_for(Em *E, Node *n) {
       } else if (const_step && cs < 0) {
         line(E, "for (int64_t _i = _a%d; _i >= _c%d; _i += %lld) {", n->loc.line, n->loc.line, (long long)cs);
       } else {
+        /* a + k*s for k = 0.. while it does not pass c: the same values as the count
+           (c - a) / s + 1 without a division (ints are 32-bit: no overflow in 64) */
         line(E, "const int64_t _s = %s;", s);
         line(E, "if (_s == 0) oq_fail(%s, %d);", E->L, div_site(E, n->a, KE_RANGE));
-        line(E, "const int64_t _sp = _c%d - _a%d;", n->loc.line, n->loc.line);
-        line(E, "const int64_t _n = _s == 0 ? 0 : (_s > 0 ? _sp >= 0 : _sp <= 0) ? _sp / _s + 1 : 0;");
-        line(E, "for (int64_t _k = 0, _i = _a%d; _k < _n; _k++, _i += _s) {", n->loc.line);
+        line(E, "for (int64_t _i = _a%d; _s > 0 ? _i <= _c%d : _s < 0 && _i >= _c%d; _i += _s) {", n->loc.line,
+             n->loc.line, n->loc.line);
       }
       E->ind++;
       line(E, "%s = %s;", slot_ref(E, slot), conv(E, "(int32_t)_i", kt(K_INT), lv.kind));
@@ -1697,7 +2129,7 @@ static void func_result_expr(Em *E, FSpec *g, Buf *out) {
 static void st_return(Em *E, Node *n) {
   (void)n;
   if (E->f->is_kernel) {
-    line(E, "goto _next;");
+    line(E, E->lin ? "goto _nextl;" : "goto _next;");
     E->has_return = true;
     return;
   }
@@ -1729,6 +2161,7 @@ static void emit_device(Em *E, FSpec *g, Buf *out) {
   func_signature(E, g, &body);
   bputs(&body, " {\n");
   line(E, "(void)cx;");
+  find_konst(E, g);
   int pbase = f->ngenerics, pend = pbase + f->nparams;
   for (int s = 0; s < fi->nslots; s++) {
     if (s >= pbase && s < pend) continue;
@@ -1758,40 +2191,44 @@ static void emit_device(Em *E, FSpec *g, Buf *out) {
   bputs(&body, "}\n\n");
   bputs(out, body.s);
   free(body.s);
+  free(E->konst);
+  E->konst = NULL;
 }
 
 /* ---- the kernel ---- */
 
-static void mark_assigned(Node *n, unsigned char *assigned);
+/* Slots a function assigns; `v[i] = x` assigns v when v is a local vector of f. */
+static void mark_assigned(FSpec *f, Node *n, unsigned char *assigned);
 
-static void mark_list(NodeList *l, unsigned char *assigned) {
-  for (int i = 0; i < l->n; i++) mark_assigned(l->items[i], assigned);
+static void mark_list(FSpec *f, NodeList *l, unsigned char *assigned) {
+  for (int i = 0; i < l->n; i++) mark_assigned(f, l->items[i], assigned);
 }
 
-static void mark_assigned(Node *n, unsigned char *assigned) {
+static void mark_assigned(FSpec *f, Node *n, unsigned char *assigned) {
   if (!n) return;
   switch (n->kind) {
   case N_ASSIGN:
     for (int i = 0; i < n->list.n; i++) {
       Node *t = n->list.items[i];
       if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) assigned[t->slot] = 1;
-      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0)
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0 &&
+          f->slots[t->a->slot].kind == K_VEC)
         assigned[t->a->slot] = 1;   /* a component of a local vector */
     }
-    mark_assigned(n->b, assigned);
+    mark_assigned(f, n->b, assigned);
     return;
-  case N_FOR: assigned[n->slot] = 1; mark_assigned(n->a, assigned); mark_list(&n->list, assigned); return;
-  case N_IF: mark_assigned(n->a, assigned); mark_list(&n->list, assigned); mark_list(&n->list2, assigned); return;
-  case N_WHILE: case N_REPEAT: case N_BLOCK: mark_assigned(n->a, assigned); mark_list(&n->list, assigned); return;
+  case N_FOR: assigned[n->slot] = 1; mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); return;
+  case N_IF: mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); mark_list(f, &n->list2, assigned); return;
+  case N_WHILE: case N_REPEAT: case N_BLOCK: mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); return;
   case N_MATCH:
-    for (int i = 0; i < n->ncases; i++) mark_list(&n->cases[i].body, assigned);
+    for (int i = 0; i < n->ncases; i++) mark_list(f, &n->cases[i].body, assigned);
     return;
   case N_LAMBDA: case N_FUNCDEF: return;
   default:
-    mark_assigned(n->a, assigned);
-    mark_assigned(n->b, assigned);
-    mark_assigned(n->c, assigned);
-    mark_list(&n->list, assigned);
+    mark_assigned(f, n->a, assigned);
+    mark_assigned(f, n->b, assigned);
+    mark_assigned(f, n->c, assigned);
+    mark_list(f, &n->list, assigned);
     return;
   }
 }
@@ -1873,6 +2310,7 @@ static void thread_prelude(Em *E, bool locals) {
     const KSpecial *sp = special_of(E->S, i);
     int s = f->ngenerics + i;
     if (!sp) continue;
+    if (E->lin && s == E->lin_slot) continue;   /* every use reads element _r */
     if (E->sc[s] == SC_SPECIAL) line(E, "const %s %s = %s;", ctype(E, sp->t), slot_name(E, k, s), special_value(E, sp));
     else if (!E->phases || locals) line(E, "%s = %s;", slot_ref(E, s), special_value(E, sp));
   }
@@ -1909,6 +2347,13 @@ static void phase(Em *E, NodeList *l, int from, int to) {
   int D = E->S->D;
   for (int d = 0; d < D; d++) line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
   thread_prelude(E, false);
+  FSpec *k = E->S->kspec;
+  for (int s = 0; s < func_info(k->func)->nslots; s++)
+    if (E->sc[s] == SC_LOCAL && E->pphase[s] == 1) {
+      bool used = false;
+      for (int i = from; i < to && !used; i++) used = mentions(l->items[i], s);
+      if (used) line(E, "%s %s = {0};", ctype(E, k->slots[s]), slot_name(E, k, s));
+    }
   for (int i = from; i < to; i++) st(E, l->items[i]);
   E->ind--;
   line(E, "}");
@@ -2065,6 +2510,8 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
 }
 
+static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
+
 static void emit_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -2079,7 +2526,7 @@ static void emit_kernel(Em *E, Buf *out) {
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
-  mark_list(&f->body, assigned);
+  mark_list(k, &f->body, assigned);
   E->sc = calloc(fi->nslots + 1, 1);
   int obase = f->ngenerics + f->nparams;
   for (int s = f->ngenerics; s < fi->nslots; s++) {
@@ -2090,7 +2537,13 @@ static void emit_kernel(Em *E, Buf *out) {
     (void)obase;
   }
   free(assigned);
+  find_konst(E, k);
+  for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
+    if (E->konst[s]) E->sc[s] = SC_NONE;
+  if (S->barrier) find_phase_locals(E);
 
+  find_private(E);
+  find_linear(E);
   bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
   bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
   line(E, "(void)W;");
@@ -2113,6 +2566,12 @@ static void emit_kernel(Em *E, Buf *out) {
     char *a = sf(E, "L->args[%d]", f->nparams + c);
     line(E, "const %s cap%d = %s; (void)cap%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     bprintf(&cxinit, ", cap%d", c);
+  }
+  for (int k = 0; k < S->npriv; k++) {
+    int a = S->priv_arg[k];
+    KType t = a < f->nparams ? k_params_type(S, a) : S->caps[a - f->nparams].type;
+    line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
+    line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", el_ctype(t.el), k, el_ctype(t.el), OQK_PRIV_BASE + k, k);
   }
   line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   line(E, "Cx *cx = &cx_; (void)cx;");
@@ -2140,6 +2599,27 @@ static void emit_kernel(Em *E, Buf *out) {
     /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
        the innermost dimension is the loop the C compiler may vectorize */
     int last = D - 1;
+    if (E->lin_slot >= 0) {
+      line(E, "if (1%s) {", E->lin_test.s);
+      E->ind++;
+      E->lin = true;
+      bool ret = E->has_return;
+      E->has_return = false;
+      line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+      E->ind++;
+      thread_prelude(E, true);
+      block(E, &f->body);
+      if (E->has_return) line(E, "_nextl: ;");
+      thread_outputs(E);
+      E->ind--;
+      line(E, "}");
+      E->lin = false;
+      E->has_return = ret;
+      line(E, "goto _done;");
+      E->ind--;
+      line(E, "}");
+      free(E->lin_test.s);
+    }
     line(E, "int64_t _q = lo, _x[%d];", D);
     for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
     line(E, "for (int64_t _r = lo; _r < hi;) {");
@@ -2198,11 +2678,12 @@ static void emit_kernel(Em *E, Buf *out) {
     line(E, "    for (int _d = %d; _d >= 0; _d--) { if (++_x[_d] < L->blk[_d]) break; _x[_d] = 0; } } }", D - 1);
     line(E, "size_t _need = 0;");
     for (int s = f->ngenerics; s < fi->nslots; s++)
-      if (E->sc[s] == SC_LOCAL) line(E, "_need += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ctype(E, k->slots[s]));
+      if (E->sc[s] == SC_LOCAL && !E->pphase[s])
+        line(E, "_need += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ctype(E, k->slots[s]));
     line(E, "char *_sp = oq_scratch(W, %d, _need + 16);", OQK_SHARED_SLOTS + 1);
     line(E, "if (!_sp) goto _done;");
     for (int s = f->ngenerics; s < fi->nslots; s++)
-      if (E->sc[s] == SC_LOCAL) {
+      if (E->sc[s] == SC_LOCAL && !E->pphase[s]) {
         const char *ct = ctype(E, k->slots[s]);
         line(E, "%s *%s = (%s *)_sp; _sp += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ct, slot_name(E, k, s), ct, ct);
       }
@@ -2212,6 +2693,8 @@ static void emit_kernel(Em *E, Buf *out) {
     line(E, "int64_t _q = _b;");
     for (int d = D - 1; d >= 0; d--) line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
     for (int s = 0; s < S->nshared; s++) line(E, "sh%d_init = 0;", s);
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL && E->pphase[s] == 2) line(E, "%s %s = {0};", ctype(E, k->slots[s]), slot_name(E, k, s));
     line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
     E->ind++;
     for (int d = 0; d < D; d++) line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
@@ -2237,6 +2720,10 @@ static void emit_kernel(Em *E, Buf *out) {
   bputs(out, body.s);
   free(body.s);
   free(E->sc);
+  free(E->konst);
+  free(E->pphase);
+  E->konst = NULL;
+  E->pphase = NULL;
 }
 
 /* ---- the file ---- */
@@ -2259,6 +2746,8 @@ static const char *helpers =
   "  return (int64_t)x;\n}\n"
   "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
   "static inline int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
+  "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
+  "static inline int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
   "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
   "static inline int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
   "static inline int64_t oq_mirror(int64_t i, int64_t n) {\n"
@@ -2346,6 +2835,7 @@ char *emit_c(KSpec *S) {
   /* device functions first (they define types the prototypes need) */
   for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
   emit_kernel(&E, &funcs);
+  if (S->npriv) emit_private_hooks(&E, &funcs);
   for (int i = 1; i < E.nreach; i++) {
     FSpec *g = E.reach[i];
     if (g->result.kind == K_TUPLE) {

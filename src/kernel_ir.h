@@ -37,6 +37,7 @@ typedef struct KType {
   ElemType el;       /* K_ARRAY: element type */
   int rank;          /* K_ARRAY */
   bool shared;       /* K_ARRAY: block shared memory (one worker owns the block: no atomics) */
+  const int64_t *cdims;  /* K_ARRAY: dimensions known at specialization (shared(256, 4)), or NULL */
   int fixlen;        /* K_ARRAY of rank 1 passed in with few elements: its length (0: unknown);
                         such arrays also act as vectors in arithmetic */
   FnRef *fn;         /* K_FUNC */
@@ -129,6 +130,10 @@ typedef struct KSpec {
   bool barrier;              /* the kernel calls syncthreads: phases */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
   bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
+  int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
+                                (parameters, then captures); the launcher decides whether
+                                each gets per-worker private copies */
+  int npriv;
   Op out_op;                 /* kernel outputs */
   const char *name;          /* kernel name for messages */
   /* failure */

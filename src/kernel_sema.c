@@ -41,7 +41,10 @@ bool ktype_eq(KType a, KType b) {
   if (a.kind != b.kind) return false;
   switch (a.kind) {
   case K_VEC: return a.elem == b.elem && a.len == b.len;
-  case K_ARRAY: return a.el == b.el && a.rank == b.rank && a.shared == b.shared && a.fixlen == b.fixlen;
+  case K_ARRAY:
+    if (a.el != b.el || a.rank != b.rank || a.shared != b.shared || a.fixlen != b.fixlen) return false;
+    if (!a.cdims || !b.cdims) return a.cdims == b.cdims;
+    return !memcmp(a.cdims, b.cdims, a.rank * sizeof *a.cdims);
   case K_FUNC: return a.fn == b.fn;
   case K_TUPLE: return a.tuple == b.tuple;
   default: return true;
@@ -87,6 +90,7 @@ static bool kjoin(KType a, KType b, KType *out) {
     *out = a;
     out->shared = a.shared && b.shared;
     if (a.fixlen != b.fixlen) out->fixlen = 0;
+    if (!a.cdims || !b.cdims || memcmp(a.cdims, b.cdims, a.rank * sizeof *a.cdims)) out->cdims = NULL;
     return true;
   }
   if (ktype_eq(a, b)) { *out = a; return true; }
@@ -693,6 +697,12 @@ static KType ex_shared(Sx *C, Node *n, KType *args) {
   if (rank > OQ_MAX_RANK) kfail(S, n->loc, "shared memory of rank %d", rank);
   KType t = kt_arr(el_scalar(), rank);
   t.shared = true;
+  /* literal sizes: the array's dimensions are constants of the generated code */
+  int64_t *cd = arena_alloc(S->arena, OQ_MAX_RANK * sizeof *cd);
+  bool known = true;
+  for (int i = 0; i < n->list.n && known; i++)
+    known = args[i].kind != K_VEC && const_int(n->list.items[i], &cd[i]) && cd[i] >= 0 && cd[i] <= (1 << 24);
+  if (known) t.cdims = cd;
   return t;
 }
 

@@ -7,10 +7,12 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define OQK_ABI_VERSION 1
+#define OQK_ABI_VERSION 2
 #define OQK_MAX_OUTS 8
 #define OQK_SHARED_SLOTS 16        /* scratch slots for shared() arrays; more slots follow */
-#define OQK_SCRATCH_SLOTS 20
+#define OQK_PRIV_SLOTS 8           /* scratch slots for private copies of += arrays */
+#define OQK_PRIV_BASE 20
+#define OQK_SCRATCH_SLOTS 28
 
 #define OQK_ABI_BODY                                                                       \
   typedef struct OqkArg {                                                                  \
@@ -24,12 +26,14 @@
     int err;                      /* set once, by the first thread that fails */           \
     int err_site, err_n, err_rank;                                                         \
     int64_t err_ix[16], err_dims[16];                                                      \
+    unsigned priv_mask;           /* += arrays updated in private copies at this launch */ \
   } OqkLaunch;                                                                             \
   typedef struct OqkWorker {                                                               \
     double out_r[8]; int64_t out_i[8]; /* kernel outputs combined by this worker */        \
-    void *scr[20]; size_t scrsz[20];   /* scratch memory reused between launches */        \
+    void *scr[28]; size_t scrsz[28];   /* scratch memory reused between launches */        \
   } OqkWorker;                                                                             \
-  typedef void (*OqkEntry)(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi);
+  typedef void (*OqkEntry)(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi);             \
+  typedef void (*OqkHook)(OqkLaunch *L, OqkWorker *W);
 
 OQK_ABI_BODY
 

@@ -63,6 +63,8 @@ typedef struct Compiled {
   OqkEntry entry;
   int mode;                 /* 0 flat, 1 blocks, 2 phases */
   bool small_launch;        /* valid only for launch extents below 2^23 */
+  int priv_arg[8], npriv;   /* arrays that may be updated in private copies */
+  OqkHook begin, finish;
   int nouts;
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
@@ -232,6 +234,13 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
   c->small_launch = S->small_launch;
+  c->npriv = S->npriv;
+  memcpy(c->priv_arg, S->priv_arg, sizeof c->priv_arg);
+  if (c->npriv) {
+    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
+    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+    if (!c->begin || !c->finish) c->npriv = 0;
+  }
   c->nouts = S->kfunc->nouts;
   int obase = S->kfunc->ngenerics + S->kfunc->nparams;
   for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
@@ -416,6 +425,27 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   rt_error(at, "kernel '%s' failed", c->name);
 }
 
+/* Which += arrays get private copies at this launch: small ones (a copy per worker costs
+   memory and a pass to add it in) that no other argument or capture shares. */
+static unsigned private_mask(Compiled *c, const CpuLaunch *cl, KSpec *S, int64_t npos) {
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  if (pool.n < 2 && npos < 4096) return 0;
+  for (int k = 0; k < c->npriv; k++) {
+    int a = c->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (v.kind != V_ARRAY || v.arr->numel > 65536 || v.arr->numel * 64 > npos) continue;
+    bool shared = false;
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      if (b == a) continue;
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = w.kind == V_ARRAY && w.arr->data == v.arr->data;
+    }
+    if (!shared) mask |= 1u << k;
+  }
+  return mask;
+}
+
 static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
@@ -437,10 +467,15 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
       pool.W[w].out_r[o] = identity_r(c->out_op);
       pool.W[w].out_i[o] = identity_i(c->out_op);
     }
+  L.priv_mask = private_mask(c, cl, S, npos);
+  if (L.priv_mask)
+    for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w]);
   if (npos > 0) {
     if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
     else pool_run(c->entry, &L, nblk, 1);
   }
+  if (L.priv_mask)
+    for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w]);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
