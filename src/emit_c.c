@@ -591,6 +591,7 @@ typedef struct Plan {
   int ndim;
   char *size[OQ_MAX_RANK];     /* size of each plan dimension */
   char *idx[OQ_MAX_RANK];      /* int64 index (named) of each plan dimension; vdim: NULL */
+  char *ridx[OQ_MAX_RANK];     /* or a scalar index, for the zero/unchecked rules (idx NULL) */
   int vdim;                    /* dimension indexed by a vector, or -1 */
   int vlen;
   char *vec; KType vt;         /* that vector */
@@ -752,7 +753,11 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
 
 /* The int64 indices of an index expression of scalars, computed exactly when possible.
    Fills out[0..len-1] with named temporaries. */
-static void index_ints(Em *E, Node *e, int len, char **out, bool cheap) {
+/* rout (may be NULL): for the zero/unchecked rules a scalar index stays a scalar (named in
+   rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then. */
+static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **rout) {
+  for (int k = 0; k < len; k++)
+    if (rout) rout[k] = NULL;
   Buf tests = {0}, pre = {0};
   IView v;
   Buf *saved = E->b;
@@ -771,6 +776,19 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap) {
       line(E, "if (__builtin_expect(!(%s), 0)) {", tests.s);
       E->ind++;
     }
+  }
+  if (!ok && rout && cheap && kclass(T(E, e)) == K_REAL) {
+    KType t = T(E, e);
+    char *x = ex(E, e);
+    if (t.kind == K_VEC) x = vname(E, x, t);
+    for (int k = 0; k < len; k++) {
+      rout[k] = tmp(E);
+      out[k] = NULL;
+      line(E, "const oq_real %s = %s;", rout[k], t.kind == K_VEC ? sf(E, "%s.v[%d]", x, k) : x);
+    }
+    free(tests.s);
+    free(pre.s);
+    return;
   }
   if (!ok || tests.len) {
     KType t = T(E, e);
@@ -822,11 +840,13 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     /* a position: its components index successive dimensions */
     KType vt = T(E, n->list.items[0]);
     char *ix[K_MAX_VEC];
-    index_ints(E, n->list.items[0], vt.len, ix, cheap);
+    char *rx[K_MAX_VEC];
+    index_ints(E, n->list.items[0], vt.len, ix, cheap, rx);
     P->ndim = vt.len > R ? vt.len : R;
     for (int d = 0; d < P->ndim; d++) {
       P->size[d] = adim(E, arr, at, d);
       P->idx[d] = d < vt.len ? ix[d] : "0";
+      P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
     return;
   }
@@ -849,7 +869,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vec = e->kind == N_RANGE ? ex_range_value(E, e) : vname(E, ex(E, e), t);
       continue;
     }
-    index_ints(E, e, 1, &P->idx[d], cheap);
+    index_ints(E, e, 1, &P->idx[d], cheap, &P->ridx[d]);
   }
 }
 
@@ -875,6 +895,14 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   Buf v = {0}, o = {0};
   char *res[OQ_MAX_RANK];
   for (int d = 0; d < P->ndim; d++) {
+    if (d != P->vdim && P->ridx[d]) {
+      /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not) */
+      if (P->rule == R_ZERO)
+        bprintf(&v, "%s(%s > -1 && (double)%s < (double)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
+      res[d] = sf(E, "(int64_t)%s", P->ridx[d]);
+      ix[d] = res[d];
+      continue;
+    }
     switch (P->rule) {
     case R_ZERO: case R_CHECKED:
       bprintf(&v, "%s(uint64_t)%s < (uint64_t)%s", v.len ? " && " : "", ix[d], P->size[d]);
