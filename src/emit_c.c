@@ -72,6 +72,8 @@ typedef struct Em {
   const char *L;        /* C expression of the OqkLaunch pointer here */
   FSpec **reach; int nreach;
   int priv_slot[8], priv_cap[8];   /* private arrays: kernel slot or capture (-1 for neither) */
+  const char *ret_label; /* kernel: where `return` goes (the end of the thread) */
+  bool row_fast;        /* emitting the row copy where x[pos + c] accesses are known inside */
   int lin_slot;         /* `pos`, when it only ever indexes whole argument arrays (else -1) */
   bool lin;             /* emitting the linear loop: those accesses are x.p[_r] */
   Buf lin_test;         /* at the entry: the arrays have the launch's dimensions */
@@ -601,6 +603,7 @@ typedef struct Plan {
   int rank;
   int priv;                    /* private-copy candidate k (see find_private), or -1 */
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
+  bool inside;                 /* x[pos + c] in a row known to be inside x */
 } Plan;
 
 /* Dimension d of array arr (of type t) as a C expression: a constant when known. */
@@ -668,6 +671,21 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
   if (n->kind == N_UNARY && (n->op == OP_NEG || n->op == OP_PLUS) && kclass(t) == K_INT && t.kind != K_VEC) {
     if (!iview(E, n->a, v, tests)) return false;
     if (n->op == OP_NEG) v->c[0] = sf(E, "(-%s)", v->c[0]);
+    return true;
+  }
+  if (t.kind == K_VEC && t.elem == K_INT && is_special_ident(E, n)) {
+    /* positions: the thread's 64-bit coordinates themselves (the compiler then sees the
+       loop's induction variable in the index arithmetic) */
+    const char *name = E->f->func->params[n->slot - E->f->func->ngenerics].name;
+    char c = !strcmp(name, "pos") ? 'P' : !strcmp(name, "blkpos") ? 'T' : !strcmp(name, "blkidx") ? 'B' :
+             !strcmp(name, "blkdim") ? 'b' : 'c';
+    bool size = c == 'b' || c == 'c';
+    v->len = t.len;
+    for (int k = 0; k < t.len; k++) {
+      v->c[k] = k < E->S->D ? sf(E, "%c%d", c, k) : (size ? "(int64_t)1" : "(int64_t)0");
+      v->bound[k] = F24 / 2;
+      v->launch[k] = true;
+    }
     return true;
   }
   if (kclass(t) == K_INT && (t.kind == K_VEC || t.kind == K_INT || t.kind == K_BOOL)) {
@@ -811,6 +829,75 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **r
   free(pre.s);
 }
 
+/* ---- rows known to be inside ----
+   x[pos + [c0, c1, ...]] with constant offsets, on an argument array of the launch's rank:
+   in a row of the flat loop (P_in from s to e-1, the other P_d fixed) the access is inside
+   x when every P_d + c_d is, which is tested once for the row. */
+
+static bool affine_pos(Em *E, Node *e, int64_t *off) {
+  int D = E->S->D;
+  if (e->kind == N_UNARY && e->op == OP_PLUS) return affine_pos(E, e->a, off);
+  if (is_special_ident(E, e)) {
+    int pi = e->slot - E->f->func->ngenerics;
+    KType t = E->f->params[pi];
+    if (strcmp(E->f->func->params[pi].name, "pos") || t.kind != K_VEC || t.len != D) return false;
+    for (int d = 0; d < D; d++) off[d] = 0;
+    return true;
+  }
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB)) return false;
+  Node *p = e->a, *c = e->b;
+  if (!affine_pos(E, p, off)) return false;
+  if (c->kind != N_MATRIX || c->list.n != D) return false;
+  for (int d = 0; d < D; d++) {
+    Node *x = c->list.items[d];
+    bool neg = x->kind == N_UNARY && x->op == OP_NEG;
+    Node *lit = neg ? x->a : x;
+    if (lit->kind != N_INT || lit->ival > (1 << 20) || lit->ival < -(1 << 20)) return false;
+    int64_t v = neg ? -lit->ival : lit->ival;
+    off[d] += e->op == OP_ADD ? v : -v;
+  }
+  return true;
+}
+
+/* n is x[pos + c] on a parameter or captured array of rank D; *name gets x's C name. */
+static bool fast_access(Em *E, Node *n, int64_t *off, char **name) {
+  if (n->kind != N_INDEX || n->list.n != 1 || !E->f->is_kernel || !E->sc) return false;
+  Node *b = n->a;
+  NodeInfo *bi = ksema_info(E->f, b);
+  if (b->kind != N_IDENT || !bi || bi->t.kind != K_ARRAY || bi->t.shared || bi->t.rank != E->S->D) return false;
+  if (!(bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM))) return false;
+  if (!affine_pos(E, n->list.items[0], off)) return false;
+  if (name) *name = ex_ident(E, b);
+  return true;
+}
+
+/* For the row of dimension `in`: *t gets the tests of the other dimensions, *r narrows the
+   interior [_fa, _fb) of the row where every such access is inside its array. */
+static void row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
+  if (!n) return;
+  int64_t off[OQ_MAX_RANK];
+  char *name;
+  if (fast_access(E, n, off, &name)) {
+    for (int d = 0; d < E->S->D; d++) {
+      long long c = (long long)off[d];
+      if (d == in) {
+        bprintf(r, "if (_fa < %lld) _fa = %lld;\n", -c, -c);
+        bprintf(r, "if (_fb > %s.d[%d] - %lld) _fb = %s.d[%d] - %lld;\n", name, d, c, name, d, c);
+      } else {
+        bprintf(t, " && (uint64_t)(P%d + %lld) < (uint64_t)%s.d[%d]", d, c, name, d);
+      }
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  row_tests(E, n->a, in, t, r);
+  row_tests(E, n->b, in, t, r);
+  row_tests(E, n->c, in, t, r);
+  for (int i = 0; i < n->list.n; i++) row_tests(E, n->list.items[i], in, t, r);
+  for (int i = 0; i < n->list2.n; i++) row_tests(E, n->list2.items[i], in, t, r);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) row_tests(E, n->cases[i].body.items[j], in, t, r);
+}
+
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
@@ -848,6 +935,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->idx[d] = d < vt.len ? ix[d] : "0";
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
+    int64_t offs[OQ_MAX_RANK];
+    if (E->row_fast && fast_access(E, n, offs, NULL)) P->inside = true;
     return;
   }
   P->ndim = nidx;
@@ -880,6 +969,19 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   if (P->lin) {
     *off = "_r";
     *valid = "1";
+    return;
+  }
+  if (P->inside) {
+    Buf o = {0};
+    bprintf(&o, "%s", P->idx[0]);
+    for (int d = 1; d < P->ndim; d++) {
+      char *prev = sf(E, "%s", o.s);
+      o.len = 0;
+      bprintf(&o, "(%s) * %s + %s", prev, P->size[d], P->idx[d]);
+    }
+    *off = sf(E, "%s", o.s);
+    *valid = "1";
+    free(o.s);
     return;
   }
   for (int d = 0; d < P->ndim; d++) {
@@ -2157,7 +2259,7 @@ static void func_result_expr(Em *E, FSpec *g, Buf *out) {
 static void st_return(Em *E, Node *n) {
   (void)n;
   if (E->f->is_kernel) {
-    line(E, E->lin ? "goto _nextl;" : "goto _next;");
+    line(E, "goto %s;", E->ret_label ? E->ret_label : "_next");
     E->has_return = true;
     return;
   }
@@ -2540,6 +2642,75 @@ static char *arg_load(Em *E, KType t, const char *a) {
 
 static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
+/* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
+   dimension `in` moved innermost: decoded once, then carried row by row. */
+static void flat_loop(Em *E, int in) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D, ord[OQ_MAX_RANK], k = 0;
+  for (int d = 0; d < D; d++)
+    if (d != in) ord[k++] = d;
+  ord[k] = in;
+  line(E, "{");
+  E->ind++;
+  line(E, "int64_t _q = lo, _x[%d];", D);
+  for (int i = D - 1; i >= 0; i--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", ord[i], ord[i], ord[i]);
+  line(E, "for (int64_t _r = lo; _r < hi;) {");
+  E->ind++;
+  line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+  line(E, "int64_t _len = n%d - _x[%d];", in, in);
+  line(E, "if (_len > hi - _r) _len = hi - _r;");
+  for (int d = 0; d < D; d++)
+    if (d != in) line(E, "const int64_t P%d = _x[%d];", d, d);
+  line(E, "const int64_t _s0 = _x[%d], _e0 = _s0 + _len;", in);
+  Buf tests = {0}, narrow = {0};
+  for (int i = 0; i < f->body.n; i++) row_tests(E, f->body.items[i], in, &tests, &narrow);
+  bool split = narrow.len > 0;
+  if (split) {
+    /* the interior [_fa, _fb) runs without the tests; the two ends with them */
+    line(E, "int64_t _fa = _s0, _fb = _e0;");
+    line(E, "if (1%s) {", tests.len ? tests.s : "");
+    E->ind++;
+    for (char *p = narrow.s; *p;) {
+      char *nl = strchr(p, '\n');
+      *nl = 0;
+      line(E, "%s", p);
+      p = nl + 1;
+    }
+    line(E, "if (_fb < _fa) _fb = _fa;");
+    E->ind--;
+    line(E, "} else {");
+    line(E, "  _fa = _fb = _e0;");
+    line(E, "}");
+  }
+  for (int copy = split ? 0 : 1; copy < 2; copy++) {
+    E->row_fast = copy == 0;
+    if (copy == 0) line(E, "for (int64_t P%d = _fa; P%d < _fb; P%d++) {", in, in, in);
+    else if (split) line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d = P%d + 1 == _fa ? _fb : P%d + 1) {", in, in, in, in, in);
+    else line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d++) {", in, in, in);
+    E->ind++;
+    if (copy == 1 && split) line(E, "if (P%d == _fa && _fa < _fb) { P%d = _fb; if (P%d >= _e0) break; }", in, in, in);
+    E->has_return = false;
+    E->ret_label = sf(E, "_next%d_%d", in, copy);
+    thread_prelude(E, true);
+    block(E, &f->body);
+    if (E->has_return) line(E, "%s: ;", E->ret_label);
+    thread_outputs(E);
+    E->ind--;
+    line(E, "}");
+  }
+  E->row_fast = false;
+  free(tests.s);
+  free(narrow.s);
+  line(E, "_r += _len;");
+  line(E, "_x[%d] = 0;", in);
+  for (int i = D - 2; i >= 0; i--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", ord[i], ord[i], ord[i]);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
 static void emit_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -2626,13 +2797,13 @@ static void emit_kernel(Em *E, Buf *out) {
   if (!S->uses_block) {
     /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
        the innermost dimension is the loop the C compiler may vectorize */
-    int last = D - 1;
     if (E->lin_slot >= 0) {
       line(E, "if (1%s) {", E->lin_test.s);
       E->ind++;
       E->lin = true;
       bool ret = E->has_return;
       E->has_return = false;
+      E->ret_label = "_nextl";
       line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
       E->ind++;
       thread_prelude(E, true);
@@ -2648,28 +2819,21 @@ static void emit_kernel(Em *E, Buf *out) {
       line(E, "}");
       free(E->lin_test.s);
     }
-    line(E, "int64_t _q = lo, _x[%d];", D);
-    for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
-    line(E, "for (int64_t _r = lo; _r < hi;) {");
-    E->ind++;
-    line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
-    line(E, "int64_t _len = n%d - _x[%d];", last, last);
-    line(E, "if (_len > hi - _r) _len = hi - _r;");
-    for (int d = 0; d < D - 1; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
-    line(E, "const int64_t _s0 = _x[%d], _e0 = _s0 + _len;", last);
-    line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d++) {", last, last, last);
-    E->ind++;
-    thread_prelude(E, true);
-    block(E, &f->body);
-    if (E->has_return) line(E, "_next: ;");
-    thread_outputs(E);
-    E->ind--;
-    line(E, "}");
-    line(E, "_r += _len;");
-    line(E, "_x[%d] = 0;", last);
-    for (int d = D - 2; d >= 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
-    E->ind--;
-    line(E, "}");
+    if (D >= 2) {
+      /* images are [h, w, 3]: a short last dimension makes a poor inner loop; then the one
+         before it is inner (flat kernels may run their threads in any order) */
+      line(E, "if (n%d < 16 && n%d > n%d) {", D - 1, D - 2, D - 1);
+      E->ind++;
+      flat_loop(E, D - 2);
+      E->ind--;
+      line(E, "} else {");
+      E->ind++;
+      flat_loop(E, D - 1);
+      E->ind--;
+      line(E, "}");
+    } else {
+      flat_loop(E, 0);
+    }
   } else if (!S->barrier) {
     /* blocks: each block's threads in row-major order; threads outside the data skip */
     line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
@@ -2684,6 +2848,7 @@ static void emit_kernel(Em *E, Buf *out) {
       line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
       line(E, "if (P%d >= n%d) break;", d, d);
     }
+    E->ret_label = "_next";
     thread_prelude(E, true);
     block(E, &f->body);
     if (E->has_return) line(E, "_next: ;");

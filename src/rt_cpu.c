@@ -48,7 +48,12 @@ static Stat *stat_of(Callable *k) {
     if (s->func == k->func) return s;
   Stat *s = calloc(1, sizeof *s);
   s->func = k->func;
-  s->name = callable_name(k);
+  /* name@file:line: kernels of one name defined in several places stay apart */
+  const char *path = k->func->loc.file && k->func->loc.file->path ? k->func->loc.file->path : "?";
+  const char *base = strrchr(path, '/');
+  char buf[256];
+  snprintf(buf, sizeof buf, "%s@%s:%d", callable_name(k), base ? base + 1 : path, k->func->loc.line);
+  s->name = strdup(buf);
   s->next = stats;
   stats = s;
   return s;
@@ -550,7 +555,7 @@ void cpu_profile_report(FILE *out) {
   Stat **v = malloc(n * sizeof *v);
   int i = n;
   for (Stat *s = stats; s; s = s->next) v[--i] = s;
-  fprintf(out, "%-24s %-11s %9s %12s %11s %11s  %s\n", "kernel", "backend", "launches", "total ms", "mean ms",
+  fprintf(out, "%-28s %-11s %9s %12s %11s %11s  %s\n", "kernel", "backend", "launches", "total ms", "mean ms",
           "compile ms", "notes");
   for (i = 0; i < n; i++) {
     Stat *s = v[i];
@@ -559,7 +564,7 @@ void cpu_profile_report(FILE *out) {
       snprintf(notes, sizeof notes, "%d compiled, %d from cache", s->compiled, s->cached);
     if (s->reason[0])
       snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sfallback: %s", notes[0] ? "; " : "", s->reason);
-    fprintf(out, "%-24s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,
+    fprintf(out, "%-28s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,
             s->run_ms, s->launches ? s->run_ms / s->launches : 0.0, s->compile_ms, notes);
   }
   free(v);
