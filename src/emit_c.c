@@ -998,9 +998,10 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   char *res[OQ_MAX_RANK];
   for (int d = 0; d < P->ndim; d++) {
     if (d != P->vdim && P->ridx[d]) {
-      /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not) */
+      /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not); comparing
+         with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
       if (P->rule == R_ZERO)
-        bprintf(&v, "%s(%s > -1 && (double)%s < (double)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
+        bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
       res[d] = sf(E, "(int64_t)%s", P->ridx[d]);
       ix[d] = res[d];
       continue;
