@@ -85,5 +85,10 @@ int main(int argc, char **argv) {
   }
   if (interp_check(&arena, program)) return 1;
   if (!strcmp(cmd, "check")) return 0;
+  if (opt.target == TARGET_CUDA) {
+    fprintf(stderr, "oq: error: --target cuda: this build has no CUDA back end yet; "
+                    "use --target cpu or --target interp\n");
+    return 1;
+  }
   return interp_run(&arena, program, &opt);
 }
