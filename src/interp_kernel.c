@@ -8,6 +8,9 @@
    blocks tile the data exactly. max_block_size answers min(size, cap). With explicit block
    dimensions that do not divide the data, the grid is rounded up; the extra threads run only
    when the kernel has barriers (they must reach them), otherwise they are skipped. */
+/* Fibers switch stacks with _longjmp; a fortified build (_FORTIFY_SOURCE, on by default in
+   Ubuntu's compiler) checks that a jump stays on one stack and aborts. */
+#undef _FORTIFY_SOURCE
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>

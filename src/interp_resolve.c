@@ -169,7 +169,8 @@ static Scope *scope_at(Resolver *R, int depth) {
 
 static Func *known_function(Resolver *R, Node *callee) {
   if (callee->kind != N_IDENT || callee->slot < 0) return NULL;
-  return scope_at(R, callee->depth)->slot_funcs[callee->slot];
+  Scope *s = scope_at(R, callee->depth);
+  return s->slot_funcs ? s->slot_funcs[callee->slot] : NULL;
 }
 
 static void check_call(Resolver *R, Node *call) {
@@ -217,7 +218,11 @@ static void resolve_expr(Resolver *R, Node *n) {
   switch (n->kind) {
   case N_IDENT:
     if (is_barrier_name(n)) { if (!strcmp(n->name, "syncthreads")) mark_barrier(R, NULL); return; }
-    if (!lookup(R, n)) diag_error(n->loc, "unknown name '%s'", n->name);
+    if (!lookup(R, n)) {
+      n->slot = -1;   /* neither a slot nor a global: nothing may use it */
+      n->aux = NULL;
+      diag_error(n->loc, "unknown name '%s'", n->name);
+    }
     return;
   case N_CALL:
     if (is_barrier_name(n->a)) {

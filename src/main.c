@@ -92,6 +92,11 @@ int main(int argc, char **argv) {
   }
   if (interp_check(&arena, program)) return 1;
   if (!strcmp(cmd, "check")) return 0;
+  if (opt.target == TARGET_CUDA) {
+    fprintf(stderr, "oq: error: --target cuda: this build has no CUDA back end yet; "
+                    "use --target cpu or --target interp\n");
+    return 1;
+  }
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = true;
     if (opt.target != TARGET_CPU) opt.target = TARGET_CPU;

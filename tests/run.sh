@@ -151,6 +151,8 @@ external() {   # external NAME SCRIPT ARGS...
 }
 external parse tests/parse/run.sh "$OQ"
 external unit tests/unit/run.sh
+external image tests/unit/run_image.sh
+external fuzz-run tests/fuzz_run.sh "$OQ"
 
 # (b, c, d) the .q programs, in parallel; results are printed in a fixed order
 shopt -s nullglob

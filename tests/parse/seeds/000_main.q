@@ -1,3 +1,4 @@
+% CHECK: parse-only (fragment: hist_naive, hist_auto, hist_shared are defined in the other listings of seed 000)
 % From seed 000 (Tutorial 6: Advanced GPU programming), lines 140-166: the test program
 function [] = main()
 

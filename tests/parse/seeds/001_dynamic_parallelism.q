@@ -1,3 +1,4 @@
+% CHECK: parse-only (fragment: y is defined elsewhere)
 % From seed 001 (Quasar - CUDA Support GUIDE), lines 828-833: implicit nested parallelism
 for m=0..size(y,0)-1
     for c=0..size(y,2)-1

@@ -1,3 +1,4 @@
+% CHECK: parse-only (the seed reads numel(a) where it means numel(mask) (a bug of the document; tests/seeds_run/filter_kernel_001.q runs the repaired program))
 % From seed 001 (Quasar - CUDA Support GUIDE), lines 26-38: a simple kernel run with parallel_do
 im = imread("image.png")
 im_out = zeros(size(im))

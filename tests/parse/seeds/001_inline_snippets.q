@@ -1,3 +1,4 @@
+% CHECK: parse-only (fragments: A, B, C, D, x, ... are placeholders of the text)
 % From seed 001 (Quasar - CUDA Support GUIDE): code quoted in the running text and tables (lines 184 text, 245-250, 289-292, 331, 633)
 a=0; b=(a+=1)
 syncthreads(warp)

@@ -1,3 +1,4 @@
+% CHECK: parse-only (fragment: im, im_out are defined elsewhere)
 % From seed 001 (Quasar - CUDA Support GUIDE), lines 593-598: the memory coalescing tuning parameter
 function [] = __kernel__ kernel(im : mat'unchecked, im_out : mat'unchecked, pos : ivec2)
         {!tuning_param name="$param_memcoalescing"; default=true}

@@ -1,3 +1,4 @@
+% CHECK: parse-only (fragment: the butterfly steps of the text, outside a kernel)
 % From seed 003 (10 Parallel programming examples), lines 232-251: the butterfly steps for blkdim = 16
 % iteration 1 (subsequent steps are performed in parallel)
 bins[0] += bins[1]
