@@ -80,6 +80,7 @@ typedef struct Em {
   char **konst;         /* per slot of the function being emitted: its constant value, or NULL */
   unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
                              value over a barrier); 2: one variable per block (a shared array) */
+  Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -1286,6 +1287,143 @@ static bool only_shared(Node *n, int slot, bool *assigned) {
   return true;
 }
 
+/* ---- zeros stored into fresh shared memory ----
+   shared() memory is zero-filled for every block. In the phase that allocates it, before any
+   barrier, `s[...] = 0` changes nothing when no thread does anything else with s there: such
+   stores are dropped, and loops left without statements too (their range is still checked). */
+
+static bool is_zero_lit(Node *v) {
+  if (v->kind == N_UNARY && (v->op == OP_NEG || v->op == OP_PLUS)) return is_zero_lit(v->a);
+  return (v->kind == N_INT && v->ival == 0) || (v->kind == N_REAL && v->rval == 0);
+}
+
+/* no side effects and no error can come from evaluating n (built-ins other than mod) */
+static bool harmless(Node *n) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_ASSIGN: case N_EXCHANGE: case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_BINARY: if (n->op == OP_MOD) return false; break;
+  case N_CALL:
+    if (n->a->kind != N_IDENT || n->a->slot >= 0 || !strcmp(n->a->name, "mod") || !strcmp(n->a->name, "assert"))
+      return false;
+    break;
+  default: break;
+  }
+  if (!harmless(n->a) || !harmless(n->b) || !harmless(n->c)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!harmless(n->list.items[i])) return false;
+  return true;
+}
+
+static bool is_zero_store(Node *n, int slot) {
+  if (!(n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->b && is_zero_lit(n->b) &&
+        n->list.items[0]->kind == N_INDEX && n->list.items[0]->a->kind == N_IDENT &&
+        n->list.items[0]->a->slot == slot && n->list.items[0]->a->depth == 0))
+    return false;
+  Node *t = n->list.items[0];
+  if ((unsigned)t->a->ival & (TM_CHECKED | TM_UNCHECKED)) return false;   /* stores outside are errors */
+  for (int i = 0; i < t->list.n; i++)
+    if (!harmless(t->list.items[i])) return false;
+  return true;
+}
+
+/* slot is mentioned in n other than as the array of size() or numel() */
+static bool mentions_data(Node *n, int slot) {
+  if (!n) return false;
+  if (n->kind == N_CALL && n->a->kind == N_IDENT && n->a->slot < 0 &&
+      (!strcmp(n->a->name, "size") || !strcmp(n->a->name, "numel")) && n->list.n >= 1 &&
+      n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == slot) {
+    for (int i = 1; i < n->list.n; i++)
+      if (mentions_data(n->list.items[i], slot)) return true;
+    return false;
+  }
+  if (n->kind == N_IDENT) return n->slot == slot && n->depth == 0;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return mentions(n, slot);
+  if (mentions_data(n->a, slot) || mentions_data(n->b, slot) || mentions_data(n->c, slot)) return true;
+  for (int i = 0; i < n->list.n; i++) if (mentions_data(n->list.items[i], slot)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (mentions_data(n->list2.items[i], slot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (mentions_data(n->cases[i].body.items[j], slot)) return true;
+  return false;
+}
+
+/* Every mention of slot in n is the base of a zero store (or its size); counts them. */
+static bool only_zero_stores(Node *n, int slot, int *count) {
+  if (!n) return true;
+  if (is_zero_store(n, slot)) {
+    (*count)++;
+    for (int i = 0; i < n->list.items[0]->list.n; i++)
+      if (mentions_data(n->list.items[0]->list.items[i], slot)) return false;
+    return true;
+  }
+  if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return false;
+  if (n->kind == N_CALL && !mentions_data(n, slot)) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return !mentions(n, slot);
+  if (!only_zero_stores(n->a, slot, count) || !only_zero_stores(n->b, slot, count) ||
+      !only_zero_stores(n->c, slot, count))
+    return false;
+  for (int i = 0; i < n->list.n; i++) if (!only_zero_stores(n->list.items[i], slot, count)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!only_zero_stores(n->list2.items[i], slot, count)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (!only_zero_stores(n->cases[i].body.items[j], slot, count)) return false;
+  return true;
+}
+
+static void mark_dead(Em *E, Node *n, int slot) {
+  if (!n) return;
+  if (is_zero_store(n, slot)) {
+    E->dead = realloc(E->dead, (E->ndead + 1) * sizeof *E->dead);
+    E->dead[E->ndead++] = n;
+    return;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  for (int i = 0; i < n->list.n; i++) mark_dead(E, n->list.items[i], slot);
+  for (int i = 0; i < n->list2.n; i++) mark_dead(E, n->list2.items[i], slot);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) mark_dead(E, n->cases[i].body.items[j], slot);
+}
+
+static bool is_dead(Em *E, Node *n) {
+  for (int i = 0; i < E->ndead; i++)
+    if (E->dead[i] == n) return true;
+  return false;
+}
+
+/* A statement list whose statements all do nothing. */
+static bool all_dead(Em *E, NodeList *l) {
+  for (int i = 0; i < l->n; i++) {
+    Node *n = l->items[i];
+    if (is_dead(E, n) || n->kind == N_ATTR) continue;
+    if (n->kind == N_FOR && all_dead(E, &n->list)) continue;
+    return false;
+  }
+  return true;
+}
+
+static void find_dead_zero_stores(Em *E) {
+  Func *f = E->S->kfunc;
+  NodeList *l = &f->body;
+  int nslots = func_info(f)->nslots;
+  for (int s = 0; s < nslots; s++) {
+    if (!E->pphase || E->pphase[s] != 2) continue;
+    /* the allocation, then the rest of its phase */
+    int i = 0;
+    while (i < l->n && !(l->items[i]->kind == N_ASSIGN && l->items[i]->list.n == 1 &&
+                         l->items[i]->list.items[0]->kind == N_IDENT && l->items[i]->list.items[0]->slot == s))
+      i++;
+    if (i == l->n) continue;
+    int j = i + 1, count = 0;
+    bool ok = true;
+    for (; j < l->n; j++) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      ok = ok && only_zero_stores(l->items[j], s, &count);
+    }
+    if (!ok || !count) continue;
+    for (int k = i + 1; k < j; k++) mark_dead(E, l->items[k], s);
+  }
+}
+
 static void find_phase_locals(Em *E) {
   Func *f = E->S->kfunc;
   int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
@@ -1300,6 +1438,7 @@ static void find_phase_locals(Em *E) {
     else if (!bad[s]) E->pphase[s] = 1;
   }
   free(bad);
+  find_dead_zero_stores(E);
 }
 
 /* ---- the linear loop ----
@@ -2165,6 +2304,15 @@ static void st(Em *E, Node *n) {
   case N_FUNCDEF: case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
   default: break;
   }
+  if (E->ndead && E->f->is_kernel) {
+    if (is_dead(E, n)) return;
+    if (n->kind == N_FOR && n->a->kind == N_RANGE && T(E, n->a).kind == K_INT && all_dead(E, &n->list)) {
+      /* nothing left to run; a zero step is still an error */
+      loc_comment(E, n);
+      if (n->a->b) line(E, "if ((%s) == 0) oq_fail(%s, %d);", ex(E, n->a->b), E->L, div_site(E, n->a, KE_RANGE));
+      return;
+    }
+  }
   loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
@@ -2916,8 +3064,11 @@ static void emit_kernel(Em *E, Buf *out) {
   free(E->sc);
   free(E->konst);
   free(E->pphase);
+  free(E->dead);
   E->konst = NULL;
   E->pphase = NULL;
+  E->dead = NULL;
+  E->ndead = 0;
 }
 
 /* ---- the file ---- */
