@@ -796,6 +796,22 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **r
       E->ind++;
     }
   }
+#if defined(__x86_64__)
+  /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
+  if (!ok && rout && cheap && kclass(T(E, e)) == K_REAL) {
+    KType t = T(E, e);
+    char *x = ex(E, e);
+    if (t.kind == K_VEC) x = vname(E, x, t);
+    for (int k = 0; k < len; k++) {
+      rout[k] = NULL;
+      out[k] = tmp(E);
+      line(E, "const int64_t %s = oq_cvtt(%s);", out[k], t.kind == K_VEC ? sf(E, "%s.v[%d]", x, k) : x);
+    }
+    free(tests.s);
+    free(pre.s);
+    return;
+  }
+#endif
   if (!ok && rout && cheap && kclass(T(E, e)) == K_REAL) {
     KType t = T(E, e);
     char *x = ex(E, e);
@@ -1116,6 +1132,34 @@ static void priv_walk(Em *E, Node *n, PrivCount *c) {
     for (int j = 0; j < n->cases[i].body.n; j++) priv_walk(E, n->cases[i].body.items[j], c);
 }
 
+/* The int literal every update of the array adds (`h[v] += 1`), or 0. Identical additions
+   give the same result in any order, so a private copy can count them. */
+static void inc_walk(Em *E, Node *n, PrivCount *c, int64_t *lit) {
+  if (!n || *lit == -1) return;
+  if (n->kind == N_ASSIGN && n->list.n == 1 && n->list.items[0]->kind == N_INDEX && refers(E, n->list.items[0]->a, c)) {
+    int64_t v = 0;
+    if (n->op != OP_ADD || !n->b || n->b->kind != N_INT || n->b->ival == 0 || n->b->ival > (1 << 20) ||
+        (*lit && *lit != n->b->ival))
+      *lit = -1;
+    else v = n->b->ival;
+    if (*lit != -1) *lit = v;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  inc_walk(E, n->a, c, lit);
+  inc_walk(E, n->b, c, lit);
+  inc_walk(E, n->c, c, lit);
+  for (int i = 0; i < n->list.n; i++) inc_walk(E, n->list.items[i], c, lit);
+  for (int i = 0; i < n->list2.n; i++) inc_walk(E, n->list2.items[i], c, lit);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) inc_walk(E, n->cases[i].body.items[j], c, lit);
+}
+
+static int64_t same_int_increment(Em *E, NodeList *body, PrivCount *c) {
+  int64_t lit = 0;
+  for (int i = 0; i < body->n; i++) inc_walk(E, body->items[i], c, &lit);
+  return lit > 0 ? lit : 0;
+}
+
 /* Statements use `x[...] += v` as statements only: an assignment used as a value reads. */
 static bool assign_used_as_value(Node *n, PrivCount *c, Em *E);
 
@@ -1150,6 +1194,7 @@ static void find_private(Em *E) {
     if (c.all == 0 || c.all != c.ok || as_value) continue;
     E->priv_slot[S->npriv] = c.slot;
     E->priv_cap[S->npriv] = c.cap;
+    S->priv_count[S->npriv] = el_is_integer(t.el) ? 0 : same_int_increment(E, &f->body, &c);
     S->priv_arg[S->npriv++] = a;
   }
 }
@@ -1508,8 +1553,25 @@ static void emit_private_hooks(Em *E, Buf *out) {
       int a = S->priv_arg[k];
       KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
       const char *ct = el_ctype(t.el);
+      int64_t cnt = S->priv_count[k];
       bprintf(out, "  if ((L->priv_mask >> %d) & 1) {\n", k);
       bprintf(out, "    size_t n = 1;\n    for (int d = 0; d < %d; d++) n *= (size_t)L->args[%d].dims[d];\n", t.rank, a);
+      if (cnt) ct = "int64_t";
+      if (pass && cnt) {
+        /* k additions of c: at once while every step is an exact integer, else one by one */
+        bool narrow = t.el == EL_F32 || !rt_config.double_precision;
+        bprintf(out, "    int64_t *p = (int64_t *)W->scr[%d];\n    %s *y = (%s *)L->args[%d].data;\n", OQK_PRIV_BASE + k,
+                el_ctype(t.el), el_ctype(t.el), a);
+        bprintf(out, "    for (size_t i = 0; i < n; i++) {\n      int64_t k = p[i];\n      if (!k) continue;\n");
+        bprintf(out, "      const double v = (double)%s, e = v + %lld.0 * (double)k, lim = %s;\n", load(E, t.el, "y[i]"),
+                (long long)cnt, narrow ? "16777216.0" : "9007199254740992.0");
+        bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) y[i] = %s;\n",
+                store_conv(E, t.el, "e", kt(K_REAL)));
+        bprintf(out, "      else for (; k > 0; k--) y[i] = %s;\n    }\n",
+                store_conv(E, t.el, sf(E, "(%s + (oq_real)%lld)", load(E, t.el, "y[i]"), (long long)cnt), kt(K_REAL)));
+        bprintf(out, "  }\n");
+        continue;
+      }
       if (!pass) {
         bprintf(out, "    void *p = oq_scratch(W, %d, n * sizeof(%s) + 1);\n", OQK_PRIV_BASE + k, ct);
         bprintf(out, "    if (p) memset(p, 0, n * sizeof(%s));\n    else L->priv_mask = 0;\n", ct);
@@ -1609,7 +1671,12 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   E->ind++;
   bool fast_int = el == EL_I32 && kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  if (P->priv >= 0) {
+  if (P->priv >= 0 && E->S->priv_count[P->priv]) {
+    /* this worker's private count of the (identical) additions */
+    line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", P->priv, P->priv, off);
+    line(E, "else {");
+    E->ind++;
+  } else if (P->priv >= 0) {
     /* this worker's private copy, when the launcher made one */
     char *pl = sf(E, "pvp%d[%s]", P->priv, off);
     line(E, "if (pv%d) %s = %s;", P->priv, pl, store_conv(E, el, num_op(E, op, load(E, el, pl), et, v, vt, at_node), rc));
@@ -3091,6 +3158,10 @@ static const char *helpers =
   "  return (int64_t)x;\n}\n"
   "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
   "static inline int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
+  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
+  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
+  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
+  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
   "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
   "static inline int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
   "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"

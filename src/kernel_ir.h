@@ -134,6 +134,8 @@ typedef struct KSpec {
                                 (parameters, then captures); the launcher decides whether
                                 each gets per-worker private copies */
   int npriv;
+  int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
+                                private copy counts the updates */
   Op out_op;                 /* kernel outputs */
   const char *name;          /* kernel name for messages */
   /* failure */

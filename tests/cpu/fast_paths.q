@@ -123,6 +123,26 @@ for k = 0..36
     assert(hg[k] == ref[k])
 endfor
 
+% h[v] += 1 is counted privately; the result must still be what the float additions give
+% one by one: from 0.5, and past 2^24 where adding 1 no longer changes a float
+function [] = __kernel__ bump(v : vec, h : vec, pos : int)
+    h[v[pos]] += 1
+endfunction
+M = 30000
+w = zeros(M)
+for i = 0..M-1
+    w[i] = mod(i, 3)
+endfor
+hb = [0.5, 16777200, 7]
+hr = copy(hb)
+parallel_do(M, w, hb, bump)
+for i = 0..M-1
+    hr[w[i]] += 1
+endfor
+for k = 0..2
+    assert(hb[k] == hr[k])
+endfor
+
 o = zeros(64 * 5)
 parallel_do([[64 * 5], [64]], o, shz)
 for b = 0..4
