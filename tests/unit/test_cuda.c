@@ -130,6 +130,16 @@ static const char *kernels_src =
   "    atomicAdd(&bins[v[i] & 255], 1);\n"
   "}\n"
   "extern \"C\" __global__ void empty(void) {}\n"
+  "extern \"C\" __global__ void shared_rev_sum(const int *x, long long *out, int n) {\n"
+  "  extern __shared__ int buf[];\n"
+  "  for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = x[i];\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x == 0) {\n"
+  "    long long s = 0;\n"
+  "    for (int i = 0; i < n; i++) s += (long long)buf[n - 1 - i] * (i + 1);\n"
+  "    out[0] = s;\n"
+  "  }\n"
+  "}\n"
   "extern \"C\" __global__ void bad_write(int *p) { p[threadIdx.x] = 1; }\n"
   /* A grid-wide barrier: valid only when every block is resident (cooperative launch). */
   "__device__ void grid_barrier(unsigned *count, volatile unsigned *gen) {\n"
@@ -168,6 +178,7 @@ static void test_availability(void) {
   /* Children first: the answer is cached per process. */
   EXPECT_ERROR("CUDA is not available", {
     setenv("OQ_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
+    unsetenv("OQ_CUDA_DISABLE");
     char why[256];
     if (cuda_available(why, sizeof why) || !strstr(why, "not installed")) _exit(3);
     if (cuda_device()) _exit(4);
@@ -592,6 +603,31 @@ static void test_cooperative(void) {
   val_release(v_array(sync));
 }
 
+/* 64 KiB of dynamic shared memory: more than the default 48 KiB, so the launch opts in. */
+static void test_big_shared(void) {
+  const CudaDevice *d = cuda_device();
+  int n = 16384;
+  if ((size_t)d->shared_per_block_optin < n * sizeof(int)) {
+    printf("NOTE 64 KiB of shared memory not supported: skipped\n");
+    return;
+  }
+  CudaKernel *k = cuda_kernel(mod, "shared_rev_sum", L);
+  Array *x = arr_vec(EL_I32, n), *out = arr_vec(EL_I64, 1);
+  long long want = 0;
+  for (int i = 0; i < n; i++) ((int *)x->data)[i] = i % 1000 - 500;
+  for (int i = 0; i < n; i++) want += (long long)((int *)x->data)[n - 1 - i] * (i + 1);
+  void *dx = cuda_array_device(x, true, L), *dout = cuda_array_device(out, false, L);
+  unsigned g[3] = {1, 1, 1}, b[3] = {256, 1, 1};
+  void *params[] = { &dx, &dout, &n };
+  cuda_launch(k, g, b, n * sizeof(int), false, params, L);
+  cuda_array_written(out);
+  cuda_array_host(out, L);
+  CHECK(((long long *)out->data)[0] == want && k->dyn_shared_set == n * 4,
+        "64 KiB shared: got %lld, want %lld", ((long long *)out->data)[0], want);
+  val_release(v_array(x));
+  val_release(v_array(out));
+}
+
 static void test_gpu_pool(void) {
   long allocs = cuda_stats.dev_allocs;
   double t = now();
@@ -697,6 +733,7 @@ static int gpu_mode(void) {
   test_scale_add();
   test_histogram();
   test_cooperative();
+  test_big_shared();
   test_gpu_pool();
   measure_launches();
   size_t sizes[] = { (size_t)1 << 20, (size_t)64 << 20, (size_t)256 << 20 };
