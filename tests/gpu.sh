@@ -40,6 +40,11 @@ if [ -z "${CUDA_HOME:-}" ] && command -v nvcc >/dev/null 2>&1; then
   export CUDA_HOME
 fi
 
+# The interpreter's fibers switch stacks with _longjmp, which glibc's _FORTIFY_SOURCE checks
+# abort ("longjmp causes uninitialized stack frame"); the GPU machine's compiler defines it
+# by default. (make reads CFLAGS from the environment and appends its own flags.)
+export CFLAGS="${CFLAGS:--O2 -g} -U_FORTIFY_SOURCE"
+
 # 1. the machine
 echo "==== machine"
 if command -v nvidia-smi >/dev/null 2>&1; then

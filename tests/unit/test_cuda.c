@@ -513,7 +513,7 @@ static void test_scale_add(void) {
 
   int n = 1 << 20;
   Array *x = arr_vec(EL_F32, n), *y = arr_vec(EL_F32, n);
-  for (int i = 0; i < n; i++) ((float *)x->data)[i] = (float)((i * 7919) % 1000) * 0.25f;
+  for (int i = 0; i < n; i++) ((float *)x->data)[i] = (float)((unsigned)i * 7919u % 1000u) * 0.25f;
   long up = cuda_stats.uploads, down = cuda_stats.downloads;
   void *dx = cuda_array_device(x, true, L), *dy = cuda_array_device(y, false, L);
   unsigned g[3] = {blocks_for(n, (unsigned)block), 1, 1}, b[3] = {(unsigned)block, 1, 1};
