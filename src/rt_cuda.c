@@ -72,13 +72,9 @@ enum { JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };   /* CUjit_opt
   X(MemGetInfo, (size_t *, size_t *), "cuMemGetInfo_v2", NULL)                                \
   X(MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2", NULL)                \
   X(MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2", NULL)                      \
-  X(MemcpyHtoDAsync, (CUdeviceptr, const void *, size_t, CUstream), "cuMemcpyHtoDAsync_v2",  \
-    NULL)                                                                                     \
-  X(MemcpyDtoHAsync, (void *, CUdeviceptr, size_t, CUstream), "cuMemcpyDtoHAsync_v2", NULL)  \
   X(MemsetD8, (CUdeviceptr, unsigned char, size_t), "cuMemsetD8_v2", NULL)                   \
   X(MemHostRegister, (void *, size_t, unsigned), "cuMemHostRegister_v2", "cuMemHostRegister") \
   X(MemHostUnregister, (void *), "cuMemHostUnregister", NULL)                                \
-  X(MemAllocHost, (void **, size_t), "cuMemAllocHost_v2", NULL)                              \
   X(EventCreate, (CUevent *, unsigned), "cuEventCreate", NULL)                               \
   X(EventRecord, (CUevent, CUstream), "cuEventRecord", NULL)                                 \
   X(EventSynchronize, (CUevent), "cuEventSynchronize", NULL)                                 \
@@ -430,57 +426,14 @@ void cuda_mem_info(size_t *free_bytes, size_t *total_bytes, SrcLoc loc) {
   check(cu.MemGetInfo(free_bytes, total_bytes), "reading the device memory size", loc);
 }
 
-/* Two pinned buffers: the host fills (or drains) one while the DMA engine copies the other.
-   An event per buffer says when its last copy is done. */
-#define STAGE_CHUNK ((size_t)8 << 20)
-static void *stage_buf[2];
-static CUevent stage_done[2];
-
-static void stage_init(SrcLoc loc) {
-  if (stage_buf[0]) return;
-  for (int i = 0; i < 2; i++) {
-    check(cu.MemAllocHost(&stage_buf[i], STAGE_CHUNK), "allocating pinned host memory", loc);
-    check(cu.EventCreate(&stage_done[i], 0), "creating an event", loc);
-  }
-}
-
-static void stage_htod(CudaPtr dst, const char *src, size_t n, SrcLoc loc) {
-  stage_init(loc);
-  for (size_t off = 0, i = 0; off < n; off += STAGE_CHUNK, i ^= 1) {
-    size_t c = n - off < STAGE_CHUNK ? n - off : STAGE_CHUNK;
-    check(cu.EventSynchronize(stage_done[i]), "waiting for a copy to the device", loc);
-    memcpy(stage_buf[i], src + off, c);
-    check(cu.MemcpyHtoDAsync(dst + off, stage_buf[i], c, NULL), "copying to the device", loc);
-    check(cu.EventRecord(stage_done[i], NULL), "recording an event", loc);
-  }
-}
-
-static void stage_dtoh(char *dst, CudaPtr src, size_t n, SrcLoc loc) {
-  stage_init(loc);
-  size_t nchunks = (n + STAGE_CHUNK - 1) / STAGE_CHUNK;
-  for (size_t k = 0; k <= nchunks; k++) {
-    if (k < nchunks) {   /* start chunk k, then drain chunk k-1 while it flies */
-      size_t off = k * STAGE_CHUNK, c = n - off < STAGE_CHUNK ? n - off : STAGE_CHUNK;
-      check(cu.MemcpyDtoHAsync(stage_buf[k & 1], src + off, c, NULL), "copying from the device",
-            loc);
-      check(cu.EventRecord(stage_done[k & 1], NULL), "recording an event", loc);
-    }
-    if (k > 0) {
-      size_t off = (k - 1) * STAGE_CHUNK, c = n - off < STAGE_CHUNK ? n - off : STAGE_CHUNK;
-      check(cu.EventSynchronize(stage_done[(k - 1) & 1]), "copying from the device", loc);
-      memcpy(dst + off, stage_buf[(k - 1) & 1], c);
-    }
-  }
-}
-
-void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, bool staged, SrcLoc loc) {
+/* Synchronous copies: from page-locked host memory the DMA engine reads the buffer itself;
+   from pageable memory the driver stages it through its own pinned buffers. */
+void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc) {
   need(loc);
-  if (staged) stage_htod(dst, src, n, loc);
-  else check(cu.MemcpyHtoD(dst, src, n), "copying to the device", loc);
+  check(cu.MemcpyHtoD(dst, src, n), "copying to the device", loc);
 }
 
-void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, bool staged, SrcLoc loc) {
+void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, SrcLoc loc) {
   need(loc);
-  if (staged) stage_dtoh(dst, src, n, loc);
-  else check(cu.MemcpyDtoH(dst, src, n), "copying from the device", loc);
+  check(cu.MemcpyDtoH(dst, src, n), "copying from the device", loc);
 }

@@ -18,7 +18,7 @@
    Environment: OQ_CUDA_DISABLE=1 (act as if there were no GPU), OQ_CUDA_DEVICE (ordinal,
    default 0), OQ_LIBCUDA / OQ_NVRTC (exact library paths, tried first), CUDA_HOME and
    CUDA_PATH (where NVRTC is looked for), OQ_CACHE_DIR (default ~/.cache/openquasar),
-   OQ_CUDA_TRANSFER=pageable|register|stage (how host<->device copies are made). */
+   OQ_CUDA_TRANSFER=register|pageable (how host<->device copies are made). */
 #ifndef OQ_RT_CUDA_H
 #define OQ_RT_CUDA_H
 #include <stdbool.h>
@@ -126,9 +126,9 @@ void cuda_event_free(CudaEvent *e);
 typedef uint64_t CudaPtr;                          /* CUdeviceptr */
 bool cuda_raw_alloc(CudaPtr *p, size_t n, SrcLoc loc);   /* false: out of device memory */
 void cuda_raw_free(CudaPtr p);
-/* Copies; `staged`: through the pinned staging buffers (double-buffered), else directly. */
-void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, bool staged, SrcLoc loc);
-void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, bool staged, SrcLoc loc);
+/* Synchronous copies (direct DMA when the host memory is page-locked). */
+void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc);
+void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, SrcLoc loc);
 void cuda_raw_memset(CudaPtr p, unsigned char byte, size_t n, SrcLoc loc);
 bool cuda_raw_pin(void *host, size_t n);           /* cuMemHostRegister; false if refused */
 void cuda_raw_unpin(void *host);
@@ -161,13 +161,17 @@ void cuda_mem_free(CudaPtr p, size_t n);           /* n as allocated */
 void cuda_pool_trim(void);                         /* returns every free block to the driver */
 size_t cuda_pool_class_size(size_t n);             /* the bytes a request of n takes */
 
-/* How array transfers go (OQ_CUDA_TRANSFER): PAGEABLE copies straight from the malloc'ed
-   host buffer (the driver stages internally); REGISTER page-locks (cuMemHostRegister) a host
-   buffer of at least CUDA_PIN_MIN bytes at its first transfer and copies directly, unpinning
-   it when the array is freed; STAGE copies through two pinned buffers, overlapping memcpy
-   with DMA. */
-typedef enum CudaTransfer { XFER_PAGEABLE, XFER_REGISTER, XFER_STAGE } CudaTransfer;
+/* How array transfers go (OQ_CUDA_TRANSFER). REGISTER (the default) page-locks the host
+   buffer of an array (cuMemHostRegister) and copies directly from it; the array is unpinned
+   when it is freed. Pinning costs about 0.6 ms + 0.05 ms/MiB once, and then transfers run
+   at 55 GB/s instead of 8-12 GB/s (H100, PCIe 5; tests/unit/test_cuda.c measures it), so an
+   array of at least CUDA_PIN_EAGER bytes is pinned at its first transfer, one of at least
+   CUDA_PIN_MIN bytes at its second (it is being reused), a smaller one never. PAGEABLE
+   never pins (the driver stages through its own buffers). Staging through a pinned buffer
+   of our own was measured too: 8-10 GB/s, no better than PAGEABLE, so it is gone. */
+typedef enum CudaTransfer { XFER_PAGEABLE, XFER_REGISTER } CudaTransfer;
 #define CUDA_PIN_MIN ((size_t)1 << 20)
+#define CUDA_PIN_EAGER ((size_t)16 << 20)
 void cuda_set_transfer(CudaTransfer t);
 CudaTransfer cuda_get_transfer(void);
 
@@ -176,8 +180,8 @@ CudaTransfer cuda_get_transfer(void);
 typedef struct CudaMemOps {
   bool (*alloc)(CudaPtr *p, size_t n, SrcLoc loc);
   void (*free)(CudaPtr p);
-  void (*htod)(CudaPtr dst, const void *src, size_t n, bool staged, SrcLoc loc);
-  void (*dtoh)(void *dst, CudaPtr src, size_t n, bool staged, SrcLoc loc);
+  void (*htod)(CudaPtr dst, const void *src, size_t n, SrcLoc loc);
+  void (*dtoh)(void *dst, CudaPtr src, size_t n, SrcLoc loc);
   bool (*pin)(void *host, size_t n);
   void (*unpin)(void *host);
 } CudaMemOps;

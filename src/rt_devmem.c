@@ -118,7 +118,7 @@ void cuda_mem_free(CudaPtr p, size_t n) {
 
 /* ---- transfers ---- */
 
-static CudaTransfer transfer = XFER_PAGEABLE;
+static CudaTransfer transfer = XFER_REGISTER;
 static bool transfer_read;
 
 CudaTransfer cuda_get_transfer(void) {
@@ -127,7 +127,6 @@ CudaTransfer cuda_get_transfer(void) {
     transfer_read = true;
     if (e && !strcmp(e, "pageable")) transfer = XFER_PAGEABLE;
     else if (e && !strcmp(e, "register")) transfer = XFER_REGISTER;
-    else if (e && !strcmp(e, "stage")) transfer = XFER_STAGE;
   }
   return transfer;
 }
@@ -139,10 +138,11 @@ void cuda_set_transfer(CudaTransfer t) {
 
 static size_t array_bytes(const Array *a) { return (size_t)a->numel * el_size(a->elem); }
 
-/* Page-locks a's host buffer once, if the mode asks for it and a is large enough to gain. */
+/* Page-locks a's host buffer once it pays (rt_cuda.h: CUDA_PIN_EAGER, CUDA_PIN_MIN). */
 static void maybe_pin(Array *a, size_t n) {
   if (cuda_get_transfer() != XFER_REGISTER || n < CUDA_PIN_MIN) return;
   if (a->state & (ARR_HOST_PINNED | ARR_PIN_FAILED)) return;
+  if (n < CUDA_PIN_EAGER && !(a->state & ARR_TRANSFERRED)) return;
   if (ops->pin(a->data, n)) {
     a->state |= ARR_HOST_PINNED;
     cuda_stats.pins++;
@@ -152,20 +152,18 @@ static void maybe_pin(Array *a, size_t n) {
   }
 }
 
-static bool use_stage(const Array *a) {
-  return cuda_get_transfer() == XFER_STAGE && !(a->state & ARR_HOST_PINNED);
-}
-
 static void upload(Array *a, size_t n, SrcLoc loc) {
   maybe_pin(a, n);
-  ops->htod((CudaPtr)(uintptr_t)a->device, a->data, n, use_stage(a), loc);
+  ops->htod((CudaPtr)(uintptr_t)a->device, a->data, n, loc);
+  a->state |= ARR_TRANSFERRED;
   cuda_stats.uploads++;
   cuda_stats.bytes_up += n;
 }
 
 static void download(Array *a, size_t n, SrcLoc loc) {
   maybe_pin(a, n);
-  ops->dtoh(a->data, (CudaPtr)(uintptr_t)a->device, n, use_stage(a), loc);
+  ops->dtoh(a->data, (CudaPtr)(uintptr_t)a->device, n, loc);
+  a->state |= ARR_TRANSFERRED;
   cuda_stats.downloads++;
   cuda_stats.bytes_down += n;
 }

@@ -44,6 +44,7 @@ typedef struct Array {
 #define ARR_HOST_STALE   2u     /* the device copy is newer than the host copy */
 #define ARR_HOST_PINNED  4u     /* data is page-locked (cuMemHostRegister) */
 #define ARR_PIN_FAILED   8u     /* pinning was refused once; not tried again */
+#define ARR_TRANSFERRED 16u     /* crossed the bus at least once (pinning policy) */
 
 /* Called by val_free_ before an array with a device copy is freed; set by the CUDA layer. */
 extern void (*rt_array_free_hook)(Array *a);

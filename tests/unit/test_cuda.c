@@ -3,12 +3,12 @@
    test_cuda host: what needs no GPU: the availability report (false with a reason on a
      machine without one), NVRTC (a kernel source to an sm_90 cubin, a compile error naming
      its line, the disk cache, the PTX fallback), and the memory manager over a fake device
-     in host memory (state bits, pool reuse, trimming on out-of-memory, pinning, staging).
+     in host memory (state bits, pool reuse, trimming on out-of-memory, pinning).
      NVRTC checks say "skipped" when NVRTC is not installed.
    test_cuda gpu: on a real device: kernels from NVRTC run and are compared with host loops,
      transfers happen only when a side is stale, the pool reuses device blocks, faults and
      failed launches are reported naming the kernel; it prints the launch overhead and
-     host<->device bandwidths (pageable, registered, staged). Without a GPU: "skipped".
+     host<->device bandwidths (pageable and registered host memory). Without a GPU: "skipped".
 
    Error cases run in a forked child that must exit with status 1 and print the expected
    message. The last line is "N passed, N failed". */
@@ -297,7 +297,7 @@ static void nvrtc_missing(void) {
 static struct {
   size_t budget, used;
   int allocs, frees, htod, dtoh, pins, unpins;
-  bool last_staged, refuse_pin;
+  bool refuse_pin;
 } fake;
 
 static size_t *fake_size(CudaPtr p) { return (size_t *)(uintptr_t)p - 2; }
@@ -317,17 +317,15 @@ static void fake_free(CudaPtr p) {
   fake.frees++;
   free(fake_size(p));
 }
-static void fake_htod(CudaPtr d, const void *s, size_t n, bool staged, SrcLoc loc) {
+static void fake_htod(CudaPtr d, const void *s, size_t n, SrcLoc loc) {
   (void)loc;
   memcpy((void *)(uintptr_t)d, s, n);
   fake.htod++;
-  fake.last_staged = staged;
 }
-static void fake_dtoh(void *d, CudaPtr s, size_t n, bool staged, SrcLoc loc) {
+static void fake_dtoh(void *d, CudaPtr s, size_t n, SrcLoc loc) {
   (void)loc;
   memcpy(d, (void *)(uintptr_t)s, n);
   fake.dtoh++;
-  fake.last_staged = staged;
 }
 static bool fake_pin(void *h, size_t n) { (void)h; (void)n; fake.pins++; return !fake.refuse_pin; }
 static void fake_unpin(void *h) { (void)h; fake.unpins++; }
@@ -346,10 +344,13 @@ static void test_size_classes(void) {
           in[i][0], cuda_pool_class_size(in[i][0]), in[i][1]);
 }
 
+/* The validity bits of an array's state (the others concern pinning). */
+#define VALIDITY(a) ((a)->state & (ARR_DEVICE_VALID | ARR_HOST_STALE))
+
 static void test_fake_device(void) {
   cuda_mem_set_ops(&fake_ops);
   rt_array_free_hook = cuda_array_free;
-  cuda_set_transfer(XFER_PAGEABLE);
+  cuda_set_transfer(XFER_REGISTER);
   fake.budget = 8 << 20;
 
   /* State bits: transfers only when the other side is stale. */
@@ -357,24 +358,24 @@ static void test_fake_device(void) {
   for (int i = 0; i < 1000; i++) ((float *)a->data)[i] = (float)i;
   CHECK(a->state == 0 && a->device == NULL, "fresh array has device state");
   float *d = cuda_array_device(a, true, L);
-  CHECK(d && fake.htod == 1 && a->state == ARR_DEVICE_VALID && d[999] == 999.0f,
+  CHECK(d && fake.htod == 1 && VALIDITY(a) == ARR_DEVICE_VALID && d[999] == 999.0f,
         "first use does not upload");
   cuda_array_device(a, true, L);
   cuda_array_host(a, L);
   CHECK(fake.htod == 1 && fake.dtoh == 0, "transfer although both copies are valid");
   for (int i = 0; i < 1000; i++) d[i] = -(float)i;   /* a "kernel" writes */
   cuda_array_written(a);
-  CHECK(a->state == (ARR_DEVICE_VALID | ARR_HOST_STALE), "written: state %u", a->state);
+  CHECK(VALIDITY(a) == (ARR_DEVICE_VALID | ARR_HOST_STALE), "written: state %u", a->state);
   cuda_array_device(a, true, L);
   CHECK(fake.htod == 1, "upload over a newer device copy");
   cuda_array_host(a, L);
-  CHECK(fake.dtoh == 1 && ((float *)a->data)[7] == -7.0f && a->state == ARR_DEVICE_VALID,
+  CHECK(fake.dtoh == 1 && ((float *)a->data)[7] == -7.0f && VALIDITY(a) == ARR_DEVICE_VALID,
         "host read does not download");
   cuda_array_host(a, L);
   CHECK(fake.dtoh == 1, "second host read downloads again");
   ((float *)a->data)[3] = 42;
   cuda_array_host_written(a);
-  CHECK(a->state == 0, "host write leaves the device valid");
+  CHECK(VALIDITY(a) == 0, "host write leaves the device valid");
   cuda_array_device(a, true, L);
   CHECK(fake.htod == 2 && d[3] == 42.0f, "device copy not refreshed after a host write");
   Array *b = arr_vec(EL_F64, 10);
@@ -415,37 +416,50 @@ static void test_fake_device(void) {
   });
   cuda_pool_trim();
 
-  /* Pinning: only large arrays, once, undone at free; refused pins are not retried. */
+  /* Pinning: large arrays at the first transfer, middle ones at the second, small ones
+     never; undone at free; a refused pin is not retried. */
+  fake.budget = 64 << 20;
   cuda_set_transfer(XFER_REGISTER);
-  Array *s = arr_vec(EL_F32, 1000), *l = arr_vec(EL_F32, 1 << 18);
+  Array *s = arr_vec(EL_F32, 1000), *m = arr_vec(EL_F32, 1 << 18), *l = arr_vec(EL_F32, 1 << 22);
   cuda_array_device(s, true, L);
+  cuda_array_device(m, true, L);
   cuda_array_device(l, true, L);
-  CHECK(fake.pins == 1 && (l->state & ARR_HOST_PINNED) && !(s->state & ARR_HOST_PINNED),
-        "pinning: %d pins", fake.pins);
+  CHECK(fake.pins == 1 && (l->state & ARR_HOST_PINNED) && !(m->state & ARR_HOST_PINNED) &&
+        !(s->state & ARR_HOST_PINNED), "first transfers: %d pins", fake.pins);
+  cuda_array_written(s);
+  cuda_array_written(m);
   cuda_array_written(l);
+  cuda_array_host(s, L);
+  cuda_array_host(m, L);
   cuda_array_host(l, L);
-  CHECK(fake.pins == 1 && !fake.last_staged, "pinned twice or staged");
+  CHECK(fake.pins == 2 && (m->state & ARR_HOST_PINNED) && !(s->state & ARR_HOST_PINNED),
+        "second transfers: %d pins", fake.pins);
   val_release(v_array(l));
-  CHECK(fake.unpins == 1, "freeing does not unpin");
+  val_release(v_array(m));
+  CHECK(fake.unpins == 2, "freeing does not unpin (%d)", fake.unpins);
   fake.refuse_pin = true;
-  l = arr_vec(EL_F32, 1 << 18);
+  l = arr_vec(EL_F32, 1 << 22);
   cuda_array_device(l, true, L);
   cuda_array_written(l);
   cuda_array_host(l, L);
-  CHECK(fake.pins == 2 && (l->state & ARR_PIN_FAILED) && !(l->state & ARR_HOST_PINNED),
+  CHECK(fake.pins == 3 && (l->state & ARR_PIN_FAILED) && !(l->state & ARR_HOST_PINNED),
         "refused pin retried or marked pinned");
   val_release(v_array(l));
-  CHECK(fake.unpins == 1, "unpinned what was not pinned");
+  CHECK(fake.unpins == 2, "unpinned what was not pinned");
+  fake.refuse_pin = false;
 
-  /* Staging: every transfer of an unpinned array goes through the staging buffers. */
-  cuda_set_transfer(XFER_STAGE);
-  cuda_array_host_written(s);
-  cuda_array_device(s, true, L);
-  CHECK(fake.last_staged, "stage mode does not stage");
+  /* Pageable: never pins. */
+  cuda_set_transfer(XFER_PAGEABLE);
+  l = arr_vec(EL_F32, 1 << 22);
+  cuda_array_device(l, true, L);
+  cuda_array_written(l);
+  cuda_array_host(l, L);
+  CHECK(fake.pins == 3 && !(l->state & ARR_HOST_PINNED), "pageable mode pins");
+  val_release(v_array(l));
   val_release(v_array(s));
   cuda_pool_trim();
   CHECK(fake.used == 0, "device memory leaked: %zu bytes", fake.used);
-  cuda_set_transfer(XFER_PAGEABLE);
+  cuda_set_transfer(XFER_REGISTER);
   cuda_mem_set_ops(NULL);
   rt_array_free_hook = NULL;
 }
@@ -675,8 +689,9 @@ static void measure_launches(void) {
   cuda_event_free(e1);
 }
 
-/* Bandwidth of array transfers in one mode, on a fresh array (the first transfer of
-   REGISTER includes the page-locking). Checks the data on the way back. */
+/* Bandwidth of array transfers in one mode, on a fresh array (in REGISTER mode the first
+   transfer includes the page-locking from CUDA_PIN_EAGER bytes, the second below that).
+   Checks the data on the way back. */
 static void measure_transfers(CudaTransfer mode, const char *name, size_t bytes) {
   cuda_set_transfer(mode);
   int64_t n = (int64_t)(bytes / 4);
@@ -708,7 +723,7 @@ static void measure_transfers(CudaTransfer mode, const char *name, size_t bytes)
          "(first %.1f)\n", name, bytes >> 20, gb / up_best, gb / up_first, gb / down_best,
          gb / down_first);
   val_release(v_array(a));
-  cuda_set_transfer(XFER_PAGEABLE);
+  cuda_set_transfer(XFER_REGISTER);
 }
 
 static int gpu_mode(void) {
@@ -740,7 +755,6 @@ static int gpu_mode(void) {
   for (int i = 0; i < 3; i++) {
     measure_transfers(XFER_PAGEABLE, "pageable", sizes[i]);
     measure_transfers(XFER_REGISTER, "register", sizes[i]);
-    measure_transfers(XFER_STAGE, "stage", sizes[i]);
   }
   cuda_module_unload(mod);
   remove_dir(dir);
