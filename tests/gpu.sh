@@ -10,6 +10,9 @@
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte
 #   6. make bench, if bench/run.sh exists
+# The device tool sends the session's main checkout; to test a branch of another worktree,
+# extract it into a folder that .git/info/exclude ignores and carry that folder:
+#   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
 # Logs go to $OUT (if set; else build/gpu-logs). Ends with one line per step and
 # "gpu.sh: N steps failed"; exit status 1 if any failed.
 set -u
