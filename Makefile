@@ -1,26 +1,40 @@
 # OpenQuasar. `make` builds build/oq; `make test` runs every test; `make demo` runs the
 # histogram tutorial. Plain C11; the only build dependencies are a C compiler and make
 # (tools/deps.sh checks, and installs what is missing when run as root).
+# `make NO_IMAGES=1` builds without libpng/libjpeg/libtiff: imread and imwrite report an
+# error (src/noimage/rt_image.c). CUDA is loaded at run time (dlopen): no build dependency.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # -fno-tree-slp-vectorize: GCC 12 -O2 drops the (double)(float)x rounding of rt_round when
 # it vectorizes straight-line code (complex results came out unrounded).
 CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -DOQ_LIBDIR=\"$(CURDIR)/lib\" -fno-tree-slp-vectorize
-LDLIBS  += -lm -ldl -lpthread -lpng -ljpeg -ltiff
+LDLIBS  += -lm -ldl -lpthread
 
 SRC := $(wildcard src/*.c)
+ifeq ($(NO_IMAGES),1)
+SRC := $(filter-out src/rt_image.c,$(SRC)) src/noimage/rt_image.c
+export OQ_NO_IMAGES := 1
+else
+LDLIBS += -lpng -ljpeg -ltiff
+endif
 OBJ := $(SRC:src/%.c=build/obj/%.o)
+# A stamp per image setting, so that switching it relinks build/oq.
+IMAGES := build/obj/images-$(if $(filter 1,$(NO_IMAGES)),off,on)
 
 all: build/oq
 
-build/oq: $(OBJ)
+build/oq: $(OBJ) $(IMAGES)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
+
+$(IMAGES): | build/obj
+	rm -f build/obj/images-*
+	touch $@
 
 build/obj/%.o: src/%.c | build/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 build/obj:
-	mkdir -p build/obj
+	mkdir -p build/obj build/obj/noimage
 
 deps:
 	@sh tools/deps.sh

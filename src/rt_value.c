@@ -45,9 +45,12 @@ Value v_tuple(int n) {
   return v;
 }
 
+void (*rt_array_free_hook)(Array *a);
+
 void val_free_(Value v) {
   switch (v.kind) {
   case V_ARRAY:
+    if (v.arr->device && rt_array_free_hook) rt_array_free_hook(v.arr);
     free(v.arr->data);
     free(v.arr);
     break;

@@ -35,9 +35,19 @@ typedef struct Array {
   int64_t dims[OQ_MAX_RANK];    /* row-major: the last index varies fastest */
   int64_t numel;
   void *data;                   /* host copy, numel elements */
-  void *device;                 /* reserved for the CUDA back end (issue 4) */
-  unsigned state;               /* reserved: host/device valid bits */
+  void *device;                 /* device copy (CUDA back end, rt_devmem.c), or NULL */
+  unsigned state;               /* ARR_* bits; 0: the host copy is the only valid one */
 } Array;
+
+/* Array.state, kept by rt_devmem.c (rt_cuda.h has the protocol). */
+#define ARR_DEVICE_VALID 1u     /* the device copy holds the current values */
+#define ARR_HOST_STALE   2u     /* the device copy is newer than the host copy */
+#define ARR_HOST_PINNED  4u     /* data is page-locked (cuMemHostRegister) */
+#define ARR_PIN_FAILED   8u     /* pinning was refused once; not tried again */
+#define ARR_TRANSFERRED 16u     /* crossed the bus at least once (pinning policy) */
+
+/* Called by val_free_ before an array with a device copy is freed; set by the CUDA layer. */
+extern void (*rt_array_free_hook)(Array *a);
 
 typedef struct String { int refcount; int len; char s[]; } String;
 

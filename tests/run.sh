@@ -14,7 +14,8 @@
 # reason and the first lines of output, one summary line per group, and as the LAST line
 # exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
-# Environment: OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
+# Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite.
+# OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
 set -u
 
@@ -151,7 +152,12 @@ external() {   # external NAME SCRIPT ARGS...
 }
 external parse tests/parse/run.sh "$OQ"
 external unit tests/unit/run.sh
-external image tests/unit/run_image.sh
+if [ "${OQ_NO_IMAGES:-}" = 1 ]; then   # make NO_IMAGES=1: no image libraries to test
+  echo "image: skipped (built with NO_IMAGES=1)"
+else
+  external image tests/unit/run_image.sh
+fi
+external cuda tests/unit/run_cuda.sh
 external fuzz-run tests/fuzz_run.sh "$OQ"
 
 # (b, c, d) the .q programs, in parallel; results are printed in a fixed order

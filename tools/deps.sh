@@ -1,6 +1,7 @@
 #!/bin/sh
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
 # the development headers of libpng, libjpeg and libtiff. Quiet when everything is there.
+# OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
@@ -11,7 +12,9 @@ missing() {
   miss=""
   command -v cc >/dev/null 2>&1 || miss="$miss cc"
   command -v make >/dev/null 2>&1 || miss="$miss make"
-  for h in png.h jpeglib.h tiffio.h; do
+  headers="png.h jpeglib.h tiffio.h"
+  [ "${OQ_NO_IMAGES:-}" = 1 ] && headers=""
+  for h in $headers; do
     if ! command -v cc >/dev/null 2>&1 ||
        ! printf '#include <%s>\n' "$h" | cc -E - >/dev/null 2>&1; then
       miss="$miss $h"

@@ -1,0 +1,105 @@
+#!/usr/bin/env bash
+# tests/gpu.sh: THE script for a machine with an NVIDIA GPU. From the repository root:
+#   1. the GPU, driver and CUDA toolkit in one line each (nvidia-smi, nvcc)
+#   2. builds build/oq (make); without the libpng/libjpeg/libtiff headers (the GPU machine
+#      has none and no package registry) it builds with NO_IMAGES=1: imread/imwrite report
+#      an error and `make test` skips the image library suite; no .q test reads images
+#   3. the CUDA layer's tests with their numbers (launch overhead, bandwidths): run_cuda.sh
+#   4. make test (the CUDA part runs again in it, now counted with everything else)
+#   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="cpu cuda"),
+#      once `oq run --target cuda` works; the programs check their own results, the print
+#      tests compare output byte for byte
+#   6. make bench, if bench/run.sh exists
+# The device tool sends the session's main checkout; to test a branch of another worktree,
+# extract it into a folder that .git/info/exclude ignores and carry that folder:
+#   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
+# Logs go to $OUT (if set; else build/gpu-logs). Ends with one line per step and
+# "gpu.sh: N steps failed"; exit status 1 if any failed.
+set -u
+cd "$(dirname "$0")/.." || exit 2
+logs=${OUT:-build/gpu-logs}
+mkdir -p "$logs" build
+failed=0
+summary=()
+
+step() {   # step NAME LIMIT_S COMMAND...: runs with a time limit, logs, records the result
+  local name=$1 limit=$2 t0 rc
+  shift 2
+  echo "==== $name: $*"
+  t0=$(date +%s)
+  timeout -k 10 "$limit" "$@" >"$logs/$name.log" 2>&1
+  rc=$?
+  local line
+  line="$name: status $rc, $(( $(date +%s) - t0 )) s, last line: $(tail -n 1 "$logs/$name.log")"
+  [ "$rc" -ne 0 ] && failed=$((failed + 1))
+  summary+=("$line")
+  echo "$line"
+  return "$rc"
+}
+
+# NVRTC is looked for under $CUDA_HOME: take the toolkit of the nvcc on the PATH.
+if [ -z "${CUDA_HOME:-}" ] && command -v nvcc >/dev/null 2>&1; then
+  CUDA_HOME=$(dirname "$(dirname "$(readlink -f "$(command -v nvcc)")")")
+  export CUDA_HOME
+fi
+
+# The interpreter's fibers switch stacks with _longjmp, which glibc's _FORTIFY_SOURCE checks
+# abort ("longjmp causes uninitialized stack frame"); the GPU machine's compiler defines it
+# by default. (make reads CFLAGS from the environment and appends its own flags.)
+export CFLAGS="${CFLAGS:--O2 -g} -U_FORTIFY_SOURCE"
+
+# 1. the machine
+echo "==== machine"
+if command -v nvidia-smi >/dev/null 2>&1; then
+  nvidia-smi --query-gpu=name,driver_version,memory.total,pcie.link.gen.max,pcie.link.width.max \
+    --format=csv,noheader 2>&1 | head -n 4
+else
+  echo "nvidia-smi: not found"
+fi
+command -v nvcc >/dev/null 2>&1 && nvcc --version | tail -n 2 | head -n 1
+echo "CUDA_HOME=${CUDA_HOME:-}: $(ls "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvrtc.so* 2>&1 | head -n 1)"
+echo "$(nproc) cores, $(grep -m1 PRETTY_NAME /etc/os-release 2>/dev/null | cut -d= -f2)"
+
+# 2. build
+make_args=()
+for h in png.h jpeglib.h tiffio.h; do
+  if ! printf '#include <%s>\n' "$h" | cc -E - >/dev/null 2>&1; then
+    echo "no $h: building with NO_IMAGES=1"
+    make_args=(NO_IMAGES=1)
+    break
+  fi
+done
+if ! step build 300 make -j"$(nproc)" "${make_args[@]}"; then
+  tail -n 30 "$logs/build.log"
+  echo "gpu.sh: the build failed"
+  exit 1
+fi
+
+# 3. the CUDA layer, with its numbers
+step cuda 300 bash tests/unit/run_cuda.sh
+grep -E '^(NOTE|FAIL)' "$logs/cuda.log"
+
+# 4. everything
+step test 600 make "${make_args[@]}" test
+grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$|skipped' "$logs/test.log" | head -n 40
+
+# 5. the .q suite on the GPU, next to the CPU back end
+if timeout 60 build/oq run --target cuda tests/print/ints.q >/dev/null 2>&1; then
+  step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" bash tests/run.sh
+  grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
+else
+  summary+=("suite-cuda: skipped: $(build/oq run --target cuda tests/print/ints.q 2>&1 | head -n 1)")
+fi
+
+# 6. benchmarks
+if [ -f bench/run.sh ]; then
+  step bench 600 make "${make_args[@]}" bench
+  tail -n 20 "$logs/bench.log"
+else
+  summary+=("bench: skipped (no bench/run.sh)")
+fi
+
+echo "==== summary"
+printf '%s\n' "${summary[@]}"
+echo "gpu.sh: $failed steps failed"
+[ "$failed" -eq 0 ]
