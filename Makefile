@@ -30,7 +30,7 @@ $(IMAGES): | build/obj
 	rm -f build/obj/images-*
 	touch $@
 
-build/obj/%.o: src/%.c | build/obj
+build/obj/%.o: src/%.c Makefile | build/obj
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 build/obj:
