@@ -264,9 +264,12 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
 
 /* ---- the thread pool ---- */
 
+/* A worker's state on cache lines of its own (workers write their outputs into it). */
+typedef struct PaddedWorker { _Alignas(64) OqkWorker w; } PaddedWorker;
+
 typedef struct Pool {
   int n;                    /* workers, the calling thread included */
-  OqkWorker *W;
+  PaddedWorker *W;
   pthread_mutex_t mu;
   pthread_cond_t go, done;
   unsigned long gen;
@@ -284,7 +287,7 @@ static void run_chunks(int id) {
     int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
     if (lo >= pool.total) return;
     int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
-    pool.fn(pool.L, &pool.W[id], lo, hi);
+    pool.fn(pool.L, &pool.W[id].w, lo, hi);
   }
 }
 
@@ -311,7 +314,8 @@ static void pool_start(void) {
   if (env && atoi(env) > 0) n = atoi(env);
   if (n < 1) n = 1;
   if (n > 256) n = 256;
-  pool.W = calloc(n, sizeof *pool.W);
+  pool.W = aligned_alloc(64, n * sizeof *pool.W);
+  memset(pool.W, 0, n * sizeof *pool.W);
   pool.n = 1;
   for (long i = 1; i < n; i++) {
     pthread_t t;
@@ -469,29 +473,29 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   pool_start();
   for (int w = 0; w < pool.n; w++)
     for (int o = 0; o < c->nouts; o++) {
-      pool.W[w].out_r[o] = identity_r(c->out_op);
-      pool.W[w].out_i[o] = identity_i(c->out_op);
+      pool.W[w].w.out_r[o] = identity_r(c->out_op);
+      pool.W[w].w.out_i[o] = identity_i(c->out_op);
     }
   L.priv_mask = private_mask(c, cl, S, npos);
   if (L.priv_mask)
-    for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w]);
+    for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   if (npos > 0) {
     if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
     else pool_run(c->entry, &L, nblk, 1);
   }
   if (L.priv_mask)
-    for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w]);
+    for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < c->nouts; o++) {
     if (c->out_int[o]) {
       int64_t a = identity_i(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = combine_i(c->out_op, a, pool.W[w].out_i[o]);
+      for (int w = 0; w < pool.n; w++) a = combine_i(c->out_op, a, pool.W[w].w.out_i[o]);
       acc[o] = v_int(a);
     } else {
       double a = identity_r(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = combine_r(c->out_op, a, pool.W[w].out_r[o]);
+      for (int w = 0; w < pool.n; w++) a = combine_r(c->out_op, a, pool.W[w].w.out_r[o]);
       acc[o] = v_scalar(a);
     }
   }
