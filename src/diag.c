@@ -49,6 +49,30 @@ static void show_line(SrcLoc loc) {
   fputs("^\n", stderr);
 }
 
+/* See diag.h. */
+void diag_call_arg_text(SrcLoc call, char *buf, size_t size) {
+  const SrcFile *f = call.file;
+  buf[0] = 0;
+  if (!f) return;
+  const char *p = f->text;
+  for (int l = 1; l < call.line && *p; p++)
+    if (*p == '\n') l++;
+  p += call.col - 1;
+  while (*p && *p != '\n' && *p != '(') p++;
+  if (*p != '(') return;
+  p++;
+  int depth = 0;
+  size_t n = 0;
+  for (; *p && *p != '\n' && n + 1 < size; p++) {
+    if (*p == '(' || *p == '[') depth++;
+    if ((*p == ')' || *p == ']') && --depth < 0) break;
+    if (*p == ',' && depth == 0) break;
+    buf[n++] = *p;
+  }
+  while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
+  buf[n] = 0;
+}
+
 void diag_verror(SrcLoc loc, const char *kind, const char *fmt, va_list ap) {
   fflush(stdout);
   if (loc.file) fprintf(stderr, "%s:%d:%d: %s: ", loc.file->path, loc.line, loc.col, kind);

@@ -3,6 +3,7 @@
 #ifndef OQ_DIAG_H
 #define OQ_DIAG_H
 #include <stdarg.h>
+#include <stddef.h>
 
 typedef struct SrcFile {
   const char *path;
@@ -17,6 +18,11 @@ typedef struct SrcLoc {
 
 SrcFile *srcfile_load(const char *path);            /* NULL if unreadable (errno set) */
 SrcFile *srcfile_from_string(const char *path, const char *text);
+
+/* The source text of the first argument of the call at loc (from the '(' after the callee
+   to the matching ')' or a ',' at the same depth, on that line), for messages such as
+   "assertion failed: x > 0". Writes "" when it cannot be found. */
+void diag_call_arg_text(SrcLoc call, char *buf, size_t size);
 
 /* Compile-time diagnostics: counted, printed to stderr. */
 void diag_error(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

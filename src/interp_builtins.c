@@ -16,33 +16,12 @@ static Value ib_print(Interp *I, Node *call, int argc, Value *argv) {
   return v_none();
 }
 
-/* The source text of an argument: from its start to the ')' that closes the call. */
-static void arg_text(Node *arg, char *buf, size_t size) {
-  const SrcFile *f = arg->loc.file;
-  buf[0] = 0;
-  if (!f) return;
-  const char *p = f->text;
-  for (int l = 1; l < arg->loc.line && *p; p++)
-    if (*p == '\n') l++;
-  p += arg->loc.col - 1;
-  int depth = 0;
-  size_t n = 0;
-  for (; *p && *p != '\n' && n + 1 < size; p++) {
-    if (*p == '(' || *p == '[') depth++;
-    if ((*p == ')' || *p == ']') && --depth < 0) break;
-    if (*p == ',' && depth == 0) break;
-    buf[n++] = *p;
-  }
-  while (n > 0 && (buf[n - 1] == ' ' || buf[n - 1] == '\t')) n--;
-  buf[n] = 0;
-}
-
 static Value ib_assert(Interp *I, Node *call, int argc, Value *argv) {
   (void)I;
   if (argc < 1 || argc > 2) rt_error(call->loc, "assert takes a condition and an optional message");
   if (rt_truthy(argv[0], call->loc)) return v_none();
   char text[256];
-  arg_text(call->list.items[0], text, sizeof text);
+  diag_call_arg_text(call->loc, text, sizeof text);
   if (argc == 2 && argv[1].kind == V_STRING)
     rt_error(call->loc, "assertion failed: %s (%s)", text, argv[1].str->s);
   rt_error(call->loc, "assertion failed: %s", text);

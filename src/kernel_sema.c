@@ -773,22 +773,10 @@ static KType ex_builtin(Sx *C, Node *n, int id, KType *a, int argc) {
 
 /* The source text of an expression (for assertion messages): up to the ',' or ')' that ends
    it on its line. */
-static const char *source_text(KSpec *S, Node *arg) {
-  const SrcFile *f = arg->loc.file;
-  if (!f) return "";
-  const char *p = f->text;
-  for (int l = 1; l < arg->loc.line && *p; p++)
-    if (*p == '\n') l++;
-  p += arg->loc.col - 1;
-  const char *start = p;
-  int depth = 0;
-  for (; *p && *p != '\n'; p++) {
-    if (*p == '(' || *p == '[') depth++;
-    if ((*p == ')' || *p == ']') && --depth < 0) break;
-    if (*p == ',' && depth == 0) break;
-  }
-  while (p > start && (p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\r')) p--;
-  return arena_strndup(S->arena, start, (size_t)(p - start));
+static const char *source_text(KSpec *S, Node *call) {
+  char buf[256];
+  diag_call_arg_text(call->loc, buf, sizeof buf);
+  return arena_strdup(S->arena, buf);
 }
 
 static bool is_ident(Node *n, const char *name) { return n->kind == N_IDENT && !strcmp(n->name, name); }
@@ -810,7 +798,7 @@ static KType ex_call(Sx *C, Node *n) {
     if (id == KB_ASSERT) {
       /* the message needs the condition's text */
       NodeInfo *ni = info_put(C->f, n);
-      ni->site = add_site(S, KE_ASSERT, n->loc, NULL, source_text(S, n->list.items[0]));
+      ni->site = add_site(S, KE_ASSERT, n->loc, NULL, source_text(S, n));
     }
     KType a[OQ_MAX_RANK + 2];
     for (int i = 0; i < argc; i++) {
