@@ -20,6 +20,7 @@
 #include "kernel_ir.h"
 #include "oqk_abi.h"
 #include "rt_cpu.h"
+#include "rt_cache.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -81,16 +82,8 @@ typedef struct Compiled {
 #define NBUCKETS 256
 static Compiled *table[NBUCKETS];
 
-static uint64_t fnv1a(uint64_t h, const char *s, size_t n) {
-  for (size_t i = 0; i < n; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
 static Compiled *lookup(const char *key) {
-  uint64_t h = fnv1a(0xcbf29ce484222325ull, key, strlen(key));
+  uint64_t h = rt_hash(RT_HASH_SEED, key, strlen(key));
   for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
     if (!strcmp(c->key, key)) return c;
   Compiled *c = calloc(1, sizeof *c);
@@ -101,31 +94,6 @@ static Compiled *lookup(const char *key) {
 }
 
 /* ---- the C compiler and the cache ---- */
-
-static const char *cache_dir(void) {
-  static char dir[4096];
-  if (dir[0]) return dir;
-  const char *d = getenv("OQ_CACHE_DIR");
-  if (d && *d) snprintf(dir, sizeof dir, "%s", d);
-  else {
-    const char *home = getenv("HOME");
-    snprintf(dir, sizeof dir, "%s/.cache/openquasar", home && *home ? home : "/tmp");
-  }
-  return dir;
-}
-
-/* mkdir -p */
-static void make_dirs(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(buf, 0755);
-      *p = '/';
-    }
-  mkdir(buf, 0755);
-}
 
 static const char *compiler(void) {
   const char *cc = getenv("CC");
@@ -163,18 +131,16 @@ static bool write_file(const char *path, const char *text) {
 /* Finds or builds the shared object for src. *cached: it was in the cache already. Returns
    the dlopen handle; on failure reports with rt_error (naming the kernel). */
 static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
-  const char *dir = cache_dir();
+  const char *dir = rt_cache_dir();
   char cmd_id[512];
   snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL);
-  uint64_t h = fnv1a(0xcbf29ce484222325ull, cmd_id, strlen(cmd_id));
-  h = fnv1a(h, src, strlen(src));
+  uint64_t h = rt_hash(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src, strlen(src));
   char so[4200], csrc[4200], tso[4300], tc[4300], terr[4300];
   snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
   snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
   *cached = false;
   void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (lib) { *cached = true; return lib; }
-  make_dirs(dir);
   int pid = (int)getpid();
   static int seq;
   seq++;

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "rt_cuda.h"
+#include "rt_cache.h"
 
 /* ---- the part of nvrtc.h that is used ---- */
 typedef int nvrtcResult;
@@ -155,31 +156,6 @@ static bool pick_target(const char *arch, char *opt, size_t n) {
 
 /* ---- the disk cache ---- */
 
-static uint64_t fnv1a(uint64_t h, const void *p, size_t n) {
-  const unsigned char *s = p;
-  for (size_t i = 0; i < n; i++) h = (h ^ s[i]) * 0x100000001b3ull;
-  return h;
-}
-
-static void cache_dir(char *dir, size_t n) {
-  const char *d = getenv("OQ_CACHE_DIR");
-  const char *home = getenv("HOME");
-  if (d && *d) snprintf(dir, n, "%s", d);
-  else snprintf(dir, n, "%s/.cache/openquasar", home && *home ? home : "/tmp");
-}
-
-static void make_dirs(const char *path) {
-  char buf[4096];
-  snprintf(buf, sizeof buf, "%s", path);
-  for (char *p = buf + 1; *p; p++)
-    if (*p == '/') {
-      *p = 0;
-      mkdir(buf, 0755);
-      *p = '/';
-    }
-  mkdir(buf, 0755);
-}
-
 /* The whole file, with a NUL after it (PTX must end in one); NULL if unreadable or empty. */
 static void *read_all(const char *path, size_t *size) {
   FILE *f = fopen(path, "rb");
@@ -257,10 +233,10 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
     strncat(key, opts[i], sizeof key - strlen(key) - 2);
     strcat(key, "|");
   }
-  uint64_t h1 = fnv1a(fnv1a(0xcbf29ce484222325ull, key, strlen(key)), source, strlen(source));
-  uint64_t h2 = fnv1a(fnv1a(0x84222325cbf29ce4ull, source, strlen(source)), key, strlen(key));
+  uint64_t h1 = rt_hash(rt_hash(RT_HASH_SEED, key, strlen(key)), source, strlen(source));
+  uint64_t h2 = rt_hash(rt_hash(0x84222325cbf29ce4ull, source, strlen(source)), key, strlen(key));
   char dir[4096], path[4200];
-  cache_dir(dir, sizeof dir);
+  snprintf(dir, sizeof dir, "%s", rt_cache_dir());
   snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
   if ((*image = read_all(path, size))) {
@@ -281,7 +257,6 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
   *image = program_image(prog, cubin, size, program_name, loc);
   nv.DestroyProgram(&prog);
-  make_dirs(dir);
   write_all(path, *image, *size);
   return true;
 }

@@ -11,7 +11,7 @@ set -u
 cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
 mkdir -p build/unit
-srcs="src/rt_cuda.c src/rt_nvrtc.c src/rt_devmem.c src/rt_value.c src/rt_ops.c src/rt_index.c
+srcs="src/rt_cuda.c src/rt_nvrtc.c src/rt_cache.c src/rt_devmem.c src/rt_value.c src/rt_ops.c src/rt_index.c
       src/rt_print.c src/rt_builtins.c src/diag.c src/arena.c"
 flags="-std=c11 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fno-omit-frame-pointer -Isrc"
 # shellcheck disable=SC2086 # word splitting of the lists is intended
