@@ -81,6 +81,7 @@ typedef struct Em {
   unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
+  bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -162,7 +163,9 @@ static const char *ctype(Em *E, KType t) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return "int32_t";
   case K_REAL: return "oq_real";
-  case K_CPLX: return "oq_cplx";
+  case K_CPLX:
+    if (E->cuda) efail(E, E->S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
+    return "oq_cplx";
   case K_VEC: return sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
   case K_ARRAY:
     if (!E->arrdone[t.el][t.rank]) {
@@ -798,7 +801,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **r
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && cheap && kclass(T(E, e)) == K_REAL) {
+  if (!ok && rout && cheap && !E->cuda && kclass(T(E, e)) == K_REAL) {
     KType t = T(E, e);
     char *x = ex(E, e);
     if (t.kind == K_VEC) x = vname(E, x, t);
@@ -1980,6 +1983,7 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   KType r = ni->t;
   int k = ni->site;
   char *sh = sf(E, "sh%d", k);
+  if (E->cuda) efail(E, n->loc, "shared memory is not compiled for CUDA yet");
   char *dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < n->list.n; i++) {
@@ -2489,7 +2493,7 @@ static void st_return(Em *E, Node *n) {
 static void func_signature(Em *E, FSpec *g, Buf *out) {
   Func *f = g->func;
   const char *rt = has_repr(g->result) ? ctype(E, g->result) : "void";
-  bprintf(out, "static %s oqf%d(Cx *cx", rt, g->id);
+  bprintf(out, "%s %s oqf%d(Cx *cx", E->cuda ? "static __device__" : "static", rt, g->id);
   for (int i = 0; i < f->nparams; i++)
     if (has_repr(g->params[i])) bprintf(out, ", %s %s", ctype(E, g->params[i]), slot_name(E, g, f->ngenerics + i));
   bputs(out, ")");
@@ -2927,15 +2931,15 @@ static void flat_loop(Em *E, int in) {
   line(E, "}");
 }
 
-static void emit_kernel(Em *E, Buf *out) {
+/* What both dialects learn about the kernel body before emitting it: storage classes,
+   constants, barrier phases, private arrays, the linear loop. */
+static void kernel_analysis(Em *E, Buf *body) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = k->func;
   FuncInfo *fi = func_info(f);
-  int D = S->D;
-  Buf body = {0};
   E->f = k;
-  E->b = &body;
+  E->b = body;
   E->ind = 1;
   E->phases = S->barrier;
   E->L = "L";
@@ -2959,9 +2963,17 @@ static void emit_kernel(Em *E, Buf *out) {
 
   find_private(E);
   find_linear(E);
-  bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
-  bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
-  line(E, "(void)W;");
+  if (E->cuda) E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+}
+
+/* The entry's loads: launch sizes, parameters, captures, the Cx of device functions,
+   private copies, output accumulators and shared arrays. */
+static void kernel_loads(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
   for (int d = 0; d < D; d++)
     line(E, "const int64_t n%d = L->dims[%d], b%d = L->blk[%d], c%d = L->cnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
          d, d, d, d, d, d, d, d, d);
@@ -2985,6 +2997,11 @@ static void emit_kernel(Em *E, Buf *out) {
   for (int k = 0; k < S->npriv; k++) {
     int a = S->priv_arg[k];
     KType t = a < f->nparams ? k_params_type(S, a) : S->caps[a - f->nparams].type;
+    if (E->cuda) {   /* no private copies on the GPU: every update is atomic */
+      line(E, "const int pv%d = 0;", k);
+      line(E, "%s *const pvp%d = 0; (void)pvp%d;", el_ctype(t.el), k, k);
+      continue;
+    }
     line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
     line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", el_ctype(t.el), k, el_ctype(t.el), OQK_PRIV_BASE + k, k);
   }
@@ -2993,7 +3010,8 @@ static void emit_kernel(Em *E, Buf *out) {
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
-    if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
+    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "oq_real", o, identity(E, t));
+    else if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
   }
   /* shared arrays: one per shared() call site, reset at every block */
@@ -3009,7 +3027,32 @@ static void emit_kernel(Em *E, Buf *out) {
     }
   }
   free(shdecl.s);
+}
 
+static void kernel_end(Em *E) {
+  free(E->sc);
+  free(E->konst);
+  free(E->pphase);
+  free(E->dead);
+  E->konst = NULL;
+  E->pphase = NULL;
+  E->dead = NULL;
+  E->ndead = 0;
+}
+
+static void emit_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
+  Buf body = {0};
+  kernel_analysis(E, &body);
+  bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  line(E, "(void)W;");
+  kernel_loads(E);
   if (!S->uses_block) {
     /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
        the innermost dimension is the loop the C compiler may vectorize */
@@ -3128,14 +3171,7 @@ static void emit_kernel(Em *E, Buf *out) {
   bputs(&body, "}\n");
   bputs(out, body.s);
   free(body.s);
-  free(E->sc);
-  free(E->konst);
-  free(E->pphase);
-  free(E->dead);
-  E->konst = NULL;
-  E->pphase = NULL;
-  E->dead = NULL;
-  E->ndead = 0;
+  kernel_end(E);
 }
 
 /* ---- the file ---- */
@@ -3147,47 +3183,64 @@ static const char *preamble_fmt =
   "%s\n"
   "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n";
 
-static const char *helpers =
-  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
-  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
-  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
-  "static inline int64_t oq_trunc64(double x) {\n"
+/* Helpers of both dialects: OQ_FN is `static inline` in C and adds __device__ in CUDA. */
+static const char *helpers_common =
+  "OQ_FN int64_t oq_trunc64(double x) {\n"
   "  if (x != x) return 0;\n"
   "  if (x >= 9223372036854775807.0) return INT64_MAX;\n"
   "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
   "  return (int64_t)x;\n}\n"
-  "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
-  "static inline int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
-  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
-  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
-  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
-  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
+  "OQ_FN int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "OQ_FN int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
   "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
-  "static inline int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
-  "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
-  "static inline int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
-  "static inline int64_t oq_mirror(int64_t i, int64_t n) {\n"
+  "OQ_FN int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
+  "OQ_FN int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
+  "OQ_FN int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
+  "OQ_FN int64_t oq_mirror(int64_t i, int64_t n) {\n"
   "  if ((uint64_t)i < (uint64_t)n) return i;\n"
   "  if (n <= 0) return -1;\n"
   "  if (n == 1) return 0;\n"
   "  int64_t j = oq_pmod(i, 2 * n - 2);\n"
   "  return j < n ? j : 2 * n - 2 - j;\n}\n"
-  "static inline int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
-  "static inline int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
-  "static inline int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
-  "static inline int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
-  "static inline int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
-  "static inline int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
-  "static inline int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
-  "static inline oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
-  "static inline oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
-  "static inline oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
-  "static inline oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
-  "static inline int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
+  "OQ_FN int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
+  "OQ_FN int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
+  "OQ_FN int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
+  "OQ_FN int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
+  "OQ_FN int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
+  "OQ_FN int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
+  "OQ_FN int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
+  "OQ_FN oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
+  "OQ_FN oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
+  "OQ_FN oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
+  "OQ_FN oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
+  "OQ_FN int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
   "  if (n < 0) { n = -n; left = !left; }\n"
   "  if (left) return n >= 64 ? 0 : (int64_t)((uint64_t)x << n);\n"
   "  return n >= 64 ? (x < 0 ? -1 : 0) : x >> n;\n}\n"
-  "static inline int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "OQ_FN int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "OQ_FN void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
+  "OQ_FN void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
+  "  if (!oq_claim(L, site)) return;\n"
+  "  L->err_n = n; L->err_rank = rank;\n"
+  "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"
+  "  for (int i = 0; i < rank && i < 16; i++) L->err_dims[i] = dims[i];\n}\n"
+  "OQ_FN int32_t oq_imod(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? 0 : a % b;\n}\n"
+  "OQ_FN int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? -a : a / b;\n}\n";
+
+/* Helpers of the C dialect only: complex numbers, cvtt, errors through __atomic, scratch memory. */
+static const char *helpers_c =
+  "#define OQ_FN static inline\n"
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
+  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
+  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
+  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
+  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
   "static inline double _Complex oq_cpow(double _Complex z, double _Complex w) {\n"
   "  double e = creal(w);\n"
   "  if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
@@ -3198,19 +3251,10 @@ static const char *helpers =
   "static int oq_claim(OqkLaunch *L, int site) {\n"
   "  int z = 0;\n"
   "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
-  "  L->err_site = site;\n  return 1;\n}\n"
-  "static void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
-  "static void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
-  "  if (!oq_claim(L, site)) return;\n"
-  "  L->err_n = n; L->err_rank = rank;\n"
-  "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"
-  "  for (int i = 0; i < rank && i < 16; i++) L->err_dims[i] = dims[i];\n}\n"
-  "static inline int32_t oq_imod(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
-  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
-  "  return b == -1 ? 0 : a % b;\n}\n"
-  "static inline int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
-  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
-  "  return b == -1 ? -a : a / b;\n}\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* ... and, after helpers_common, block-shared memory in per-worker scratch. */
+static const char *helpers_c_shared =
   "static void *oq_scratch(OqkWorker *W, int k, size_t bytes) {\n"
   "  if (W->scrsz[k] < bytes) {\n"
   "    free(W->scr[k]);\n"
@@ -3274,7 +3318,9 @@ char *emit_c(KSpec *S) {
     bprintf(&out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
     bprintf(&out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
   }
-  bputs(&out, helpers);
+  bputs(&out, helpers_c);
+  bputs(&out, helpers_common);
+  bputs(&out, helpers_c_shared);
   if (E.arrtypes.s) bputs(&out, E.arrtypes.s);
   if (E.tuptypes.s) bputs(&out, E.tuptypes.s);
   bputs(&out, cx.s);
