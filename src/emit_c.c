@@ -179,6 +179,9 @@ static const char *ctype(Em *E, KType t) {
   }
 }
 
+/* The start of a struct literal: a C compound literal, or a C++ braced temporary. */
+static char *lit_open(Em *E, const char *type) { return sf(E, E->cuda ? "%s{" : "(%s){", type); }
+
 static bool has_repr(KType t) { return t.kind != K_NONE && t.kind != K_FUNC; }
 
 /* ---- names ---- */
@@ -2468,7 +2471,7 @@ static void func_result_expr(Em *E, FSpec *g, Buf *out) {
   Func *f = g->func;
   int base = f->ngenerics + f->nparams;
   if (g->result.kind == K_TUPLE) {
-    bprintf(out, "(oqt_%d){", g->id);
+    bprintf(out, "%s", lit_open(E, sf(E, "oqt_%d", g->id)));
     for (int o = 0; o < f->nouts; o++) bprintf(out, "%s%s", o ? ", " : "", slot_name(E, g, base + o));
     bputs(out, "}");
   } else {
@@ -2617,7 +2620,7 @@ static char *special_value(Em *E, const KSpecial *sp) {
     return r;
   }
   Buf b = {0};
-  bprintf(&b, "(%s){{", ctype(E, sp->t));
+  bprintf(&b, "%s{", lit_open(E, ctype(E, sp->t)));
   for (int d = 0; d < sp->t.len; d++) {
     const char *v = d < D ? sf(E, "(%s)%c%d", sp->t.elem == K_INT ? "int32_t" : "oq_real", c, d) : size ? "1" : "0";
     bprintf(&b, "%s%s", d ? ", " : "", v);
@@ -2840,7 +2843,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
   case K_CPLX: return sf(E, "oq_mkc(%s.re, %s.im)", a, a);
   case K_ARRAY: {
     Buf b = {0};
-    bprintf(&b, "(%s){(%s *)%s.data, {", ctype(E, t), el_ctype(t.el), a);
+    bprintf(&b, "%s(%s *)%s.data, {", lit_open(E, ctype(E, t)), el_ctype(t.el), a);
     for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
     bputs(&b, "}}");
     char *r = sf(E, "%s", b.s);
@@ -2849,7 +2852,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
   case K_VEC: {
     Buf b = {0};
-    bprintf(&b, "(%s){{", ctype(E, t));
+    bprintf(&b, "%s{", lit_open(E, ctype(E, t)));
     for (int k = 0; k < t.len; k++) bprintf(&b, "%s(%s)%s.v[%d]", k ? ", " : "", t.elem == K_INT ? "int32_t" : "oq_real", a, k);
     bputs(&b, "}}");
     char *r = sf(E, "%s", b.s);
@@ -3282,6 +3285,10 @@ static void reach(Em *E, FSpec *f) {
     if (f->info.items[i].node && f->info.items[i].callee) reach(E, f->info.items[i].callee);
 }
 
+static void emit_decls(Em *E, Buf *protos, Buf *cx);
+static void vec_types(Buf *out);
+static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
+
 char *emit_c(KSpec *S) {
   Em E = {.S = S};
   if (setjmp(S->fail)) {
@@ -3296,42 +3303,223 @@ char *emit_c(KSpec *S) {
   for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
   emit_kernel(&E, &funcs);
   if (S->npriv) emit_private_hooks(&E, &funcs);
-  for (int i = 1; i < E.nreach; i++) {
-    FSpec *g = E.reach[i];
-    if (g->result.kind == K_TUPLE) {
-      Func *f = g->func;
-      bprintf(&E.tuptypes, "typedef struct {");
-      for (int o = 0; o < f->nouts; o++)
-        bprintf(&E.tuptypes, " %s o%d;", ctype(&E, g->slots[f->ngenerics + f->nparams + o]), o);
-      bprintf(&E.tuptypes, " } oqt_%d;\n", g->id);
-    }
-    func_signature(&E, g, &protos);
-    bputs(&protos, ";\n");
-  }
-  bputs(&cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
-  for (int c = 0; c < S->ncaps; c++)
-    if (has_repr(S->caps[c].type)) bprintf(&cx, "  %s cap%d;\n", ctype(&E, S->caps[c].type), c);
-  bputs(&cx, "} Cx;\n");
+  emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   bprintf(&out, preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
-  for (int len = 1; len <= K_MAX_VEC; len++) {
-    bprintf(&out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
-    bprintf(&out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
-  }
+  vec_types(&out);
   bputs(&out, helpers_c);
   bputs(&out, helpers_common);
   bputs(&out, helpers_c_shared);
-  if (E.arrtypes.s) bputs(&out, E.arrtypes.s);
-  if (E.tuptypes.s) bputs(&out, E.tuptypes.s);
-  bputs(&out, cx.s);
-  if (protos.s) bputs(&out, protos.s);
-  bputs(&out, "\n");
-  bputs(&out, funcs.s);
-  free(funcs.s);
-  free(protos.s);
-  free(cx.s);
-  free(E.arrtypes.s);
-  free(E.tuptypes.s);
-  free(E.reach);
+  emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;
 }
+
+/* Tuple types and prototypes of the device functions, and the Cx of captured values. */
+static void emit_decls(Em *E, Buf *protos, Buf *cx) {
+  KSpec *S = E->S;
+  for (int i = 1; i < E->nreach; i++) {
+    FSpec *g = E->reach[i];
+    if (g->result.kind == K_TUPLE) {
+      Func *f = g->func;
+      bprintf(&E->tuptypes, "typedef struct {");
+      for (int o = 0; o < f->nouts; o++)
+        bprintf(&E->tuptypes, " %s o%d;", ctype(E, g->slots[f->ngenerics + f->nparams + o]), o);
+      bprintf(&E->tuptypes, " } oqt_%d;\n", g->id);
+    }
+    func_signature(E, g, protos);
+    bputs(protos, ";\n");
+  }
+  bputs(cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
+  for (int c = 0; c < S->ncaps; c++)
+    if (has_repr(S->caps[c].type)) bprintf(cx, "  %s cap%d;\n", ctype(E, S->caps[c].type), c);
+  bputs(cx, "} Cx;\n");
+}
+
+static void vec_types(Buf *out) {
+  for (int len = 1; len <= K_MAX_VEC; len++) {
+    bprintf(out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
+    bprintf(out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
+  }
+}
+
+/* Array and tuple types, Cx, prototypes, the functions; frees what the emitter held. */
+static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
+  if (E->arrtypes.s) bputs(out, E->arrtypes.s);
+  if (E->tuptypes.s) bputs(out, E->tuptypes.s);
+  bputs(out, cx->s);
+  if (protos->s) bputs(out, protos->s);
+  bputs(out, "\n");
+  bputs(out, funcs->s);
+  free(funcs->s);
+  free(protos->s);
+  free(cx->s);
+  free(E->arrtypes.s);
+  free(E->tuptypes.s);
+  free(E->reach);
+}
+/* ---- the CUDA dialect ---- */
+
+/* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
+   launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
+   one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
+   outputs: each thread combines its value into W->out_* atomically. */
+static void emit_cuda_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
+  if (S->barrier) efail(E, f->loc, "syncthreads is not compiled for CUDA yet");
+  if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
+  Buf body = {0};
+  kernel_analysis(E, &body);
+  bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
+  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+  kernel_loads(E);
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < D; d++) {
+    const char *a = axis[D - 1 - d];
+    line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+  }
+  Buf in = {0};
+  for (int d = 0; d < D; d++) bprintf(&in, " && P%d < n%d", d, d);
+  line(E, "if (1%s) {", in.s ? in.s : "");
+  free(in.s);
+  E->ind++;
+  E->ret_label = "_next";
+  thread_prelude(E, true);
+  /* the body in its own scope: `return` jumps past its declarations (C++ forbids jumping
+     into their scope) */
+  line(E, "{");
+  E->ind++;
+  block(E, &f->body);
+  E->ind--;
+  line(E, "}");
+  if (E->has_return) line(E, "_next: ;");
+  thread_outputs(E);
+  E->ind--;
+  line(E, "}");
+  for (int o = 0; o < f->nouts; o++)
+    line(E, "oq_out_%c(&W->out_%c[%d], acc%d);", k->slots[obase + o].kind == K_INT ? 'i' : 'r',
+         k->slots[obase + o].kind == K_INT ? 'i' : 'r', o, o);
+  bputs(&body, "}\n");
+  bputs(out, body.s);
+  free(body.s);
+  kernel_end(E);
+}
+
+static const char *cuda_preamble_fmt =
+  "/* generated by oq (OpenQuasar) for CUDA from kernel %s */\n"
+  "typedef signed char int8_t; typedef unsigned char uint8_t;\n"
+  "typedef short int16_t; typedef unsigned short uint16_t;\n"
+  "typedef int int32_t; typedef unsigned int uint32_t;\n"
+  "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+  "typedef unsigned long size_t;\n"
+  "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
+  "#define INT64_MIN (-9223372036854775807LL - 1)\n#define INT64_MAX 9223372036854775807LL\n"
+  "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
+  "%s\n"
+  "typedef %s oq_real;\n"
+  "#define OQ_FN static __device__ inline\n";
+
+/* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
+   fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
+   by the element's size (1 and 2 bytes through the aligned word that holds them). */
+static const char *cuda_helpers =
+  "template <class T> OQ_FN void oq_aload(T *p, T *o) { *o = *(volatile T *)p; }\n"
+  "OQ_FN unsigned oq_cas_word(unsigned *w, unsigned e, unsigned n) { return atomicCAS(w, e, n); }\n"
+  "template <class T> OQ_FN bool oq_acas(T *p, T *o, T *n) {\n"
+  "  if (sizeof(T) == 8) {\n"
+  "    unsigned long long e = *(unsigned long long *)o, r = atomicCAS((unsigned long long *)p, e, *(unsigned long long *)n);\n"
+  "    if (r == e) return true; *(unsigned long long *)o = r; return false;\n"
+  "  }\n"
+  "  if (sizeof(T) == 4) {\n"
+  "    unsigned e = *(unsigned *)o, r = atomicCAS((unsigned *)p, e, *(unsigned *)n);\n"
+  "    if (r == e) return true; *(unsigned *)o = r; return false;\n"
+  "  }\n"
+  "  /* 1 or 2 bytes: CAS on the word, retried while only the other bytes changed */\n"
+  "  size_t a = (size_t)p, sh = (a & 3) * 8;\n"
+  "  unsigned *w = (unsigned *)(a & ~(size_t)3), mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << sh;\n"
+  "  unsigned ov = 0, nv = 0; for (size_t i = 0; i < sizeof(T); i++) { ov |= (unsigned)((unsigned char *)o)[i] << (8 * i); nv |= (unsigned)((unsigned char *)n)[i] << (8 * i); }\n"
+  "  for (;;) {\n"
+  "    unsigned cur = *(volatile unsigned *)w;\n"
+  "    if (((cur & mask) >> sh) != ov) {\n"
+  "      unsigned v = (cur & mask) >> sh; for (size_t i = 0; i < sizeof(T); i++) ((unsigned char *)o)[i] = (unsigned char)(v >> (8 * i));\n"
+  "      return false;\n"
+  "    }\n"
+  "    if (atomicCAS(w, cur, (cur & ~mask) | (nv << sh)) == cur) return true;\n"
+  "  }\n"
+  "}\n"
+  "template <class T> OQ_FN void oq_axchg(T *p, T *n, T *o) { oq_aload(p, o); while (!oq_acas(p, o, n)) {} }\n"
+  "#define __atomic_load(p, o, m) oq_aload(p, o)\n"
+  "#define __atomic_load_n(p, m) (*(volatile int *)(p))\n"
+  "#define __atomic_compare_exchange(p, o, n, weak, m1, m2) oq_acas(p, o, n)\n"
+  "#define __atomic_exchange(p, n, o, m) oq_axchg(p, n, o)\n"
+  "#define __atomic_add_fetch(p, v, m) (atomicAdd((p), (v)) + (v))\n"
+  "#define __atomic_sub_fetch(p, v, m) (atomicSub((p), (v)) - (v))\n"
+  "#define __atomic_and_fetch(p, v, m) (atomicAnd((p), (v)) & (v))\n"
+  "#define __atomic_or_fetch(p, v, m) (atomicOr((p), (v)) | (v))\n"
+  "#define __atomic_xor_fetch(p, v, m) (atomicXor((p), (v)) ^ (v))\n"
+  "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
+  "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
+static void cuda_out_helpers(KSpec *S, Buf *out) {
+  switch (S->out_op) {
+  case OP_MAX: case OP_MIN: {
+    const char *fn = S->out_op == OP_MAX ? "atomicMax" : "atomicMin", *cmp = S->out_op == OP_MAX ? ">" : "<";
+    bprintf(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { %s((long long *)p, (long long)v); }\n", fn);
+    bprintf(out, "OQ_FN void oq_out_r(double *p, double v) {\n"
+                 "  double o = *(volatile double *)p;\n"
+                 "  while ((v %s o || o != o) && v == v && !oq_acas(p, &o, &v)) {}\n}\n", cmp);
+    break;
+  }
+  case OP_MUL: case OP_EMUL:
+    bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { int64_t o = *(volatile int64_t *)p, n; do n = (int64_t)((uint64_t)o * (uint64_t)v); while (!oq_acas(p, &o, &n)); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { double o = *(volatile double *)p, n; do n = o * v; while (!oq_acas(p, &o, &n)); }\n");
+    break;
+  default:
+    bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
+  }
+}
+
+/* True when some value of the specialization is complex (not compiled for CUDA yet). */
+static bool uses_complex(KSpec *S) {
+  for (FSpec *g = S->funcs; g; g = g->next)
+    for (int i = 0; i < g->info.cap; i++) {
+      NodeInfo *ni = &g->info.items[i];
+      if (!ni->node) continue;
+      if (ni->t.kind == K_CPLX || (ni->t.kind == K_ARRAY && (ni->t.el == EL_C64 || ni->t.el == EL_C128))) return true;
+    }
+  for (int c = 0; c < S->ncaps; c++)
+    if (S->caps[c].type.kind == K_CPLX) return true;
+  return false;
+}
+
+char *emit_cuda(KSpec *S) {
+  Em E = {.S = S, .cuda = true};
+  if (setjmp(S->fail)) {
+    free(E.arrtypes.s);
+    free(E.tuptypes.s);
+    free(E.reach);
+    return NULL;
+  }
+  if (uses_complex(S)) efail(&E, S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
+  reach(&E, S->kspec);
+  Buf funcs = {0}, out = {0};
+  Buf protos = {0}, cx = {0};
+  for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
+  emit_cuda_kernel(&E, &funcs);
+  emit_decls(&E, &protos, &cx);
+  bool dp = rt_config.double_precision;
+  bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
+  vec_types(&out);
+  bputs(&out, cuda_helpers);
+  bputs(&out, helpers_common);
+  cuda_out_helpers(S, &out);
+  emit_tail(&E, &out, &protos, &cx, &funcs);
+  return out.s;
+}
+

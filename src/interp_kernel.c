@@ -19,7 +19,7 @@
 #include <time.h>
 #include <ucontext.h>
 #include "interp_priv.h"
-#include "rt_cpu.h"
+#include "rt_gpu.h"
 
 #define FIBER_STACK (1 << 20)
 #define GRID_FIBER_LIMIT 16384
@@ -400,7 +400,9 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
   CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args};
   Value compiled;
-  if ((target == TARGET_CPU || target == TARGET_AUTO) && cpu_launch(&cl, &compiled)) {
+  bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
+  if (!on_gpu && target != TARGET_INTERP && gpu_check_enabled()) gpu_check(&cl);
+  if (on_gpu || (target != TARGET_INTERP && cpu_launch(&cl, &compiled))) {
     for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
     free(L.args);
     return compiled;
