@@ -1057,8 +1057,8 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   if (P->rule == R_CHECKED) {
     Buf ixs = {0};
     for (int d = 0; d < P->ndim; d++) bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
-    line(E, "if (!%s) oq_fail_index(%s, %d, %d, (const int64_t[]){%s}, %d, %s.d);", *valid, E->L, P->site,
-         P->ndim, ixs.s, P->rank, P->arr);
+    line(E, "if (!%s) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
+         E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);
   }
   free(v.s);
@@ -1689,7 +1689,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "else {");
     E->ind++;
   }
-  if (at.shared) {
+  if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
   } else if (fast_int) {
@@ -1986,7 +1986,8 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   KType r = ni->t;
   int k = ni->site;
   char *sh = sf(E, "sh%d", k);
-  if (E->cuda) efail(E, n->loc, "shared memory is not compiled for CUDA yet");
+  if (E->cuda && (!E->S->barrier || E->f != E->S->kspec))
+    efail(E, n->loc, "shared memory without syncthreads in the kernel is not compiled for CUDA");
   char *dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < n->list.n; i++) {
@@ -2004,6 +2005,13 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   }
   char *dv = tmp(E);
   line(E, "const int64_t %s[%d] = {%s};", dv, rank, dl.s);
+  if (E->cuda) {   /* the next piece of the block's dynamic shared memory, zeroed by all threads */
+    line(E, "oq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff);", E->L,
+         div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh);
+    free(dl.s);
+    free(same.s);
+    return sh;
+  }
   line(E, "if (!%s_init) {", sh);
   E->ind++;
   line(E, "if (!oq_shared_alloc(%s, W, %d, %d, %d, %s, &%s.p, %s.d, sizeof *%s.p)) goto _done;", E->L, k,
@@ -2390,6 +2398,10 @@ static void st(Em *E, Node *n) {
   loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
+    if (E->cuda && (is_barrier_stmt(n) || is_memfence_stmt(n))) {
+      line(E, is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
+      return;
+    }
     if (is_barrier_stmt(n) || is_memfence_stmt(n)) return;
     {
       char *e = ex(E, n->a);
@@ -2944,7 +2956,7 @@ static void kernel_analysis(Em *E, Buf *body) {
   E->f = k;
   E->b = body;
   E->ind = 1;
-  E->phases = S->barrier;
+  E->phases = S->barrier && !E->cuda;   /* CUDA threads keep their own locals */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
@@ -2962,7 +2974,7 @@ static void kernel_analysis(Em *E, Buf *body) {
   find_konst(E, k);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
-  if (S->barrier) find_phase_locals(E);
+  if (E->phases) find_phase_locals(E);
 
   find_private(E);
   find_linear(E);
@@ -3369,7 +3381,6 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   Func *f = k->func;
   int D = S->D;
   int obase = f->ngenerics + f->nparams;
-  if (S->barrier) efail(E, f->loc, "syncthreads is not compiled for CUDA yet");
   if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   kernel_analysis(E, &body);
@@ -3381,8 +3392,10 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     const char *a = axis[D - 1 - d];
     line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
   }
+  if (S->nshared) line(E, "size_t _shoff = 0;");
+  /* threads outside the data run only when there are barriers (they must reach them) */
   Buf in = {0};
-  for (int d = 0; d < D; d++) bprintf(&in, " && P%d < n%d", d, d);
+  for (int d = 0; d < D && !S->barrier; d++) bprintf(&in, " && P%d < n%d", d, d);
   line(E, "if (1%s) {", in.s ? in.s : "");
   free(in.s);
   E->ind++;
@@ -3464,6 +3477,27 @@ static const char *cuda_helpers =
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
 
+/* Block-shared memory: pieces of one dynamic buffer of OQ_SHMAX bytes, in the order of the
+   kernel's shared() calls (every thread makes them, with equal sizes); each piece is zeroed
+   by the block's threads together, as the oracle zero-fills. A bad size fails the launch and
+   leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+static const char *cuda_shared_helpers =
+  "#define OQ_SHMAX 49152\n"
+  "extern __shared__ double oq_shbuf[];\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off) {\n"
+  "  size_t n = 1; int bad = 0;\n"
+  "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
+  "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
+  "  if (bad || *off + bytes > OQ_SHMAX) { bad = 1; bytes = 0; }\n"
+  "  char *p = (char *)oq_shbuf + *off;\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
+  "  for (size_t i = tid; i < bytes / 4; i += nt) ((unsigned *)p)[i] = 0;\n"
+  "  __syncthreads();\n"
+  "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
+  "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
+  "  *off += bytes;\n  *pp = p;\n}\n";
+
 /* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
   switch (S->out_op) {
@@ -3518,6 +3552,7 @@ char *emit_cuda(KSpec *S) {
   vec_types(&out);
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
+  if (S->nshared) bputs(&out, cuda_shared_helpers);
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

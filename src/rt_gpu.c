@@ -21,6 +21,7 @@ typedef struct GSpec {
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
   bool small_launch;
+  size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   KSite *sites; int nsites;
   char *name;
   struct GSpec *next;
@@ -112,6 +113,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
+  g->shared_bytes = S->nshared ? 49152 : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
@@ -192,7 +194,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     }
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
-    cuda_launch(g->k, grid, block, 0, false, params, loc);
+    cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
     cuda_sync(loc);
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
@@ -256,6 +258,7 @@ void gpu_check(const CpuLaunch *cl) {
   if (!g->checked) {
     g->checked = true;
     char *src = make_source(g, &S, cl->args);
+    if (src && cl->opt && cl->opt->emit_c) printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
     if (src) {
       void *image;
       size_t size;
