@@ -20,6 +20,7 @@
 #include "kernel_ir.h"
 #include "oqk_abi.h"
 #include "rt_cpu.h"
+#include "rt_cuda.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -459,6 +460,11 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
+  /* arrays a GPU launch left on the device come back first */
+  for (int i = 0; i < f->nparams; i++)
+    if (cl->args[i].kind == V_ARRAY) cuda_host_touch(cl->args[i].arr, cl->site->loc);
+  for (int k = 0; k < S->ncaps; k++)
+    if (S->caps[k].value.kind == V_ARRAY) cuda_host_touch(S->caps[k].value.arr, cl->site->loc);
   for (int i = 0; i < f->nparams; i++) cpu_fill_arg(&args[i], cl->args[i]);
   for (int k = 0; k < S->ncaps; k++) cpu_fill_arg(&args[f->nparams + k], S->caps[k].value);
   OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};

@@ -1,9 +1,12 @@
 /* rt_gpu.c: compiling and launching kernels on the GPU (see rt_gpu.h).
 
-   Memory: every array argument is made current on the device before the launch and copied
-   back right after it (the host copy is then newest again), so host code needs no hooks; an
-   array the host changed since is uploaded again because its device copy is dropped first.
-   This is correct but moves every array twice per launch. */
+   Memory: an array argument is uploaded only when its device copy is not valid; after the
+   launch every array argument is marked written on the device (host stale) and nothing is
+   copied back. Host code that later reads it through a variable or a call result copies it
+   back then (cuda_host_touch in interp.c), and drops the device copy, because the host may
+   write it. Not covered: an array a kernel wrote that host code reaches only inside a
+   container (cell, tuple) without naming it. OQ_CUDA_EAGER=1 copies every array back right
+   after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,17 +148,27 @@ static void note_fallback(GSpec *g, const CpuLaunch *cl, const char *why) {
 }
 
 /* Device copies of the array arguments (host copy first: see the top of this file). */
+static bool eager(void) {
+  static int on = -1;
+  if (on < 0) on = getenv("OQ_CUDA_EAGER") && !strcmp(getenv("OQ_CUDA_EAGER"), "1");
+  return on;
+}
+
 static void marshal(OqkArg *a, Value v, SrcLoc loc) {
   cpu_fill_arg(a, v);
   if (v.kind != V_ARRAY) return;
-  cuda_array_host_written(v.arr);
   a->data = cuda_array_device(v.arr, true, loc);
 }
 
 static void copy_back(Value v, SrcLoc loc) {
   if (v.kind != V_ARRAY) return;
   cuda_array_written(v.arr);
-  cuda_array_host(v.arr, loc);
+  if (eager()) cuda_array_host(v.arr, loc);
+}
+
+void cuda_host_touch_slow(Array *a, SrcLoc loc) {
+  cuda_array_host(a, loc);
+  cuda_array_host_written(a);
 }
 
 static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
