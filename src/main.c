@@ -24,7 +24,8 @@ static void usage(FILE *out) {
         "  --verbose                        say which back end is used\n"
         "  --profile                        print per-kernel statistics after the run\n"
         "  --emit-c                         print the C source of each compiled kernel\n"
-        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS\n",
+        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
+        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
         out);
 }
 
