@@ -81,6 +81,7 @@ typedef struct Em {
   unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
+  bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -162,7 +163,9 @@ static const char *ctype(Em *E, KType t) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return "int32_t";
   case K_REAL: return "oq_real";
-  case K_CPLX: return "oq_cplx";
+  case K_CPLX:
+    if (E->cuda) efail(E, E->S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
+    return "oq_cplx";
   case K_VEC: return sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
   case K_ARRAY:
     if (!E->arrdone[t.el][t.rank]) {
@@ -175,6 +178,9 @@ static const char *ctype(Em *E, KType t) {
   default: return NULL;
   }
 }
+
+/* The start of a struct literal: a C compound literal, or a C++ braced temporary. */
+static char *lit_open(Em *E, const char *type) { return sf(E, E->cuda ? "%s{" : "(%s){", type); }
 
 static bool has_repr(KType t) { return t.kind != K_NONE && t.kind != K_FUNC; }
 
@@ -798,7 +804,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **r
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && cheap && kclass(T(E, e)) == K_REAL) {
+  if (!ok && rout && cheap && !E->cuda && kclass(T(E, e)) == K_REAL) {
     KType t = T(E, e);
     char *x = ex(E, e);
     if (t.kind == K_VEC) x = vname(E, x, t);
@@ -1051,8 +1057,8 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   if (P->rule == R_CHECKED) {
     Buf ixs = {0};
     for (int d = 0; d < P->ndim; d++) bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
-    line(E, "if (!%s) oq_fail_index(%s, %d, %d, (const int64_t[]){%s}, %d, %s.d);", *valid, E->L, P->site,
-         P->ndim, ixs.s, P->rank, P->arr);
+    line(E, "if (!%s) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
+         E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);
   }
   free(v.s);
@@ -1683,7 +1689,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "else {");
     E->ind++;
   }
-  if (at.shared) {
+  if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
   } else if (fast_int) {
@@ -1980,6 +1986,8 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   KType r = ni->t;
   int k = ni->site;
   char *sh = sf(E, "sh%d", k);
+  if (E->cuda && (!E->S->barrier || E->f != E->S->kspec))
+    efail(E, n->loc, "shared memory without syncthreads in the kernel is not compiled for CUDA");
   char *dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < n->list.n; i++) {
@@ -1997,6 +2005,13 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   }
   char *dv = tmp(E);
   line(E, "const int64_t %s[%d] = {%s};", dv, rank, dl.s);
+  if (E->cuda) {   /* the next piece of the block's dynamic shared memory, zeroed by all threads */
+    line(E, "oq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff);", E->L,
+         div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh);
+    free(dl.s);
+    free(same.s);
+    return sh;
+  }
   line(E, "if (!%s_init) {", sh);
   E->ind++;
   line(E, "if (!oq_shared_alloc(%s, W, %d, %d, %d, %s, &%s.p, %s.d, sizeof *%s.p)) goto _done;", E->L, k,
@@ -2383,6 +2398,10 @@ static void st(Em *E, Node *n) {
   loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
+    if (E->cuda && (is_barrier_stmt(n) || is_memfence_stmt(n))) {
+      line(E, is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
+      return;
+    }
     if (is_barrier_stmt(n) || is_memfence_stmt(n)) return;
     {
       char *e = ex(E, n->a);
@@ -2464,7 +2483,7 @@ static void func_result_expr(Em *E, FSpec *g, Buf *out) {
   Func *f = g->func;
   int base = f->ngenerics + f->nparams;
   if (g->result.kind == K_TUPLE) {
-    bprintf(out, "(oqt_%d){", g->id);
+    bprintf(out, "%s", lit_open(E, sf(E, "oqt_%d", g->id)));
     for (int o = 0; o < f->nouts; o++) bprintf(out, "%s%s", o ? ", " : "", slot_name(E, g, base + o));
     bputs(out, "}");
   } else {
@@ -2489,7 +2508,7 @@ static void st_return(Em *E, Node *n) {
 static void func_signature(Em *E, FSpec *g, Buf *out) {
   Func *f = g->func;
   const char *rt = has_repr(g->result) ? ctype(E, g->result) : "void";
-  bprintf(out, "static %s oqf%d(Cx *cx", rt, g->id);
+  bprintf(out, "%s %s oqf%d(Cx *cx", E->cuda ? "static __device__" : "static", rt, g->id);
   for (int i = 0; i < f->nparams; i++)
     if (has_repr(g->params[i])) bprintf(out, ", %s %s", ctype(E, g->params[i]), slot_name(E, g, f->ngenerics + i));
   bputs(out, ")");
@@ -2613,7 +2632,7 @@ static char *special_value(Em *E, const KSpecial *sp) {
     return r;
   }
   Buf b = {0};
-  bprintf(&b, "(%s){{", ctype(E, sp->t));
+  bprintf(&b, "%s{", lit_open(E, ctype(E, sp->t)));
   for (int d = 0; d < sp->t.len; d++) {
     const char *v = d < D ? sf(E, "(%s)%c%d", sp->t.elem == K_INT ? "int32_t" : "oq_real", c, d) : size ? "1" : "0";
     bprintf(&b, "%s%s", d ? ", " : "", v);
@@ -2836,7 +2855,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
   case K_CPLX: return sf(E, "oq_mkc(%s.re, %s.im)", a, a);
   case K_ARRAY: {
     Buf b = {0};
-    bprintf(&b, "(%s){(%s *)%s.data, {", ctype(E, t), el_ctype(t.el), a);
+    bprintf(&b, "%s(%s *)%s.data, {", lit_open(E, ctype(E, t)), el_ctype(t.el), a);
     for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
     bputs(&b, "}}");
     char *r = sf(E, "%s", b.s);
@@ -2845,7 +2864,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
   case K_VEC: {
     Buf b = {0};
-    bprintf(&b, "(%s){{", ctype(E, t));
+    bprintf(&b, "%s{", lit_open(E, ctype(E, t)));
     for (int k = 0; k < t.len; k++) bprintf(&b, "%s(%s)%s.v[%d]", k ? ", " : "", t.elem == K_INT ? "int32_t" : "oq_real", a, k);
     bputs(&b, "}}");
     char *r = sf(E, "%s", b.s);
@@ -2927,17 +2946,17 @@ static void flat_loop(Em *E, int in) {
   line(E, "}");
 }
 
-static void emit_kernel(Em *E, Buf *out) {
+/* What both dialects learn about the kernel body before emitting it: storage classes,
+   constants, barrier phases, private arrays, the linear loop. */
+static void kernel_analysis(Em *E, Buf *body) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = k->func;
   FuncInfo *fi = func_info(f);
-  int D = S->D;
-  Buf body = {0};
   E->f = k;
-  E->b = &body;
+  E->b = body;
   E->ind = 1;
-  E->phases = S->barrier;
+  E->phases = S->barrier && !E->cuda;   /* CUDA threads keep their own locals */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
@@ -2955,13 +2974,21 @@ static void emit_kernel(Em *E, Buf *out) {
   find_konst(E, k);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
-  if (S->barrier) find_phase_locals(E);
+  if (E->phases) find_phase_locals(E);
 
   find_private(E);
   find_linear(E);
-  bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
-  bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
-  line(E, "(void)W;");
+  if (E->cuda) E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+}
+
+/* The entry's loads: launch sizes, parameters, captures, the Cx of device functions,
+   private copies, output accumulators and shared arrays. */
+static void kernel_loads(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
   for (int d = 0; d < D; d++)
     line(E, "const int64_t n%d = L->dims[%d], b%d = L->blk[%d], c%d = L->cnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
          d, d, d, d, d, d, d, d, d);
@@ -2985,6 +3012,11 @@ static void emit_kernel(Em *E, Buf *out) {
   for (int k = 0; k < S->npriv; k++) {
     int a = S->priv_arg[k];
     KType t = a < f->nparams ? k_params_type(S, a) : S->caps[a - f->nparams].type;
+    if (E->cuda) {   /* no private copies on the GPU: every update is atomic */
+      line(E, "const int pv%d = 0;", k);
+      line(E, "%s *const pvp%d = 0; (void)pvp%d;", el_ctype(t.el), k, k);
+      continue;
+    }
     line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
     line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", el_ctype(t.el), k, el_ctype(t.el), OQK_PRIV_BASE + k, k);
   }
@@ -2993,7 +3025,8 @@ static void emit_kernel(Em *E, Buf *out) {
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
-    if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
+    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "oq_real", o, identity(E, t));
+    else if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
   }
   /* shared arrays: one per shared() call site, reset at every block */
@@ -3009,7 +3042,32 @@ static void emit_kernel(Em *E, Buf *out) {
     }
   }
   free(shdecl.s);
+}
 
+static void kernel_end(Em *E) {
+  free(E->sc);
+  free(E->konst);
+  free(E->pphase);
+  free(E->dead);
+  E->konst = NULL;
+  E->pphase = NULL;
+  E->dead = NULL;
+  E->ndead = 0;
+}
+
+static void emit_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
+  Buf body = {0};
+  kernel_analysis(E, &body);
+  bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  line(E, "(void)W;");
+  kernel_loads(E);
   if (!S->uses_block) {
     /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
        the innermost dimension is the loop the C compiler may vectorize */
@@ -3128,14 +3186,7 @@ static void emit_kernel(Em *E, Buf *out) {
   bputs(&body, "}\n");
   bputs(out, body.s);
   free(body.s);
-  free(E->sc);
-  free(E->konst);
-  free(E->pphase);
-  free(E->dead);
-  E->konst = NULL;
-  E->pphase = NULL;
-  E->dead = NULL;
-  E->ndead = 0;
+  kernel_end(E);
 }
 
 /* ---- the file ---- */
@@ -3147,47 +3198,64 @@ static const char *preamble_fmt =
   "%s\n"
   "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n";
 
-static const char *helpers =
-  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
-  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
-  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
-  "static inline int64_t oq_trunc64(double x) {\n"
+/* Helpers of both dialects: OQ_FN is `static inline` in C and adds __device__ in CUDA. */
+static const char *helpers_common =
+  "OQ_FN int64_t oq_trunc64(double x) {\n"
   "  if (x != x) return 0;\n"
   "  if (x >= 9223372036854775807.0) return INT64_MAX;\n"
   "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
   "  return (int64_t)x;\n}\n"
-  "static inline int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
-  "static inline int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
-  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
-  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
-  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
-  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
+  "OQ_FN int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "OQ_FN int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
   "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
-  "static inline int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
-  "static inline int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
-  "static inline int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
-  "static inline int64_t oq_mirror(int64_t i, int64_t n) {\n"
+  "OQ_FN int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
+  "OQ_FN int64_t oq_pmod(int64_t i, int64_t n) { int64_t r = i % n; return r < 0 ? r + n : r; }\n"
+  "OQ_FN int64_t oq_circ(int64_t i, int64_t n) { if ((uint64_t)i < (uint64_t)n) return i; return n <= 0 ? -1 : oq_pmod(i, n); }\n"
+  "OQ_FN int64_t oq_mirror(int64_t i, int64_t n) {\n"
   "  if ((uint64_t)i < (uint64_t)n) return i;\n"
   "  if (n <= 0) return -1;\n"
   "  if (n == 1) return 0;\n"
   "  int64_t j = oq_pmod(i, 2 * n - 2);\n"
   "  return j < n ? j : 2 * n - 2 - j;\n}\n"
-  "static inline int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
-  "static inline int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
-  "static inline int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
-  "static inline int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
-  "static inline int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
-  "static inline int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
-  "static inline int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
-  "static inline oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
-  "static inline oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
-  "static inline oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
-  "static inline oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
-  "static inline int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
+  "OQ_FN int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
+  "OQ_FN int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
+  "OQ_FN int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
+  "OQ_FN int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
+  "OQ_FN int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
+  "OQ_FN int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
+  "OQ_FN int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
+  "OQ_FN oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
+  "OQ_FN oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
+  "OQ_FN oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
+  "OQ_FN oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
+  "OQ_FN int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
   "  if (n < 0) { n = -n; left = !left; }\n"
   "  if (left) return n >= 64 ? 0 : (int64_t)((uint64_t)x << n);\n"
   "  return n >= 64 ? (x < 0 ? -1 : 0) : x >> n;\n}\n"
-  "static inline int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "OQ_FN int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "OQ_FN void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
+  "OQ_FN void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
+  "  if (!oq_claim(L, site)) return;\n"
+  "  L->err_n = n; L->err_rank = rank;\n"
+  "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"
+  "  for (int i = 0; i < rank && i < 16; i++) L->err_dims[i] = dims[i];\n}\n"
+  "OQ_FN int32_t oq_imod(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? 0 : a % b;\n}\n"
+  "OQ_FN int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
+  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
+  "  return b == -1 ? -a : a / b;\n}\n";
+
+/* Helpers of the C dialect only: complex numbers, cvtt, errors through __atomic, scratch memory. */
+static const char *helpers_c =
+  "#define OQ_FN static inline\n"
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
+  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
+  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
+  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
+  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
   "static inline double _Complex oq_cpow(double _Complex z, double _Complex w) {\n"
   "  double e = creal(w);\n"
   "  if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
@@ -3198,19 +3266,10 @@ static const char *helpers =
   "static int oq_claim(OqkLaunch *L, int site) {\n"
   "  int z = 0;\n"
   "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
-  "  L->err_site = site;\n  return 1;\n}\n"
-  "static void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
-  "static void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
-  "  if (!oq_claim(L, site)) return;\n"
-  "  L->err_n = n; L->err_rank = rank;\n"
-  "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"
-  "  for (int i = 0; i < rank && i < 16; i++) L->err_dims[i] = dims[i];\n}\n"
-  "static inline int32_t oq_imod(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
-  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
-  "  return b == -1 ? 0 : a % b;\n}\n"
-  "static inline int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
-  "  if (b == 0) { oq_fail(L, site); return 0; }\n"
-  "  return b == -1 ? -a : a / b;\n}\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* ... and, after helpers_common, block-shared memory in per-worker scratch. */
+static const char *helpers_c_shared =
   "/* whole cache lines: the workers' scratch memory must not share any */\n"
   "static void *oq_scratch(OqkWorker *W, int k, size_t bytes) {\n"
   "  bytes = (bytes + 127) & ~(size_t)63;\n"
@@ -3240,6 +3299,10 @@ static void reach(Em *E, FSpec *f) {
     if (f->info.items[i].node && f->info.items[i].callee) reach(E, f->info.items[i].callee);
 }
 
+static void emit_decls(Em *E, Buf *protos, Buf *cx);
+static void vec_types(Buf *out);
+static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
+
 char *emit_c(KSpec *S) {
   Em E = {.S = S};
   if (setjmp(S->fail)) {
@@ -3254,40 +3317,246 @@ char *emit_c(KSpec *S) {
   for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
   emit_kernel(&E, &funcs);
   if (S->npriv) emit_private_hooks(&E, &funcs);
-  for (int i = 1; i < E.nreach; i++) {
-    FSpec *g = E.reach[i];
-    if (g->result.kind == K_TUPLE) {
-      Func *f = g->func;
-      bprintf(&E.tuptypes, "typedef struct {");
-      for (int o = 0; o < f->nouts; o++)
-        bprintf(&E.tuptypes, " %s o%d;", ctype(&E, g->slots[f->ngenerics + f->nparams + o]), o);
-      bprintf(&E.tuptypes, " } oqt_%d;\n", g->id);
-    }
-    func_signature(&E, g, &protos);
-    bputs(&protos, ";\n");
-  }
-  bputs(&cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
-  for (int c = 0; c < S->ncaps; c++)
-    if (has_repr(S->caps[c].type)) bprintf(&cx, "  %s cap%d;\n", ctype(&E, S->caps[c].type), c);
-  bputs(&cx, "} Cx;\n");
+  emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   bprintf(&out, preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
-  for (int len = 1; len <= K_MAX_VEC; len++) {
-    bprintf(&out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
-    bprintf(&out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
-  }
-  bputs(&out, helpers);
-  if (E.arrtypes.s) bputs(&out, E.arrtypes.s);
-  if (E.tuptypes.s) bputs(&out, E.tuptypes.s);
-  bputs(&out, cx.s);
-  if (protos.s) bputs(&out, protos.s);
-  bputs(&out, "\n");
-  bputs(&out, funcs.s);
-  free(funcs.s);
-  free(protos.s);
-  free(cx.s);
-  free(E.arrtypes.s);
-  free(E.tuptypes.s);
-  free(E.reach);
+  vec_types(&out);
+  bputs(&out, helpers_c);
+  bputs(&out, helpers_common);
+  bputs(&out, helpers_c_shared);
+  emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;
 }
+
+/* Tuple types and prototypes of the device functions, and the Cx of captured values. */
+static void emit_decls(Em *E, Buf *protos, Buf *cx) {
+  KSpec *S = E->S;
+  for (int i = 1; i < E->nreach; i++) {
+    FSpec *g = E->reach[i];
+    if (g->result.kind == K_TUPLE) {
+      Func *f = g->func;
+      bprintf(&E->tuptypes, "typedef struct {");
+      for (int o = 0; o < f->nouts; o++)
+        bprintf(&E->tuptypes, " %s o%d;", ctype(E, g->slots[f->ngenerics + f->nparams + o]), o);
+      bprintf(&E->tuptypes, " } oqt_%d;\n", g->id);
+    }
+    func_signature(E, g, protos);
+    bputs(protos, ";\n");
+  }
+  bputs(cx, "typedef struct Cx {\n  OqkLaunch *L;\n");
+  for (int c = 0; c < S->ncaps; c++)
+    if (has_repr(S->caps[c].type)) bprintf(cx, "  %s cap%d;\n", ctype(E, S->caps[c].type), c);
+  bputs(cx, "} Cx;\n");
+}
+
+static void vec_types(Buf *out) {
+  for (int len = 1; len <= K_MAX_VEC; len++) {
+    bprintf(out, "typedef struct { int32_t v[%d]; } oqv_i%d;\n", len, len);
+    bprintf(out, "typedef struct { oq_real v[%d]; } oqv_r%d;\n", len, len);
+  }
+}
+
+/* Array and tuple types, Cx, prototypes, the functions; frees what the emitter held. */
+static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
+  if (E->arrtypes.s) bputs(out, E->arrtypes.s);
+  if (E->tuptypes.s) bputs(out, E->tuptypes.s);
+  bputs(out, cx->s);
+  if (protos->s) bputs(out, protos->s);
+  bputs(out, "\n");
+  bputs(out, funcs->s);
+  free(funcs->s);
+  free(protos->s);
+  free(cx->s);
+  free(E->arrtypes.s);
+  free(E->tuptypes.s);
+  free(E->reach);
+}
+/* ---- the CUDA dialect ---- */
+
+/* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
+   launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
+   one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
+   outputs: each thread combines its value into W->out_* atomically. */
+static void emit_cuda_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  int obase = f->ngenerics + f->nparams;
+  if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
+  Buf body = {0};
+  kernel_analysis(E, &body);
+  bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
+  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+  kernel_loads(E);
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < D; d++) {
+    const char *a = axis[D - 1 - d];
+    line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+  }
+  if (S->nshared) line(E, "size_t _shoff = 0;");
+  /* threads outside the data run only when there are barriers (they must reach them) */
+  Buf in = {0};
+  for (int d = 0; d < D && !S->barrier; d++) bprintf(&in, " && P%d < n%d", d, d);
+  line(E, "if (1%s) {", in.s ? in.s : "");
+  free(in.s);
+  E->ind++;
+  E->ret_label = "_next";
+  thread_prelude(E, true);
+  /* the body in its own scope: `return` jumps past its declarations (C++ forbids jumping
+     into their scope) */
+  line(E, "{");
+  E->ind++;
+  block(E, &f->body);
+  E->ind--;
+  line(E, "}");
+  if (E->has_return) line(E, "_next: ;");
+  thread_outputs(E);
+  E->ind--;
+  line(E, "}");
+  for (int o = 0; o < f->nouts; o++)
+    line(E, "oq_out_%c(&W->out_%c[%d], acc%d);", k->slots[obase + o].kind == K_INT ? 'i' : 'r',
+         k->slots[obase + o].kind == K_INT ? 'i' : 'r', o, o);
+  bputs(&body, "}\n");
+  bputs(out, body.s);
+  free(body.s);
+  kernel_end(E);
+}
+
+static const char *cuda_preamble_fmt =
+  "/* generated by oq (OpenQuasar) for CUDA from kernel %s */\n"
+  "typedef signed char int8_t; typedef unsigned char uint8_t;\n"
+  "typedef short int16_t; typedef unsigned short uint16_t;\n"
+  "typedef int int32_t; typedef unsigned int uint32_t;\n"
+  "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+  "typedef unsigned long size_t;\n"
+  "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
+  "#define INT64_MIN (-9223372036854775807LL - 1)\n#define INT64_MAX 9223372036854775807LL\n"
+  "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
+  "%s\n"
+  "typedef %s oq_real;\n"
+  "#define OQ_FN static __device__ inline\n";
+
+/* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
+   fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
+   by the element's size (1 and 2 bytes through the aligned word that holds them). */
+static const char *cuda_helpers =
+  "template <class T> OQ_FN void oq_aload(T *p, T *o) { *o = *(volatile T *)p; }\n"
+  "OQ_FN unsigned oq_cas_word(unsigned *w, unsigned e, unsigned n) { return atomicCAS(w, e, n); }\n"
+  "template <class T> OQ_FN bool oq_acas(T *p, T *o, T *n) {\n"
+  "  if (sizeof(T) == 8) {\n"
+  "    unsigned long long e = *(unsigned long long *)o, r = atomicCAS((unsigned long long *)p, e, *(unsigned long long *)n);\n"
+  "    if (r == e) return true; *(unsigned long long *)o = r; return false;\n"
+  "  }\n"
+  "  if (sizeof(T) == 4) {\n"
+  "    unsigned e = *(unsigned *)o, r = atomicCAS((unsigned *)p, e, *(unsigned *)n);\n"
+  "    if (r == e) return true; *(unsigned *)o = r; return false;\n"
+  "  }\n"
+  "  /* 1 or 2 bytes: CAS on the word, retried while only the other bytes changed */\n"
+  "  size_t a = (size_t)p, sh = (a & 3) * 8;\n"
+  "  unsigned *w = (unsigned *)(a & ~(size_t)3), mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << sh;\n"
+  "  unsigned ov = 0, nv = 0; for (size_t i = 0; i < sizeof(T); i++) { ov |= (unsigned)((unsigned char *)o)[i] << (8 * i); nv |= (unsigned)((unsigned char *)n)[i] << (8 * i); }\n"
+  "  for (;;) {\n"
+  "    unsigned cur = *(volatile unsigned *)w;\n"
+  "    if (((cur & mask) >> sh) != ov) {\n"
+  "      unsigned v = (cur & mask) >> sh; for (size_t i = 0; i < sizeof(T); i++) ((unsigned char *)o)[i] = (unsigned char)(v >> (8 * i));\n"
+  "      return false;\n"
+  "    }\n"
+  "    if (atomicCAS(w, cur, (cur & ~mask) | (nv << sh)) == cur) return true;\n"
+  "  }\n"
+  "}\n"
+  "template <class T> OQ_FN void oq_axchg(T *p, T *n, T *o) { oq_aload(p, o); while (!oq_acas(p, o, n)) {} }\n"
+  "#define __atomic_load(p, o, m) oq_aload(p, o)\n"
+  "#define __atomic_load_n(p, m) (*(volatile int *)(p))\n"
+  "#define __atomic_compare_exchange(p, o, n, weak, m1, m2) oq_acas(p, o, n)\n"
+  "#define __atomic_exchange(p, n, o, m) oq_axchg(p, n, o)\n"
+  "#define __atomic_add_fetch(p, v, m) (atomicAdd((p), (v)) + (v))\n"
+  "#define __atomic_sub_fetch(p, v, m) (atomicSub((p), (v)) - (v))\n"
+  "#define __atomic_and_fetch(p, v, m) (atomicAnd((p), (v)) & (v))\n"
+  "#define __atomic_or_fetch(p, v, m) (atomicOr((p), (v)) | (v))\n"
+  "#define __atomic_xor_fetch(p, v, m) (atomicXor((p), (v)) ^ (v))\n"
+  "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
+  "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* Block-shared memory: pieces of one dynamic buffer of OQ_SHMAX bytes, in the order of the
+   kernel's shared() calls (every thread makes them, with equal sizes); each piece is zeroed
+   by the block's threads together, as the oracle zero-fills. A bad size fails the launch and
+   leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+static const char *cuda_shared_helpers =
+  "#define OQ_SHMAX 49152\n"
+  "extern __shared__ double oq_shbuf[];\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off) {\n"
+  "  size_t n = 1; int bad = 0;\n"
+  "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
+  "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
+  "  if (bad || *off + bytes > OQ_SHMAX) { bad = 1; bytes = 0; }\n"
+  "  char *p = (char *)oq_shbuf + *off;\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
+  "  for (size_t i = tid; i < bytes / 4; i += nt) ((unsigned *)p)[i] = 0;\n"
+  "  __syncthreads();\n"
+  "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
+  "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
+  "  *off += bytes;\n  *pp = p;\n}\n";
+
+/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
+static void cuda_out_helpers(KSpec *S, Buf *out) {
+  switch (S->out_op) {
+  case OP_MAX: case OP_MIN: {
+    const char *fn = S->out_op == OP_MAX ? "atomicMax" : "atomicMin", *cmp = S->out_op == OP_MAX ? ">" : "<";
+    bprintf(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { %s((long long *)p, (long long)v); }\n", fn);
+    bprintf(out, "OQ_FN void oq_out_r(double *p, double v) {\n"
+                 "  double o = *(volatile double *)p;\n"
+                 "  while ((v %s o || o != o) && v == v && !oq_acas(p, &o, &v)) {}\n}\n", cmp);
+    break;
+  }
+  case OP_MUL: case OP_EMUL:
+    bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { int64_t o = *(volatile int64_t *)p, n; do n = (int64_t)((uint64_t)o * (uint64_t)v); while (!oq_acas(p, &o, &n)); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { double o = *(volatile double *)p, n; do n = o * v; while (!oq_acas(p, &o, &n)); }\n");
+    break;
+  default:
+    bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
+  }
+}
+
+/* True when some value of the specialization is complex (not compiled for CUDA yet). */
+static bool uses_complex(KSpec *S) {
+  for (FSpec *g = S->funcs; g; g = g->next)
+    for (int i = 0; i < g->info.cap; i++) {
+      NodeInfo *ni = &g->info.items[i];
+      if (!ni->node) continue;
+      if (ni->t.kind == K_CPLX || (ni->t.kind == K_ARRAY && (ni->t.el == EL_C64 || ni->t.el == EL_C128))) return true;
+    }
+  for (int c = 0; c < S->ncaps; c++)
+    if (S->caps[c].type.kind == K_CPLX) return true;
+  return false;
+}
+
+char *emit_cuda(KSpec *S) {
+  Em E = {.S = S, .cuda = true};
+  if (setjmp(S->fail)) {
+    free(E.arrtypes.s);
+    free(E.tuptypes.s);
+    free(E.reach);
+    return NULL;
+  }
+  if (uses_complex(S)) efail(&E, S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
+  reach(&E, S->kspec);
+  Buf funcs = {0}, out = {0};
+  Buf protos = {0}, cx = {0};
+  for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
+  emit_cuda_kernel(&E, &funcs);
+  emit_decls(&E, &protos, &cx);
+  bool dp = rt_config.double_precision;
+  bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
+  vec_types(&out);
+  bputs(&out, cuda_helpers);
+  bputs(&out, helpers_common);
+  if (S->nshared) bputs(&out, cuda_shared_helpers);
+  cuda_out_helpers(S, &out);
+  emit_tail(&E, &out, &protos, &cx, &funcs);
+  return out.s;
+}
+

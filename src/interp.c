@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp_priv.h"
+#include "rt_cuda.h"
 
 #define MAX_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -73,7 +74,9 @@ static inline Value *slot_ref(Interp *I, Node *id) {
   return &f->slots[id->slot];
 }
 
-static Value eval_ident(Interp *I, Node *n) {
+/* A variable's value as it is stored: parallel_do's arguments stay where they are (on the
+   GPU, when a kernel wrote them there). */
+static Value eval_ident_raw(Interp *I, Node *n) {
   if (n->slot < 0) {
     const Global *g = n->aux;
     val_retain(g->value);
@@ -83,6 +86,19 @@ static Value eval_ident(Interp *I, Node *n) {
   if (v.kind == V_NONE) rt_error(n->loc, "'%s' is used before it is assigned", n->name);
   val_retain(v);
   return v;
+}
+
+/* Host code reads arrays through variables and call results: the host copy is made current
+   there (a no-op test of the state bits for arrays the GPU never touched). */
+static Value eval_ident(Interp *I, Node *n) {
+  Value v = eval_ident_raw(I, n);
+  if (v.kind == V_ARRAY) cuda_host_touch(v.arr, n->loc);
+  return v;
+}
+
+static bool is_launch(Value fn) {
+  return fn.kind == V_FUNC && fn.fn->kind == CALL_IBUILTIN && fn.fn->name &&
+         (!strcmp(fn.fn->name, "parallel_do") || !strcmp(fn.fn->name, "serial_do"));
 }
 
 static void slot_store(Interp *I, Node *id, Value v) {
@@ -573,8 +589,13 @@ COLD static Value eval_call(Interp *I, Node *n) {
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
-  for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
+  bool launch = is_launch(fn);
+  for (int i = 0; i < argc; i++) {
+    Node *a = n->list.items[i];
+    argv[i] = launch && a->kind == N_IDENT ? eval_ident_raw(I, a) : eval(I, a);
+  }
   Value r = call_value(I, fn, argc, argv, n);
+  if (r.kind == V_ARRAY) cuda_host_touch(r.arr, n->loc);
   release_all(argv, argc);
   if (argv != stack_args) free(argv);
   val_release(fn);

@@ -19,7 +19,8 @@
 #include <time.h>
 #include <ucontext.h>
 #include "interp_priv.h"
-#include "rt_cpu.h"
+#include "rt_gpu.h"
+#include "rt_cuda.h"
 
 #define FIBER_STACK (1 << 20)
 #define GRID_FIBER_LIMIT 16384
@@ -379,7 +380,15 @@ static void bind_kernel_args(Launch *L, int nargs, Value *args) {
     if (is_special_kernel_param(p->name)) continue;
     char what[160];
     snprintf(what, sizeof what, "argument '%s' of kernel '%s'", p->name, kname);
-    L->args[i] = rt_convert(args[a++], p->type, what, L->site->loc);
+    Value v = rt_convert(args[a], p->type, what, L->site->loc);
+    if (v.kind == V_ARRAY && args[a].kind == V_ARRAY && v.arr != args[a].arr && (args[a].arr->state & ARR_HOST_STALE)) {
+      /* a converted copy was made from a stale host copy: copy back, then convert */
+      val_release(v);
+      cuda_host_touch(args[a].arr, L->site->loc);
+      v = rt_convert(args[a], p->type, what, L->site->loc);
+    }
+    L->args[i] = v;
+    a++;
   }
 }
 
@@ -400,11 +409,16 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
   CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args};
   Value compiled;
-  if ((target == TARGET_CPU || target == TARGET_AUTO) && cpu_launch(&cl, &compiled)) {
+  bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
+  if (!on_gpu && target != TARGET_INTERP && gpu_check_enabled()) gpu_check(&cl);
+  if (on_gpu || (target != TARGET_INTERP && cpu_launch(&cl, &compiled))) {
     for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
     free(L.args);
     return compiled;
   }
+  /* the interpreter reads the arguments on the host (captures go through variables) */
+  for (int i = 0; i < L.func->nparams; i++)
+    if (L.args[i].kind == V_ARRAY) cuda_host_touch(L.args[i].arr, site->loc);
   double t0 = kernel_now_ms();
   L.acc = calloc(L.func->nouts + 1, sizeof *L.acc);
   for (int o = 0; o < L.func->nouts; o++) L.acc[o] = out_identity(&L, o);

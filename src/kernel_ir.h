@@ -171,5 +171,10 @@ enum {
 /* emit_c.c */
 /* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */
 char *emit_c(KSpec *S);
+/* The CUDA C++ of a specialization for NVRTC (malloc'ed): `extern "C" __global__ void
+   oqk_entry(OqkLaunch *L, OqkWorker *W)`, one GPU thread per Quasar thread, kernel outputs
+   combined atomically into W->out_i/out_r. NULL with S->reason set when something is not
+   compiled for CUDA (the launch then runs on the CPU back end). */
+char *emit_cuda(KSpec *S);
 
 #endif

@@ -6,6 +6,7 @@
 #include "interp.h"
 #include "parse.h"
 #include "rt_cpu.h"
+#include "rt_cuda.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -23,7 +24,8 @@ static void usage(FILE *out) {
         "  --verbose                        say which back end is used\n"
         "  --profile                        print per-kernel statistics after the run\n"
         "  --emit-c                         print the C source of each compiled kernel\n"
-        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS\n",
+        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
+        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
         out);
 }
 
@@ -92,14 +94,20 @@ int main(int argc, char **argv) {
   }
   if (interp_check(&arena, program)) return 1;
   if (!strcmp(cmd, "check")) return 0;
-  if (opt.target == TARGET_CUDA) {
-    fprintf(stderr, "oq: error: --target cuda: this build has no CUDA back end yet; "
-                    "use --target cpu or --target interp\n");
-    return 1;
-  }
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = true;
     if (opt.target != TARGET_CPU) opt.target = TARGET_CPU;
+  }
+  if (opt.target == TARGET_CUDA || opt.target == TARGET_AUTO) {
+    char why[512];
+    bool gpu = cuda_available(why, sizeof why);
+    if (!gpu && opt.target == TARGET_CUDA) {
+      fprintf(stderr, "oq: error: --target cuda: %s\n", why);
+      return 1;
+    }
+    if (opt.target == TARGET_AUTO && opt.verbose)
+      fprintf(stderr, "oq: --target auto: kernels run %s\n", gpu ? "on the GPU (cuda)" : "on the CPU (no usable GPU)");
+    opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
   int status = interp_run(&arena, program, &opt);
   if (opt.profile) cpu_profile_report(stderr);

@@ -21,6 +21,7 @@
 #include "oqk_abi.h"
 #include "rt_cpu.h"
 #include "rt_cache.h"
+#include "rt_cuda.h"
 
 static double now_ms(void) {
   struct timespec ts;
@@ -321,7 +322,7 @@ static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk
 
 /* ---- launching ---- */
 
-static void fill_arg(OqkArg *a, Value v) {
+void cpu_fill_arg(OqkArg *a, Value v) {
   memset(a, 0, sizeof *a);
   switch (v.kind) {
   case V_BOOL: case V_INT: a->i = v.i; a->re = (double)v.i; break;
@@ -336,7 +337,7 @@ static void fill_arg(OqkArg *a, Value v) {
   }
 }
 
-static double identity_r(Op op) {
+double cpu_identity_r(Op op) {
   switch (op) {
   case OP_MAX: return -INFINITY;
   case OP_MIN: return INFINITY;
@@ -345,7 +346,7 @@ static double identity_r(Op op) {
   }
 }
 
-static int64_t identity_i(Op op) {
+int64_t cpu_identity_i(Op op) {
   switch (op) {
   case OP_MAX: return INT64_MIN;
   case OP_MIN: return INT64_MAX;
@@ -354,7 +355,7 @@ static int64_t identity_i(Op op) {
   }
 }
 
-static double combine_r(Op op, double a, double b) {
+double cpu_combine_r(Op op, double a, double b) {
   switch (op) {
   case OP_MAX: return a > b || b != b ? a : b;
   case OP_MIN: return a < b || b != b ? a : b;
@@ -363,7 +364,7 @@ static double combine_r(Op op, double a, double b) {
   }
 }
 
-static int64_t combine_i(Op op, int64_t a, int64_t b) {
+int64_t cpu_combine_i(Op op, int64_t a, int64_t b) {
   switch (op) {
   case OP_MAX: return a > b ? a : b;
   case OP_MIN: return a < b ? a : b;
@@ -379,15 +380,19 @@ static void dims_text(char *buf, size_t n, int rank, const int64_t *d) {
 }
 
 _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
-  if (L->err_site < 0 || L->err_site >= c->nsites) rt_error(at, "kernel '%s' failed", c->name);
-  KSite *s = &c->sites[L->err_site];
+  cpu_report(c->sites, c->nsites, c->name, L, at);
+}
+
+void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at) {
+  if (L->err_site < 0 || L->err_site >= nsites) rt_error(at, "kernel '%s' failed", name);
+  const KSite *s = &sites[L->err_site];
   char a[400], b[400];
   switch (s->kind) {
   case KE_INDEX:
     dims_text(a, sizeof a, L->err_n, L->err_ix);
     dims_text(b, sizeof b, L->err_rank, L->err_dims);
     rt_error(s->loc, "index %s out of range for array%s%s%s of size %s in kernel '%s'", a, s->array ? " '" : "",
-             s->array ? s->array : "", s->array ? "'" : "", b, s->text ? s->text : c->name);
+             s->array ? s->array : "", s->array ? "'" : "", b, s->text ? s->text : name);
   case KE_ASSERT: rt_error(s->loc, "assertion failed: %s", s->text ? s->text : "");
   case KE_DIVZERO: rt_error(s->loc, "integer division by zero");
   case KE_MODZERO: rt_error(s->loc, "division by zero in mod");
@@ -395,9 +400,9 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   case KE_SHARED:
     rt_error(s->loc, "shared memory: size out of range, or threads of one block allocate different sizes");
   case KE_BARRIER:
-    rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", c->name);
+    rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", name);
   }
-  rt_error(at, "kernel '%s' failed", c->name);
+  rt_error(at, "kernel '%s' failed", name);
 }
 
 /* Which += arrays get private copies at this launch: small ones (a copy per worker costs
@@ -425,8 +430,13 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
-  for (int i = 0; i < f->nparams; i++) fill_arg(&args[i], cl->args[i]);
-  for (int k = 0; k < S->ncaps; k++) fill_arg(&args[f->nparams + k], S->caps[k].value);
+  /* arrays a GPU launch left on the device come back first */
+  for (int i = 0; i < f->nparams; i++)
+    if (cl->args[i].kind == V_ARRAY) cuda_host_touch(cl->args[i].arr, cl->site->loc);
+  for (int k = 0; k < S->ncaps; k++)
+    if (S->caps[k].value.kind == V_ARRAY) cuda_host_touch(S->caps[k].value.arr, cl->site->loc);
+  for (int i = 0; i < f->nparams; i++) cpu_fill_arg(&args[i], cl->args[i]);
+  for (int k = 0; k < S->ncaps; k++) cpu_fill_arg(&args[f->nparams + k], S->caps[k].value);
   OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};
   int64_t npos = 1, nblk = 1;
   for (int d = 0; d < cl->D; d++) {
@@ -439,8 +449,8 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   pool_start();
   for (int w = 0; w < pool.n; w++)
     for (int o = 0; o < c->nouts; o++) {
-      pool.W[w].w.out_r[o] = identity_r(c->out_op);
-      pool.W[w].w.out_i[o] = identity_i(c->out_op);
+      pool.W[w].w.out_r[o] = cpu_identity_r(c->out_op);
+      pool.W[w].w.out_i[o] = cpu_identity_i(c->out_op);
     }
   L.priv_mask = private_mask(c, cl, S, npos);
   if (L.priv_mask)
@@ -456,12 +466,12 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < c->nouts; o++) {
     if (c->out_int[o]) {
-      int64_t a = identity_i(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = combine_i(c->out_op, a, pool.W[w].w.out_i[o]);
+      int64_t a = cpu_identity_i(c->out_op);
+      for (int w = 0; w < pool.n; w++) a = cpu_combine_i(c->out_op, a, pool.W[w].w.out_i[o]);
       acc[o] = v_int(a);
     } else {
-      double a = identity_r(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = combine_r(c->out_op, a, pool.W[w].w.out_r[o]);
+      double a = cpu_identity_r(c->out_op);
+      for (int w = 0; w < pool.n; w++) a = cpu_combine_r(c->out_op, a, pool.W[w].w.out_r[o]);
       acc[o] = v_scalar(a);
     }
   }

@@ -5,6 +5,8 @@
 #ifndef OQ_RT_CPU_H
 #define OQ_RT_CPU_H
 #include "interp_priv.h"
+#include "kernel_ir.h"
+#include "oqk_abi.h"
 
 /* What the launcher knows once the launch size and arguments are bound. */
 typedef struct CpuLaunch {
@@ -24,6 +26,15 @@ bool cpu_launch(const CpuLaunch *c, Value *result);
 
 /* Time spent by a launch that ran in the interpreter (for --profile). */
 void cpu_note_interp(const CpuLaunch *c, double ms);
+
+/* Shared with the CUDA launcher (rt_gpu.c): an argument as generated code reads it; the
+   identity and combination of kernel outputs; the message of an error compiled code set. */
+void cpu_fill_arg(OqkArg *a, Value v);
+double cpu_identity_r(Op op);
+int64_t cpu_identity_i(Op op);
+double cpu_combine_r(Op op, double a, double b);
+int64_t cpu_combine_i(Op op, int64_t a, int64_t b);
+_Noreturn void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at);
 
 /* The --profile table: one line per kernel. */
 void cpu_profile_report(FILE *out);

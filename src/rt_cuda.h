@@ -152,6 +152,14 @@ void cuda_array_host_written(Array *a);            /* host copy newest; device i
 void cuda_array_free(Array *a);                    /* rt_array_free_hook: releases the device
                                                       block and unpins the host buffer */
 
+/* Host code is about to read or write a (interp.c, at variables and call results): the host
+   copy is made current and the device copy dropped, since the host may write it. Arrays the
+   GPU never touched cost one test of the state bits. */
+void cuda_host_touch_slow(Array *a, SrcLoc loc);
+static inline void cuda_host_touch(Array *a, SrcLoc loc) {
+  if (a->state & (ARR_DEVICE_VALID | ARR_HOST_STALE)) cuda_host_touch_slow(a, loc);
+}
+
 /* Pooled device memory. Sizes round up to classes (powers of two from 256 bytes to 1 MiB,
    then four classes per doubling); freed blocks wait in per-class free lists for reuse.
    When the driver is out of memory the free lists are emptied and the allocation retried;

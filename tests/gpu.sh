@@ -87,6 +87,11 @@ grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$|skipped' "$logs/test.log" | head 
 if timeout 60 build/oq run --target cuda tests/print/ints.q >/dev/null 2>&1; then
   step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
+  # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
+  for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do
+    timeout 120 build/oq run --verbose --target cuda "$f" 2>&1 >/dev/null | grep 'does not run on the GPU'
+  done | sed 's/ (line [0-9]*)//' | sort | uniq -c | sort -rn >"$logs/fallbacks.log"
+  echo "kernels not on the GPU: $(wc -l <"$logs/fallbacks.log") distinct (fallbacks.log)"
 else
   summary+=("suite-cuda: skipped: $(build/oq run --target cuda tests/print/ints.q 2>&1 | head -n 1)")
 fi

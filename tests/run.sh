@@ -10,6 +10,8 @@
 #                  status and an extended regex that the FIRST line of stderr must match
 #   cli            usage errors, missing files, --version, check, parse --dump
 # The .q groups run once per target in $OQ_TEST_TARGETS (default: interp cpu), in parallel,
+# plus the pseudo-target cudacheck when NVRTC is installed (lang, seeds_run and cpu on the CPU
+# with OQ_CUDA_CHECK=1: every kernel's CUDA source must compile with NVRTC for sm_90),
 # with `timeout $OQ_TEST_TIMEOUT` (default 120 s) per program. One line per failure with the
 # reason and the first lines of output, one summary line per group, and as the LAST line
 # exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
@@ -35,7 +37,11 @@ first_lines() {   # first_lines FILE N: up to N lines, indented, long lines cut
 one() {
   local kind=$1 target=$2 file=$3 res=$4
   local out=$res.stdout err=$res.stderr rc
-  timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
+  if [ "$target" = cudacheck ]; then
+    OQ_CUDA_CHECK=1 timeout -k 5 "$TIMEOUT" "$OQ" run --target cpu "$file" >"$out" 2>"$err" </dev/null
+  else
+    timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
+  fi
   rc=$?
   {
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -166,8 +172,20 @@ jobs=$tmp/jobs
 : >"$jobs"
 groups=()
 n=0
-for target in ${OQ_TEST_TARGETS:-interp cpu}; do
+nvrtc_found() {
+  local d
+  for d in "${OQ_NVRTC:-}" "${CUDA_HOME:-/usr/local/cuda}"/lib64/libnvrtc.so* /usr/local/cuda/lib64/libnvrtc.so*; do
+    [ -n "$d" ] && [ -e "$d" ] && return 0
+  done
+  ldconfig -p 2>/dev/null | grep -q 'libnvrtc\.so'
+}
+targets=${OQ_TEST_TARGETS:-interp cpu}
+if [ -z "${OQ_TEST_TARGETS:-}" ]; then
+  if nvrtc_found; then targets="$targets cudacheck"; else echo "cudacheck: skipped (NVRTC not found)"; fi
+fi
+for target in $targets; do
   for group in lang seeds_run cpu print errors cpu_errors; do
+    if [ "$target" = cudacheck ]; then case $group in lang|seeds_run|cpu) ;; *) continue ;; esac; fi
     case $group in
       print) kind=print ;;
       errors|cpu_errors) kind=error ;;
