@@ -85,7 +85,9 @@ grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$|skipped' "$logs/test.log" | head 
 
 # 5. the .q suite on the GPU, next to the CPU back end
 if timeout 60 build/oq run --target cuda tests/print/ints.q >/dev/null 2>&1; then
-  step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" bash tests/run.sh
+  no_images=0
+  [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
+  step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do
