@@ -911,14 +911,9 @@ static Program *program_new(Arena *arena, Node *root) {
   return P;
 }
 
-static Program *checked_program;
-
-int interp_check(Arena *arena, Node *program) {
-  interp_builtins_init();
+Program *interp_load(Arena *arena, Node *program) {
   Program *P = program_new(arena, program);
-  int errors = resolve_program(P);
-  checked_program = P;
-  return errors;
+  return resolve_program(P) ? NULL : P;
 }
 
 static Func *find_main(Program *P) {
@@ -930,12 +925,7 @@ static Func *find_main(Program *P) {
   return NULL;
 }
 
-int interp_run(Arena *arena, Node *program, const InterpOptions *opt) {
-  Program *P = checked_program && checked_program->root == program ? checked_program : NULL;
-  if (!P) {
-    if (interp_check(arena, program)) return 1;
-    P = checked_program;
-  }
+int interp_run(Program *P, const InterpOptions *opt) {
   P->opt = opt;
   FuncInfo *fi = func_info(P->script);
   Interp I = {.prog = P, .func = P->script};

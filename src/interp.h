@@ -15,12 +15,14 @@ typedef struct InterpOptions {
   const char *argv0;
 } InterpOptions;
 
+typedef struct Program Program;
+
 /* Resolves names in the program (reporting unknown names and wrong argument counts with
-   diag_error); returns the number of errors. Used by `oq check` and before `oq run`. */
-int interp_check(Arena *arena, Node *program);
+   diag_error). Returns NULL when there were errors. Used by `oq check` and `oq run`. */
+Program *interp_load(Arena *arena, Node *program);
 
 /* Runs the top-level statements, then main() if the program defines one. Returns the
-   process exit status (0, or 1 after a run-time error is printed). */
-int interp_run(Arena *arena, Node *program, const InterpOptions *opt);
+   process exit status (0; a run-time error prints its message and exits with status 1). */
+int interp_run(Program *prog, const InterpOptions *opt);
 
 #endif

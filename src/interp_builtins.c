@@ -205,7 +205,6 @@ static Value builtin_callable(CallableKind kind, const char *name) {
   return v_func(c);
 }
 
-void interp_builtins_init(void) {}
 
 /* Finds (and on first use creates) the global called name; NULL if there is none. Order:
    interpreter built-ins, constants, runtime functions, types. */

@@ -97,7 +97,6 @@ void frame_release(Frame *f);
 const char *callable_name(const Callable *c);
 
 /* interp_builtins.c */
-void interp_builtins_init(void);
 
 /* interp_kernel.c */
 Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);

@@ -92,7 +92,8 @@ int main(int argc, char **argv) {
     if (dump) ast_dump(program, 0);
     return 0;
   }
-  if (interp_check(&arena, program)) return 1;
+  Program *prog = interp_load(&arena, program);
+  if (!prog) return 1;
   if (!strcmp(cmd, "check")) return 0;
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = true;
@@ -109,7 +110,7 @@ int main(int argc, char **argv) {
       fprintf(stderr, "oq: --target auto: kernels run %s\n", gpu ? "on the GPU (cuda)" : "on the CPU (no usable GPU)");
     opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
-  int status = interp_run(&arena, program, &opt);
+  int status = interp_run(prog, &opt);
   if (opt.profile) cpu_profile_report(stderr);
   return status;
 }
