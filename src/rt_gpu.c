@@ -27,10 +27,85 @@ typedef struct GSpec {
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   KSite *sites; int nsites;
   char *name;
+  bool *param_written;      /* per kernel parameter: the kernel may write the array */
   struct GSpec *next;
 } GSpec;
 
 static GSpec *specs;
+
+/* ---- 'const analysis: which array parameters a kernel may write ----
+   Conservative: a parameter is read-only only when every use of its name in the kernel
+   (nested lambdas included) is the base of an index that is read, or an argument of a
+   built-in function. Writes, `<-`, passing it to a user function, aliasing it (`q = p`),
+   or any other use count as writes. A read-only array keeps its host copy valid. */
+
+static bool name_written(Node *n, const char *name, bool read_use);
+
+static bool list_written(NodeList *l, const char *name) {
+  for (int i = 0; i < l->n; i++)
+    if (name_written(l->items[i], name, false)) return true;
+  return false;
+}
+
+static bool func_written(Func *f, const char *name) {
+  if (!f) return false;
+  for (int i = 0; i < f->nparams; i++)
+    if (name_written(f->params[i].defval, name, false)) return true;
+  return list_written(&f->body, name);
+}
+
+static bool is_builtin_callee(Node *callee) {
+  return callee->kind == N_IDENT && callee->slot < 0 && callee->aux;
+}
+
+/* read_use: n sits where reading the array is harmless (index base, built-in argument). */
+static bool name_written(Node *n, const char *name, bool read_use) {
+  if (!n) return false;
+  switch (n->kind) {
+  case N_IDENT: return !read_use && !strcmp(n->name, name);
+  case N_INDEX:
+    return name_written(n->a, name, true) || list_written(&n->list, name);
+  case N_CALL: {
+    bool builtin = is_builtin_callee(n->a);
+    if (name_written(n->a, name, false)) return true;
+    for (int i = 0; i < n->list.n; i++)
+      if (name_written(n->list.items[i], name, builtin)) return true;
+    return false;
+  }
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
+      if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
+      if (name_written(n->list.items[i], name, false)) return true;
+    }
+    return name_written(n->b, name, false);
+  case N_EXCHANGE: {
+    Node *t = n->a;
+    while (t->kind == N_INDEX) t = t->a;
+    if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
+    return name_written(n->a, name, false) || name_written(n->b, name, false);
+  }
+  case N_LAMBDA: case N_FUNCDEF: return func_written(n->func, name);
+  case N_MATCH:
+    if (name_written(n->a, name, false)) return true;
+    for (int i = 0; i < n->ncases; i++)
+      if (name_written(n->cases[i].pattern, name, false) || list_written(&n->cases[i].body, name))
+        return true;
+    return false;
+  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return false;
+  default:
+    return name_written(n->a, name, false) || name_written(n->b, name, false) ||
+           name_written(n->c, name, false) || list_written(&n->list, name) ||
+           list_written(&n->list2, name);
+  }
+}
+
+static bool *written_params(Func *f) {
+  bool *w = calloc(f->nparams + 1, sizeof *w);
+  for (int i = 0; i < f->nparams; i++) w[i] = func_written(f, f->params[i].name);
+  return w;
+}
 
 static GSpec *lookup(const char *key) {
   for (GSpec *g = specs; g; g = g->next)
@@ -121,6 +196,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
   g->name = strdup(S->name);
+  g->param_written = written_params(S->kfunc);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
 }
@@ -212,7 +288,8 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
   cuda_mem_free(dev, nb);
-  for (int i = 0; i < f->nparams; i++) copy_back(cl->args[i], loc);
+  for (int i = 0; i < f->nparams; i++)
+    if (g->param_written[i]) copy_back(cl->args[i], loc);
   for (int k = 0; k < S->ncaps; k++) copy_back(S->caps[k].value, loc);
   if (L->err) {
     OqkLaunch copy = *L;
