@@ -120,13 +120,10 @@ static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
     case OP_SUB: *out = v_int(x - y); return true;
     case OP_MUL: case OP_EMUL: *out = v_int(x * y); return true;
     case OP_DIV: case OP_EDIV: *out = v_scalar((double)x / (double)y); return true;
-    case OP_EQ: *out = v_bool(x == y); return true;
-    case OP_NE: *out = v_bool(x != y); return true;
-    case OP_LT: *out = v_bool(x < y); return true;
-    case OP_LE: *out = v_bool(x <= y); return true;
-    case OP_GT: *out = v_bool(x > y); return true;
-    case OP_GE: *out = v_bool(x >= y); return true;
-    default: return false;
+    default:
+      if (!op_is_comparison(op)) return false;
+      *out = v_bool(rt_cmp_int(op, x, y));
+      return true;
     }
   }
   if (v_is_real(a) && v_is_real(b)) {
@@ -139,13 +136,10 @@ static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
     case OP_DIV: case OP_EDIV: *out = v_scalar(x / y); return true;
     case OP_POW: case OP_EPOW: if (x < 0 && y != floor(y)) return false;
       *out = v_scalar(pow(x, y)); return true;
-    case OP_EQ: *out = v_bool(x == y); return true;
-    case OP_NE: *out = v_bool(x != y); return true;
-    case OP_LT: *out = v_bool(x < y); return true;
-    case OP_LE: *out = v_bool(x <= y); return true;
-    case OP_GT: *out = v_bool(x > y); return true;
-    case OP_GE: *out = v_bool(x >= y); return true;
-    default: return false;
+    default:
+      if (!op_is_comparison(op)) return false;
+      *out = v_bool(rt_cmp_real(op, x, y));
+      return true;
     }
   }
   return false;

@@ -106,28 +106,6 @@ static double complex cplx_op(Op op, double complex x, double complex y) {
   }
 }
 
-static bool real_cmp(Op op, double x, double y) {
-  switch (op) {
-  case OP_EQ: return x == y;
-  case OP_NE: return x != y;
-  case OP_LT: return x < y;
-  case OP_LE: return x <= y;
-  case OP_GT: return x > y;
-  default: return x >= y;
-  }
-}
-
-static bool int_cmp(Op op, int64_t x, int64_t y) {
-  switch (op) {
-  case OP_EQ: return x == y;
-  case OP_NE: return x != y;
-  case OP_LT: return x < y;
-  case OP_LE: return x <= y;
-  case OP_GT: return x > y;
-  default: return x >= y;
-  }
-}
-
 static bool cplx_cmp(Op op, double complex x, double complex y) {
   bool eq = creal(x) == creal(y) && cimag(x) == cimag(y);
   return op == OP_EQ ? eq : !eq;
@@ -162,8 +140,8 @@ static Value num_cmp(Op op, Value a, Value b, SrcLoc loc) {
     check_complex(op, a, b, loc);
     return v_bool(cplx_cmp(op, operand_z(&x, 0), operand_z(&y, 0)));
   }
-  if (ca == NC_INT && cb == NC_INT) return v_bool(int_cmp(op, x.i, y.i));
-  return v_bool(real_cmp(op, x.r, y.r));
+  if (ca == NC_INT && cb == NC_INT) return v_bool(rt_cmp_int(op, x.i, y.i));
+  return v_bool(rt_cmp_real(op, x.r, y.r));
 }
 
 static Value num_op(Op op, Value a, Value b, SrcLoc loc) {
@@ -250,8 +228,8 @@ static void compare(Op op, NumClass cx, NumClass cy, Array *r, const Operand *x,
   int32_t *out = r->data;
   for (int64_t k = 0; k < r->numel; k++) {
     if (cx == NC_COMPLEX || cy == NC_COMPLEX) out[k] = cplx_cmp(op, operand_z(x, k), operand_z(y, k));
-    else if (cx == NC_INT && cy == NC_INT) out[k] = int_cmp(op, operand_i(x, k), operand_i(y, k));
-    else out[k] = real_cmp(op, operand_r(x, k), operand_r(y, k));
+    else if (cx == NC_INT && cy == NC_INT) out[k] = rt_cmp_int(op, operand_i(x, k), operand_i(y, k));
+    else out[k] = rt_cmp_real(op, operand_r(x, k), operand_r(y, k));
   }
 }
 

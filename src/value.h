@@ -166,6 +166,29 @@ Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc);
    follows the sign of the dividend (fmod / C %); int op int stays int for + - * mod and
    the compound bit/min/max operators. Comparisons give V_BOOL (arrays: arrays of 0/1 ints).
    Returns a new reference. */
+/* The comparison operators (OP_EQ..OP_GE) on two ints or two reals; shared by rt_binary and
+   the interpreter's fast path so both compare alike. */
+static inline bool rt_cmp_int(Op op, int64_t x, int64_t y) {
+  switch (op) {
+  case OP_EQ: return x == y;
+  case OP_NE: return x != y;
+  case OP_LT: return x < y;
+  case OP_LE: return x <= y;
+  case OP_GT: return x > y;
+  default: return x >= y;
+  }
+}
+static inline bool rt_cmp_real(Op op, double x, double y) {
+  switch (op) {
+  case OP_EQ: return x == y;
+  case OP_NE: return x != y;
+  case OP_LT: return x < y;
+  case OP_LE: return x <= y;
+  case OP_GT: return x > y;
+  default: return x >= y;
+  }
+}
+static inline bool op_is_comparison(Op op) { return op >= OP_EQ && op <= OP_GE; }
 Value rt_binary(Op op, Value a, Value b, SrcLoc loc);
 Value rt_unary(Op op, Value a, SrcLoc loc);
 
