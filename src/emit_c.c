@@ -1658,6 +1658,22 @@ static KType rmw_class(Op op, KType et, KType vt) {
   return kt(c);
 }
 
+/* CUDA: the update of a private array goes to the block's copy in shared memory, lane
+   _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
+   a global atomic (the copy's type cannot add it exactly: an int array and a real value). */
+static bool cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
+  if (!E->S->priv_esz[k]) return false;
+  char *ix = sf(E, "((int64_t)(%s) << _lgR) + _ln", off);
+  if (E->S->priv_count[k]) {
+    line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
+    return true;
+  }
+  if (el == EL_I32 && kclass(vt) != K_INT) return false;
+  char *d = conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
+  line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, el_ctype(el), op == OP_SUB ? "-" : "", d);
+  return true;
+}
+
 /* Stores v (type vt) into element k of the plan, optionally combining with op (atomically
    unless the array is block-shared: one worker runs a whole block). res: where the stored
    value goes (or NULL). */
@@ -1677,12 +1693,16 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   E->ind++;
   bool fast_int = el == EL_I32 && kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  if (P->priv >= 0 && E->S->priv_count[P->priv]) {
+  bool priv = P->priv >= 0 && (!E->cuda || cuda_priv_update(E, P->priv, off, el, op, v, vt));
+  if (priv && E->cuda) {
+    line(E, "else {");
+    E->ind++;
+  } else if (priv && E->S->priv_count[P->priv]) {
     /* this worker's private count of the (identical) additions */
     line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", P->priv, P->priv, off);
     line(E, "else {");
     E->ind++;
-  } else if (P->priv >= 0) {
+  } else if (priv) {
     /* this worker's private copy, when the launcher made one */
     char *pl = sf(E, "pvp%d[%s]", P->priv, off);
     line(E, "if (pv%d) %s = %s;", P->priv, pl, store_conv(E, el, num_op(E, op, load(E, el, pl), et, v, vt, at_node), rc));
@@ -1710,7 +1730,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
     if (res) line(E, "%s = %s;", res, load(E, el, nn));
   }
-  if (P->priv >= 0) {
+  if (priv) {
     E->ind--;
     line(E, "}");
   }
@@ -2946,6 +2966,53 @@ static void flat_loop(Em *E, int in) {
   line(E, "}");
 }
 
+/* ---- CUDA transforms of flat kernels ----
+   A flat kernel's threads are independent, so the GPU may run its positions in any grouping:
+   with kernel outputs or private arrays it runs a grid-stride loop (tiling: a few blocks per
+   SM, many positions per thread), so that each block combines its outputs once (block-reduce)
+   and merges its shared-memory copies of the private arrays once (privatize). */
+
+static void xform_note(KSpec *S, const char *fmt, const char *name) {
+  size_t n = strlen(S->xforms);
+  if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, n ? " " : "");
+  n = strlen(S->xforms);
+  if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, fmt, name);
+}
+
+static const char *priv_name(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  Func *f = S->kfunc;
+  if (a < f->nparams) return f->params[a].name;
+  return "capture";
+}
+
+/* The element size of the shared copy of private array k (0: none): counters for identical
+   additions, else the array's own int32/float/double. */
+static int priv_shared_esz(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
+  if (S->priv_count[k]) return t.el == EL_F32 || t.el == EL_F64 ? 4 : 0;
+  return t.el == EL_I32 || t.el == EL_F32 ? 4 : t.el == EL_F64 ? 8 : 0;
+}
+
+static void cuda_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
+  S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  S->xforms[0] = 0;
+  if (!S->tiled) {
+    E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+    S->npriv = 0;       /* private copies need the block's merge after all its positions */
+  }
+  for (int k = 0; k < S->npriv; k++) {
+    S->priv_esz[k] = priv_shared_esz(S, k);
+    if (S->priv_esz[k]) xform_note(S, "privatize(%s)", priv_name(S, k));
+  }
+  for (int o = 0; o < f->nouts && S->block_reduce; o++) xform_note(S, "block-reduce(%s)", f->outs[o].name);
+  if (S->tiled) xform_note(S, "%s", "tiling");
+}
+
 /* What both dialects learn about the kernel body before emitting it: storage classes,
    constants, barrier phases, private arrays, the linear loop. */
 static void kernel_analysis(Em *E, Buf *body) {
@@ -2978,7 +3045,27 @@ static void kernel_analysis(Em *E, Buf *body) {
 
   find_private(E);
   find_linear(E);
-  if (E->cuda) E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+  if (E->cuda) cuda_transforms(E);
+}
+
+/* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
+   set its bit of L->priv_mask: 2^_lgR replicas of every element, after the copies before it. */
+static void cuda_priv_load(Em *E, int k, int a, KType t) {
+  KSpec *S = E->S;
+  int esz = S->priv_esz[k];
+  if (k == 0) {
+    line(E, "const unsigned _lgR = (L->priv_mask >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
+    line(E, "size_t _po = 0;");
+  }
+  const char *ct = !esz ? el_ctype(t.el) : S->priv_count[k] ? "unsigned" : el_ctype(t.el);
+  line(E, "const int pv%d = %s;", k, esz ? sf(E, "(L->priv_mask >> %d) & 1", k) : "0");
+  Buf n = {0};
+  bputs(&n, "(int64_t)1");
+  for (int d = 0; d < t.rank; d++) bprintf(&n, " * L->args[%d].dims[%d]", a, d);
+  line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
+  free(n.s);
+  line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po); (void)pvp%d;", ct, k, ct, k);
+  if (esz) line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
 }
 
 /* The entry's loads: launch sizes, parameters, captures, the Cx of device functions,
@@ -3012,20 +3099,23 @@ static void kernel_loads(Em *E) {
   for (int k = 0; k < S->npriv; k++) {
     int a = S->priv_arg[k];
     KType t = a < f->nparams ? k_params_type(S, a) : S->caps[a - f->nparams].type;
-    if (E->cuda) {   /* no private copies on the GPU: every update is atomic */
-      line(E, "const int pv%d = 0;", k);
-      line(E, "%s *const pvp%d = 0; (void)pvp%d;", el_ctype(t.el), k, k);
+    if (E->cuda) {
+      cuda_priv_load(E, k, a, t);
       continue;
     }
     line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
     line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", el_ctype(t.el), k, el_ctype(t.el), OQK_PRIV_BASE + k, k);
+  }
+  if (E->cuda && S->npriv) {   /* the block's copies start at zero */
+    line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
+    line(E, "__syncthreads();");
   }
   line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   line(E, "Cx *cx = &cx_; (void)cx;");
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
-    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "oq_real", o, identity(E, t));
+    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "double", o, identity(E, t));
     else if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
   }
@@ -3055,6 +3145,19 @@ static void kernel_end(Em *E) {
   E->ndead = 0;
 }
 
+/* The names of what the C dialect does beyond one thread after another: per-worker private
+   copies (the launcher makes them for small arrays), per-worker output accumulators, the
+   linear loop, phases. */
+static void cpu_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->xforms[0] = 0;
+  for (int k = 0; k < S->npriv; k++) xform_note(S, "privatize(%s)", priv_name(S, k));
+  for (int o = 0; o < f->nouts; o++) xform_note(S, "worker-reduce(%s)", f->outs[o].name);
+  if (E->lin_slot >= 0) xform_note(S, "%s", "linear");
+  if (S->barrier) xform_note(S, "%s", "phases");
+}
+
 static void emit_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -3064,7 +3167,9 @@ static void emit_kernel(Em *E, Buf *out) {
   int obase = f->ngenerics + f->nparams;
   Buf body = {0};
   kernel_analysis(E, &body);
+  cpu_transforms(E);
   bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
   bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
   line(E, "(void)W;");
   kernel_loads(E);
@@ -3377,46 +3482,137 @@ static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
    launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
    one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
    outputs: each thread combines its value into W->out_* atomically. */
-static void emit_cuda_kernel(Em *E, Buf *out) {
+static void cuda_one_position(Em *E, const char *label);
+
+/* One GPU thread per Quasar thread of the oracle's blocks: Quasar's last dimension runs on
+   x, the one before on y, then z. Threads outside the data do nothing unless there are
+   barriers (then they must reach them). */
+static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
-  FSpec *k = S->kspec;
-  Func *f = k->func;
   int D = S->D;
-  int obase = f->ngenerics + f->nparams;
-  if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
-  Buf body = {0};
-  kernel_analysis(E, &body);
-  bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
-  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
-  kernel_loads(E);
   static const char *axis[3] = {"x", "y", "z"};
   for (int d = 0; d < D; d++) {
     const char *a = axis[D - 1 - d];
     line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
   }
   if (S->nshared) line(E, "size_t _shoff = 0;");
-  /* threads outside the data run only when there are barriers (they must reach them) */
   Buf in = {0};
   for (int d = 0; d < D && !S->barrier; d++) bprintf(&in, " && P%d < n%d", d, d);
   line(E, "if (1%s) {", in.s ? in.s : "");
   free(in.s);
   E->ind++;
-  E->ret_label = "_next";
+  cuda_one_position(E, "_next");
+  E->ind--;
+  line(E, "}");
+}
+
+/* The body for the current position, in its own scope: `return` jumps past its
+   declarations (C++ forbids jumping into their scope); then its outputs are combined. */
+static void cuda_one_position(Em *E, const char *label) {
+  E->ret_label = label;
+  E->has_return = false;
   thread_prelude(E, true);
-  /* the body in its own scope: `return` jumps past its declarations (C++ forbids jumping
-     into their scope) */
   line(E, "{");
   E->ind++;
-  block(E, &f->body);
+  block(E, &E->S->kfunc->body);
   E->ind--;
   line(E, "}");
-  if (E->has_return) line(E, "_next: ;");
+  if (E->has_return) line(E, "%s: ;", label);
   thread_outputs(E);
+}
+
+/* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
+   consecutive threads read consecutive elements. When the arrays x[pos] reads have the
+   launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
+static void cuda_tiled_body(Em *E) {
+  KSpec *S = E->S;
+  int D = S->D;
+  Buf np = {0};
+  bputs(&np, "(int64_t)1");
+  for (int d = 0; d < D; d++) bprintf(&np, " * n%d", d);
+  line(E, "const int64_t _np = %s, _st = (int64_t)gridDim.x * blockDim.x;", np.s);
+  free(np.s);
+  line(E, "int64_t _r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  if (E->lin_slot >= 0) {
+    line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
+    E->ind++;
+    E->lin = true;
+    line(E, "for (; _r < _np; _r += _st) {");
+    E->ind++;
+    cuda_one_position(E, "_nextl");
+    E->ind--;
+    line(E, "}");
+    E->lin = false;
+    E->ind--;
+    line(E, "}");
+    free(E->lin_test.s);
+    E->lin_test = (Buf){0};
+  }
+  /* the position's digits (last dimension fastest) and the stride's, added with carries */
+  line(E, "int64_t _x[%d], _s[%d];", D, D);
+  line(E, "{ int64_t _q = _r < _np ? _r : 0, _w = _st;");
+  for (int d = D - 1; d >= 0; d--) line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
+  line(E, "}");
+  line(E, "for (; _r < _np; _r += _st) {");
+  E->ind++;
+  for (int d = 0; d < D; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
+  cuda_one_position(E, "_next");
+  line(E, "int _cy = 0;");
+  for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
   E->ind--;
   line(E, "}");
-  for (int o = 0; o < f->nouts; o++)
-    line(E, "oq_out_%c(&W->out_%c[%d], acc%d);", k->slots[obase + o].kind == K_INT ? 'i' : 'r',
-         k->slots[obase + o].kind == K_INT ? 'i' : 'r', o, o);
+}
+
+/* After every position: the block's private copies are added into the arrays (replicas
+   summed from a rotated start, so the lanes of a warp read distinct banks), and the kernel
+   outputs are combined, per block when block_reduce, else per thread. */
+static void cuda_epilogue(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
+  if (any) {
+    line(E, "__syncthreads();");
+    for (int k = 0; k < S->npriv; k++) {
+      if (!S->priv_esz[k]) continue;
+      int a = S->priv_arg[k];
+      KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+      const char *ct = el_ctype(t.el), *st = S->priv_count[k] ? "unsigned" : ct;
+      line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+      E->ind++;
+      line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
+      line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
+      if (S->priv_count[k])
+        line(E, "if (_v) atomicAdd((%s *)L->args[%d].data + _i, (%s)((double)_v * %lld.0));", ct, a, ct,
+             (long long)S->priv_count[k]);
+      else line(E, "if (_v != 0) atomicAdd((%s *)L->args[%d].data + _i, _v);", ct, a);
+      E->ind--;
+      line(E, "}");
+    }
+  }
+  for (int o = 0; o < f->nouts; o++) {
+    char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
+    line(E, "%s(&W->out_%c[%d], acc%d);", S->block_reduce ? sf(E, "oq_block_out_%c", c) : sf(E, "oq_out_%c", c), c, o, o);
+  }
+}
+
+static void emit_cuda_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
+  Buf body = {0};
+  kernel_analysis(E, &body);
+  bprintf(&body, "/* kernel %s: %s */\n", S->name,
+          S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+  if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
+  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+  kernel_loads(E);
+  if (S->tiled) cuda_tiled_body(E);
+  else cuda_thread_body(E);
+  cuda_epilogue(E);
   bputs(&body, "}\n");
   bputs(out, body.s);
   free(body.s);
@@ -3500,7 +3696,31 @@ static const char *cuda_shared_helpers =
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
-/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
+/* Block-reduce: the threads' values combined by shuffles within each warp (only the lanes
+   that exist: the last warp of a block may be partial), the warps' results by the first
+   warp, and one atomic per block. Every thread of the block must call it. */
+static const char *cuda_block_out =
+  "#define OQ_BLOCK_OUT(NAME, T, COMB, OUT) \\\n"
+  "OQ_FN void NAME(T *p, T v) { \\\n"
+  "  __shared__ T part[32]; \\\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \\\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z, lane = tid & 31, w = tid >> 5; \\\n"
+  "  unsigned nl = nt - (w << 5) < 32 ? nt - (w << 5) : 32, nw = (nt + 31) >> 5; \\\n"
+  "  unsigned m = nl == 32 ? 0xffffffffu : (1u << nl) - 1; \\\n"
+  "  for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nl) v = COMB(v, x); } \\\n"
+  "  if (lane == 0) part[w] = v; \\\n"
+  "  __syncthreads(); \\\n"
+  "  if (w == 0) { \\\n"
+  "    if (lane < nw) v = part[lane]; \\\n"
+  "    for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nw) v = COMB(v, x); } \\\n"
+  "    if (lane == 0) OUT(p, v); \\\n"
+  "  } \\\n"
+  "  __syncthreads(); \\\n"
+  "}\n"
+  "OQ_BLOCK_OUT(oq_block_out_i, int64_t, oq_comb_i, oq_out_i)\n"
+  "OQ_BLOCK_OUT(oq_block_out_r, double, oq_comb_r, oq_out_r)\n";
+
+/* Kernel outputs: one atomic per thread (or per block) into the launch's W->out_*, by the operator. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
   switch (S->out_op) {
   case OP_MAX: case OP_MIN: {
@@ -3519,6 +3739,17 @@ static void cuda_out_helpers(KSpec *S, Buf *out) {
     bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
                "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
   }
+  if (!S->block_reduce) return;
+  const char *ci, *cr;
+  switch (S->out_op) {
+  case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
+  case OP_MIN: ci = "a < b ? a : b"; cr = "a < b || b != b ? a : b"; break;
+  case OP_MUL: case OP_EMUL: ci = "(int64_t)((uint64_t)a * (uint64_t)b)"; cr = "a * b"; break;
+  default: ci = "(int64_t)((uint64_t)a + (uint64_t)b)"; cr = "a + b";
+  }
+  bprintf(out, "OQ_FN int64_t oq_comb_i(int64_t a, int64_t b) { return %s; }\n"
+               "OQ_FN double oq_comb_r(double a, double b) { return %s; }\n", ci, cr);
+  bputs(out, cuda_block_out);
 }
 
 /* True when some value of the specialization is complex (not compiled for CUDA yet). */
@@ -3555,6 +3786,7 @@ char *emit_cuda(KSpec *S) {
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
+  else if (S->npriv) bputs(&out, "extern __shared__ double oq_shbuf[];\n");
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

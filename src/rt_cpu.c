@@ -40,6 +40,7 @@ typedef struct Stat {
   double run_ms, compile_ms;
   int compiled, cached;     /* specializations compiled now / found in the cache */
   bool told;                /* --verbose said why already */
+  char xforms[160];         /* transforms the last compiled specialization got */
   struct Stat *next;
 } Stat;
 
@@ -221,6 +222,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
   memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
   c->name = strdup(S->name);
+  snprintf(st->xforms, sizeof st->xforms, "%s", S->xforms);
   st->compile_ms += now_ms() - t0;
   if (cached) st->cached++;
   else st->compiled++;
@@ -519,6 +521,11 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
   return true;
 }
 
+void cpu_note_xforms(Callable *kernel, const char *xforms) {
+  Stat *st = stat_of(kernel);
+  snprintf(st->xforms, sizeof st->xforms, "%s", xforms);
+}
+
 void cpu_note_interp(const CpuLaunch *cl, double ms) {
   Stat *st = stat_of(cl->kernel);
   if (!st->backend) st->backend = "interp";
@@ -542,6 +549,8 @@ void cpu_profile_report(FILE *out) {
     char notes[400] = "";
     if (s->compiled || s->cached)
       snprintf(notes, sizeof notes, "%d compiled, %d from cache", s->compiled, s->cached);
+    if (s->xforms[0])
+      snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%stransforms: %s", notes[0] ? "; " : "", s->xforms);
     if (s->reason[0])
       snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sfallback: %s", notes[0] ? "; " : "", s->reason);
     fprintf(out, "%-28s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,

@@ -24,6 +24,9 @@ typedef struct CpuLaunch {
    compiler, are reported with rt_error. */
 bool cpu_launch(const CpuLaunch *c, Value *result);
 
+/* The transforms a kernel's specialization got (KSpec.xforms), for --profile. */
+void cpu_note_xforms(Callable *kernel, const char *xforms);
+
 /* Time spent by a launch that ran in the interpreter (for --profile). */
 void cpu_note_interp(const CpuLaunch *c, double ms);
 

@@ -28,6 +28,8 @@ typedef struct GSpec {
   KSite *sites; int nsites;
   char *name;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
+  bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
+  int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
   struct GSpec *next;
 } GSpec;
 
@@ -197,6 +199,11 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
   g->name = strdup(S->name);
   g->param_written = written_params(S->kfunc);
+  g->tiled = S->tiled;
+  g->npriv = S->npriv;
+  memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
+  memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
+  cpu_note_xforms(cl->kernel, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
 }
@@ -247,6 +254,42 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
   cuda_array_host_written(a);
 }
 
+/* Tiled kernels: which private arrays get shared-memory copies (small ones no other argument
+   aliases; 2^lgR replicas each, the most that fit in OQ_PRIV_SHMEM), L->priv_mask's bits 0-7
+   and the replica count's log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block,
+   as many blocks as are resident at once (fewer for small launches). */
+#define OQ_PRIV_SHMEM 40960
+#define OQ_TILE_THREADS 256
+
+static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, int64_t npos,
+                         unsigned grid[3], unsigned block[3]) {
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  size_t per = 0;   /* bytes of one replica of every chosen copy */
+  for (int k = 0; k < g->npriv; k++) {
+    int a = g->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (!g->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->priv_esz[k] > OQ_PRIV_SHMEM) continue;
+    bool shared = false;
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = b != a && w.kind == V_ARRAY && w.arr == v.arr;
+    }
+    if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
+    mask |= 1u << k;
+    per += v.arr->numel * g->priv_esz[k] + 16;
+  }
+  unsigned lg = 5;
+  while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
+  L->priv_mask = mask ? mask | lg << 8 : 0;
+  size_t bytes = mask ? per << lg : 0;
+  int per_sm = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, bytes, cl->site->loc);
+  int64_t want = (npos + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS, most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
+  grid[0] = (unsigned)(want < most ? want : most);
+  block[0] = OQ_TILE_THREADS;
+  return bytes;
+}
+
 static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   SrcLoc loc = cl->site->loc;
@@ -275,15 +318,18 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     W->out_i[o] = cpu_identity_i(g->out_op);
   }
   if (npos > 0) {
-    cuda_raw_htod(dev, host, nb, loc);
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-    for (int d = 0; d < cl->D; d++) {
-      grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];
-      block[cl->D - 1 - d] = (unsigned)cl->blk[d];
-    }
+    size_t shared_bytes = g->shared_bytes;
+    if (g->tiled) shared_bytes = gpu_tiling(g, cl, S, L, npos, grid, block);
+    else
+      for (int d = 0; d < cl->D; d++) {
+        grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];
+        block[cl->D - 1 - d] = (unsigned)cl->blk[d];
+      }
+    cuda_raw_htod(dev, host, nb, loc);
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
-    cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
+    cuda_launch(g->k, grid, block, shared_bytes, false, params, loc);
     cuda_sync(loc);
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
