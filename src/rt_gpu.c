@@ -237,6 +237,12 @@ static bool eager(void) {
   return on;
 }
 
+static bool ktime(void) {
+  static int on = -1;
+  if (on < 0) on = getenv("OQ_CUDA_KTIME") && !strcmp(getenv("OQ_CUDA_KTIME"), "1");
+  return on;
+}
+
 static void marshal(OqkArg *a, Value v, SrcLoc loc) {
   cpu_fill_arg(a, v);
   if (v.kind != V_ARRAY) return;
@@ -329,7 +335,15 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     cuda_raw_htod(dev, host, nb, loc);
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
+    CudaEvent *t0 = ktime() ? cuda_event_new(loc) : NULL, *t1 = t0 ? cuda_event_new(loc) : NULL;
+    if (t0) cuda_event_record(t0, loc);
     cuda_launch(g->k, grid, block, shared_bytes, false, params, loc);
+    if (t0) {   /* OQ_CUDA_KTIME=1: the kernel's own time, for bench/xform */
+      cuda_event_record(t1, loc);
+      fprintf(stderr, "ktime %s %.4f ms\n", g->name, cuda_event_ms(t0, t1, loc));
+      cuda_event_free(t0);
+      cuda_event_free(t1);
+    }
     cuda_sync(loc);
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
