@@ -82,6 +82,7 @@ typedef struct Em {
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
+  char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -383,7 +384,11 @@ static char *num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at
   switch (op) {
   case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
     return sf(E, "(%s %s %s)", x, cop(op), y);
-  case OP_POW: case OP_EPOW: return sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
+  case OP_POW: case OP_EPOW:
+    /* x^2 of a float: the product is exact in double, so it is pow's result */
+    if (!rt_config.double_precision && at && at->kind == N_BINARY && at->b && at->b->kind == N_INT && at->b->ival == 2)
+      return sf(E, "((oq_real)((double)%s * (double)%s))", x, x);
+    return sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
   case OP_MOD:
     if (c == K_INT) return sf(E, "oq_imod(%s, %d, %s, %s)", E->L, div_site(E, at, KE_MODZERO), x, y);
     return sf(E, "oq_fmod(%s, %s)", x, y);
@@ -1594,6 +1599,14 @@ static void emit_private_hooks(Em *E, Buf *out) {
   }
 }
 
+/* CUDA tiling: the register that holds arr's element of the current position, loaded ahead
+   (NULL when arr is not loaded ahead). */
+static char *prefetched(Em *E, const char *arr) {
+  for (int j = 0; j < E->npf; j++)
+    if (!strcmp(E->pf_arr[j], arr)) return sf(E, "_pf%d_%d", j, E->pf_k);
+  return NULL;
+}
+
 static char *index_read(Em *E, Node *n) {
   KType at = T(E, n->a), r = T(E, n);
   char *arr = vname(E, ex(E, n->a), at);
@@ -1632,7 +1645,7 @@ static char *index_read(Em *E, Node *n) {
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
-    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    char *lv = load(E, at.el, P.lin && prefetched(E, arr) ? prefetched(E, arr) : sf(E, "%s.p[%s]", arr, off));
     /* read now, so the index temporaries die here */
     char *t0 = tmp(E);
     if (!strcmp(valid, "1")) line(E, "const %s %s = %s;", ctype(E, r), t0, lv);
@@ -3521,6 +3534,89 @@ static void cuda_one_position(Em *E, const char *label) {
   thread_outputs(E);
 }
 
+/* ---- loads ahead ----
+   One load in flight per thread leaves HBM idle: the linear loop takes U positions at a time
+   and first loads, for all U, the elements x[pos] of the arrays the kernel reads that way and
+   never writes (so no update of this thread can change them; other threads' order is free). */
+
+static bool same_array(Em *E, Node *a, Node *b) {
+  if (a->kind != N_IDENT || b->kind != N_IDENT) return false;
+  NodeInfo *ia = ksema_info(E->f, a), *ib = ksema_info(E->f, b);
+  if (ia && ib && ia->cap >= 0) return ia->cap == ib->cap;
+  return a->slot >= 0 && a->slot == b->slot && a->depth == 0 && b->depth == 0 && !(ib && ib->cap >= 0);
+}
+
+static bool array_written(Em *E, Node *n, Node *base) {
+  if (!n) return false;
+  if (n->kind == N_ASSIGN || n->kind == N_EXCHANGE) {
+    int nt = n->kind == N_ASSIGN ? n->list.n : 1;
+    for (int i = 0; i < nt; i++) {
+      Node *t = n->kind == N_ASSIGN ? n->list.items[i] : n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (same_array(E, t, base)) return true;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (array_written(E, n->a, base) || array_written(E, n->b, base) || array_written(E, n->c, base)) return true;
+  for (int i = 0; i < n->list.n; i++) if (array_written(E, n->list.items[i], base)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (array_written(E, n->list2.items[i], base)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (array_written(E, n->cases[i].body.items[j], base)) return true;
+  return false;
+}
+
+static void pf_walk(Em *E, Node *n) {
+  if (!n) return;
+  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0 && n->a->kind == N_IDENT) {
+    NodeInfo *bi = ksema_info(E->f, n->a);
+    bool written = false;
+    for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
+    char *name = ex_ident(E, n->a);
+    if (bi && bi->t.kind == K_ARRAY && !written && !prefetched(E, name) && E->npf < 4) {
+      E->pf_arr[E->npf] = name;
+      E->pf_el[E->npf++] = bi->t.el;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  pf_walk(E, n->a);
+  pf_walk(E, n->b);
+  pf_walk(E, n->c);
+  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
+}
+
+/* The linear loop U positions at a time, their elements loaded first; _r ends at the first
+   position left for the loop after it. Device functions may write anything: then none. */
+static void cuda_unrolled(Em *E) {
+  E->npf = 0;
+  if (E->nreach > 1) return;
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
+  if (!E->npf) return;
+  int U = E->npf <= 2 ? 8 : 4;
+  line(E, "int64_t _rb = _r;");
+  line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
+  E->ind++;
+  for (int j = 0; j < E->npf; j++)
+    for (int k = 0; k < U; k++)
+      line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+  for (int k = 0; k < U; k++) {
+    line(E, "{");
+    E->ind++;
+    line(E, "const int64_t _r = _rb + %d * _st;", k);
+    E->pf_k = k;
+    cuda_one_position(E, sf(E, "_nextu%d", k));
+    E->ind--;
+    line(E, "}");
+  }
+  E->ind--;
+  line(E, "}");
+  line(E, "_r = _rb;");
+  E->npf = 0;
+}
+
 /* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
    consecutive threads read consecutive elements. When the arrays x[pos] reads have the
    launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
@@ -3537,6 +3633,7 @@ static void cuda_tiled_body(Em *E) {
     line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
     E->ind++;
     E->lin = true;
+    cuda_unrolled(E);
     line(E, "for (; _r < _np; _r += _st) {");
     E->ind++;
     cuda_one_position(E, "_nextl");
@@ -3584,8 +3681,8 @@ static void cuda_epilogue(Em *E) {
       line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
       if (S->priv_count[k])
-        line(E, "if (_v) atomicAdd((%s *)L->args[%d].data + _i, (%s)((double)_v * %lld.0));", ct, a, ct,
-             (long long)S->priv_count[k]);
+        line(E, "if (_v) oq_merge_count((%s *)L->args[%d].data + _i, _v, (oq_real)%lld, %s);", ct, a,
+             (long long)S->priv_count[k], t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
       else line(E, "if (_v != 0) atomicAdd((%s *)L->args[%d].data + _i, _v);", ct, a);
       E->ind--;
       line(E, "}");
@@ -3696,6 +3793,22 @@ static const char *cuda_shared_helpers =
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
+/* The merge of a block's count of k identical additions of c into *p: the result of k float
+   additions one after the other (the oracle's), at once while every step is an exact integer,
+   else one by one until adding c no longer changes the value; as the CPU's oqk_finish. */
+static const char *cuda_merge_count =
+  "template <class T> OQ_FN void oq_merge_count(T *p, unsigned long long k, oq_real c, double lim) {\n"
+  "  T o = *(volatile T *)p, n;\n"
+  "  do {\n"
+  "    double v = (double)o, e = v + (double)c * (double)k;\n"
+  "    if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) n = (T)e;\n"
+  "    else {\n"
+  "      n = o;\n"
+  "      for (unsigned long long j = 0; j < k; j++) { T m = (T)((oq_real)n + c); if (m == n) break; n = m; }\n"
+  "    }\n"
+  "  } while (!oq_acas(p, &o, &n));\n"
+  "}\n";
+
 /* Block-reduce: the threads' values combined by shuffles within each warp (only the lanes
    that exist: the last warp of a block may be partial), the warps' results by the first
    warp, and one atomic per block. Every thread of the block must call it. */
@@ -3787,6 +3900,7 @@ char *emit_cuda(KSpec *S) {
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
   else if (S->npriv) bputs(&out, "extern __shared__ double oq_shbuf[];\n");
+  if (S->npriv) bputs(&out, cuda_merge_count);
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

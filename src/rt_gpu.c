@@ -279,7 +279,7 @@ static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, 
     bool shared = false;
     for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
       Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
-      shared = b != a && w.kind == V_ARRAY && w.arr == v.arr;
+      shared = b != a && w.kind == V_ARRAY && w.arr->data == v.arr->data;
     }
     if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
