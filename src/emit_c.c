@@ -83,6 +83,7 @@ typedef struct Em {
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
+  unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -2738,8 +2739,151 @@ static void thread_outputs(Em *E) {
     line(E, "acc%d = %s;", o, combine(E, sf(E, "acc%d", o), slot_ref(E, obase + o), E->S->kspec->slots[obase + o]));
 }
 
+/* ---- block-stride loops ----
+   `for i = ind..cnt..e` with ind = pos2ind(blkdim, blkpos) and cnt = prod(blkdim) (each
+   assigned once): over the threads of a block, i takes each value 0..e once. When nothing in
+   the loop depends on its thread (it reads only i, arguments, captures, the block's shared
+   arrays and constants; no break, continue or return), the phase is one loop over i per block
+   instead of a loop per thread: the threads of a phase run in any order. */
+
+static bool is_special_named(Em *E, Node *n, const char *name) {
+  Func *f = E->S->kfunc;
+  if (n->kind != N_IDENT || n->depth != 0 || n->slot < f->ngenerics) return false;
+  const KSpecial *sp = special_of(E->S, n->slot - f->ngenerics);
+  return sp && !strcmp(sp->name, name);
+}
+
+static int count_assign(Node *n, int slot) {
+  if (!n) return 0;
+  int c = 0;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      c += t->kind == N_IDENT && t->slot == slot && t->depth == 0;
+    }
+  if (n->kind == N_FOR && n->slot == slot) c++;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return c;
+  c += count_assign(n->a, slot) + count_assign(n->b, slot) + count_assign(n->c, slot);
+  for (int i = 0; i < n->list.n; i++) c += count_assign(n->list.items[i], slot);
+  for (int i = 0; i < n->list2.n; i++) c += count_assign(n->list2.items[i], slot);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) c += count_assign(n->cases[i].body.items[j], slot);
+  return c;
+}
+
+/* The one value a local is given (a top-level `x = v` and no other assignment), or NULL. */
+static Node *single_value(Em *E, Node *id) {
+  Func *f = E->S->kfunc;
+  if (id->kind != N_IDENT || id->depth != 0 || id->slot < 0) return NULL;
+  int total = 0;
+  Node *v = NULL;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    total += count_assign(n, id->slot);
+    if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+        n->list.items[0]->slot == id->slot)
+      v = n->b;
+  }
+  return total == 1 ? v : NULL;
+}
+
+static bool builtin_call(Em *E, Node *n, int id, int nargs) {
+  NodeInfo *ni = n && n->kind == N_CALL ? ksema_info(E->f, n) : NULL;
+  return ni && ni->builtin == id && n->list.n == nargs;
+}
+
+static bool thread_free(Em *E, Node *n, int islot) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_BREAK: case N_CONTINUE: case N_RETURN: case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_IDENT: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->cap >= 0) return true;
+    if (n->slot < 0) return true;   /* a built-in's name */
+    if (n->depth != 0) return false;
+    int s = n->slot;
+    return s == islot || E->sc[s] == SC_PARAM || E->pphase[s] == 2 || (E->konst && E->konst[s] && !E->tconst[s]);
+  }
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (!ni || ni->callee || ni->builtin == KB_SYNC || ni->builtin == KB_SHARED) return false;
+    break;
+  }
+  default: break;
+  }
+  if (!thread_free(E, n->a, islot) || !thread_free(E, n->b, islot) || !thread_free(E, n->c, islot)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!thread_free(E, n->list.items[i], islot)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!thread_free(E, n->list2.items[i], islot)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (!thread_free(E, n->cases[i].body.items[j], islot)) return false;
+  return true;
+}
+
+static bool block_stride_loop(Em *E, Node *n) {
+  if (n->kind != N_FOR || !n->a || n->a->kind != N_RANGE || !n->a->b || T(E, n->a).kind != K_INT) return false;
+  Node *r = n->a, *ind = single_value(E, r->a), *cnt = single_value(E, r->b);
+  if (!ind || !cnt || !builtin_call(E, ind, KB_POS2IND, 2) || !builtin_call(E, cnt, KB_PROD, 1)) return false;
+  if (!is_special_named(E, ind->list.items[0], "blkdim") || !is_special_named(E, ind->list.items[1], "blkpos") ||
+      !is_special_named(E, cnt->list.items[0], "blkdim"))
+    return false;
+  /* i is a plain local of its phases (each assigns it before reading it), and this phase
+     is the loop alone: nobody reads what the threads' loops would leave in it */
+  if (E->sc[n->slot] != SC_LOCAL || E->pphase[n->slot] != 1 || count_assign(n, n->slot) != 1) return false;
+  for (int i = 0; i < n->list.n; i++)
+    if (!thread_free(E, n->list.items[i], n->slot)) return false;
+  return thread_free(E, r->c, n->slot);
+}
+
+/* A local holding the thread's linear index in its block (pos2ind(blkdim, blkpos)) or the
+   block's thread count (prod(blkdim)), assigned once, is _t or _nthr of the phase loops, not
+   a per-thread array: phases mode numbers the threads in the same row-major order. */
+static void find_thread_consts(Em *E) {
+  Func *f = E->S->kfunc;
+  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  E->tconst = calloc(n + 1, 1);
+  for (int i = 0; i < E->S->nspecial; i++) {
+    KType t = E->S->special[i].t;
+    if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
+        (t.kind != K_VEC || t.len != E->S->D))
+      return;
+  }
+  for (int s = first; s < n; s++) {
+    Node id = {.kind = N_IDENT, .slot = s};
+    Node *v = E->konst[s] || E->f->slots[s].kind != K_INT ? NULL : single_value(E, &id);
+    if (!v) continue;
+    if (builtin_call(E, v, KB_POS2IND, 2) && is_special_named(E, v->list.items[0], "blkdim") &&
+        is_special_named(E, v->list.items[1], "blkpos"))
+      E->konst[s] = "((int32_t)_t)";
+    else if (builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
+      E->konst[s] = "((int32_t)_nthr)";
+    E->tconst[s] = E->konst[s] != NULL;
+  }
+}
+
+static void block_stride_phase(Em *E, Node *n) {
+  FSpec *k = E->S->kspec;
+  loc_comment(E, n);
+  line(E, "{   /* block-stride loop: all threads' iterations as one loop */");
+  E->ind++;
+  line(E, "const int64_t _bs = %s;", conv(E, ex(E, n->a->c), T(E, n->a->c), K_INT));
+  line(E, "%s %s = 0;", ctype(E, k->slots[n->slot]), slot_name(E, k, n->slot));
+  line(E, "for (int64_t _bi = 0; _bi <= _bs; _bi++) {");
+  E->ind++;
+  line(E, "%s = %s;", slot_name(E, k, n->slot), conv(E, "(int32_t)_bi", kt(K_INT), k->slots[n->slot].kind));
+  block(E, &n->list);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
 /* A phase: the statements run for every thread of the block in turn. */
 static void phase(Em *E, NodeList *l, int from, int to) {
+  if (to - from == 1 && !E->cuda && block_stride_loop(E, l->items[from])) {
+    block_stride_phase(E, l->items[from]);
+    return;
+  }
   line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
   E->ind++;
   int D = E->S->D;
@@ -3052,6 +3196,7 @@ static void kernel_analysis(Em *E, Buf *body) {
   }
   free(assigned);
   find_konst(E, k);
+  if (E->phases) find_thread_consts(E);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
   if (E->phases) find_phase_locals(E);
@@ -3151,6 +3296,8 @@ static void kernel_end(Em *E) {
   free(E->sc);
   free(E->konst);
   free(E->pphase);
+  free(E->tconst);
+  E->tconst = NULL;
   free(E->dead);
   E->konst = NULL;
   E->pphase = NULL;
