@@ -2845,7 +2845,7 @@ static void find_thread_consts(Em *E) {
   for (int i = 0; i < E->S->nspecial; i++) {
     KType t = E->S->special[i].t;
     if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
-        (t.kind != K_VEC || t.len != E->S->D))
+        !(t.kind == K_VEC ? t.len == E->S->D : E->S->D == 1))
       return;
   }
   for (int s = first; s < n; s++) {
