@@ -3743,6 +3743,12 @@ static void cuda_unrolled(Em *E) {
   for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
   if (!E->npf) return;
   int U = E->npf <= 2 ? 8 : 4;
+  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
+  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  if (U == 1) {
+    E->npf = 0;
+    return;
+  }
   line(E, "int64_t _rb = _r;");
   line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
   E->ind++;

@@ -267,7 +267,7 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
 #define OQ_PRIV_SHMEM 40960
 #define OQ_TILE_THREADS 256
 
-static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, int64_t npos,
+static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, const OqkArg *args, int64_t npos,
                          unsigned grid[3], unsigned block[3]) {
   Func *f = S->kfunc;
   unsigned mask = 0;
@@ -276,10 +276,10 @@ static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, 
     int a = g->priv_arg[k];
     Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
     if (!g->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->priv_esz[k] > OQ_PRIV_SHMEM) continue;
-    bool shared = false;
+    bool shared = false;   /* by device address: the host copy may be gone */
     for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
       Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
-      shared = b != a && w.kind == V_ARRAY && w.arr->data == v.arr->data;
+      shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
     }
     if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
@@ -326,7 +326,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   if (npos > 0) {
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     size_t shared_bytes = g->shared_bytes;
-    if (g->tiled) shared_bytes = gpu_tiling(g, cl, S, L, npos, grid, block);
+    if (g->tiled) shared_bytes = gpu_tiling(g, cl, S, L, args, npos, grid, block);
     else
       for (int d = 0; d < cl->D; d++) {
         grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];

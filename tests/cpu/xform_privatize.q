@@ -3,7 +3,7 @@
 % end. Checked against host loops, exactly: int histograms, counts in a float array
 % (`y[v] += 1`), float weights that are multiples of 1/2, -=, two histograms in one
 % kernel, a captured histogram, a histogram too large for shared memory (global atomics),
-% an aliased argument (no private copy), out-of-range bins dropped (default rule) and
+% an argument passed twice (no private copy), out-of-range bins dropped (default rule) and
 % wrapped ('circular), a constant image (every update on one bin), and an empty launch.
 
 function [] = __kernel__ hist_int(im : cube, y : vec[int], pos : ivec3)
@@ -28,7 +28,7 @@ endfunction
 
 function [] = __kernel__ alias(x : vec, a : vec, b : vec, pos : int)
     a[mod(int(x[pos]), 16)] += 1
-    b[pos] = b[pos] + 0
+    b[16 + mod(pos, 16)] += 2
 endfunction
 
 function im = image(h, w, kind)
@@ -115,14 +115,15 @@ for i = 0..n-1
 endfor
 assert(sum(big) == 0 && max(big) == 0 && min(big) == 0)
 
-% an argument passed twice: the += array is also the read/write one
+% an argument passed twice, both += arrays: every update lands
 a = zeros(n)
 parallel_do(n, x, a, a, alias)
-ar = zeros(16)
+ar = zeros(n)
 for i = 0..n-1
     ar[mod(int(x[i]), 16)] += 1
+    ar[16 + mod(i, 16)] += 2
 endfor
-for b = 0..15
+for b = 0..n-1
     assert(a[b] == ar[b])
 endfor
 
