@@ -3206,6 +3206,8 @@ static void kernel_analysis(Em *E, Buf *body) {
   if (E->cuda) cuda_transforms(E);
 }
 
+static void cuda_count_offsets(Em *E);
+
 /* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
    set its bit of L->priv_mask: 2^_lgR replicas of every element, after the copies before it. */
 static void cuda_priv_load(Em *E, int k, int a, KType t) {
@@ -3267,6 +3269,7 @@ static void kernel_loads(Em *E) {
   if (E->cuda && S->npriv) {   /* the block's copies start at zero */
     line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
     line(E, "__syncthreads();");
+    cuda_count_offsets(E);
   }
   line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   line(E, "Cx *cx = &cx_; (void)cx;");
@@ -3813,6 +3816,53 @@ static void cuda_tiled_body(Em *E) {
   line(E, "}");
 }
 
+/* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
+   scratch (W->scr[0]: [0] the blocks done, then each counted array's counts, zero between
+   launches); the last block to finish turns each total into the oracle's additions with
+   plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
+static void cuda_count_offsets(Em *E) {
+  KSpec *S = E->S;
+  line(E, "unsigned long long *const _gc = (unsigned long long *)W->scr[0]; (void)_gc;");
+  line(E, "int64_t _gcn = 1;");
+  for (int k = 0; k < S->npriv; k++)
+    if (S->priv_esz[k] && S->priv_count[k]) line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
+}
+
+static void cuda_count_finish(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] && S->priv_count[k];
+  if (!any) return;
+  line(E, "__shared__ int _last;");
+  line(E, "__threadfence();");
+  line(E, "__syncthreads();");
+  line(E, "if (threadIdx.x == 0) _last = _gc && atomicAdd(_gc, 1ull) == gridDim.x - 1;");
+  line(E, "__syncthreads();");
+  line(E, "if (_last) {");
+  E->ind++;
+  line(E, "__threadfence();");
+  for (int k = 0; k < S->npriv; k++) {
+    if (!S->priv_esz[k] || !S->priv_count[k]) continue;
+    int a = S->priv_arg[k];
+    KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+    const char *ct = el_ctype(t.el);
+    line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+    E->ind++;
+    line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
+    line(E, "if (!_k) continue;");
+    line(E, "%s *const _y = (%s *)L->args[%d].data + _i;", ct, ct, a);
+    line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
+         t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+    line(E, "_gc[_gco%d + _i] = 0;", k);
+    E->ind--;
+    line(E, "}");
+  }
+  line(E, "if (threadIdx.x == 0) _gc[0] = 0;");
+  E->ind--;
+  line(E, "}");
+}
+
 /* After every position: the block's private copies are added into the arrays (replicas
    summed from a rotated start, so the lanes of a warp read distinct banks), and the kernel
    outputs are combined, per block when block_reduce, else per thread. */
@@ -3833,13 +3883,12 @@ static void cuda_epilogue(Em *E) {
       E->ind++;
       line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k])
-        line(E, "if (_v) oq_merge_count((%s *)L->args[%d].data + _i, _v, (oq_real)%lld, %s);", ct, a,
-             (long long)S->priv_count[k], t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+      if (S->priv_count[k]) line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
       else line(E, "if (_v != 0) atomicAdd((%s *)L->args[%d].data + _i, _v);", ct, a);
       E->ind--;
       line(E, "}");
     }
+    cuda_count_finish(E);
   }
   for (int o = 0; o < f->nouts; o++) {
     char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
@@ -3946,20 +3995,15 @@ static const char *cuda_shared_helpers =
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
-/* The merge of a block's count of k identical additions of c into *p: the result of k float
-   additions one after the other (the oracle's), at once while every step is an exact integer,
-   else one by one until adding c no longer changes the value; as the CPU's oqk_finish. */
+/* k identical additions of c to o, as the oracle makes them one after the other: at once
+   while every step is an exact integer, else one by one until adding c no longer changes the
+   value (float saturation past 2^24); as the CPU's oqk_finish. */
 static const char *cuda_merge_count =
-  "template <class T> OQ_FN void oq_merge_count(T *p, unsigned long long k, oq_real c, double lim) {\n"
-  "  T o = *(volatile T *)p, n;\n"
-  "  do {\n"
-  "    double v = (double)o, e = v + (double)c * (double)k;\n"
-  "    if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) n = (T)e;\n"
-  "    else {\n"
-  "      n = o;\n"
-  "      for (unsigned long long j = 0; j < k; j++) { T m = (T)((oq_real)n + c); if (m == n) break; n = m; }\n"
-  "    }\n"
-  "  } while (!oq_acas(p, &o, &n));\n"
+  "template <class T> OQ_FN T oq_count_add(T o, unsigned long long k, oq_real c, double lim) {\n"
+  "  double v = (double)o, e = v + (double)c * (double)k;\n"
+  "  if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) return (T)e;\n"
+  "  for (unsigned long long j = 0; j < k; j++) { T m = (T)((oq_real)o + c); if (m == o) break; o = m; }\n"
+  "  return o;\n"
   "}\n";
 
 /* Block-reduce: the threads' values combined by shuffles within each warp (only the lanes

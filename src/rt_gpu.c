@@ -30,6 +30,8 @@ typedef struct GSpec {
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
+  bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
+  CudaPtr counts; size_t counts_bytes;   /* W->scr[0] of tiled launches: zero between launches */
   struct GSpec *next;
 } GSpec;
 
@@ -203,6 +205,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
   memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
+  for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
   cpu_note_xforms(cl->kernel, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
@@ -267,11 +270,27 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
 #define OQ_PRIV_SHMEM 40960
 #define OQ_TILE_THREADS 256
 
-static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, const OqkArg *args, int64_t npos,
-                         unsigned grid[3], unsigned block[3]) {
+/* The zeroed scratch of counted private arrays: a counter and 8 bytes per element. The
+   kernel's last block leaves it zero, so it is made (and zeroed) only when it grows. */
+static bool count_scratch(GSpec *g, size_t bytes, OqkWorker *W, SrcLoc loc) {
+  if (g->counts_bytes < bytes) {
+    if (g->counts) cuda_mem_free(g->counts, g->counts_bytes);
+    g->counts = cuda_mem_alloc(bytes, loc);
+    void *z = calloc(1, bytes);
+    if (!z) return g->counts_bytes = 0, false;
+    cuda_raw_htod(g->counts, z, bytes, loc);
+    free(z);
+    g->counts_bytes = bytes;
+  }
+  W->scr[0] = (void *)(uintptr_t)g->counts;
+  return true;
+}
+
+static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, OqkWorker *W, const OqkArg *args,
+                         int64_t npos, unsigned grid[3], unsigned block[3]) {
   Func *f = S->kfunc;
   unsigned mask = 0;
-  size_t per = 0;   /* bytes of one replica of every chosen copy */
+  size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
   for (int k = 0; k < g->npriv; k++) {
     int a = g->priv_arg[k];
     Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
@@ -284,7 +303,11 @@ static size_t gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, OqkLaunch *L, 
     if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
     per += v.arr->numel * g->priv_esz[k] + 16;
+    if (g->priv_count[k]) counts += v.arr->numel * 8;
   }
+  if (counts > 8 && !count_scratch(g, counts, W, cl->site->loc))
+    for (int k = 0; k < g->npriv; k++)
+      if (g->priv_count[k]) mask &= ~(1u << k);
   unsigned lg = 5;
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
   L->priv_mask = mask ? mask | lg << 8 : 0;
@@ -326,7 +349,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   if (npos > 0) {
     unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
     size_t shared_bytes = g->shared_bytes;
-    if (g->tiled) shared_bytes = gpu_tiling(g, cl, S, L, args, npos, grid, block);
+    if (g->tiled) shared_bytes = gpu_tiling(g, cl, S, L, W, args, npos, grid, block);
     else
       for (int d = 0; d < cl->D; d++) {
         grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];
