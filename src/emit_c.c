@@ -1575,12 +1575,15 @@ static void emit_private_hooks(Em *E, Buf *out) {
         bprintf(out, "    int64_t *p = (int64_t *)W->scr[%d];\n    %s *y = (%s *)L->args[%d].data;\n", OQK_PRIV_BASE + k,
                 el_ctype(t.el), el_ctype(t.el), a);
         bprintf(out, "    for (size_t i = 0; i < n; i++) {\n      int64_t k = p[i];\n      if (!k) continue;\n");
-        bprintf(out, "      const double v = (double)%s, e = v + %lld.0 * (double)k, lim = %s;\n", load(E, t.el, "y[i]"),
+        bprintf(out, "      const double v = (double)%s, c = %lld.0, lim = %s;\n", load(E, t.el, "y[i]"),
                 (long long)cnt, narrow ? "16777216.0" : "9007199254740992.0");
-        bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) y[i] = %s;\n",
-                store_conv(E, t.el, "e", kt(K_REAL)));
-        bprintf(out, "      else for (; k > 0; k--) y[i] = %s;\n    }\n",
-                store_conv(E, t.el, sf(E, "(%s + (oq_real)%lld)", load(E, t.el, "y[i]"), (long long)cnt), kt(K_REAL)));
+        bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers */\n");
+        bprintf(out, "        double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n");
+        bprintf(out, "        if (j > (double)k) j = (double)k;\n");
+        bprintf(out, "        y[i] = %s;\n        k -= (int64_t)j;\n      }\n", store_conv(E, t.el, "(v + j * c)", kt(K_REAL)));
+        bprintf(out, "      for (; k > 0; k--) {   /* then one by one, until adding no longer changes it */\n");
+        bprintf(out, "        const %s m = %s;\n        if (m == y[i] || m != m) { y[i] = m; break; }\n        y[i] = m;\n      }\n    }\n",
+                el_ctype(t.el), store_conv(E, t.el, sf(E, "(%s + (oq_real)%lld)", load(E, t.el, "y[i]"), (long long)cnt), kt(K_REAL)));
         bprintf(out, "  }\n");
         continue;
       }
@@ -4000,9 +4003,14 @@ static const char *cuda_shared_helpers =
    value (float saturation past 2^24); as the CPU's oqk_finish. */
 static const char *cuda_merge_count =
   "template <class T> OQ_FN T oq_count_add(T o, unsigned long long k, oq_real c, double lim) {\n"
-  "  double v = (double)o, e = v + (double)c * (double)k;\n"
-  "  if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) return (T)e;\n"
-  "  for (unsigned long long j = 0; j < k; j++) { T m = (T)((oq_real)o + c); if (m == o) break; o = m; }\n"
+  "  double v = (double)o;\n"
+  "  if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers, at once */\n"
+  "    double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n"
+  "    if (j > (double)k) j = (double)k;\n"
+  "    o = (T)(v + j * (double)c);\n"
+  "    k -= (unsigned long long)j;\n"
+  "  }\n"
+  "  for (; k > 0; k--) { T m = (T)((oq_real)o + c); if (m == o || m != m) { o = m; break; } o = m; }\n"
   "  return o;\n"
   "}\n";
 

@@ -4,7 +4,8 @@
 % (`y[v] += 1`), float weights that are multiples of 1/2, -=, two histograms in one
 % kernel, a captured histogram, a histogram too large for shared memory (global atomics),
 % an argument passed twice (no private copy), out-of-range bins dropped (default rule) and
-% wrapped ('circular), a constant image (every update on one bin), and an empty launch.
+% wrapped ('circular), a constant image (every update on one bin), counted additions past
+% 2^24, and an empty launch.
 
 function [] = __kernel__ hist_int(im : cube, y : vec[int], pos : ivec3)
     y[im[pos]] += 1
@@ -126,6 +127,27 @@ endfor
 for b = 0..n-1
     assert(a[b] == ar[b])
 endfor
+
+% counted additions (+= 3) merged as the oracle's one-by-one float additions: past 2^24
+% (where they round), from below -2^24, from a fraction, into NaN
+function [] = __kernel__ bump3(v : vec, h : vec, pos : int)
+    h[v[pos]] += 3
+endfunction
+M = 30000
+w = zeros(M)
+for i = 0..M-1
+    w[i] = mod(i, 4)
+endfor
+hb = [16777200, -16777300, 0.5, NaN]
+hr = copy(hb)
+parallel_do(M, w, hb, bump3)
+for i = 0..M-1
+    hr[w[i]] += 3
+endfor
+for b = 0..2
+    assert(hb[b] == hr[b])
+endfor
+assert(isnan(hb[3]))
 
 % an empty launch leaves the histogram as it was
 e = ones(256) * 7
