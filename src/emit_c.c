@@ -3143,6 +3143,10 @@ static const char *priv_name(KSpec *S, int k) {
   int a = S->priv_arg[k];
   Func *f = S->kfunc;
   if (a < f->nparams) return f->params[a].name;
+  FSpec *ks = S->kspec;   /* a capture: the name of an identifier that reads it */
+  for (int i = 0; i < ks->info.cap; i++)
+    if (ks->info.items[i].node && ks->info.items[i].cap == a - f->nparams && ks->info.items[i].node->kind == N_IDENT)
+      return ks->info.items[i].node->name;
   return "capture";
 }
 
