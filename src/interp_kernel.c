@@ -407,7 +407,8 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   L.grid_fibers = fi->uses_grid_barrier;
   /* the compiled back end, unless the interpreter is asked for */
   Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
-  CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args};
+  CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args,
+                  argv[0].kind == V_ARRAY && argv[0].arr->rank == 2 && argv[0].arr->dims[0] == 2};
   Value compiled;
   bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
   if (!on_gpu && target != TARGET_INTERP && gpu_check_enabled()) gpu_check(&cl);

@@ -337,11 +337,11 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
   if (r != CUDA_SUCCESS) {
     char what[512];
     snprintf(what, sizeof what, "%slaunch of kernel '%s' (grid %ux%ux%u, block %ux%ux%u, "
-             "%zu bytes of dynamic shared memory)", cooperative ? "cooperative " : "", k->name,
+             "%zu bytes of dynamic shared memory)", cooperative ? "cooperative " : "", k->module->what,
              grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes);
     fail(r, what, loc);
   }
-  snprintf(last_kernel, sizeof last_kernel, "%s", k->name);
+  snprintf(last_kernel, sizeof last_kernel, "%s", k->module->what);
   last_loc = loc;
   cuda_stats.launches++;
 }
@@ -349,6 +349,13 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
 void cuda_sync(SrcLoc loc) {
   need(loc);
   check(cu.CtxSynchronize(), "waiting for the device", loc);
+}
+
+bool cuda_wait(char *why, size_t n) {
+  CUresult r = cu.CtxSynchronize();
+  if (r == CUDA_SUCCESS) return true;
+  snprintf(why, n, "%s: %s", err_name(r), err_text(r));
+  return false;
 }
 
 int cuda_occupancy_block_size(const CudaKernel *k, size_t shared_bytes, int limit,
