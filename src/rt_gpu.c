@@ -48,6 +48,7 @@ typedef struct GSpec {
   KSite *sites; int nsites;
   char *name;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
+  bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   long launches;            /* --profile: launches, and their time on the device (events) */
@@ -175,9 +176,10 @@ static void walk_func(Func *f, Walk *w) {
   walk_list(&f->body, w);
 }
 
-static Node *root_of(Node *t) {
+/* Whether target t (x, x[i], x.f) assigns to name. */
+static bool assigns_to(Node *t, const char *name) {
   while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
-  return t;
+  return t->kind == N_IDENT && !strcmp(t->name, name);
 }
 
 /* Counts uses of w->name, assignments to it, and return statements. */
@@ -186,14 +188,10 @@ static void walk(Node *n, Walk *w) {
   switch (n->kind) {
   case N_IDENT: w->uses += !strcmp(n->name, w->name); return;
   case N_RETURN: w->returns++; break;
-  case N_ASSIGN: case N_EXCHANGE: {
-    Node *t = n->kind == N_ASSIGN ? (n->list.n ? n->list.items[0] : NULL) : n->a;
-    for (int i = 0; t; t = ++i < n->list.n && n->kind == N_ASSIGN ? n->list.items[i] : NULL) {
-      Node *r = root_of(t);
-      w->assigns += r->kind == N_IDENT && !strcmp(r->name, w->name);
-    }
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) w->assigns += assigns_to(n->list.items[i], w->name);
     break;
-  }
+  case N_EXCHANGE: w->assigns += assigns_to(n->a, w->name); break;
   case N_LAMBDA: case N_FUNCDEF: walk_func(n->func, w); return;
   case N_MATCH:
     walk(n->a, w);
@@ -366,6 +364,10 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->name = strdup(S->name);
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
+  int nargs = S->kfunc->nparams + S->ncaps;
+  g->byval = calloc(nargs + 1, sizeof *g->byval);
+  for (int i = 0; i < nargs; i++)
+    g->byval[i] = (i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type).kind == K_VEC;
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
 }
@@ -530,9 +532,9 @@ static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
   return false;
 }
 
-static void marshal(OqkArg *a, Value v, bool upload, SrcLoc loc) {
-  /* small vectors travel by value from the host copy */
-  if (v.kind == V_ARRAY && v.arr->numel <= 16) cuda_host_touch(v.arr, loc);
+/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. */
+static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
+  if (byval && v.kind == V_ARRAY) cuda_array_host(v.arr, loc);
   cpu_fill_arg(a, v);
   if (v.kind != V_ARRAY) return;
   a->data = cuda_array_device(v.arr, upload, loc);
@@ -561,15 +563,14 @@ static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *bl
   }
   OqkArg *a = (OqkArg *)(G.param + GRID_HEAD);
   SrcLoc loc = cl->site->loc;
-  for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], needs_upload(g, cl, S, i), loc);
-  for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, true, loc);
+  for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
+  for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
 }
 
-/* The error record of this launch: the next slot of the ring, or the spare one when the
-   kernel cannot fail. */
+/* The error record of this launch: the next slot of the ring (launch waited when it is
+   full), or the spare one when the kernel cannot fail. */
 static CudaPtr error_record(GSpec *g, SrcLoc loc) {
   if (!g->nsites) return G.ring + RING * sizeof(OqkLaunch);
-  if (G.nslots == RING) gpu_sync(loc);
   int s = (G.first + G.nslots++) % RING;
   G.slot[s] = (Slot){g, loc};
   return G.ring + s * sizeof(OqkLaunch);
@@ -614,11 +615,11 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     grid[cl->D - 1 - d] = (unsigned)cnt[d];
     block[cl->D - 1 - d] = (unsigned)blk[d];
   }
+  if (G.nslots == RING || G.ntimed == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
   Timed *t = NULL;
   if (timed) {
-    if (G.ntimed == RING) gpu_sync(loc);
     t = &G.timed[G.ntimed++];
     t->g = g;
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
@@ -686,7 +687,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
 /* ---- --profile ---- */
 
 void gpu_profile_report(FILE *out) {
-  if (!cuda_device() || !cuda_stats.launches) return;
+  if (!cuda_stats.launches) return;
   gpu_sync((SrcLoc){0});
   fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
   for (GSpec *g = specs; g; g = g->next)
