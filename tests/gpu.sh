@@ -6,7 +6,7 @@
 #      an error and `make test` skips the image library suite; no .q test reads images
 #   3. the CUDA layer's tests with their numbers (launch overhead, bandwidths): run_cuda.sh
 #   4. make test (the CUDA part runs again in it, now counted with everything else)
-#   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="cpu cuda"),
+#   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}"),
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
@@ -15,8 +15,8 @@
 #      (bench/gpu), then make bench (the CPU back end against threaded C)
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
-# GPU_STEPS (default: all) picks steps by name: build cuda test suite-cuda pool bench-gpu
-# bench sanitize; the build always runs.
+# GPU_STEPS (default: all) picks steps by name: cuda test pool bench-gpu suite-cuda sanitize
+# bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
 #   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
@@ -132,7 +132,7 @@ fi
 if want suite-cuda && [ $gpu_ok = 1 ]; then
   no_images=0
   [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
-  step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" OQ_NO_IMAGES=$no_images bash tests/run.sh
+  step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do
