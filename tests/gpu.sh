@@ -6,7 +6,7 @@
 #      an error and `make test` skips the image library suite; no .q test reads images
 #   3. the CUDA layer's tests with their numbers (launch overhead, bandwidths): run_cuda.sh
 #   4. make test (the CUDA part runs again in it, now counted with everything else)
-#   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}"),
+#   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="cpu cuda"),
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
