@@ -163,12 +163,12 @@ sanitize_one() {   # sanitize_one TOOL FILE: prints "FILE: what" for a failure
 }
 sanitize_all() {   # sanitize_all TOOL
   export SANITIZER=$sanitizer
-  local out
-  out=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q |
-        xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -I{} bash -c "sanitize_one $1 {}")
-  printf '%s\n' "$out"
-  local n
-  n=$(printf '%s\n' "$out" | grep -c '^FAIL')
+  local res n
+  res=$(mktemp)
+  ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q |
+    xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -I{} bash -c "sanitize_one $1 {}" | tee "$res"
+  n=$(grep -c '^FAIL' "$res")
+  rm -f "$res"
   echo "$1: $n programs with errors"
   [ "$n" -eq 0 ]
 }
