@@ -81,6 +81,7 @@ typedef struct CudaModule CudaModule;
 typedef struct CudaKernel {
   void *fn;                       /* CUfunction */
   char *name;
+  const char *label;              /* what messages call it: name, unless the caller sets it */
   int num_regs;
   int max_threads;                /* most threads per block this kernel can be launched with */
   int static_shared;              /* bytes of __shared__ declared in the kernel */

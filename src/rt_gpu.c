@@ -362,6 +362,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
   g->name = strdup(S->name);
+  g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
   int nargs = S->kfunc->nparams + S->ncaps;

@@ -169,7 +169,7 @@ sanitize_all() {   # sanitize_all TOOL
     xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -I{} bash -c "sanitize_one $1 {}" | tee "$res"
   n=$(grep -c '^FAIL' "$res")
   rm -f "$res"
-  echo "$1: $n programs with errors"
+  echo "$1: $(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q | wc -l) programs checked, $n with errors"
   [ "$n" -eq 0 ]
 }
 if want sanitize && [ $gpu_ok = 1 ]; then
