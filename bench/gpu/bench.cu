@@ -273,8 +273,8 @@ int main(int argc, char **argv) {
   for (auto &c : more) {
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     if (s > limit) {
-      printf("%-34s skipped: %.0f s of the %.0f s budget (BENCH_GPU_BUDGET_S) spent\n",
-             c.which == 1 ? "hist_naive ..." : "hist ...", s, limit);
+      printf("hist %s %dx%dx3 %s: skipped, %.0f s of the %.0f s budget (BENCH_GPU_BUDGET_S) spent\n",
+             c.which == 1 ? "naive" : c.which == 2 ? "shared" : "naive+shared", c.w, c.h, c.name, s, limit);
       continue;
     }
     hist_case(c.h, c.w, c.dist, c.name, c.which);
