@@ -42,6 +42,7 @@ typedef struct GSpec {
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
   bool small_launch, uses_block;
+  bool cooperative;         /* launched with cuLaunchCooperativeKernel (grid-wide barriers) */
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   size_t param_bytes;       /* its OqkGrid: GRID_HEAD + nargs OqkArg */
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
@@ -626,7 +627,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
     cuda_event_record(t->start, loc);
   }
-  cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
+  cuda_launch(g->k, grid, block, g->shared_bytes, g->cooperative, params, loc);
   if (t) cuda_event_record(t->stop, loc);
   G.pending = true;
   G.since++;
