@@ -48,6 +48,7 @@ typedef struct GSpec {
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
   KSite *sites; int nsites;
   char *name;
+  Func *func;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
@@ -363,6 +364,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
   g->name = strdup(S->name);
+  g->func = S->kfunc;
   g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
@@ -684,6 +686,15 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   run(g, cl, &S, blk, cnt, result);
   kspec_free(&S);
   return true;
+}
+
+int gpu_max_block_threads(Func *f) {
+  const CudaDevice *dev = cuda_device();
+  if (!dev) return 0;
+  int n = dev->max_threads_per_block;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
+  return n;
 }
 
 /* ---- --profile ---- */

@@ -17,6 +17,11 @@ bool gpu_launch(const CpuLaunch *c, Value *result);
    cuda_wait_hook), for kernel outputs, by tic/toc and at the end of the program. */
 void gpu_sync(SrcLoc loc);
 
+/* max_block_size/opt_block_size on --target cuda: the most threads a block of kernel f may
+   have on the device (the fewest its compiled specializations allow, else the device's
+   limit); 0 without a GPU. */
+int gpu_max_block_threads(Func *f);
+
 /* --profile: per specialization, launches, device time (CUDA events around each launch) and
    host time per launch; then the counters of rt_cuda.h (cuMemAlloc calls, pool hits,
    transfers). Nothing when no kernel ran on the GPU. */
