@@ -3216,19 +3216,19 @@ static void kernel_analysis(Em *E, Buf *body) {
 static void cuda_count_offsets(Em *E);
 
 /* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
-   set its bit of L->priv_mask: 2^_lgR replicas of every element, after the copies before it. */
+   set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
 static void cuda_priv_load(Em *E, int k, int a, KType t) {
   KSpec *S = E->S;
   int esz = S->priv_esz[k];
   if (k == 0) {
-    line(E, "const unsigned _lgR = (L->priv_mask >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
+    line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
     line(E, "size_t _po = 0;");
   }
   const char *ct = !esz ? el_ctype(t.el) : S->priv_count[k] ? "unsigned" : el_ctype(t.el);
-  line(E, "const int pv%d = %s;", k, esz ? sf(E, "(L->priv_mask >> %d) & 1", k) : "0");
+  line(E, "const int pv%d = %s;", k, esz ? sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
   Buf n = {0};
   bputs(&n, "(int64_t)1");
-  for (int d = 0; d < t.rank; d++) bprintf(&n, " * L->args[%d].dims[%d]", a, d);
+  for (int d = 0; d < t.rank; d++) bprintf(&n, " * P.a[%d].dims[%d]", a, d);
   line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
   free(n.s);
   line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po); (void)pvp%d;", ct, k, ct, k);
@@ -3243,13 +3243,15 @@ static void kernel_loads(Em *E) {
   Func *f = k->func;
   int D = S->D;
   int obase = f->ngenerics + f->nparams;
+  /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel); C through L */
+  const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a" : "L->args";
   for (int d = 0; d < D; d++)
-    line(E, "const int64_t n%d = L->dims[%d], b%d = L->blk[%d], c%d = L->cnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
-         d, d, d, d, d, d, d, d, d);
+    line(E, "const int64_t n%d = %sdims[%d], b%d = %sblk[%d], c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
+         d, lp, d, d, lp, d, d, lp, d, d, d, d);
   /* parameters and captures */
   for (int i = 0; i < f->nparams; i++) {
     if (special_of(S, i) || !has_repr(k->params[i])) continue;
-    char *a = sf(E, "L->args[%d]", i);
+    char *a = sf(E, "%s[%d]", la, i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? slot_name(E, k, s) : sf(E, "p%d", i);
     line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, arg_load(E, k->params[i], a));
@@ -3259,7 +3261,7 @@ static void kernel_loads(Em *E) {
   for (int c = 0; c < S->ncaps; c++) {
     Capture *cp = &S->caps[c];
     if (!has_repr(cp->type)) continue;
-    char *a = sf(E, "L->args[%d]", f->nparams + c);
+    char *a = sf(E, "%s[%d]", la, f->nparams + c);
     line(E, "const %s cap%d = %s; (void)cap%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     bprintf(&cxinit, ", cap%d", c);
   }
@@ -3648,10 +3650,6 @@ static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
 }
 /* ---- the CUDA dialect ---- */
 
-/* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
-   launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
-   one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
-   outputs: each thread combines its value into W->out_* atomically. */
 static void cuda_one_position(Em *E, const char *label);
 
 /* One GPU thread per Quasar thread of the oracle's blocks: Quasar's last dimension runs on
@@ -3824,12 +3822,12 @@ static void cuda_tiled_body(Em *E) {
 }
 
 /* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
-   scratch (W->scr[0]: [0] the blocks done, then each counted array's counts, zero between
+   scratch (P.scr: [0] the blocks done, then each counted array's counts, zero between
    launches); the last block to finish turns each total into the oracle's additions with
    plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
 static void cuda_count_offsets(Em *E) {
   KSpec *S = E->S;
-  line(E, "unsigned long long *const _gc = (unsigned long long *)W->scr[0]; (void)_gc;");
+  line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
   line(E, "int64_t _gcn = 1;");
   for (int k = 0; k < S->npriv; k++)
     if (S->priv_esz[k] && S->priv_count[k]) line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
@@ -3858,7 +3856,7 @@ static void cuda_count_finish(Em *E) {
     E->ind++;
     line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
     line(E, "if (!_k) continue;");
-    line(E, "%s *const _y = (%s *)L->args[%d].data + _i;", ct, ct, a);
+    line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
     line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
          t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
     line(E, "_gc[_gco%d + _i] = 0;", k);
@@ -3891,7 +3889,7 @@ static void cuda_epilogue(Em *E) {
       line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
       if (S->priv_count[k]) line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
-      else line(E, "if (_v != 0) atomicAdd((%s *)L->args[%d].data + _i, _v);", ct, a);
+      else line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
       E->ind--;
       line(E, "}");
     }
@@ -3903,6 +3901,10 @@ static void cuda_epilogue(Em *E) {
   }
 }
 
+/* The kernel as one extern "C" __global__ entry. The launch (sizes and arguments) comes by
+   value in the kernel's parameter space (OqkGrid, laid out as rt_gpu.c fills it: xf holds the
+   private copies' mask and replicas, scr the counted copies' scratch); L is only the launch's
+   error record in device memory. */
 static void emit_cuda_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -3914,7 +3916,9 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   bprintf(&body, "/* kernel %s: %s */\n", S->name,
           S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
   if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
-  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+  int nargs = f->nparams + S->ncaps;
+  bprintf(&body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  bputs(&body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
   kernel_loads(E);
   if (S->tiled) cuda_tiled_body(E);
   else cuda_thread_body(E);
