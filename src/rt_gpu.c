@@ -58,7 +58,8 @@ typedef struct GSpec {
   bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
   unsigned tgrid;           /* this launch's grid and shared memory when tiled */
-  size_t tshared;
+  size_t tshared, occ_shared;
+  int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
@@ -681,7 +682,11 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
   h[9] = mask ? mask | lg << 8 : 0;
   g->tshared = mask ? per << lg : 0;
-  int per_sm = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
+  if (!g->occ_blocks || g->occ_shared != g->tshared) {
+    g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
+    g->occ_shared = g->tshared;
+  }
+  int per_sm = g->occ_blocks;
   int64_t want = (npos + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
