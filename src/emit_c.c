@@ -1658,6 +1658,42 @@ static KType rmw_class(Op op, KType et, KType vt) {
   return kt(c);
 }
 
+/* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
+   of num_op and store_conv computes: int32 elements with int values (add, sub, min, max, and,
+   or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
+   double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
+   compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
+static const char *cuda_native_atomic(Em *E, ElemType el, Op op, KType vt, const char **fix) {
+  bool dp = rt_config.double_precision;
+  KKind vc = kclass(vt);
+  if (el == EL_I32 && vc == K_INT) {
+    static const struct { Op op; const char *fn, *fix; } m[] = {
+      {OP_ADD, "atomicAdd", "+"}, {OP_SUB, "atomicSub", "-"}, {OP_MAX, "atomicMax", "max"},
+      {OP_MIN, "atomicMin", "min"}, {OP_BAND, "atomicAnd", "&"}, {OP_BOR, "atomicOr", "|"},
+      {OP_BXOR, "atomicXor", "^"},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+      if (m[i].op == op) return *fix = m[i].fix, m[i].fn;
+    return NULL;
+  }
+  if ((el == (dp ? EL_F64 : EL_F32)) && (vc == K_INT || vc == K_REAL) && (op == OP_ADD || op == OP_SUB))
+    return *fix = op == OP_ADD ? "+" : "-", "atomicAdd";
+  return NULL;
+}
+
+/* *lv op= v with the native atomic fn; the new value into res (or dropped). */
+static void cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                              char *res) {
+  const char *ct = el_ctype(el);
+  char *x = tmp(E), *r0 = tmp(E);
+  line(E, "const %s %s = %s;", ct, x, el == EL_I32 ? v : conv(E, v, vt, K_REAL));
+  bool neg = !strcmp(fn, "atomicAdd") && !strcmp(fix, "-");   /* float subtraction: add -x */
+  line(E, "const %s %s = %s(&%s, %s%s);", ct, r0, fn, lv, neg ? "-" : "", x);
+  if (!res) line(E, "(void)%s;", r0);
+  else if (!strcmp(fix, "max") || !strcmp(fix, "min")) line(E, "%s = %s(%s, %s);", res, fix, r0, x);
+  else line(E, "%s = %s %s %s;", res, r0, fix, x);
+}
+
 /* Stores v (type vt) into element k of the plan, optionally combining with op (atomically
    unless the array is block-shared: one worker runs a whole block). res: where the stored
    value goes (or NULL). */
@@ -1689,9 +1725,12 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "else {");
     E->ind++;
   }
+  const char *nat = NULL, *fix = NULL;
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
+  } else if (E->cuda && (nat = cuda_native_atomic(E, el, op, vt, &fix))) {
+    cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {
     const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
     char *r0 = tmp(E);
