@@ -1663,7 +1663,7 @@ static KType rmw_class(Op op, KType et, KType vt) {
    or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
    double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
    compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
-static const char *cuda_native_atomic(Em *E, ElemType el, Op op, KType vt, const char **fix) {
+static const char *cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix) {
   bool dp = rt_config.double_precision;
   KKind vc = kclass(vt);
   if (el == EL_I32 && vc == K_INT) {
@@ -1729,7 +1729,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
-  } else if (E->cuda && (nat = cuda_native_atomic(E, el, op, vt, &fix))) {
+  } else if (E->cuda && (nat = cuda_native_atomic(el, op, vt, &fix))) {
     cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {
     const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
@@ -2307,6 +2307,13 @@ static bool is_barrier_stmt(Node *n) {
          (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads"));
 }
 
+/* syncthreads(grid) */
+static bool is_grid_barrier(Node *n) {
+  Node *e = n->a;
+  return e->kind == N_CALL && e->list.n == 1 && e->list.items[0]->kind == N_IDENT &&
+         !strcmp(e->list.items[0]->name, "grid");
+}
+
 static bool is_memfence_stmt(Node *n) {
   if (n->kind != N_EXPR) return false;
   Node *e = n->a;
@@ -2437,6 +2444,10 @@ static void st(Em *E, Node *n) {
   loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
+    if (E->cuda && is_barrier_stmt(n) && is_grid_barrier(n)) {
+      line(E, "oq_grid_sync(%s, %d);", E->L, div_site(E, n, KE_GRID_BARRIER));
+      return;
+    }
     if (E->cuda && (is_barrier_stmt(n) || is_memfence_stmt(n))) {
       line(E, is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
       return;
@@ -3350,6 +3361,8 @@ char *emit_c(KSpec *S) {
     free(E.reach);
     return NULL;
   }
+  /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
+  if (S->grid_barrier) efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
   reach(&E, S->kspec);
   Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
   /* device functions first (they define types the prototypes need) */
@@ -3539,6 +3552,35 @@ static const char *cuda_shared_helpers =
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
+/* syncthreads(grid) without cooperative groups (which need relocatable device code): the
+   cooperative launch keeps every block resident; thread 0 of each block arrives at a counter
+   in module memory, the last one resets it and bumps the generation that the others wait on.
+   The counter is back at 0 after every barrier, so the next launch finds it clean. A wait
+   longer than OQ_GRID_WAIT_NS fails the launch (blocks that disagree would otherwise hang). */
+static const char *cuda_grid_helpers =
+  "#define OQ_GRID_WAIT_NS 20000000000ull\n"
+  "__device__ unsigned oq_gridbar[2];   /* arrivals, generation */\n"
+  "OQ_FN unsigned long long oq_nanotime(void) { unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+  "OQ_FN void oq_grid_sync(OqkLaunch *L, int site) {\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {\n"
+  "    unsigned nb = gridDim.x * gridDim.y * gridDim.z;\n"
+  "    unsigned gen = atomicAdd(&oq_gridbar[1], 0);\n"
+  "    __threadfence();\n"
+  "    if (atomicAdd(&oq_gridbar[0], 1) == nb - 1) {\n"
+  "      atomicExch(&oq_gridbar[0], 0);\n"
+  "      __threadfence();\n"
+  "      atomicAdd(&oq_gridbar[1], 1);\n"
+  "    } else {\n"
+  "      unsigned long long t0 = oq_nanotime();\n"
+  "      while (*(volatile unsigned *)&oq_gridbar[1] == gen)\n"
+  "        if (oq_nanotime() - t0 > OQ_GRID_WAIT_NS) { oq_fail(L, site); break; }\n"
+  "    }\n"
+  "    __threadfence();\n"
+  "  }\n"
+  "  __syncthreads();\n"
+  "}\n";
+
 /* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
   switch (S->out_op) {
@@ -3594,6 +3636,7 @@ char *emit_cuda(KSpec *S) {
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
+  if (S->grid_barrier) bputs(&out, cuda_grid_helpers);
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

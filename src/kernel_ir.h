@@ -98,7 +98,8 @@ struct FSpec {
 };
 
 /* Kinds of run-time errors compiled code reports; the launcher formats the message. */
-typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE } KErrKind;
+typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE,
+                       KE_GRID_BARRIER } KErrKind;
 
 typedef struct KSite {
   KErrKind kind;
@@ -128,6 +129,8 @@ typedef struct KSpec {
   KSpecial special[8]; int nspecial;
   int nshared;               /* shared() call sites in the kernel */
   bool barrier;              /* the kernel calls syncthreads: phases */
+  bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
+                                cooperative launch); its conditions must agree across blocks */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
   bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
   int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments

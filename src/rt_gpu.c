@@ -24,6 +24,7 @@ typedef struct GSpec {
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
   bool small_launch;
+  bool grid_sync;           /* syncthreads(grid): a cooperative launch */
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   KSite *sites; int nsites;
   char *name;
@@ -191,6 +192,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
+  g->grid_sync = S->grid_barrier;
   g->shared_bytes = S->nshared ? 49152 : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -283,7 +285,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     }
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
-    cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
+    cuda_launch(g->k, grid, block, g->shared_bytes, g->grid_sync, params, loc);
     cuda_sync(loc);
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
@@ -309,6 +311,28 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   }
 }
 
+/* syncthreads(grid) waits for every block: all of them must be resident on the device at
+   once (a cooperative launch refuses more). Too many is an error that names the kernel; the
+   CPU back end and the interpreter cannot run such a launch either. */
+static void check_cooperative(const GSpec *g, const CpuLaunch *cl) {
+  const CudaDevice *dev = cuda_device();
+  SrcLoc loc = cl->site->loc;
+  if (!dev->cooperative)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->name,
+             dev->name);
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    blocks *= cl->cnt[d];
+    threads *= cl->blk[d];
+  }
+  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
+  if (blocks > fit)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
+             "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
+             "opt_block_size/opt_block_cnt with a loop over the data)", g->name, (long long)blocks, dev->name,
+             (long long)fit, (long long)threads);
+}
+
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
@@ -322,6 +346,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  if (g->grid_sync) check_cooperative(g, cl);
   run(g, cl, &S, result);
   kspec_free(&S);
   return true;
