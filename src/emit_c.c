@@ -82,6 +82,7 @@ typedef struct Em {
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
+  unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -1594,6 +1595,18 @@ static void emit_private_hooks(Em *E, Buf *out) {
   }
 }
 
+/* The kernel parameter that identifier n names (at the kernel's top level), or -1. */
+static int kernel_param_of(Em *E, Node *n) {
+  if (E->f != E->S->kspec || n->kind != N_IDENT || n->slot < 0 || n->depth != 0) return -1;
+  int i = n->slot - E->f->func->ngenerics;
+  return i >= 0 && i < E->f->func->nparams ? i : -1;
+}
+
+static bool ldg_param(Em *E, Node *n) {
+  int i = kernel_param_of(E, n);
+  return E->cuda && i >= 0 && i < 32 && (E->ldg_params >> i & 1);
+}
+
 static char *index_read(Em *E, Node *n) {
   KType at = T(E, n->a), r = T(E, n);
   char *arr = vname(E, ex(E, n->a), at);
@@ -1629,10 +1642,11 @@ static char *index_read(Em *E, Node *n) {
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
+  const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
-    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    char *lv = load(E, at.el, sf(E, elem_fmt, arr, off));
     /* read now, so the index temporaries die here */
     char *t0 = tmp(E);
     if (!strcmp(valid, "1")) line(E, "const %s %s = %s;", ctype(E, r), t0, lv);
@@ -1644,7 +1658,7 @@ static char *index_read(Em *E, Node *n) {
   for (int k = 0; k < P.vlen; k++) {
     char *off, *valid;
     plan_elem(E, &P, k, &off, &valid);
-    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    char *lv = load(E, at.el, sf(E, elem_fmt, arr, off));
     line(E, "%s.v[%d] = %s ? %s : %s;", t0, k, valid, lv, zero_of(ec));
   }
   return t0;
@@ -2925,6 +2939,17 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
 }
 
+/* An array parameter in constant memory: the launcher copied it to offset a.i of oq_cmem. */
+static char *cuda_cmem_load(Em *E, KType t, const char *a) {
+  Buf b = {0};
+  bprintf(&b, "%s(%s *)(oq_cmem + %s.i), {", lit_open(E, ctype(E, t)), el_ctype(t.el), a);
+  for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
+  bputs(&b, "}}");
+  char *r = sf(E, "%s", b.s);
+  free(b.s);
+  return r;
+}
+
 static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
 /* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
@@ -3048,7 +3073,9 @@ static void kernel_loads(Em *E) {
     char *a = sf(E, "L->args[%d]", i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? slot_name(E, k, s) : sf(E, "p%d", i);
-    line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, arg_load(E, k->params[i], a));
+    char *v = arg_load(E, k->params[i], a);
+    if (E->cuda && i < 32 && (S->cmem_params >> i & 1)) v = cuda_cmem_load(E, k->params[i], a);
+    line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, v);
     if (E->sc[s] == SC_PARAM) line(E, "(void)%s;", name);
   }
   Buf cxinit = {0};
@@ -3615,6 +3642,80 @@ static bool uses_complex(KSpec *S) {
   return false;
 }
 
+/* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
+   functions such as numel): no store, exchange, alias, call of a user function or nested
+   function that could write it. Only such arrays may live in constant memory or be read
+   through the non-coherent cache. */
+static bool only_read(Em *E, Node *n, int slot, bool read_use);
+static bool list_only_read_args(Em *E, NodeList *l, int slot);
+
+static bool list_only_read(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, false)) return false;
+  return true;
+}
+
+static bool only_read(Em *E, Node *n, int slot, bool read_use) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_IDENT: return read_use || n->slot != slot || n->depth != 0;
+  case N_INDEX: return only_read(E, n->a, slot, true) && list_only_read(E, &n->list, slot);
+  case N_ASSIGN: case N_EXCHANGE:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->list.items[i], slot, false)) return false;
+    }
+    if (n->kind == N_EXCHANGE) {
+      Node *t = n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->a, slot, false)) return false;
+    }
+    return only_read(E, n->b, slot, false);
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->S->kspec, n);
+    bool builtin = ni && ni->builtin && ni->builtin != KB_SHARED;
+    if (!only_read(E, n->a, slot, false)) return false;
+    return builtin ? list_only_read_args(E, &n->list, slot) : list_only_read(E, &n->list, slot);
+  }
+  case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_MATCH:
+    if (!only_read(E, n->a, slot, false)) return false;
+    for (int i = 0; i < n->ncases; i++)
+      if (!only_read(E, n->cases[i].pattern, slot, false) || !list_only_read(E, &n->cases[i].body, slot)) return false;
+    return true;
+  default:
+    return only_read(E, n->a, slot, false) && only_read(E, n->b, slot, false) && only_read(E, n->c, slot, false) &&
+           list_only_read(E, &n->list, slot) && list_only_read(E, &n->list2, slot);
+  }
+}
+
+/* The arguments of a built-in: the array itself is only read there. */
+static bool list_only_read_args(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, true)) return false;
+  return true;
+}
+
+/* 'hwconst arrays in constant memory, 'hwtex_const ones through __ldg (kernel parameters that
+   the kernel only reads; the modifier is ignored elsewhere). */
+static void cuda_memory_kinds(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->cmem_params = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    int slot = f->ngenerics + i;
+    unsigned m = func_info(f)->slot_mods[slot];
+    KType t = S->kspec->params[i];
+    if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
+    if (!list_only_read(E, &f->body, slot)) continue;
+    if ((m & TM_HWCONST) && !S->no_cmem) S->cmem_params |= 1u << i;
+    else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
+  }
+}
+
 char *emit_cuda(KSpec *S) {
   Em E = {.S = S, .cuda = true};
   if (setjmp(S->fail)) {
@@ -3625,6 +3726,7 @@ char *emit_cuda(KSpec *S) {
   }
   if (uses_complex(S)) efail(&E, S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
   reach(&E, S->kspec);
+  cuda_memory_kinds(&E);
   Buf funcs = {0}, out = {0};
   Buf protos = {0}, cx = {0};
   for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
@@ -3637,6 +3739,7 @@ char *emit_cuda(KSpec *S) {
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
   if (S->grid_barrier) bputs(&out, cuda_grid_helpers);
+  if (S->cmem_params) bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

@@ -115,6 +115,8 @@ typedef struct KSpecial {
   KType t;           /* K_INT (linear index / product) or K_VEC */
 } KSpecial;
 
+#define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
+
 /* The whole specialization of one kernel launch. */
 typedef struct KSpec {
   Callable *kernel;
@@ -139,6 +141,8 @@ typedef struct KSpec {
   int npriv;
   int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
                                 private copy counts the updates */
+  bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
+  unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   Op out_op;                 /* kernel outputs */
   const char *name;          /* kernel name for messages */
   /* failure */

@@ -25,6 +25,8 @@ typedef struct GSpec {
   Op out_op;
   bool small_launch;
   bool grid_sync;           /* syncthreads(grid): a cooperative launch */
+  unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
+  CudaPtr cmem;
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   KSite *sites; int nsites;
   char *name;
@@ -193,6 +195,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
   g->grid_sync = S->grid_barrier;
+  g->cmem_params = S->cmem_params;
+  if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
   g->shared_bytes = S->nshared ? 49152 : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -249,6 +253,40 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
   cuda_array_host_written(a);
 }
 
+/* ---- 'hwconst: array parameters in constant memory ----
+   The emitter reads such a parameter at offset args[i].i of the module's oq_cmem; the arrays
+   go there one after the other (16-byte aligned) by a device-to-device copy, ordered before
+   the launch on the same stream. A launch whose arrays do not fit in K_CMEM_BYTES uses a
+   specialization that reads them from global memory (cmem_key). */
+
+static size_t cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 15) & ~(size_t)15; }
+
+static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
+  size_t off = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    if (!(g->cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
+    args[i].i = (int64_t)off;
+    size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
+    if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
+    off += cmem_size(vals[i].arr);
+  }
+}
+
+/* The bytes of constant memory a launch's 'hwconst arrays need; above K_CMEM_BYTES the key
+   gets a suffix and the specialization leaves them in global memory (*no_cmem). */
+static void cmem_key(const CpuLaunch *cl, char **key, bool *no_cmem) {
+  Func *f = cl->kernel->func;
+  size_t need = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++)
+    if ((func_info(f)->slot_mods[f->ngenerics + i] & TM_HWCONST) && cl->args[i].kind == V_ARRAY)
+      need += cmem_size(cl->args[i].arr);
+  *no_cmem = need > K_CMEM_BYTES;
+  if (!*no_cmem) return;
+  size_t n = strlen(*key);
+  *key = realloc(*key, n + 6);
+  memcpy(*key + n, "|gmem", 6);
+}
+
 static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   SrcLoc loc = cl->site->loc;
@@ -261,6 +299,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   OqkArg *args = (OqkArg *)(host + off_a);
   for (int i = 0; i < f->nparams; i++) marshal(&args[i], cl->args[i], loc);
   for (int k = 0; k < S->ncaps; k++) marshal(&args[f->nparams + k], S->caps[k].value, loc);
+  if (g->cmem_params) fill_cmem(g, f, args, cl->args, loc);
   CudaPtr dev = cuda_mem_alloc(nb, loc);
   L->D = cl->D;
   L->err_site = -1;
@@ -337,8 +376,12 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   char *key = ksema_key(&S, cl->args);
+  cmem_key(cl, &key, &S.no_cmem);
   GSpec *g = lookup(key);
   free(key);
+  if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
+            "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
   if (!g->k && !g->failed) compile_spec(g, &S, cl);
   const char *why = g->failed ? g->reason : shape_problem(g, cl);
   if (why) {
