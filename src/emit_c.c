@@ -147,8 +147,8 @@ static const char *el_ctype(ElemType e) {
   switch (e) {
   case EL_F32: return "float";
   case EL_F64: return "double";
-  case EL_C64: return "float _Complex";
-  case EL_C128: return "double _Complex";
+  case EL_C64: return "oq_c64";     /* float _Complex in C, a struct in CUDA */
+  case EL_C128: return "oq_c128";
   case EL_I32: return "int32_t";
   case EL_I8: return "int8_t";
   case EL_U8: return "uint8_t";
@@ -164,9 +164,7 @@ static const char *ctype(Em *E, KType t) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return "int32_t";
   case K_REAL: return "oq_real";
-  case K_CPLX:
-    if (E->cuda) efail(E, E->S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
-    return "oq_cplx";
+  case K_CPLX: return "oq_cplx";
   case K_VEC: return sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
   case K_ARRAY:
     if (!E->arrdone[t.el][t.rank]) {
@@ -376,7 +374,7 @@ static char *num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at
   if (c == K_CPLX) {
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
-      return sf(E, "((oq_cplx)((double _Complex)%s %s (double _Complex)%s))", x, cop(op), y);
+      return sf(E, "((oq_cplx)((oq_c128)%s %s (oq_c128)%s))", x, cop(op), y);
     case OP_POW: case OP_EPOW: return sf(E, "((oq_cplx)oq_cpow(%s, %s))", x, y);
     default: efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
     }
@@ -1072,8 +1070,8 @@ static char *load(Em *E, ElemType el, char *lv) {
   switch (el) {
   case EL_F32: return dp ? sf(E, "((double)%s)", lv) : lv;
   case EL_F64: return dp ? lv : sf(E, "((float)%s)", lv);
-  case EL_C64: return dp ? sf(E, "((double _Complex)%s)", lv) : lv;
-  case EL_C128: return dp ? lv : sf(E, "((float _Complex)%s)", lv);
+  case EL_C64: return dp ? sf(E, "((oq_c128)%s)", lv) : lv;
+  case EL_C128: return dp ? lv : sf(E, "((oq_c64)%s)", lv);
   default: return sf(E, "((int32_t)%s)", lv);
   }
 }
@@ -1876,7 +1874,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   };
   for (size_t i = 0; i < sizeof m / sizeof *m; i++)
     if (m[i].id == id) {
-      if (c == K_CPLX) return sf(E, "((oq_cplx)%s((double _Complex)%s))", m[i].cfn, a);
+      if (c == K_CPLX) return sf(E, "((oq_cplx)%s((oq_c128)%s))", m[i].cfn, a);
       if (id == KB_SQRT) return sf(E, dp ? "sqrt((double)%s)" : "sqrtf((float)%s)", a);
       return math_real(E, m[i].fn, a);
     }
@@ -1884,7 +1882,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_ABS:
     if (c == K_INT) return sf(E, "oq_iabs(%s)", a);
     if (c == K_REAL) return sf(E, dp ? "fabs(%s)" : "fabsf(%s)", a);
-    return sf(E, "((oq_real)cabs((double _Complex)%s))", a);
+    return sf(E, "((oq_real)cabs((oq_c128)%s))", a);
   case KB_FLOOR: case KB_CEIL: case KB_ROUND:
     if (c == K_INT) return a;
     return sf(E, "%s%s(%s)", id == KB_FLOOR ? "floor" : id == KB_CEIL ? "ceil" : "round", dp ? "" : "f", a);
@@ -1905,7 +1903,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_IMAG: return c == K_CPLX ? sf(E, "((oq_real)cimag(%s))", a) : (c == K_INT ? "0" : "((oq_real)0)");
   case KB_CONJ: return c == K_CPLX ? sf(E, "((oq_cplx)conj(%s))", a) : a;
   case KB_ANGLE:
-    if (c == K_CPLX) return sf(E, "((oq_real)carg((double _Complex)%s))", a);
+    if (c == K_CPLX) return sf(E, "((oq_real)carg((oq_c128)%s))", a);
     return sf(E, "((oq_real)atan2(0.0, (double)%s))", a);
   case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: {
     const char *fn = id == KB_ISNAN ? "isnan" : id == KB_ISINF ? "isinf" : "isfinite";
@@ -3273,7 +3271,8 @@ static const char *preamble_fmt =
   "#include <stdint.h>\n#include <stddef.h>\n#include <string.h>\n#include <stdlib.h>\n"
   "#include <math.h>\n#include <complex.h>\n"
   "%s\n"
-  "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n";
+  "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n"
+  "typedef float _Complex oq_c64;\ntypedef double _Complex oq_c128;\n";
 
 /* Helpers of both dialects: OQ_FN is `static inline` in C and adds __device__ in CUDA. */
 static const char *helpers_common =
@@ -3390,6 +3389,7 @@ char *emit_c(KSpec *S) {
   }
   /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
   if (S->grid_barrier) efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
+  if (S->divergent) efail(&E, S->divergent_loc, "%s", S->divergent);
   reach(&E, S->kspec);
   Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
   /* device functions first (they define types the prototypes need) */
@@ -3516,11 +3516,77 @@ static const char *cuda_preamble_fmt =
   "typedef %s oq_real;\n"
   "#define OQ_FN static __device__ inline\n";
 
+/* Complex numbers: C's float/double _Complex as a struct with the operators and functions
+   the statement code uses. Products and quotients as GCC computes them for finite values
+   (the plain product; Smith's quotient), without C's recovery of infinities from NaN
+   results; the functions in double, by the textbook formulas (glibc's differ in the last
+   bits near branch cuts, as the real functions do between CPU and GPU). */
+static const char *cuda_complex_helpers =
+  "template <class T> struct oq_cx {\n"
+  "  T re, im;\n"
+  "  __device__ oq_cx() : re(0), im(0) {}\n"
+  "  __device__ oq_cx(double r) : re((T)r), im(0) {}\n"
+  "  __device__ oq_cx(T r, T i) : re(r), im(i) {}\n"
+  "  template <class U> __device__ oq_cx(oq_cx<U> z) : re((T)z.re), im((T)z.im) {}\n"
+  "};\n"
+  "typedef oq_cx<float> oq_c64;\ntypedef oq_cx<double> oq_c128;\n"
+  "#define OQ_CX template <class T> static __device__ inline\n"
+  "OQ_CX oq_cx<T> operator+(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re + b.re, a.im + b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re - b.re, a.im - b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a) { return oq_cx<T>(-a.re, -a.im); }\n"
+  "OQ_CX oq_cx<T> operator*(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); }\n"
+  "OQ_CX oq_cx<T> operator/(oq_cx<T> a, oq_cx<T> b) {\n"
+  "  T r, d;\n"
+  "  if (fabs(b.re) < fabs(b.im)) {\n"
+  "    r = b.re / b.im; d = b.re * r + b.im;\n"
+  "    return oq_cx<T>((a.re * r + a.im) / d, (a.im * r - a.re) / d);\n"
+  "  }\n"
+  "  r = b.im / b.re; d = b.im * r + b.re;\n"
+  "  return oq_cx<T>((a.im * r + a.re) / d, (a.im - a.re * r) / d);\n"
+  "}\n"
+  "OQ_CX T creal(oq_cx<T> z) { return z.re; }\n"
+  "OQ_CX T cimag(oq_cx<T> z) { return z.im; }\n"
+  "OQ_CX oq_cx<T> conj(oq_cx<T> z) { return oq_cx<T>(z.re, -z.im); }\n"
+  "static __device__ inline double cabs(oq_c128 z) { return hypot(z.re, z.im); }\n"
+  "static __device__ inline double carg(oq_c128 z) { return atan2(z.im, z.re); }\n"
+  "static __device__ inline oq_c128 cexp(oq_c128 z) { double e = exp(z.re); return oq_c128(e * cos(z.im), e * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 clog(oq_c128 z) { return oq_c128(log(hypot(z.re, z.im)), atan2(z.im, z.re)); }\n"
+  "static __device__ inline oq_c128 csqrt(oq_c128 z) {\n"
+  "  if (z.re == 0 && z.im == 0) return oq_c128(0.0, z.im);\n"
+  "  double t = sqrt((fabs(z.re) + hypot(z.re, z.im)) * 0.5);\n"
+  "  if (z.re >= 0) return oq_c128(t, z.im / (2 * t));\n"
+  "  return oq_c128(fabs(z.im) / (2 * t), copysign(t, z.im));\n"
+  "}\n"
+  "static __device__ inline oq_c128 csin(oq_c128 z) { return oq_c128(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }\n"
+  "static __device__ inline oq_c128 ccos(oq_c128 z) { return oq_c128(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im))); }\n"
+  "static __device__ inline oq_c128 csinh(oq_c128 z) { return oq_c128(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ccosh(oq_c128 z) { return oq_c128(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ctan(oq_c128 z) { double d = cos(2 * z.re) + cosh(2 * z.im); return oq_c128(sin(2 * z.re) / d, sinh(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 ctanh(oq_c128 z) { double d = cosh(2 * z.re) + cos(2 * z.im); return oq_c128(sinh(2 * z.re) / d, sin(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 oq_cpow(oq_c128 z, oq_c128 w) {\n"
+  "  double e = w.re;\n"
+  "  if (w.im == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
+  "    oq_c128 r = 1, b = z;\n"
+  "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r = r * b; b = b * b; }\n"
+  "    return e < 0 ? oq_c128(1) / r : r;\n  }\n"
+  "  return cexp(w * clog(z));\n}\n";
+
+/* Helpers over oq_cplx (after its typedef). */
+static const char *cuda_complex_more =
+  "OQ_FN oq_cplx oq_mkc(double re, double im) { return oq_cplx((oq_real)re, (oq_real)im); }\n"
+  "OQ_FN int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
+  "OQ_FN int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n";
+
 /* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
    fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
    by the element's size (1 and 2 bytes through the aligned word that holds them). */
 static const char *cuda_helpers =
-  "template <class T> OQ_FN void oq_aload(T *p, T *o) { *o = *(volatile T *)p; }\n"
+  "template <class T> OQ_FN void oq_aload(T *p, T *o) {   /* by size: T may be a struct */\n"
+  "  if (sizeof(T) == 8) *(unsigned long long *)o = *(volatile unsigned long long *)p;\n"
+  "  else if (sizeof(T) == 4) *(unsigned *)o = *(volatile unsigned *)p;\n"
+  "  else if (sizeof(T) == 2) *(unsigned short *)o = *(volatile unsigned short *)p;\n"
+  "  else if (sizeof(T) == 1) *(unsigned char *)o = *(volatile unsigned char *)p;\n"
+  "  else *o = *p;\n}\n"
   "OQ_FN unsigned oq_cas_word(unsigned *w, unsigned e, unsigned n) { return atomicCAS(w, e, n); }\n"
   "template <class T> OQ_FN bool oq_acas(T *p, T *o, T *n) {\n"
   "  if (sizeof(T) == 8) {\n"
@@ -3629,19 +3695,6 @@ static void cuda_out_helpers(KSpec *S, Buf *out) {
   }
 }
 
-/* True when some value of the specialization is complex (not compiled for CUDA yet). */
-static bool uses_complex(KSpec *S) {
-  for (FSpec *g = S->funcs; g; g = g->next)
-    for (int i = 0; i < g->info.cap; i++) {
-      NodeInfo *ni = &g->info.items[i];
-      if (!ni->node) continue;
-      if (ni->t.kind == K_CPLX || (ni->t.kind == K_ARRAY && (ni->t.el == EL_C64 || ni->t.el == EL_C128))) return true;
-    }
-  for (int c = 0; c < S->ncaps; c++)
-    if (S->caps[c].type.kind == K_CPLX) return true;
-  return false;
-}
-
 /* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
    functions such as numel): no store, exchange, alias, call of a user function or nested
    function that could write it. Only such arrays may live in constant memory or be read
@@ -3724,7 +3777,6 @@ char *emit_cuda(KSpec *S) {
     free(E.reach);
     return NULL;
   }
-  if (uses_complex(S)) efail(&E, S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
   reach(&E, S->kspec);
   cuda_memory_kinds(&E);
   Buf funcs = {0}, out = {0};
@@ -3734,6 +3786,9 @@ char *emit_cuda(KSpec *S) {
   emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
+  bputs(&out, cuda_complex_helpers);
+  bprintf(&out, "typedef %s oq_cplx;\n", dp ? "oq_c128" : "oq_c64");
+  bputs(&out, cuda_complex_more);
   vec_types(&out);
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);

@@ -141,6 +141,10 @@ typedef struct KSpec {
   int npriv;
   int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
                                 private copy counts the updates */
+  const char *divergent;     /* a block barrier under a condition the threads may disagree
+                                on (why, at divergent_loc): CUDA runs it (see emit_cuda), the
+                                CPU's phases cannot */
+  SrcLoc divergent_loc;
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
   unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   Op out_op;                 /* kernel outputs */

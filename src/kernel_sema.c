@@ -1487,6 +1487,16 @@ static bool list_has_jump(NodeList *l, bool in_loop) {
   return false;
 }
 
+/* A barrier that not every thread may reach: fine for block barriers on the GPU (threads
+   that finished do not hold a barrier back there, as in the oracle), not for grid barriers. */
+static void divergent(Uni *U, Node *n, const char *why) {
+  if (U->S->grid_barrier) kfail(U->S, n->loc, "%s", why);
+  if (!U->S->divergent) {
+    U->S->divergent = why;
+    U->S->divergent_loc = n->loc;
+  }
+}
+
 /* Every statement holding a barrier must be reached by all threads of a block alike. */
 static void check_barriers(Uni *U, NodeList *l) {
   KSpec *S = U->S;
@@ -1502,16 +1512,16 @@ static void check_barriers(Uni *U, NodeList *l) {
     switch (n->kind) {
     case N_EXPR: break;
     case N_IF:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier under a condition that may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier under a condition that may differ between threads");
       check_barriers(U, &n->list);
       check_barriers(U, &n->list2);
       break;
     case N_WHILE: case N_REPEAT:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier in a loop whose condition may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier in a loop whose condition may differ between threads");
       check_barriers(U, &n->list);
       break;
     case N_FOR:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier in a loop whose range may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier in a loop whose range may differ between threads");
       check_barriers(U, &n->list);
       break;
     case N_BLOCK: check_barriers(U, &n->list); break;
