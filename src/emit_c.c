@@ -3487,6 +3487,9 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   line(E, "{");
   E->ind++;
   block(E, &f->body);
+  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+     how a failed compile is reported (tests/run.sh) */
+  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) line(E, "oq_no_such_function();");
   E->ind--;
   line(E, "}");
   if (E->has_return) line(E, "_next: ;");
