@@ -1750,6 +1750,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) line(E, "%s = %s;", res, r0);
     else line(E, "(void)%s;", r0);
   } else {
+    if (E->cuda && el_size(el) > 8) efail(E, at_node->loc, "atomic updates of 16-byte elements are not compiled for CUDA");
     char *p = tmp(E), *o = tmp(E), *nn = tmp(E);
     line(E, "%s *%s = &%s;", ct, p, lv);
     line(E, "%s %s, %s;", ct, o, nn);
@@ -1830,6 +1831,7 @@ static char *ex_exchange(Em *E, Node *n) {
   plan_elem(E, &P, 0, &off, &valid);
   ElemType el = at.el;
   const char *ct = el_ctype(el);
+  if (E->cuda && el_size(el) > 8) efail(E, n->loc, "'<-' on 16-byte elements is not compiled for CUDA");
   char *res = tmp(E), *lv = sf(E, "%s.p[%s]", arr, off);
   line(E, "%s %s = 0;", ctype(E, et), res);
   line(E, "if (%s) {", valid);
@@ -3698,6 +3700,24 @@ static void cuda_out_helpers(KSpec *S, Buf *out) {
   }
 }
 
+/* True when some value of the specialization is complex (the struct and its functions are
+   then part of the source: NVRTC compiles less without them). */
+static bool is_complex(KType t) { return t.kind == K_CPLX || (t.kind == K_ARRAY && el_is_complex(t.el)); }
+
+static bool uses_complex(KSpec *S) {
+  for (FSpec *g = S->funcs; g; g = g->next) {
+    for (int i = 0; i < g->info.cap; i++)
+      if (g->info.items[i].node && is_complex(g->info.items[i].t)) return true;
+    for (int i = 0; i < func_info(g->func)->nslots; i++)
+      if (is_complex(g->slots[i])) return true;
+    for (int i = 0; i < g->func->nparams; i++)
+      if (is_complex(g->params[i])) return true;
+  }
+  for (int c = 0; c < S->ncaps; c++)
+    if (is_complex(S->caps[c].type)) return true;
+  return false;
+}
+
 /* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
    functions such as numel): no store, exchange, alias, call of a user function or nested
    function that could write it. Only such arrays may live in constant memory or be read
@@ -3789,9 +3809,11 @@ char *emit_cuda(KSpec *S) {
   emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
-  bputs(&out, cuda_complex_helpers);
-  bprintf(&out, "typedef %s oq_cplx;\n", dp ? "oq_c128" : "oq_c64");
-  bputs(&out, cuda_complex_more);
+  if (uses_complex(S)) {
+    bputs(&out, cuda_complex_helpers);
+    bprintf(&out, "typedef %s oq_cplx;\n", dp ? "oq_c128" : "oq_c64");
+    bputs(&out, cuda_complex_more);
+  }
   vec_types(&out);
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
