@@ -92,4 +92,20 @@ parallel_do(N, a, b, steps, rotate_steps)
 for i = 0..N-1
     assert(b[i] == mod(i - steps + N, N))
 endfor
+% A grid barrier that only the first block reaches: the blocks disagree, so no back end
+% compiles it (blkidx differs between blocks); the oracle runs it, and the threads of the
+% other blocks, once finished, do not hold the barrier back.
+function [] = __kernel__ first_block_sync(a : vec, pos : int, blkidx : int)
+    if blkidx == 0
+        a[pos] = 1
+        syncthreads(grid)
+        a[pos] += 1
+    endif
+endfunction
+
+a = ones(64) * -1
+parallel_do([[64], [32]], a, first_block_sync)
+for i = 0..63
+    assert(a[i] == (i < 32 ? 2 : -1))
+endfor
 print "grid_sync: ok"
