@@ -3458,6 +3458,82 @@ static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
    launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
    one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
    outputs: each thread combines its value into W->out_* atomically. */
+/* ---- syncthreads(grid) over any number of blocks ----
+   When every grid barrier is a statement of the kernel body itself and nothing but the
+   thread's position carries over one (no local, output or shared array lives across it), the
+   kernel runs as phases between the grid barriers: in each, the resident blocks loop over the
+   launch's blocks (vb), and every Quasar thread starts the phase afresh. The launcher then
+   starts only as many blocks as fit (rt_gpu.c). */
+
+static bool holds_grid_barrier(Node *n) {
+  if (!n) return false;
+  if (n->kind == N_EXPR) return is_barrier_stmt(n) && is_grid_barrier(n);
+  for (int i = 0; i < n->list.n; i++)
+    if (holds_grid_barrier(n->list.items[i])) return true;
+  for (int i = 0; i < n->list2.n; i++)
+    if (holds_grid_barrier(n->list2.items[i])) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (holds_grid_barrier(n->cases[i].body.items[j])) return true;
+  return false;
+}
+
+static bool grid_stride_ok(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (!S->grid_barrier || S->nshared || f->nouts) return false;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    if (holds_grid_barrier(n) && !(n->kind == N_EXPR && is_barrier_stmt(n))) return false;
+  }
+  int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  for (int s = f->ngenerics; s < first; s++)
+    if (E->sc[s] == SC_LOCAL) return false;   /* an assigned parameter */
+  unsigned char *bad = calloc(nslots + 1, 1);
+  phase_scan(E, &f->body, bad, first, nslots);
+  bool ok = true;
+  for (int s = first; s < nslots && ok; s++) ok = E->sc[s] != SC_LOCAL || !bad[s];
+  free(bad);
+  return ok;
+}
+
+/* Statements from..to-1 of the body for every thread of blocks vb of this phase. */
+static void grid_phase(Em *E, int from, int to) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  E->ind++;
+  line(E, "int64_t r_ = vb; (void)r_;");
+  for (int d = S->D - 1; d >= 0; d--)
+    line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  thread_prelude(E, true);
+  line(E, "{");
+  E->ind++;
+  for (int i = from; i < to; i++) st(E, f->body.items[i]);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
+static void emit_grid_stride(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < S->D; d++) line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  Buf nvb = {0};
+  for (int d = 0; d < S->D; d++) bprintf(&nvb, "%sc%d", d ? " * " : "", d);
+  line(E, "const int64_t nvb = %s;", nvb.s);
+  free(nvb.s);
+  int from = 0;
+  for (int i = 0; i <= f->body.n; i++) {
+    if (i < f->body.n && !holds_grid_barrier(f->body.items[i])) continue;
+    grid_phase(E, from, i);
+    if (i < f->body.n) st(E, f->body.items[i]);   /* the grid barrier */
+    from = i + 1;
+  }
+}
+
 static void emit_cuda_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -3467,6 +3543,18 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   kernel_analysis(E, &body);
+  S->grid_stride = grid_stride_ok(E);
+  if (S->grid_stride) {
+    bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
+    bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+    kernel_loads(E);
+    emit_grid_stride(E);
+    bputs(&body, "  (void)W;\n}\n");
+    bputs(out, body.s);
+    free(body.s);
+    kernel_end(E);
+    return;
+  }
   bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
   bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
   kernel_loads(E);

@@ -145,6 +145,9 @@ typedef struct KSpec {
                                 on (why, at divergent_loc): CUDA runs it (see emit_cuda), the
                                 CPU's phases cannot */
   SrcLoc divergent_loc;
+  bool grid_stride;          /* emit_cuda: a syncthreads(grid) kernel cut into phases at its
+                                top-level grid barriers, each a loop of the resident blocks
+                                over the launch's blocks (any grid size) */
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
   unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   Op out_op;                 /* kernel outputs */

@@ -25,6 +25,8 @@ typedef struct GSpec {
   Op out_op;
   bool small_launch;
   bool grid_sync;           /* syncthreads(grid): a cooperative launch */
+  bool grid_stride;         /* ... whose resident blocks loop over the launch's blocks */
+  unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
   unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
   CudaPtr cmem;
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
@@ -195,6 +197,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
   g->grid_sync = S->grid_barrier;
+  g->grid_stride = S->grid_stride;
   g->cmem_params = S->cmem_params;
   if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
   g->shared_bytes = S->nshared ? 49152 : 0;
@@ -322,6 +325,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
       grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];
       block[cl->D - 1 - d] = (unsigned)cl->blk[d];
     }
+    if (g->grid_stride) grid[0] = g->stride_blocks, grid[1] = grid[2] = 1;
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
     cuda_launch(g->k, grid, block, g->shared_bytes, g->grid_sync, params, loc);
@@ -351,9 +355,10 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
 }
 
 /* syncthreads(grid) waits for every block: all of them must be resident on the device at
-   once (a cooperative launch refuses more). Too many is an error that names the kernel; the
-   CPU back end and the interpreter cannot run such a launch either. */
-static void check_cooperative(const GSpec *g, const CpuLaunch *cl) {
+   once (a cooperative launch refuses more). A grid_stride kernel starts only as many as fit
+   and loops them over the launch's blocks; for the others, too many is an error that names
+   the kernel (the CPU back end and the interpreter cannot run such a launch either). */
+static void check_cooperative(GSpec *g, const CpuLaunch *cl) {
   const CudaDevice *dev = cuda_device();
   SrcLoc loc = cl->site->loc;
   if (!dev->cooperative)
@@ -365,6 +370,10 @@ static void check_cooperative(const GSpec *g, const CpuLaunch *cl) {
     threads *= cl->blk[d];
   }
   int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
+  if (g->grid_stride && fit > 0) {
+    g->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
+    return;
+  }
   if (blocks > fit)
     rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
              "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
