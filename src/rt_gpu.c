@@ -425,8 +425,10 @@ void gpu_check(const CpuLaunch *cl) {
   if (!g->checked) {
     g->checked = true;
     char *src = make_source(g, &S, cl->args);
-    if (src && cl->opt && cl->opt->emit_c) printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
-    if (src) {
+    if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
+      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
+    if (src && !gpu_check_enabled()) free(src);   /* oq emit --target cuda: print only */
+    else if (src) {
       void *image;
       size_t size;
       char *log = NULL;
@@ -436,8 +438,12 @@ void gpu_check(const CpuLaunch *cl) {
       free(log);
       free(src);
       if (verbose) fprintf(stderr, "oq: cuda check: kernel '%s' compiles for sm_90\n", S.name);
-    } else if (verbose) {
-      fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
+    } else {
+      if (cl->opt && cl->opt->emit_cuda)
+        printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),
+               g->reason);
+      if (verbose)
+        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
     }
   }
   kspec_free(&S);
