@@ -1,4 +1,4 @@
-% EXPECT: 1 ^tests/cpu_errors/grid_sync_too_large\.q:13:1: runtime error: .*syncthreads\(grid\)
+% EXPECT: 1 ^tests/cpu_errors/grid_sync_too_large\.q:14:1: runtime error: .*syncthreads\(grid\)
 % syncthreads(grid) with a local that lives across the barrier needs every thread of the
 % launch at once: on the GPU every block must be resident (a cooperative launch), in the
 % interpreter every thread is a fiber. A launch far beyond both is an error at the launch,
