@@ -84,6 +84,7 @@ typedef struct Em {
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
+  unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -148,8 +149,8 @@ static const char *el_ctype(ElemType e) {
   switch (e) {
   case EL_F32: return "float";
   case EL_F64: return "double";
-  case EL_C64: return "float _Complex";
-  case EL_C128: return "double _Complex";
+  case EL_C64: return "oq_c64";     /* float _Complex in C, a struct in CUDA */
+  case EL_C128: return "oq_c128";
   case EL_I32: return "int32_t";
   case EL_I8: return "int8_t";
   case EL_U8: return "uint8_t";
@@ -165,9 +166,7 @@ static const char *ctype(Em *E, KType t) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return "int32_t";
   case K_REAL: return "oq_real";
-  case K_CPLX:
-    if (E->cuda) efail(E, E->S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
-    return "oq_cplx";
+  case K_CPLX: return "oq_cplx";
   case K_VEC: return sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
   case K_ARRAY:
     if (!E->arrdone[t.el][t.rank]) {
@@ -377,7 +376,7 @@ static char *num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at
   if (c == K_CPLX) {
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
-      return sf(E, "((oq_cplx)((double _Complex)%s %s (double _Complex)%s))", x, cop(op), y);
+      return sf(E, "((oq_cplx)((oq_c128)%s %s (oq_c128)%s))", x, cop(op), y);
     case OP_POW: case OP_EPOW: return sf(E, "((oq_cplx)oq_cpow(%s, %s))", x, y);
     default: efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
     }
@@ -1077,8 +1076,8 @@ static char *load(Em *E, ElemType el, char *lv) {
   switch (el) {
   case EL_F32: return dp ? sf(E, "((double)%s)", lv) : lv;
   case EL_F64: return dp ? lv : sf(E, "((float)%s)", lv);
-  case EL_C64: return dp ? sf(E, "((double _Complex)%s)", lv) : lv;
-  case EL_C128: return dp ? lv : sf(E, "((float _Complex)%s)", lv);
+  case EL_C64: return dp ? sf(E, "((oq_c128)%s)", lv) : lv;
+  case EL_C128: return dp ? lv : sf(E, "((oq_c64)%s)", lv);
   default: return sf(E, "((int32_t)%s)", lv);
   }
 }
@@ -1611,6 +1610,18 @@ static char *prefetched(Em *E, const char *arr) {
   return NULL;
 }
 
+/* The kernel parameter that identifier n names (at the kernel's top level), or -1. */
+static int kernel_param_of(Em *E, Node *n) {
+  if (E->f != E->S->kspec || n->kind != N_IDENT || n->slot < 0 || n->depth != 0) return -1;
+  int i = n->slot - E->f->func->ngenerics;
+  return i >= 0 && i < E->f->func->nparams ? i : -1;
+}
+
+static bool ldg_param(Em *E, Node *n) {
+  int i = kernel_param_of(E, n);
+  return E->cuda && i >= 0 && i < 32 && (E->ldg_params >> i & 1);
+}
+
 static char *index_read(Em *E, Node *n) {
   KType at = T(E, n->a), r = T(E, n);
   char *arr = vname(E, ex(E, n->a), at);
@@ -1646,10 +1657,11 @@ static char *index_read(Em *E, Node *n) {
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
+  const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
-    char *lv = load(E, at.el, P.lin && prefetched(E, arr) ? prefetched(E, arr) : sf(E, "%s.p[%s]", arr, off));
+    char *lv = load(E, at.el, P.lin && prefetched(E, arr) ? prefetched(E, arr) : sf(E, elem_fmt, arr, off));
     /* read now, so the index temporaries die here */
     char *t0 = tmp(E);
     if (!strcmp(valid, "1")) line(E, "const %s %s = %s;", ctype(E, r), t0, lv);
@@ -1661,7 +1673,7 @@ static char *index_read(Em *E, Node *n) {
   for (int k = 0; k < P.vlen; k++) {
     char *off, *valid;
     plan_elem(E, &P, k, &off, &valid);
-    char *lv = load(E, at.el, sf(E, "%s.p[%s]", arr, off));
+    char *lv = load(E, at.el, sf(E, elem_fmt, arr, off));
     line(E, "%s.v[%d] = %s ? %s : %s;", t0, k, valid, lv, zero_of(ec));
   }
   return t0;
@@ -1689,6 +1701,42 @@ static bool cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *
   char *d = conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
   line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, el_ctype(el), op == OP_SUB ? "-" : "", d);
   return true;
+}
+
+/* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
+   of num_op and store_conv computes: int32 elements with int values (add, sub, min, max, and,
+   or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
+   double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
+   compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
+static const char *cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix) {
+  bool dp = rt_config.double_precision;
+  KKind vc = kclass(vt);
+  if (el == EL_I32 && vc == K_INT) {
+    static const struct { Op op; const char *fn, *fix; } m[] = {
+      {OP_ADD, "atomicAdd", "+"}, {OP_SUB, "atomicSub", "-"}, {OP_MAX, "atomicMax", "max"},
+      {OP_MIN, "atomicMin", "min"}, {OP_BAND, "atomicAnd", "&"}, {OP_BOR, "atomicOr", "|"},
+      {OP_BXOR, "atomicXor", "^"},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+      if (m[i].op == op) return *fix = m[i].fix, m[i].fn;
+    return NULL;
+  }
+  if ((el == (dp ? EL_F64 : EL_F32)) && (vc == K_INT || vc == K_REAL) && (op == OP_ADD || op == OP_SUB))
+    return *fix = op == OP_ADD ? "+" : "-", "atomicAdd";
+  return NULL;
+}
+
+/* *lv op= v with the native atomic fn; the new value into res (or dropped). */
+static void cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                              char *res) {
+  const char *ct = el_ctype(el);
+  char *x = tmp(E), *r0 = tmp(E);
+  line(E, "const %s %s = %s;", ct, x, el == EL_I32 ? v : conv(E, v, vt, K_REAL));
+  bool neg = !strcmp(fn, "atomicAdd") && !strcmp(fix, "-");   /* float subtraction: add -x */
+  line(E, "const %s %s = %s(&%s, %s%s);", ct, r0, fn, lv, neg ? "-" : "", x);
+  if (!res) line(E, "(void)%s;", r0);
+  else if (!strcmp(fix, "max") || !strcmp(fix, "min")) line(E, "%s = %s(%s, %s);", res, fix, r0, x);
+  else line(E, "%s = %s %s %s;", res, r0, fix, x);
 }
 
 /* Stores v (type vt) into element k of the plan, optionally combining with op (atomically
@@ -1726,9 +1774,12 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "else {");
     E->ind++;
   }
+  const char *nat = NULL, *fix = NULL;
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     line(E, "%s = %s;", lv, store_conv(E, el, num_op(E, op, load(E, el, lv), et, v, vt, at_node), rc));
     if (res) line(E, "%s = %s;", res, load(E, el, lv));
+  } else if (E->cuda && (nat = cuda_native_atomic(el, op, vt, &fix))) {
+    cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {
     const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
     char *r0 = tmp(E);
@@ -1736,6 +1787,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) line(E, "%s = %s;", res, r0);
     else line(E, "(void)%s;", r0);
   } else {
+    if (E->cuda && el_size(el) > 8) efail(E, at_node->loc, "atomic updates of 16-byte elements are not compiled for CUDA");
     char *p = tmp(E), *o = tmp(E), *nn = tmp(E);
     line(E, "%s *%s = &%s;", ct, p, lv);
     line(E, "%s %s, %s;", ct, o, nn);
@@ -1816,6 +1868,7 @@ static char *ex_exchange(Em *E, Node *n) {
   plan_elem(E, &P, 0, &off, &valid);
   ElemType el = at.el;
   const char *ct = el_ctype(el);
+  if (E->cuda && el_size(el) > 8) efail(E, n->loc, "'<-' on 16-byte elements is not compiled for CUDA");
   char *res = tmp(E), *lv = sf(E, "%s.p[%s]", arr, off);
   line(E, "%s %s = 0;", ctype(E, et), res);
   line(E, "if (%s) {", valid);
@@ -1860,7 +1913,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   };
   for (size_t i = 0; i < sizeof m / sizeof *m; i++)
     if (m[i].id == id) {
-      if (c == K_CPLX) return sf(E, "((oq_cplx)%s((double _Complex)%s))", m[i].cfn, a);
+      if (c == K_CPLX) return sf(E, "((oq_cplx)%s((oq_c128)%s))", m[i].cfn, a);
       if (id == KB_SQRT) return sf(E, dp ? "sqrt((double)%s)" : "sqrtf((float)%s)", a);
       return math_real(E, m[i].fn, a);
     }
@@ -1868,7 +1921,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_ABS:
     if (c == K_INT) return sf(E, "oq_iabs(%s)", a);
     if (c == K_REAL) return sf(E, dp ? "fabs(%s)" : "fabsf(%s)", a);
-    return sf(E, "((oq_real)cabs((double _Complex)%s))", a);
+    return sf(E, "((oq_real)cabs((oq_c128)%s))", a);
   case KB_FLOOR: case KB_CEIL: case KB_ROUND:
     if (c == K_INT) return a;
     return sf(E, "%s%s(%s)", id == KB_FLOOR ? "floor" : id == KB_CEIL ? "ceil" : "round", dp ? "" : "f", a);
@@ -1889,7 +1942,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_IMAG: return c == K_CPLX ? sf(E, "((oq_real)cimag(%s))", a) : (c == K_INT ? "0" : "((oq_real)0)");
   case KB_CONJ: return c == K_CPLX ? sf(E, "((oq_cplx)conj(%s))", a) : a;
   case KB_ANGLE:
-    if (c == K_CPLX) return sf(E, "((oq_real)carg((double _Complex)%s))", a);
+    if (c == K_CPLX) return sf(E, "((oq_real)carg((oq_c128)%s))", a);
     return sf(E, "((oq_real)atan2(0.0, (double)%s))", a);
   case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: {
     const char *fn = id == KB_ISNAN ? "isnan" : id == KB_ISINF ? "isinf" : "isfinite";
@@ -2305,6 +2358,13 @@ static bool is_barrier_stmt(Node *n) {
          (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads"));
 }
 
+/* syncthreads(grid) */
+static bool is_grid_barrier(Node *n) {
+  Node *e = n->a;
+  return e->kind == N_CALL && e->list.n == 1 && e->list.items[0]->kind == N_IDENT &&
+         !strcmp(e->list.items[0]->name, "grid");
+}
+
 static bool is_memfence_stmt(Node *n) {
   if (n->kind != N_EXPR) return false;
   Node *e = n->a;
@@ -2435,6 +2495,10 @@ static void st(Em *E, Node *n) {
   loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
+    if (E->cuda && is_barrier_stmt(n) && is_grid_barrier(n)) {
+      line(E, "oq_grid_sync(%s, %d);", E->L, div_site(E, n, KE_GRID_BARRIER));
+      return;
+    }
     if (E->cuda && (is_barrier_stmt(n) || is_memfence_stmt(n))) {
       line(E, is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
       return;
@@ -3055,6 +3119,17 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
 }
 
+/* An array parameter in constant memory: the launcher copied it to offset a.i of oq_cmem. */
+static char *cuda_cmem_load(Em *E, KType t, const char *a) {
+  Buf b = {0};
+  bprintf(&b, "%s(%s *)(oq_cmem + %s.i), {", lit_open(E, ctype(E, t)), el_ctype(t.el), a);
+  for (int d = 0; d < t.rank; d++) bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
+  bputs(&b, "}}");
+  char *r = sf(E, "%s", b.s);
+  free(b.s);
+  return r;
+}
+
 static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
 /* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
@@ -3254,7 +3329,9 @@ static void kernel_loads(Em *E) {
     char *a = sf(E, "%s[%d]", la, i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? slot_name(E, k, s) : sf(E, "p%d", i);
-    line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, arg_load(E, k->params[i], a));
+    char *v = arg_load(E, k->params[i], a);
+    if (E->cuda && i < 32 && (S->cmem_params >> i & 1)) v = cuda_cmem_load(E, k->params[i], a);
+    line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, v);
     if (E->sc[s] == SC_PARAM) line(E, "(void)%s;", name);
   }
   Buf cxinit = {0};
@@ -3473,7 +3550,8 @@ static const char *preamble_fmt =
   "#include <stdint.h>\n#include <stddef.h>\n#include <string.h>\n#include <stdlib.h>\n"
   "#include <math.h>\n#include <complex.h>\n"
   "%s\n"
-  "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n";
+  "typedef %s oq_real;\ntypedef %s _Complex oq_cplx;\n"
+  "typedef float _Complex oq_c64;\ntypedef double _Complex oq_c128;\n";
 
 /* Helpers of both dialects: OQ_FN is `static inline` in C and adds __device__ in CUDA. */
 static const char *helpers_common =
@@ -3588,6 +3666,9 @@ char *emit_c(KSpec *S) {
     free(E.reach);
     return NULL;
   }
+  /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
+  if (S->grid_barrier) efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
+  if (S->divergent) efail(&E, S->divergent_loc, "%s", S->divergent);
   reach(&E, S->kspec);
   Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
   /* device functions first (they define types the prototypes need) */
@@ -3650,9 +3731,99 @@ static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
 }
 /* ---- the CUDA dialect ---- */
 
+/* ---- syncthreads(grid) over any number of blocks ----
+   When every grid barrier is a statement of the kernel body itself and nothing but the
+   thread's position carries over one (no local, output or shared array lives across it), the
+   kernel runs as phases between the grid barriers: in each, the resident blocks loop over the
+   launch's blocks (vb), and every Quasar thread starts the phase afresh. The launcher then
+   starts only as many blocks as fit (rt_gpu.c). */
+
+static bool holds_grid_barrier(Node *n) {
+  if (!n) return false;
+  if (n->kind == N_EXPR) return is_barrier_stmt(n) && is_grid_barrier(n);
+  for (int i = 0; i < n->list.n; i++)
+    if (holds_grid_barrier(n->list.items[i])) return true;
+  for (int i = 0; i < n->list2.n; i++)
+    if (holds_grid_barrier(n->list2.items[i])) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (holds_grid_barrier(n->cases[i].body.items[j])) return true;
+  return false;
+}
+
+static bool grid_stride_ok(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (!S->grid_barrier || S->nshared || f->nouts) return false;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    if (holds_grid_barrier(n) && !(n->kind == N_EXPR && is_barrier_stmt(n))) return false;
+  }
+  int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  for (int s = f->ngenerics; s < first; s++)
+    if (E->sc[s] == SC_LOCAL) return false;   /* an assigned parameter */
+  unsigned char *bad = calloc(nslots + 1, 1);
+  phase_scan(E, &f->body, bad, first, nslots);
+  bool ok = true;
+  for (int s = first; s < nslots && ok; s++) ok = E->sc[s] != SC_LOCAL || !bad[s];
+  free(bad);
+  return ok;
+}
+
+/* Statements from..to-1 of the body for every thread of blocks vb of this phase. */
+static void grid_phase(Em *E, int from, int to) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  E->ind++;
+  line(E, "int64_t r_ = vb; (void)r_;");
+  for (int d = S->D - 1; d >= 0; d--)
+    line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  thread_prelude(E, true);
+  line(E, "{");
+  E->ind++;
+  for (int i = from; i < to; i++) st(E, f->body.items[i]);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
+static void emit_grid_stride(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < S->D; d++) line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  Buf nvb = {0};
+  for (int d = 0; d < S->D; d++) bprintf(&nvb, "%sc%d", d ? " * " : "", d);
+  line(E, "const int64_t nvb = %s;", nvb.s);
+  free(nvb.s);
+  int from = 0;
+  for (int i = 0; i <= f->body.n; i++) {
+    if (i < f->body.n && !holds_grid_barrier(f->body.items[i])) continue;
+    grid_phase(E, from, i);
+    if (i < f->body.n) st(E, f->body.items[i]);   /* the grid barrier */
+    from = i + 1;
+  }
+}
+
+/* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
+   launch's blocks (P.blk: the oracle's, or the launcher's choice for kernels that do not see
+   blocks). Quasar's last dimension runs on x, the one before on y, then z. Threads outside
+   the data do nothing (no barriers here). Kernel outputs: each thread combines its value into
+   W->out_* atomically. The launch (sizes and arguments) comes by value in the kernel's
+   parameter space (OqkGrid, laid out as rt_gpu.c fills it); L is only the launch's error
+   record in device memory. */
+/* The entry's signature: the launch (sizes and arguments) by value in the parameter space. */
+static void entry_header(Em *E, Buf *body) {
+  int nargs = E->S->kspec->func->nparams + E->S->ncaps;
+  bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
+}
+
 static void cuda_one_position(Em *E, const char *label);
 
-/* One GPU thread per Quasar thread of the oracle's blocks: Quasar's last dimension runs on
+/* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
    x, the one before on y, then z. Threads outside the data do nothing unless there are
    barriers (then they must reach them). */
 static void cuda_thread_body(Em *E) {
@@ -3683,6 +3854,9 @@ static void cuda_one_position(Em *E, const char *label) {
   line(E, "{");
   E->ind++;
   block(E, &E->S->kfunc->body);
+  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+     how a failed compile is reported (tests/run.sh) */
+  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) line(E, "oq_no_such_function();");
   E->ind--;
   line(E, "}");
   if (E->has_return) line(E, "%s: ;", label);
@@ -3913,12 +4087,24 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   kernel_analysis(E, &body);
+  S->grid_stride = grid_stride_ok(E);
+  if (S->grid_stride) {
+    S->block_reduce = false;
+    S->xforms[0] = 0;
+    bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
+    entry_header(E, &body);
+    kernel_loads(E);
+    emit_grid_stride(E);
+    bputs(&body, "  (void)W;\n}\n");
+    bputs(out, body.s);
+    free(body.s);
+    kernel_end(E);
+    return;
+  }
   bprintf(&body, "/* kernel %s: %s */\n", S->name,
           S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
   if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
-  int nargs = f->nparams + S->ncaps;
-  bprintf(&body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
-  bputs(&body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
+  entry_header(E, &body);
   kernel_loads(E);
   if (S->tiled) cuda_tiled_body(E);
   else cuda_thread_body(E);
@@ -3943,11 +4129,77 @@ static const char *cuda_preamble_fmt =
   "typedef %s oq_real;\n"
   "#define OQ_FN static __device__ inline\n";
 
+/* Complex numbers: C's float/double _Complex as a struct with the operators and functions
+   the statement code uses. Products and quotients as GCC computes them for finite values
+   (the plain product; Smith's quotient), without C's recovery of infinities from NaN
+   results; the functions in double, by the textbook formulas (glibc's differ in the last
+   bits near branch cuts, as the real functions do between CPU and GPU). */
+static const char *cuda_complex_helpers =
+  "template <class T> struct oq_cx {\n"
+  "  T re, im;\n"
+  "  __device__ oq_cx() : re(0), im(0) {}\n"
+  "  __device__ oq_cx(double r) : re((T)r), im(0) {}\n"
+  "  __device__ oq_cx(T r, T i) : re(r), im(i) {}\n"
+  "  template <class U> __device__ oq_cx(oq_cx<U> z) : re((T)z.re), im((T)z.im) {}\n"
+  "};\n"
+  "typedef oq_cx<float> oq_c64;\ntypedef oq_cx<double> oq_c128;\n"
+  "#define OQ_CX template <class T> static __device__ inline\n"
+  "OQ_CX oq_cx<T> operator+(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re + b.re, a.im + b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re - b.re, a.im - b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a) { return oq_cx<T>(-a.re, -a.im); }\n"
+  "OQ_CX oq_cx<T> operator*(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); }\n"
+  "OQ_CX oq_cx<T> operator/(oq_cx<T> a, oq_cx<T> b) {\n"
+  "  T r, d;\n"
+  "  if (fabs(b.re) < fabs(b.im)) {\n"
+  "    r = b.re / b.im; d = b.re * r + b.im;\n"
+  "    return oq_cx<T>((a.re * r + a.im) / d, (a.im * r - a.re) / d);\n"
+  "  }\n"
+  "  r = b.im / b.re; d = b.im * r + b.re;\n"
+  "  return oq_cx<T>((a.im * r + a.re) / d, (a.im - a.re * r) / d);\n"
+  "}\n"
+  "OQ_CX T creal(oq_cx<T> z) { return z.re; }\n"
+  "OQ_CX T cimag(oq_cx<T> z) { return z.im; }\n"
+  "OQ_CX oq_cx<T> conj(oq_cx<T> z) { return oq_cx<T>(z.re, -z.im); }\n"
+  "static __device__ inline double cabs(oq_c128 z) { return hypot(z.re, z.im); }\n"
+  "static __device__ inline double carg(oq_c128 z) { return atan2(z.im, z.re); }\n"
+  "static __device__ inline oq_c128 cexp(oq_c128 z) { double e = exp(z.re); return oq_c128(e * cos(z.im), e * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 clog(oq_c128 z) { return oq_c128(log(hypot(z.re, z.im)), atan2(z.im, z.re)); }\n"
+  "static __device__ inline oq_c128 csqrt(oq_c128 z) {\n"
+  "  if (z.re == 0 && z.im == 0) return oq_c128(0.0, z.im);\n"
+  "  double t = sqrt((fabs(z.re) + hypot(z.re, z.im)) * 0.5);\n"
+  "  if (z.re >= 0) return oq_c128(t, z.im / (2 * t));\n"
+  "  return oq_c128(fabs(z.im) / (2 * t), copysign(t, z.im));\n"
+  "}\n"
+  "static __device__ inline oq_c128 csin(oq_c128 z) { return oq_c128(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }\n"
+  "static __device__ inline oq_c128 ccos(oq_c128 z) { return oq_c128(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im))); }\n"
+  "static __device__ inline oq_c128 csinh(oq_c128 z) { return oq_c128(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ccosh(oq_c128 z) { return oq_c128(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ctan(oq_c128 z) { double d = cos(2 * z.re) + cosh(2 * z.im); return oq_c128(sin(2 * z.re) / d, sinh(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 ctanh(oq_c128 z) { double d = cosh(2 * z.re) + cos(2 * z.im); return oq_c128(sinh(2 * z.re) / d, sin(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 oq_cpow(oq_c128 z, oq_c128 w) {\n"
+  "  double e = w.re;\n"
+  "  if (w.im == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
+  "    oq_c128 r = 1, b = z;\n"
+  "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r = r * b; b = b * b; }\n"
+  "    return e < 0 ? oq_c128(1) / r : r;\n  }\n"
+  "  return cexp(w * clog(z));\n}\n";
+
+/* Helpers over oq_cplx (after its typedef). */
+static const char *cuda_complex_more =
+  "OQ_FN oq_cplx oq_mkc(double re, double im) { return oq_cplx((oq_real)re, (oq_real)im); }\n"
+  "OQ_FN int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
+  "OQ_FN int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n";
+
 /* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
    fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
    by the element's size (1 and 2 bytes through the aligned word that holds them). */
 static const char *cuda_helpers =
-  "template <class T> OQ_FN void oq_aload(T *p, T *o) { *o = *(volatile T *)p; }\n"
+  "template <class T> OQ_FN void oq_aload(T *p, T *o) {   /* by size: T may be a struct */\n"
+  "  if (sizeof(T) == 8) *(unsigned long long *)o = *(volatile unsigned long long *)p;\n"
+  "  else if (sizeof(T) == 4) *(unsigned *)o = *(volatile unsigned *)p;\n"
+  "  else if (sizeof(T) == 2) *(unsigned short *)o = *(volatile unsigned short *)p;\n"
+  "  else if (sizeof(T) == 1) *(unsigned char *)o = *(volatile unsigned char *)p;\n"
+  "  else *o = *p;\n}\n"
   "OQ_FN unsigned oq_cas_word(unsigned *w, unsigned e, unsigned n) { return atomicCAS(w, e, n); }\n"
   "template <class T> OQ_FN bool oq_acas(T *p, T *o, T *n) {\n"
   "  if (sizeof(T) == 8) {\n"
@@ -4047,6 +4299,36 @@ static const char *cuda_block_out =
   "OQ_BLOCK_OUT(oq_block_out_r, double, oq_comb_r, oq_out_r)\n";
 
 /* Kernel outputs: one atomic per thread (or per block) into the launch's W->out_*, by the operator. */
+/* syncthreads(grid) without cooperative groups (which need relocatable device code): the
+   cooperative launch keeps every block resident; thread 0 of each block arrives at a counter
+   in module memory, the last one resets it and bumps the generation that the others wait on.
+   The counter is back at 0 after every barrier, so the next launch finds it clean. A wait
+   longer than OQ_GRID_WAIT_NS fails the launch (blocks that disagree would otherwise hang). */
+static const char *cuda_grid_helpers =
+  "#define OQ_GRID_WAIT_NS 20000000000ull\n"
+  "__device__ unsigned oq_gridbar[2];   /* arrivals, generation */\n"
+  "OQ_FN unsigned long long oq_nanotime(void) { unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+  "OQ_FN void oq_grid_sync(OqkLaunch *L, int site) {\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {\n"
+  "    unsigned nb = gridDim.x * gridDim.y * gridDim.z;\n"
+  "    unsigned gen = atomicAdd(&oq_gridbar[1], 0);\n"
+  "    __threadfence();\n"
+  "    if (atomicAdd(&oq_gridbar[0], 1) == nb - 1) {\n"
+  "      atomicExch(&oq_gridbar[0], 0);\n"
+  "      __threadfence();\n"
+  "      atomicAdd(&oq_gridbar[1], 1);\n"
+  "    } else {\n"
+  "      unsigned long long t0 = oq_nanotime();\n"
+  "      while (*(volatile unsigned *)&oq_gridbar[1] == gen)\n"
+  "        if (oq_nanotime() - t0 > OQ_GRID_WAIT_NS) { oq_fail(L, site); break; }\n"
+  "    }\n"
+  "    __threadfence();\n"
+  "  }\n"
+  "  __syncthreads();\n"
+  "}\n";
+
+/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
   switch (S->out_op) {
   case OP_MAX: case OP_MIN: {
@@ -4078,17 +4360,96 @@ static void cuda_out_helpers(KSpec *S, Buf *out) {
   bputs(out, cuda_block_out);
 }
 
-/* True when some value of the specialization is complex (not compiled for CUDA yet). */
+/* True when some value of the specialization is complex (the struct and its functions are
+   then part of the source: NVRTC compiles less without them). */
+static bool is_complex(KType t) { return t.kind == K_CPLX || (t.kind == K_ARRAY && el_is_complex(t.el)); }
+
 static bool uses_complex(KSpec *S) {
-  for (FSpec *g = S->funcs; g; g = g->next)
-    for (int i = 0; i < g->info.cap; i++) {
-      NodeInfo *ni = &g->info.items[i];
-      if (!ni->node) continue;
-      if (ni->t.kind == K_CPLX || (ni->t.kind == K_ARRAY && (ni->t.el == EL_C64 || ni->t.el == EL_C128))) return true;
-    }
+  for (FSpec *g = S->funcs; g; g = g->next) {
+    for (int i = 0; i < g->info.cap; i++)
+      if (g->info.items[i].node && is_complex(g->info.items[i].t)) return true;
+    for (int i = 0; i < func_info(g->func)->nslots; i++)
+      if (is_complex(g->slots[i])) return true;
+    for (int i = 0; i < g->func->nparams; i++)
+      if (is_complex(g->params[i])) return true;
+  }
   for (int c = 0; c < S->ncaps; c++)
-    if (S->caps[c].type.kind == K_CPLX) return true;
+    if (is_complex(S->caps[c].type)) return true;
   return false;
+}
+
+/* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
+   functions such as numel): no store, exchange, alias, call of a user function or nested
+   function that could write it. Only such arrays may live in constant memory or be read
+   through the non-coherent cache. */
+static bool only_read(Em *E, Node *n, int slot, bool read_use);
+static bool list_only_read_args(Em *E, NodeList *l, int slot);
+
+static bool list_only_read(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, false)) return false;
+  return true;
+}
+
+static bool only_read(Em *E, Node *n, int slot, bool read_use) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_IDENT: return read_use || n->slot != slot || n->depth != 0;
+  case N_INDEX: return only_read(E, n->a, slot, true) && list_only_read(E, &n->list, slot);
+  case N_ASSIGN: case N_EXCHANGE:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->list.items[i], slot, false)) return false;
+    }
+    if (n->kind == N_EXCHANGE) {
+      Node *t = n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->a, slot, false)) return false;
+    }
+    return only_read(E, n->b, slot, false);
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->S->kspec, n);
+    bool builtin = ni && ni->builtin && ni->builtin != KB_SHARED;
+    if (!only_read(E, n->a, slot, false)) return false;
+    return builtin ? list_only_read_args(E, &n->list, slot) : list_only_read(E, &n->list, slot);
+  }
+  case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_MATCH:
+    if (!only_read(E, n->a, slot, false)) return false;
+    for (int i = 0; i < n->ncases; i++)
+      if (!only_read(E, n->cases[i].pattern, slot, false) || !list_only_read(E, &n->cases[i].body, slot)) return false;
+    return true;
+  default:
+    return only_read(E, n->a, slot, false) && only_read(E, n->b, slot, false) && only_read(E, n->c, slot, false) &&
+           list_only_read(E, &n->list, slot) && list_only_read(E, &n->list2, slot);
+  }
+}
+
+/* The arguments of a built-in: the array itself is only read there. */
+static bool list_only_read_args(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, true)) return false;
+  return true;
+}
+
+/* 'hwconst arrays in constant memory, 'hwtex_const ones through __ldg (kernel parameters that
+   the kernel only reads; the modifier is ignored elsewhere). */
+static void cuda_memory_kinds(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->cmem_params = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    int slot = f->ngenerics + i;
+    unsigned m = func_info(f)->slot_mods[slot];
+    KType t = S->kspec->params[i];
+    if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
+    if (!list_only_read(E, &f->body, slot)) continue;
+    if ((m & TM_HWCONST) && !S->no_cmem) S->cmem_params |= 1u << i;
+    else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
+  }
 }
 
 char *emit_cuda(KSpec *S) {
@@ -4099,8 +4460,8 @@ char *emit_cuda(KSpec *S) {
     free(E.reach);
     return NULL;
   }
-  if (uses_complex(S)) efail(&E, S->kfunc->loc, "complex numbers are not compiled for CUDA yet");
   reach(&E, S->kspec);
+  cuda_memory_kinds(&E);
   Buf funcs = {0}, out = {0};
   Buf protos = {0}, cx = {0};
   for (int i = E.nreach - 1; i >= 1; i--) emit_device(&E, E.reach[i], &funcs);
@@ -4108,12 +4469,19 @@ char *emit_cuda(KSpec *S) {
   emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
+  if (uses_complex(S)) {
+    bputs(&out, cuda_complex_helpers);
+    bprintf(&out, "typedef %s oq_cplx;\n", dp ? "oq_c128" : "oq_c64");
+    bputs(&out, cuda_complex_more);
+  }
   vec_types(&out);
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
   else if (S->npriv) bputs(&out, "extern __shared__ double oq_shbuf[];\n");
   if (S->npriv) bputs(&out, cuda_merge_count);
+  if (S->grid_barrier) bputs(&out, cuda_grid_helpers);
+  if (S->cmem_params) bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
   cuda_out_helpers(S, &out);
   emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;

@@ -12,6 +12,7 @@ typedef struct InterpOptions {
   bool verbose;
   bool profile;
   bool emit_c;              /* print the C source of every kernel specialization */
+  bool emit_cuda;           /* print its CUDA source (oq emit --target cuda; needs no GPU) */
   const char *argv0;
 } InterpOptions;
 

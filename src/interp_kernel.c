@@ -421,7 +421,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
                   argv[0].kind == V_ARRAY && argv[0].arr->rank == 2 && argv[0].arr->dims[0] == 2};
   Value compiled;
   bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
-  if (!on_gpu && target != TARGET_INTERP && gpu_check_enabled()) gpu_check(&cl);
+  if (!on_gpu && target != TARGET_INTERP && (gpu_check_enabled() || (cl.opt && cl.opt->emit_cuda))) gpu_check(&cl);
   if (on_gpu || (target != TARGET_INTERP && cpu_launch(&cl, &compiled))) {
     for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
     free(L.args);

@@ -98,7 +98,8 @@ struct FSpec {
 };
 
 /* Kinds of run-time errors compiled code reports; the launcher formats the message. */
-typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE } KErrKind;
+typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE,
+                       KE_GRID_BARRIER } KErrKind;
 
 typedef struct KSite {
   KErrKind kind;
@@ -114,6 +115,8 @@ typedef struct KSpecial {
   KType t;           /* K_INT (linear index / product) or K_VEC */
 } KSpecial;
 
+#define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
+
 /* The whole specialization of one kernel launch. */
 typedef struct KSpec {
   Callable *kernel;
@@ -128,6 +131,8 @@ typedef struct KSpec {
   KSpecial special[8]; int nspecial;
   int nshared;               /* shared() call sites in the kernel */
   bool barrier;              /* the kernel calls syncthreads: phases */
+  bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
+                                cooperative launch); its conditions must agree across blocks */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
   bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
   int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
@@ -136,6 +141,15 @@ typedef struct KSpec {
   int npriv;
   int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
                                 private copy counts the updates */
+  const char *divergent;     /* a block barrier under a condition the threads may disagree
+                                on (why, at divergent_loc): CUDA runs it (see emit_cuda), the
+                                CPU's phases cannot */
+  SrcLoc divergent_loc;
+  bool grid_stride;          /* emit_cuda: a syncthreads(grid) kernel cut into phases at its
+                                top-level grid barriers, each a loop of the resident blocks
+                                over the launch's blocks (any grid size) */
+  bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
+  unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   Op out_op;                 /* kernel outputs */
   /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */

@@ -1161,7 +1161,8 @@ static void st(Sx *C, Node *n) {
       if (!C->f->is_kernel) kfail(S, n->loc, "syncthreads in a device function");
       if (e->kind == N_CALL && e->list.n && e->list.items[0]->kind == N_IDENT) {
         const char *scope = e->list.items[0]->name;
-        if (strcmp(scope, "block") && strcmp(scope, "warp")) kfail(S, n->loc, "syncthreads(%s) in compiled kernels", scope);
+        if (!strcmp(scope, "grid")) S->grid_barrier = true;
+        else if (strcmp(scope, "block") && strcmp(scope, "warp")) kfail(S, n->loc, "syncthreads(%s) in compiled kernels", scope);
       }
       S->barrier = true;
       return;
@@ -1359,6 +1360,13 @@ static bool has_barrier(Node *n) {
 
 typedef struct Uni { KSpec *S; FSpec *k; unsigned char *nonuni; bool changed; } Uni;
 
+/* Whether a special parameter has one value for every thread that meets a barrier: a block's
+   threads share blkidx, but a grid barrier (S->grid_barrier) also needs the blocks to agree. */
+static bool uniform_special(Uni *U, const char *name) {
+  if (!strcmp(name, "pos") || !strcmp(name, "blkpos")) return false;
+  return !(U->S->grid_barrier && !strcmp(name, "blkidx"));
+}
+
 static bool uniform_expr(Uni *U, Node *n);
 
 static bool uniform_list(Uni *U, NodeList *l) {
@@ -1379,7 +1387,7 @@ static bool uniform_expr(Uni *U, Node *n) {
       Func *f = U->k->func;
       int pi = n->slot - f->ngenerics;
       if (pi >= 0 && pi < f->nparams && is_special_kernel_param(f->params[pi].name))
-        return strcmp(f->params[pi].name, "pos") && strcmp(f->params[pi].name, "blkpos");
+        return uniform_special(U, f->params[pi].name);
     }
     return !U->nonuni[n->slot];
   case N_UNARY: return uniform_expr(U, n->a);
@@ -1479,6 +1487,16 @@ static bool list_has_jump(NodeList *l, bool in_loop) {
   return false;
 }
 
+/* A barrier that not every thread may reach: fine for block barriers on the GPU (threads
+   that finished do not hold a barrier back there, as in the oracle), not for grid barriers. */
+static void divergent(Uni *U, Node *n, const char *why) {
+  if (U->S->grid_barrier) kfail(U->S, n->loc, "%s", why);
+  if (!U->S->divergent) {
+    U->S->divergent = why;
+    U->S->divergent_loc = n->loc;
+  }
+}
+
 /* Every statement holding a barrier must be reached by all threads of a block alike. */
 static void check_barriers(Uni *U, NodeList *l) {
   KSpec *S = U->S;
@@ -1494,16 +1512,16 @@ static void check_barriers(Uni *U, NodeList *l) {
     switch (n->kind) {
     case N_EXPR: break;
     case N_IF:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier under a condition that may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier under a condition that may differ between threads");
       check_barriers(U, &n->list);
       check_barriers(U, &n->list2);
       break;
     case N_WHILE: case N_REPEAT:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier in a loop whose condition may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier in a loop whose condition may differ between threads");
       check_barriers(U, &n->list);
       break;
     case N_FOR:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "barrier in a loop whose range may differ between threads");
+      if (!uniform_expr(U, n->a)) divergent(U, n, "barrier in a loop whose range may differ between threads");
       check_barriers(U, &n->list);
       break;
     case N_BLOCK: check_barriers(U, &n->list); break;
@@ -1545,7 +1563,6 @@ bool ksema_run(KSpec *S, Value *args) {
   if (setjmp(S->fail)) return false;
   Func *f = S->kfunc;
   S->name = f->name ? f->name : "(kernel lambda)";
-  if (func_info(f)->uses_grid_barrier) kfail(S, f->loc, "syncthreads(grid)");
   free(gather(S, args));
   FnRef *r = fnref(S, f, S->kernel->env, 0, NULL, S->kernel->generic_args, S->kernel->ngeneric_args);
   FSpec *k = fspec_new(S, f, r);

@@ -17,6 +17,7 @@ static void usage(FILE *out) {
   fputs("usage: oq run [options] FILE.q     run a program (top level, then main())\n"
         "       oq check [options] FILE.q   parse and check only\n"
         "       oq emit --target c FILE.q   run, printing the C of every kernel as it is compiled\n"
+        "       oq emit --target cuda FILE.q   the same with the CUDA C++ of every kernel (runs on the CPU)\n"
         "       oq parse --dump FILE.q      print the syntax tree\n"
         "       oq --version | oq help\n"
         "options:\n"
@@ -60,7 +61,8 @@ int main(int argc, char **argv) {
     if (!strcmp(a, "--target") && i + 1 < argc) {
       const char *t = argv[++i];
       if (!strcmp(cmd, "emit") && (!strcmp(t, "c") || !strcmp(t, "cpu"))) opt.target = TARGET_CPU;
-      else if (!strcmp(cmd, "emit")) return usage_error("emit: unknown target '%s' (only c)", t);
+      else if (!strcmp(cmd, "emit") && !strcmp(t, "cuda")) opt.emit_cuda = true;
+      else if (!strcmp(cmd, "emit")) return usage_error("emit: unknown target '%s' (c or cuda)", t);
       else if (!strcmp(t, "auto")) opt.target = TARGET_AUTO;
       else if (!strcmp(t, "cpu")) opt.target = TARGET_CPU;
       else if (!strcmp(t, "cuda")) opt.target = TARGET_CUDA;
@@ -97,8 +99,8 @@ int main(int argc, char **argv) {
   if (!prog) return 1;
   if (!strcmp(cmd, "check")) return 0;
   if (!strcmp(cmd, "emit")) {
-    opt.emit_c = true;
-    if (opt.target != TARGET_CPU) opt.target = TARGET_CPU;
+    opt.emit_c = !opt.emit_cuda;
+    opt.target = TARGET_CPU;
   }
   if (opt.target == TARGET_CUDA || opt.target == TARGET_AUTO) {
     char why[512];

@@ -403,6 +403,8 @@ void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunc
     rt_error(s->loc, "shared memory: size out of range, or threads of one block allocate different sizes");
   case KE_BARRIER:
     rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", name);
+  case KE_GRID_BARRIER:
+    rt_error(s->loc, "syncthreads(grid) in kernel '%s' timed out: not every block of the grid reached it", name);
   }
   rt_error(at, "kernel '%s' failed", name);
 }

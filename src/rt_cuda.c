@@ -72,6 +72,9 @@ enum { JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };   /* CUjit_opt
   X(MemGetInfo, (size_t *, size_t *), "cuMemGetInfo_v2", NULL)                                \
   X(MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2", NULL)                \
   X(MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2", NULL)                      \
+  X(MemcpyDtoD, (CUdeviceptr, CUdeviceptr, size_t), "cuMemcpyDtoD_v2", NULL)                 \
+  X(ModuleGetGlobal, (CUdeviceptr *, size_t *, CUmodule, const char *),                      \
+    "cuModuleGetGlobal_v2", NULL)                                                             \
   X(MemsetD8, (CUdeviceptr, unsigned char, size_t), "cuMemsetD8_v2", NULL)                   \
   X(MemHostRegister, (void *, size_t, unsigned), "cuMemHostRegister_v2", "cuMemHostRegister") \
   X(MemHostUnregister, (void *), "cuMemHostUnregister", NULL)                                \
@@ -282,6 +285,16 @@ void cuda_module_unload(CudaModule *m) {
   free(m);
 }
 
+CudaPtr cuda_module_global(CudaModule *m, const char *name, size_t *bytes, SrcLoc loc) {
+  CUdeviceptr p = 0;
+  size_t n = 0;
+  char what[300];
+  snprintf(what, sizeof what, "looking up '%s' in the module of '%s'", name, m->what);
+  check(cu.ModuleGetGlobal(&p, &n, m->mod, name), what, loc);
+  if (bytes) *bytes = n;
+  return p;
+}
+
 static int fattr(int a, CUfunction f) {
   int v = 0;
   if (cu.FuncGetAttribute(&v, a, f) != CUDA_SUCCESS) v = 0;
@@ -439,6 +452,11 @@ void cuda_mem_info(size_t *free_bytes, size_t *total_bytes, SrcLoc loc) {
 void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc) {
   need(loc);
   check(cu.MemcpyHtoD(dst, src, n), "copying to the device", loc);
+}
+
+void cuda_raw_dtod(CudaPtr dst, CudaPtr src, size_t n, SrcLoc loc) {
+  need(loc);
+  check(cu.MemcpyDtoD(dst, src, n), "copying on the device", loc);
 }
 
 void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, SrcLoc loc) {

@@ -76,6 +76,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
 /* ---- modules, kernels and launches ---------------------------------------------------- */
 
 typedef struct CudaModule CudaModule;
+typedef uint64_t CudaPtr;                          /* CUdeviceptr */
 
 /* What the driver says about one kernel of a loaded module. */
 typedef struct CudaKernel {
@@ -95,6 +96,9 @@ typedef struct CudaKernel {
 /* Loads a cubin or PTX image. `what` names it in errors (e.g. the Quasar kernel). */
 CudaModule *cuda_module_load(const void *image, size_t size, const char *what, SrcLoc loc);
 void cuda_module_unload(CudaModule *m);          /* frees its CudaKernels too */
+/* The device address of the module variable `name` (a __constant__ or __device__ global),
+   its size in *bytes (may be NULL). */
+CudaPtr cuda_module_global(CudaModule *m, const char *name, size_t *bytes, SrcLoc loc);
 /* The kernel `name` (an extern "C" __global__ function) of m; looked up once. */
 CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc);
 
@@ -130,12 +134,12 @@ void cuda_event_free(CudaEvent *e);
 
 /* ---- memory primitives of the driver (rt_devmem.c uses these through CudaMemOps) ------ */
 
-typedef uint64_t CudaPtr;                          /* CUdeviceptr */
 bool cuda_raw_alloc(CudaPtr *p, size_t n, SrcLoc loc);   /* false: out of device memory */
 void cuda_raw_free(CudaPtr p);
 /* Synchronous copies (direct DMA when the host memory is page-locked). */
 void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc);
 void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, SrcLoc loc);
+void cuda_raw_dtod(CudaPtr dst, CudaPtr src, size_t n, SrcLoc loc);   /* ordered on the stream */
 void cuda_raw_memset(CudaPtr p, unsigned char byte, size_t n, SrcLoc loc);
 bool cuda_raw_pin(void *host, size_t n);           /* cuMemHostRegister; false if refused */
 void cuda_raw_unpin(void *host);

@@ -42,7 +42,11 @@ typedef struct GSpec {
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
   bool small_launch, uses_block;
-  bool cooperative;         /* launched with cuLaunchCooperativeKernel (grid-wide barriers) */
+  bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel */
+  bool grid_stride;         /* ... whose resident blocks loop over the launch's blocks */
+  unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
+  unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
+  CudaPtr cmem;
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
   size_t param_bytes;       /* its OqkGrid: GRID_HEAD + nargs OqkArg */
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
@@ -366,6 +370,10 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
   g->uses_block = S->uses_block;
+  g->cooperative = S->grid_barrier;
+  g->grid_stride = S->grid_stride;
+  g->cmem_params = S->cmem_params;
+  if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
   g->shared_bytes = S->nshared ? 49152 : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -406,7 +414,7 @@ static int64_t largest_divisor(int64_t n, int64_t cap) {
    the first is padded: its grid rounds up and the extra threads do nothing. */
 static void block_shape(GSpec *g, const CpuLaunch *cl, int64_t *blk, int64_t *cnt) {
   const CudaDevice *dev = cuda_device();
-  if (g->uses_block || cl->explicit_blk) {
+  if (g->uses_block || g->cooperative || cl->explicit_blk) {
     memcpy(blk, cl->blk, cl->D * sizeof *blk);
     memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
     return;
@@ -575,6 +583,40 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
   cuda_array_host_written(a);
 }
 
+/* ---- 'hwconst: array parameters in constant memory ----
+   The emitter reads such a parameter at offset args[i].i of the module's oq_cmem; the arrays
+   go there one after the other (16-byte aligned) by a device-to-device copy, ordered before
+   the launch on the same stream. A launch whose arrays do not fit in K_CMEM_BYTES uses a
+   specialization that reads them from global memory (cmem_key). */
+
+static size_t cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 15) & ~(size_t)15; }
+
+static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
+  size_t off = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    if (!(g->cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
+    args[i].i = (int64_t)off;
+    size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
+    if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
+    off += cmem_size(vals[i].arr);
+  }
+}
+
+/* The bytes of constant memory a launch's 'hwconst arrays need; above K_CMEM_BYTES the key
+   gets a suffix and the specialization leaves them in global memory (*no_cmem). */
+static void cmem_key(const CpuLaunch *cl, char **key, bool *no_cmem) {
+  Func *f = cl->kernel->func;
+  size_t need = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++)
+    if ((func_info(f)->slot_mods[f->ngenerics + i] & TM_HWCONST) && cl->args[i].kind == V_ARRAY)
+      need += cmem_size(cl->args[i].arr);
+  *no_cmem = need > K_CMEM_BYTES;
+  if (!*no_cmem) return;
+  size_t n = strlen(*key);
+  *key = realloc(*key, n + 6);
+  memcpy(*key + n, "|gmem", 6);
+}
+
 /* The launch's OqkGrid in G.param: sizes, then parameters and captures. */
 static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt) {
   Func *f = S->kfunc;
@@ -589,6 +631,7 @@ static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *bl
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
   for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
+  if (g->cmem_params) fill_cmem(g, f, a, cl->args, loc);
 }
 
 /* The error record of this launch: the next slot of the ring (launch waited when it is
@@ -713,6 +756,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
     cuda_event_record(t->start, loc);
   }
+  if (g->grid_stride) grid[0] = g->stride_blocks, grid[1] = grid[2] = 1;
   cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
   if (t) cuda_event_record(t->stop, loc);
   G.pending = true;
@@ -750,12 +794,43 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
   if (prof) g->host_ms += now_ms() - t0;
 }
 
+/* syncthreads(grid) waits for every block: all of them must be resident on the device at
+   once (a cooperative launch refuses more). A grid_stride kernel starts only as many as fit
+   and loops them over the launch's blocks; for the others, too many is an error that names
+   the kernel (the CPU back end and the interpreter cannot run such a launch either). */
+static void check_cooperative(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
+  const CudaDevice *dev = cuda_device();
+  SrcLoc loc = cl->site->loc;
+  if (!dev->cooperative)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->name,
+             dev->name);
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    blocks *= cnt[d];
+    threads *= blk[d];
+  }
+  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
+  if (g->grid_stride && fit > 0) {
+    g->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
+    return;
+  }
+  if (blocks > fit)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
+             "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
+             "opt_block_size/opt_block_cnt with a loop over the data)", g->name, (long long)blocks, dev->name,
+             (long long)fit, (long long)threads);
+}
+
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   char *key = ksema_key(&S, cl->args);
+  cmem_key(cl, &key, &S.no_cmem);
   GSpec *g = lookup(key);
   free(key);
+  if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
+            "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
   if (!g->k && !g->failed) compile_spec(g, &S, cl);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
@@ -768,6 +843,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   run(g, cl, &S, blk, cnt, result);
   kspec_free(&S);
   return true;
@@ -838,8 +914,10 @@ void gpu_check(const CpuLaunch *cl) {
   if (!g->checked) {
     g->checked = true;
     char *src = make_source(g, &S, cl->args);
-    if (src && cl->opt && cl->opt->emit_c) printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
-    if (src) {
+    if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
+      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
+    if (src && !gpu_check_enabled()) free(src);   /* oq emit --target cuda: print only */
+    else if (src) {
       void *image;
       size_t size;
       char *log = NULL;
@@ -849,8 +927,12 @@ void gpu_check(const CpuLaunch *cl) {
       free(log);
       free(src);
       if (verbose) fprintf(stderr, "oq: cuda check: kernel '%s' compiles for sm_90\n", S.name);
-    } else if (verbose) {
-      fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
+    } else {
+      if (cl->opt && cl->opt->emit_cuda)
+        printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),
+               g->reason);
+      if (verbose)
+        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
     }
   }
   kspec_free(&S);

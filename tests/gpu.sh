@@ -8,7 +8,7 @@
 #   4. make test (the CUDA part runs again in it, now counted with everything else)
 #   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="cpu cuda"),
 #      once `oq run --target cuda` works; the programs check their own results, the print
-#      tests compare output byte for byte
+#      tests compare output byte for byte; then tests/gpu/*.q, which only the GPU can run
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
 #      cuMemAlloc and upload counters), and the launch overhead (tests/gpu/launch.q)
 #   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
@@ -134,6 +134,10 @@ if want suite-cuda && [ $gpu_ok = 1 ]; then
   [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
   step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
+  # programs only the GPU runs (launches beyond the interpreter's limits)
+  for f in tests/gpu/*.q; do
+    step "gpu-$(basename "$f" .q)" 300 build/oq run --target cuda "$f"
+  done
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do
     timeout 120 build/oq run --verbose --target cuda "$f" 2>&1 >/dev/null | grep 'does not run on the GPU'

@@ -271,6 +271,14 @@ cli "check of a valid program" 0 - '' -- check "$ok_file"
 cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
+cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
+  export OQ_CUDA_CHECK=1 OQ_CUDA_BREAK=1
+  cli "NVRTC error names both lines" 1 err \
+    "^tests/lang/kernel_1d\.q:[0-9]+:[0-9]+: runtime error: kernel 'affine': NVRTC failed to compile its CUDA code at generated line [0-9]+ \(Quasar kernel_1d\.q:5\): .*oq_no_such_function" \
+    -- run --target cpu tests/lang/kernel_1d.q
+  unset OQ_CUDA_CHECK OQ_CUDA_BREAK
+fi
 echo "cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
 
