@@ -13,6 +13,8 @@ typedef struct InterpOptions {
   bool profile;
   bool emit_c;              /* print the C source of every kernel specialization */
   const char *argv0;
+  char **args;              /* program arguments (after the file): main()'s arguments */
+  int nargs;
 } InterpOptions;
 
 typedef struct Program Program;

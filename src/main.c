@@ -13,7 +13,8 @@
 RtConfig rt_config;
 
 static void usage(FILE *out) {
-  fputs("usage: oq run [options] FILE.q     run a program (top level, then main())\n"
+  fputs("usage: oq run [options] FILE.q [ARGS...]\n"
+        "                                   run a program (top level, then main(ARGS...))\n"
         "       oq check [options] FILE.q   parse and check only\n"
         "       oq emit --target c FILE.q   run, printing the C of every kernel as it is compiled\n"
         "       oq parse --dump FILE.q      print the syntax tree\n"
@@ -75,8 +76,14 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--dump")) dump = true;
     else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
-    else if (!path) path = a;
-    else return usage_error("unexpected argument '%s'", a);
+    else if (!path) {
+      path = a;
+      if (!strcmp(cmd, "run")) {   /* the rest belongs to the program */
+        opt.args = argv + i + 1;
+        opt.nargs = argc - i - 1;
+        break;
+      }
+    } else return usage_error("unexpected argument '%s'", a);
   }
   if (!path) return usage_error("%s: no input file", cmd);
 
