@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# tests/examples/run.sh: the examples gallery (examples/*.q), each run with --target cpu at
+# a small size and checked by tests/examples/ref.c, an independent C reference that reads
+# the written PNGs with libpng (not oq's imread) or the printed results. Every output path
+# is first poisoned with a copy of the input photograph, so an example that writes nothing
+# fails (wrong size, or "equals the input"); negative controls check that the checker can
+# fail. Last line: `N passed, N failed`.
+# Environment: OQ (default build/oq), OQ_EXAMPLES_SIZE (default 64: crop of the photograph),
+# OQ_EXAMPLES_TARGET (default cpu).
+set -u
+cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+OQ=${OQ:-build/oq}
+SIZE=${OQ_EXAMPLES_SIZE:-64}
+TARGET=${OQ_EXAMPLES_TARGET:-cpu}
+IN=examples/data/chelsea.png
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-examples.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+pass=0
+fail=0
+
+if ! ${CC:-cc} -O2 -std=c11 -Wall -Wextra -D_GNU_SOURCE -o "$tmp/ref" tests/examples/ref.c -lpng -lm 2>"$tmp/cc.err"; then
+  echo "FAIL examples: tests/examples/ref.c does not build:"
+  head -n 10 "$tmp/cc.err" | sed 's/^/    | /'
+  echo "0 passed, 1 failed"
+  exit 1
+fi
+
+ok() { pass=$((pass + 1)); }
+bad() {   # bad NAME REASON [FILE]: one failure, with the first lines of FILE
+  echo "FAIL examples: $1: $2"
+  [ -n "${3:-}" ] && [ -s "$3" ] && head -n 8 "$3" | cut -c1-200 | sed 's/^/    | /'
+  fail=$((fail + 1))
+}
+
+# example NAME "OQ ARGS" "REF ARGS" [OUTPUT...]: runs examples/NAME.q with OQ ARGS (its
+# stdout to $tmp/NAME.txt), then `ref NAME REF ARGS`; the verdict goes to $tmp/NAME.result.
+# OUTPUT files are poisoned first. Up to $JOBS examples run at once.
+JOBS=${OQ_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
+example() {
+  local name=$1 args=$2 refargs=$3 f
+  shift 3
+  for f in "$@"; do cp "$IN" "$f"; done
+  while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+  (
+    # shellcheck disable=SC2086
+    timeout -k 5 120 "$OQ" run --target "$TARGET" "examples/$name.q" $args >"$tmp/$name.txt" 2>"$tmp/$name.err" </dev/null
+    rc=$?
+    if [ "$rc" -ne 0 ]; then
+      echo "oq run exited with status $rc" >"$tmp/$name.result"
+    # shellcheck disable=SC2086
+    elif "$tmp/ref" "$name" $refargs >"$tmp/$name.ref" 2>&1; then
+      echo PASS >"$tmp/$name.result"
+    else
+      { grep -m1 FAIL "$tmp/$name.ref" || echo "the reference failed"; } | sed 's/^FAIL //' >"$tmp/$name.result"
+    fi
+  ) &
+}
+
+t=$tmp
+example gamma "$IN $t/gamma.png $SIZE" "$IN $SIZE $t/gamma.png" "$t/gamma.png"
+example mandelbrot "$t/mandelbrot.png $SIZE 256" "$SIZE 256 $t/mandelbrot.png" "$t/mandelbrot.png"
+example rotate "$IN $t/rotate.png $SIZE 30 -0.25 10 5" "$IN $SIZE 30 -0.25 10 5 $t/rotate.png" "$t/rotate.png"
+example haar "$IN $t/haar.png $t/haar_back.png $SIZE 3" "$IN $SIZE 3 $t/haar.png $t/haar_back.png" \
+  "$t/haar.png" "$t/haar_back.png"
+example filter3x3 "$IN $t/f1.png $t/f2.png $t/f3.png $SIZE" "$IN $SIZE $t/f1.png $t/f2.png $t/f3.png" \
+  "$t/f1.png" "$t/f2.png" "$t/f3.png"
+example gaussian "$IN $t/gaussian.png $SIZE" "$IN $SIZE $t/gaussian.png" "$t/gaussian.png"
+example morph "$IN $t/morph.png $SIZE" "$IN $SIZE $t/morph.png" "$t/morph.png"
+example bitonic "$IN $t/bitonic.png $SIZE" "$IN $SIZE $t/bitonic.png" "$t/bitonic.png"
+example matmul "$IN $t/matmul.png $SIZE" "$IN $SIZE $t/matmul.png" "$t/matmul.png"
+example transpose "$IN $t/transpose.png $SIZE" "$IN $SIZE $t/transpose.png" "$t/transpose.png"
+example sums "$IN $SIZE" "$IN $SIZE $t/sums.txt"
+example dot "$IN $SIZE" "$IN $SIZE $t/dot.txt"
+example hist_000 "$IN $t/hist_000.png $SIZE 1" "$IN $SIZE $t/hist_000.txt $t/hist_000.png" "$t/hist_000.png"
+example hist_002 "$IN $t/hist_002.png $SIZE" "$IN $SIZE $t/hist_002.txt $t/hist_002.png" "$t/hist_002.png"
+# a cap of 5 saturates most bins of a small crop (2048 bins)
+example hist_004 "$IN $t/hist_004.png $SIZE 5" "$IN $SIZE 5 $t/hist_004.txt $t/hist_004.png" "$t/hist_004.png"
+
+wait
+# one verdict per example; every example of the gallery has a case above
+for f in examples/*.q; do
+  n=$(basename "$f" .q)
+  if [ ! -f "$tmp/$n.result" ]; then bad "$n" "examples/$n.q has no test in tests/examples/run.sh"
+  elif [ "$(cat "$tmp/$n.result")" = PASS ]; then ok
+  else bad "$n" "$(cat "$tmp/$n.result")" "$tmp/$n.err"; fi
+done
+
+# negative controls: the checks reject a poisoned output, another example's output, a
+# changed count, a reconstruction that is not the input
+control() {   # control DESCRIPTION REF ARGS...: ref must fail
+  local what=$1
+  shift
+  if "$tmp/ref" "$@" >"$tmp/control.out" 2>&1; then bad "control" "$what: the check passed" "$tmp/control.out"; else ok; fi
+}
+cp "$IN" "$tmp/poison.png"
+control "the input as gamma's output" gamma "$IN" "$SIZE" "$tmp/poison.png"
+control "gamma's output as the 3x3 filters' output" filter3x3 "$IN" "$SIZE" "$t/gamma.png" "$t/gamma.png" "$t/gamma.png"
+control "the gaussian output as the 3x3 filter's" filter3x3 "$IN" "$SIZE" "$t/gaussian.png" "$t/f2.png" "$t/f3.png"
+sed 's/^red: \[\([0-9]*\),/red: [\1,1/' "$tmp/hist_002.txt" >"$tmp/hist_bad.txt"
+control "a changed histogram count" hist_002 "$IN" "$SIZE" "$tmp/hist_bad.txt" "$t/hist_002.png"
+control "a histogram plot of other counts" hist_002 "$IN" "$SIZE" "$tmp/hist_002.txt" "$t/hist_000.png"
+control "the forward transform as the reconstruction" haar "$IN" "$SIZE" 3 "$t/haar.png" "$t/haar.png"
+
+echo "examples: $pass passed, $fail failed"
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
