@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "rt_cpu.h"
 #include "rt_cuda.h"
+#include "rt_show.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -25,7 +26,9 @@ static void usage(FILE *out) {
         "  --verbose                        say which back end is used\n"
         "  --profile                        print per-kernel statistics after the run\n"
         "  --emit-c                         print the C source of each compiled kernel\n"
+        "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
         "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
+        "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
         "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
         out);
 }
@@ -74,6 +77,7 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
     else if (!strcmp(a, "--profile")) opt.profile = true;
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
+    else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
     else if (!strcmp(a, "--dump")) dump = true;
     else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
     else if (!path) {
@@ -118,6 +122,7 @@ int main(int argc, char **argv) {
     opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
   int status = interp_run(prog, &opt);
+  rt_show_finish();
   if (opt.profile) cpu_profile_report(stderr);
   return status;
 }

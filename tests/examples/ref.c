@@ -410,7 +410,29 @@ static void ref_hist004(char **a) {   /* IN SIZE CAP PRINTED PLOT */
   check_plot(a[4], h, 1, 2048, 100);
 }
 
+/* tests/examples/show.q's files: x[m,n] = 6m + n on 4 x 6 pixels, shown five ways. */
+static void ref_show(char **a) {   /* DIR */
+  Img want[5];
+  for (int f = 0; f < 5; f++) want[f] = img_new(4, 6, f == 3 ? 3 : 1);
+  for (int m = 0; m < 4; m++)
+    for (int n = 0; n < 6; n++) {
+      double x = 6 * m + n;
+      *at(&want[0], m, n, 0) = 10 * x;
+      *at(&want[1], m, n, 0) = x * 255 / 23;   /* imshow(x, []) */
+      *at(&want[2], m, n, 0) = x * 255 / 46;   /* imshow(x, [0, 46]) */
+      *at(&want[3], m, n, 1) = 5 * x;          /* the hold("on") image replaced the first */
+      *at(&want[4], m, n, 0) = 255 - 10 * x;
+    }
+  for (int f = 0; f < 5; f++) {
+    char path[4200], what[40];
+    snprintf(path, sizeof path, "%s/show_imshow%d.png", a[0], f + 1);
+    snprintf(what, sizeof what, "imshow %d", f + 1);
+    compare(what, path, &want[f], 0, 0, NULL);
+  }
+}
+
 static const struct { const char *name; int nargs; void (*fn)(char **); } commands[] = {
+  {"show", 1, ref_show},
   {"gamma", 3, ref_gamma}, {"mandelbrot", 3, ref_mandelbrot}, {"rotate", 7, ref_rotate},
   {"haar", 5, ref_haar}, {"filter3x3", 5, ref_filter}, {"gaussian", 3, ref_gaussian},
   {"morph", 3, ref_morph}, {"bitonic", 3, ref_bitonic}, {"matmul", 3, ref_matmul},

@@ -101,6 +101,49 @@ control "a changed histogram count" hist_002 "$IN" "$SIZE" "$tmp/hist_bad.txt" "
 control "a histogram plot of other counts" hist_002 "$IN" "$SIZE" "$tmp/hist_002.txt" "$t/hist_000.png"
 control "the forward transform as the reconstruction" haar "$IN" "$SIZE" 3 "$t/haar.png" "$t/haar.png"
 
+# ---- imshow without a display: PNG files (--show-dir, $OQ_SHOW_DIR, next to the program) ----
+show_files() {   # show_files DESCRIPTION DIR OQ-ARGS...: runs show.q headless, checks DIR's files
+  local what=$1 dir=$2
+  shift 2
+  if ! env -u DISPLAY -u WAYLAND_DISPLAY timeout -k 5 60 "$@" >"$tmp/show.out" 2>"$tmp/show.err" </dev/null; then
+    bad "imshow ($what)" "oq run failed" "$tmp/show.err"
+  elif [ "$(grep -c "^imshow: wrote $dir/show_imshow[1-5]\.png\$" "$tmp/show.out")" != 6 ]; then
+    bad "imshow ($what)" "expected 6 lines 'imshow: wrote $dir/show_imshowN.png'" "$tmp/show.out"
+  elif ! "$tmp/ref" show "$dir" >"$tmp/show.ref" 2>&1; then
+    bad "imshow ($what)" "$(grep -m1 FAIL "$tmp/show.ref")"
+  else ok; fi
+}
+mkdir -p "$tmp/show1" "$tmp/show2" "$tmp/prog"
+show_files "--show-dir" "$tmp/show1" "$OQ" run --show-dir "$tmp/show1" tests/examples/show.q
+show_files "OQ_SHOW_DIR" "$tmp/show2" env OQ_SHOW_DIR="$tmp/show2" "$OQ" run tests/examples/show.q
+cp tests/examples/show.q "$tmp/prog/show.q"
+show_files "next to the program" "$tmp/prog" "$OQ" run "$tmp/prog/show.q"
+
+# ---- imshow with a display: a window (SDL2), where Xvfb and SDL2 are installed ----
+if command -v Xvfb >/dev/null && { ldconfig -p 2>/dev/null | grep -q 'libSDL2-2\.0\.so\.0'; }; then
+  disp=:$((200 + $$ % 500))
+  Xvfb "$disp" -screen 0 640x480x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+  xvfb=$!
+  sleep 1
+  mkdir -p "$tmp/win"
+  cp tests/examples/show.q "$tmp/win/show.q"
+  DISPLAY=$disp OQ_SHOW_WAIT=0 timeout -k 5 60 "$OQ" run "$tmp/win/show.q" >"$tmp/win.out" 2>"$tmp/win.err" </dev/null
+  rc=$?
+  if [ "$rc" -ne 0 ] || [ -s "$tmp/win.out" ] || ls "$tmp/win" | grep -q png; then
+    bad "imshow (window)" "exit status $rc, expected 0, no output and no files" "$tmp/win.err"
+  else ok; fi
+  # without OQ_SHOW_WAIT=0 the program waits for its windows to be closed
+  DISPLAY=$disp timeout -k 5 3 "$OQ" run "$tmp/win/show.q" >"$tmp/win.out" 2>"$tmp/win.err" </dev/null
+  rc=$?
+  if [ "$rc" -ne 124 ] || ! grep -q 'close the windows' "$tmp/win.err"; then
+    bad "imshow (window)" "expected to wait for the windows (status 124), got $rc" "$tmp/win.err"
+  else ok; fi
+  kill "$xvfb" 2>/dev/null
+  wait "$xvfb" 2>/dev/null
+else
+  echo "examples: imshow window test skipped (needs Xvfb and libSDL2-2.0.so.0: apt-get install xvfb libsdl2-2.0-0)"
+fi
+
 echo "examples: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
