@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "rt_cpu.h"
 #include "rt_cuda.h"
+#include "rt_profile.h"
 #include "rt_show.h"
 
 #define OQ_VERSION "0.1.0"
@@ -75,7 +76,7 @@ int main(int argc, char **argv) {
       else if (!strcmp(p, "double")) rt_config.double_precision = true;
       else return usage_error("unknown precision '%s'", p);
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
-    else if (!strcmp(a, "--profile")) opt.profile = true;
+    else if (!strcmp(a, "--profile")) opt.profile = true, prof_enable(true);
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
     else if (!strcmp(a, "--dump")) dump = true;
@@ -123,6 +124,6 @@ int main(int argc, char **argv) {
   }
   int status = interp_run(prog, &opt);
   rt_show_finish();
-  if (opt.profile) cpu_profile_report(stderr);
+  if (opt.profile) prof_report(stderr);
   return status;
 }

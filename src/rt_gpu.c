@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "rt_gpu.h"
+#include "rt_profile.h"
 #include "rt_cuda.h"
 
 /* One specialization: compiled (module, k), or failed with a reason. */
@@ -283,7 +285,9 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
     }
     CudaPtr pl = dev, pw = dev + off_w;
     void *params[] = {&pl, &pw};
+    void *ev = prof_gpu_begin(loc);   /* --profile: device time of the kernel */
     cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
+    prof_gpu_end(ev, loc);
     cuda_sync(loc);
     cuda_raw_dtoh(host, dev, off_a, loc);
   }
@@ -309,19 +313,35 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
   }
 }
 
+/* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
+static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *pr) {
+  struct timespec t0, t1;
+  long hits = cuda_stats.cache_hits;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  prof_progress(callable_name(cl->kernel), "cuda");
+  compile_spec(g, S, cl);
+  prof_progress_done();
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  if (g->k) prof_compile(pr, (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6, cuda_stats.cache_hits > hits);
+}
+
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   char *key = ksema_key(&S, cl->args);
   GSpec *g = lookup(key);
   free(key);
-  if (!g->k && !g->failed) compile_spec(g, &S, cl);
+  ProfRow *pr = prof_row(cl->kernel, "cuda");
+  if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
   const char *why = g->failed ? g->reason : shape_problem(g, cl);
   if (why) {
     note_fallback(g, cl, why);
+    prof_note(pr, why);
     kspec_free(&S);
     return false;
   }
+  prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
+  prof_launch(pr, 0);     /* its time comes from events */
   run(g, cl, &S, result);
   kspec_free(&S);
   return true;

@@ -101,6 +101,63 @@ control "a changed histogram count" hist_002 "$IN" "$SIZE" "$tmp/hist_bad.txt" "
 control "a histogram plot of other counts" hist_002 "$IN" "$SIZE" "$tmp/hist_002.txt" "$t/hist_000.png"
 control "the forward transform as the reconstruction" haar "$IN" "$SIZE" 3 "$t/haar.png" "$t/haar.png"
 
+# ---- oq run --profile: the table's shape and numbers ----
+# prof_check FILE KERNEL BACKEND LAUNCHES NOTES-REGEX [UP DOWN]: the row of KERNEL@profile.q
+# on BACKEND has LAUNCHES launches, mean = total / launches, notes matching the regex, and
+# (on the GPU) UP and DOWN bytes.
+prof_check() {
+  local file=$1 k=$2 be=$3 n=$4 notes=$5 up=${6:--} down=${7:--} row
+  row=$(grep -E "^$k@profile\.q:[0-9]+ +$be " "$file")
+  if [ "$(printf '%s\n' "$row" | grep -c .)" != 1 ]; then
+    echo "no single row for $k on $be"
+    return
+  fi
+  printf '%s\n' "$row" | awk -v n="$n" -v up="$up" -v down="$down" -v re="$notes" '{
+    notes = $0
+    for (i = 0; i < 8; i++) sub(/^[^ ]+ +/, "", notes)
+    if ($3 != n) { print "launches " $3 ", expected " n; exit }
+    tol = 0.0005 / ($3 > 0 ? $3 : 1) + 0.00006   # total has 3 decimals, mean 4
+    if ($3 > 0 && ($5 - $4 / $3 > tol || $4 / $3 - $5 > tol)) { print "mean " $5 " is not total/launches"; exit }
+    if ($4 < 0 || $6 < 0) { print "negative time"; exit }
+    if ($7 != up || $8 != down) { print "bytes " $7 "/" $8 ", expected " up "/" down; exit }
+    if (notes !~ re) { print "notes \"" notes "\" do not match /" re "/"; exit }
+  }'
+}
+profile_run() {   # profile_run NAME TARGET CHECK...: runs profile.q with --profile; each CHECK is
+  local name=$1 target=$2 why        # "KERNEL BACKEND LAUNCHES NOTES-REGEX [UP DOWN]"
+  shift 2
+  if ! OQ_CACHE_DIR=$tmp/pcache timeout -k 5 120 "$OQ" run --target "$target" --profile tests/examples/profile.q \
+      >"$tmp/prof.out" 2>"$tmp/prof.err" </dev/null; then
+    bad "profile ($name)" "oq run failed" "$tmp/prof.err"
+    return
+  fi
+  if ! head -n 1 "$tmp/prof.err" | grep -Eq '^kernel +backend +launches +total ms +mean ms +compile ms +bytes up +bytes down +notes$'; then
+    bad "profile ($name)" "unexpected header" "$tmp/prof.err"
+    return
+  fi
+  for c in "$@"; do
+    # shellcheck disable=SC2086
+    why=$(prof_check "$tmp/prof.err" $c)
+    if [ -n "$why" ]; then bad "profile ($name)" "$c: $why" "$tmp/prof.err"; return; fi
+  done
+  ok
+}
+profile_run "first run" cpu "fill cpu 3 ^1.compiled,.0.from.cache$" "twice cpu 5 ^1.compiled,.0.from.cache$" \
+  "cond_sync interp 2 ^barrier.under.a.condition"
+profile_run "second run, from the cache" cpu "fill cpu 3 ^0.compiled,.1.from.cache$" \
+  "twice cpu 5 ^0.compiled,.1.from.cache$" "cond_sync interp 2 barrier"
+if [ "$(grep -c '@profile' "$tmp/prof.err")" != 3 ]; then bad "profile" "expected 3 rows" "$tmp/prof.err"; else ok; fi
+if timeout 60 "$OQ" run --target cuda tests/print/ints.q >/dev/null 2>&1; then
+  # each array of 1000 floats crosses once up, y once down (charged to the last launch)
+  profile_run "cuda" cuda "fill cuda 3 compiled 4000 0" "twice cuda 5 compiled 4000 4000" \
+    "cond_sync interp 2 barrier" "cond_sync cuda 0 barrier 0 0"
+  if ! grep -q '^host<->device: 8000 bytes up in 2 transfers, 4000 bytes down in 1 transfers$' "$tmp/prof.err"; then
+    bad "profile (cuda)" "transfer totals" "$tmp/prof.err"
+  else ok; fi
+else
+  echo "examples: the GPU part of the profile test skipped (no usable GPU)"
+fi
+
 # ---- imshow without a display: PNG files (--show-dir, $OQ_SHOW_DIR, next to the program) ----
 show_files() {   # show_files DESCRIPTION DIR OQ-ARGS...: runs show.q headless, checks DIR's files
   local what=$1 dir=$2
