@@ -6,7 +6,8 @@
 # fails (wrong size, or "equals the input"); negative controls check that the checker can
 # fail. Last line: `N passed, N failed`.
 # Environment: OQ (default build/oq), OQ_EXAMPLES_SIZE (default 64: crop of the photograph),
-# OQ_EXAMPLES_TARGET (default cpu).
+# OQ_EXAMPLES_TARGET (default cpu). `run.sh profile` runs only the --profile part (no
+# libpng needed: the GPU machine, tests/examples/gpu.sh).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 OQ=${OQ:-build/oq}
@@ -17,13 +18,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-examples.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 pass=0
 fail=0
-
-if ! ${CC:-cc} -O2 -std=c11 -Wall -Wextra -D_GNU_SOURCE -o "$tmp/ref" tests/examples/ref.c -lpng -lm 2>"$tmp/cc.err"; then
-  echo "FAIL examples: tests/examples/ref.c does not build:"
-  head -n 10 "$tmp/cc.err" | sed 's/^/    | /'
-  echo "0 passed, 1 failed"
-  exit 1
-fi
+PART=${1:-all}
 
 ok() { pass=$((pass + 1)); }
 bad() {   # bad NAME REASON [FILE]: one failure, with the first lines of FILE
@@ -31,6 +26,14 @@ bad() {   # bad NAME REASON [FILE]: one failure, with the first lines of FILE
   [ -n "${3:-}" ] && [ -s "$3" ] && head -n 8 "$3" | cut -c1-200 | sed 's/^/    | /'
   fail=$((fail + 1))
 }
+
+if [ "$PART" = all ]; then
+if ! ${CC:-cc} -O2 -std=c11 -Wall -Wextra -D_GNU_SOURCE -o "$tmp/ref" tests/examples/ref.c -lpng -lm 2>"$tmp/cc.err"; then
+  echo "FAIL examples: tests/examples/ref.c does not build:"
+  head -n 10 "$tmp/cc.err" | sed 's/^/    | /'
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 
 # example NAME "OQ ARGS" "REF ARGS" [OUTPUT...]: runs examples/NAME.q with OQ ARGS (its
 # stdout to $tmp/NAME.txt), then `ref NAME REF ARGS`; the verdict goes to $tmp/NAME.result.
@@ -100,6 +103,7 @@ sed 's/^red: \[\([0-9]*\),/red: [\1,1/' "$tmp/hist_002.txt" >"$tmp/hist_bad.txt"
 control "a changed histogram count" hist_002 "$IN" "$SIZE" "$tmp/hist_bad.txt" "$t/hist_002.png"
 control "a histogram plot of other counts" hist_002 "$IN" "$SIZE" "$tmp/hist_002.txt" "$t/hist_000.png"
 control "the forward transform as the reconstruction" haar "$IN" "$SIZE" 3 "$t/haar.png" "$t/haar.png"
+fi   # PART all
 
 # ---- oq run --profile: the table's shape and numbers ----
 # prof_check FILE KERNEL BACKEND LAUNCHES NOTES-REGEX [UP DOWN]: the row of KERNEL@profile.q
@@ -158,6 +162,7 @@ else
   echo "examples: the GPU part of the profile test skipped (no usable GPU)"
 fi
 
+if [ "$PART" = all ]; then
 # ---- imshow without a display: PNG files (--show-dir, $OQ_SHOW_DIR, next to the program) ----
 show_files() {   # show_files DESCRIPTION DIR OQ-ARGS...: runs show.q headless, checks DIR's files
   local what=$1 dir=$2
@@ -200,6 +205,7 @@ if command -v Xvfb >/dev/null && { ldconfig -p 2>/dev/null | grep -q 'libSDL2-2\
 else
   echo "examples: imshow window test skipped (needs Xvfb and libSDL2-2.0.so.0: apt-get install xvfb libsdl2-2.0-0)"
 fi
+fi   # PART all
 
 echo "examples: $pass passed, $fail failed"
 echo "$pass passed, $fail failed"
