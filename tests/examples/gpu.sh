@@ -30,8 +30,9 @@ run() {   # run NAME ARGS... (OUT/ in ARGS is the target's folder)
     line="$line; $(basename "$f"): $("$OQ" run tests/examples/compare.q "$f" "$g" 1 2>&1 | sed 's/^compare: //')"
     mv "$f" "$f.done"
   done
-  if ! diff <(grep -v ' ms$' "$out/cpu/$name.txt") <(grep -v ' ms$' "$out/cuda/$name.txt") >/dev/null; then
-    line="$line; printed lines differ: $(diff <(grep -v ' ms$' "$out/cpu/$name.txt") <(grep -v ' ms$' "$out/cuda/$name.txt") | head -4 | cut -c1-160 | tr '\n' '|')"
+  printed() { grep -v ' ms$' "$out/$1/$name.txt" | sed "s|$out/$1/|OUT/|g"; }   # timings and paths aside
+  if ! diff <(printed cpu) <(printed cuda) >/dev/null; then
+    line="$line; printed lines differ: $(diff <(printed cpu) <(printed cuda) | head -4 | cut -c1-160 | tr '\n' '|')"
   fi
   local fb
   fb=$(grep -c 'does not run on the GPU' "$out/cuda/$name.err")
