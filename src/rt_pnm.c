@@ -78,6 +78,12 @@ static Array *read_body(FILE *f, char *why, size_t nwhy) {
   if ((int64_t)w * h > MAX_PIXELS) return snprintf(why, nwhy, "%ld x %ld pixels is too large", w, h), NULL;
   int bytes = maxval > 255 ? 2 : 1;
   size_t n = (size_t)w * h * ch;
+  long here = ftell(f);   /* a short file is refused before the allocation */
+  if (here >= 0 && fseek(f, 0, SEEK_END) == 0) {
+    long end = ftell(f);
+    if (end - here < (long)(n * bytes)) return snprintf(why, nwhy, "unexpected end of file"), NULL;
+    fseek(f, here, SEEK_SET);
+  }
   unsigned char *raw = malloc(n * bytes);
   if (!raw) return snprintf(why, nwhy, "out of memory"), NULL;
   if (fread(raw, bytes, n, f) != n) {

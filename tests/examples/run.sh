@@ -163,6 +163,42 @@ else
 fi
 
 if [ "$PART" = all ]; then
+# ---- compile progress: only on a terminal (`script` gives the program one) ----
+if command -v script >/dev/null; then
+  OQ_CACHE_DIR=$tmp/pcache2 timeout 120 script -qec "$OQ run --target cpu tests/examples/profile.q" /dev/null \
+    >"$tmp/tty.out" 2>&1 </dev/null
+  rc=$?
+  if [ "$rc" -ne 0 ] || ! grep -q 'compiling kernel fill (cpu)\.\.\.' "$tmp/tty.out" || ! grep -q $'\r\033\[K' "$tmp/tty.out"; then
+    bad "progress" "no 'compiling kernel fill (cpu)...' erased on a terminal (status $rc)" "$tmp/tty.out"
+  else ok; fi
+  OQ_CACHE_DIR=$tmp/pcache3 timeout 120 "$OQ" run --target cpu tests/examples/profile.q >"$tmp/notty.out" 2>&1 </dev/null
+  if grep -q 'compiling kernel' "$tmp/notty.out"; then bad "progress" "printed without a terminal" "$tmp/notty.out"; else ok; fi
+else
+  echo "examples: the progress message test skipped (no 'script' command)"
+fi
+
+# ---- netpbm (rt_pnm.c): round trips, and broken files are errors naming file and reason ----
+mkdir -p "$tmp/pnm"
+if timeout 60 "$OQ" run tests/examples/pnm.q "$tmp/pnm" >"$tmp/pnm.out" 2>&1 </dev/null; then ok
+else bad "pnm" "round trips" "$tmp/pnm.out"; fi
+pnm_bad() {   # pnm_bad DESCRIPTION REGEX CONTENT (printf format)
+  local f=$tmp/pnm/bad.ppm
+  # shellcheck disable=SC2059
+  printf "$3" >"$f"
+  timeout 30 "$OQ" run tests/examples/pnm_read.q "$f" >"$tmp/pnm.out" 2>"$tmp/pnm.err" </dev/null
+  local rc=$?
+  if [ "$rc" -eq 1 ] && head -n 1 "$tmp/pnm.err" | grep -Eq "runtime error: imread: .*bad\.ppm.*$2"; then ok
+  else bad "pnm ($1)" "exit status $rc, expected 1 and /$2/" "$tmp/pnm.err"; fi
+}
+pnm_bad "truncated" "unexpected end of file" 'P6\n5 7\n255\nabc'
+pnm_bad "huge, short" "unexpected end of file" 'P5\n40000 40000\n255\nabc'
+pnm_bad "no size" "bad header" 'P6\n\n'
+pnm_bad "negative width" "bad header" 'P6\n-5 7\n255\n'
+pnm_bad "maxval too large" "bad header" 'P5\n1 1\n70000\nab'
+pnm_bad "too many pixels" "too large" 'P5\n70000 70000\n255\n'
+pnm_bad "ASCII netpbm" "not a PNG, JPEG, TIFF or netpbm image" 'P3\n1 1\n255\n1 2 3\n'
+pnm_bad "empty" "is empty" ''
+
 # ---- imshow without a display: PNG files (--show-dir, $OQ_SHOW_DIR, next to the program) ----
 show_files() {   # show_files DESCRIPTION DIR OQ-ARGS...: runs show.q headless, checks DIR's files
   local what=$1 dir=$2
