@@ -4,7 +4,8 @@
 # as a netpbm file (IN, made from chelsea.png where libpng exists), at SIZE; images are
 # compared with tests/examples/compare.q, printed lines with diff (timings left out); then
 # the --profile test including its GPU part. Prints one line per example.
-# Usage: bash tests/examples/gpu.sh IN.ppm [SIZE]
+# Usage: bash tests/examples/gpu.sh IN.ppm [SIZE]. Make IN.ppm where libpng is, e.g. with a
+# one-line program: imwrite("chelsea.ppm", imread("examples/data/chelsea.png")).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
 OQ=${OQ:-build/oq}
