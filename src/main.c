@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "rt_cpu.h"
 #include "rt_cuda.h"
+#include "rt_gpu.h"
 #include "rt_profile.h"
 #include "rt_show.h"
 
@@ -123,7 +124,11 @@ int main(int argc, char **argv) {
     opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
   int status = interp_run(prog, &opt);
+  gpu_sync(program->loc);   /* the last launches' errors */
   rt_show_finish();
-  if (opt.profile) prof_report(stderr);
+  if (opt.profile) {
+    prof_report(stderr);
+    gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
+  }
   return status;
 }

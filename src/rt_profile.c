@@ -1,13 +1,13 @@
 /* rt_profile.c: per-kernel statistics and the --profile table. Rows live in one list,
    oldest first in the report; columns are a table of cell functions, so a new column is a
-   field, a function and a line in `columns`. */
+   field, a function and a line in `columns`. GPU rows get their time from the CUDA events
+   that rt_gpu.c records around each launch (when --profile is on) and reads at a wait;
+   main() waits for the GPU before the report. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include "rt_cuda.h"
 #include "rt_profile.h"
-
-typedef struct EventPair { CudaEvent *start, *stop; } EventPair;
 
 struct ProfRow {
   Func *func;
@@ -19,8 +19,6 @@ struct ProfRow {
   uint64_t bytes_up, bytes_down;
   char note[256];           /* why the kernel ran on this back end (or did not) */
   bool told;
-  EventPair *ev;            /* GPU launches not yet read */
-  int nev, cap;
   ProfRow *next;
 };
 
@@ -37,7 +35,6 @@ void prof_enable(bool on) {
   prof.on = on;
   cuda_on_transfer = on ? prof_bytes : NULL;
 }
-bool prof_enabled(void) { return prof.on; }
 
 ProfRow *prof_row(Callable *k, const char *backend) {
   for (ProfRow *r = prof.rows; r; r = r->next)
@@ -79,35 +76,8 @@ bool prof_told(ProfRow *r) {
   return false;
 }
 
-/* ---- GPU events ---- */
-
-void *prof_gpu_begin(SrcLoc loc) {
-  if (!prof.on) return NULL;
-  CudaEvent *e = cuda_event_new(loc);
-  cuda_event_record(e, loc);
-  return e;
-}
-
-static void read_events(ProfRow *r, SrcLoc loc) {
-  for (int i = 0; i < r->nev; i++) {
-    r->run_ms += cuda_event_ms(r->ev[i].start, r->ev[i].stop, loc);
-    cuda_event_free(r->ev[i].start);
-    cuda_event_free(r->ev[i].stop);
-  }
-  r->nev = 0;
-}
-
-void prof_gpu_end(void *begin, SrcLoc loc) {
-  ProfRow *r = prof.current;
-  if (!begin || !r) return;
-  CudaEvent *stop = cuda_event_new(loc);
-  cuda_event_record(stop, loc);
-  if (r->nev == 4096) read_events(r, loc);   /* bounded: waits for the oldest launches */
-  if (r->nev == r->cap) {
-    r->cap = r->cap ? 2 * r->cap : 64;
-    r->ev = realloc(r->ev, r->cap * sizeof *r->ev);
-  }
-  r->ev[r->nev++] = (EventPair){begin, stop};
+void prof_add_time(ProfRow *r, double ms) {
+  if (r) r->run_ms += ms;
 }
 
 /* ---- transfers ---- */
@@ -189,10 +159,8 @@ void prof_report(FILE *out) {
   char (*cells)[NCOLS][CELL] = calloc(n, sizeof *cells);
   if (!cells) return;
   for (size_t c = 0; c < NCOLS; c++) snprintf(cells[0][c], CELL, "%s", columns[c].head);
-  SrcLoc nowhere = {0};
   int i = 1;
   for (ProfRow *r = prof.rows; r; r = r->next) {
-    read_events(r, nowhere);
     if (!shown(r)) continue;
     for (size_t c = 0; c < NCOLS; c++) columns[c].cell(r, cells[i][c], CELL);
     i++;

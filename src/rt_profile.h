@@ -10,8 +10,7 @@
 
 typedef struct ProfRow ProfRow;
 
-void prof_enable(bool on);               /* --profile: also time GPU launches with events */
-bool prof_enabled(void);
+void prof_enable(bool on);               /* --profile: also count the bytes of each transfer */
 
 ProfRow *prof_row(Callable *kernel, const char *backend);   /* "cpu", "cuda", "interp" */
 void prof_launch(ProfRow *r, double ms);                     /* one launch of ms (host clock) */
@@ -19,11 +18,7 @@ void prof_compile(ProfRow *r, double ms, bool cached);       /* one specializati
 void prof_note(ProfRow *r, const char *why);                 /* why it ran here (first one kept) */
 bool prof_told(ProfRow *r);                                  /* --verbose said it already; marks it */
 
-/* GPU launches: events around the kernel, charged to the current row and read at the
-   report (the launch stays asynchronous). prof_gpu_begin returns NULL when profiling is
-   off; prof_gpu_end(NULL, ...) does nothing. */
-void *prof_gpu_begin(SrcLoc loc);
-void prof_gpu_end(void *begin, SrcLoc loc);
+void prof_add_time(ProfRow *r, double ms);                   /* device time (rt_gpu.c's events) */
 
 /* Transfers, attributed to the current row: the launch that uploads its arguments, or for
    a download (a host read after kernels wrote), the last launch. */

@@ -17,7 +17,7 @@
 # exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
 # Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
-# the examples gallery (tests/examples/run.sh, which reads PNGs).
+# the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
 set -u
@@ -161,6 +161,7 @@ external parse tests/parse/run.sh "$OQ"
 external unit tests/unit/run.sh
 if [ "${OQ_NO_IMAGES:-}" = 1 ]; then   # make NO_IMAGES=1: no image libraries to test
   echo "image: skipped (built with NO_IMAGES=1)"
+  external examples-profile tests/examples/run.sh profile   # needs no libpng (GPU machine)
 else
   external image tests/unit/run_image.sh
   external examples tests/examples/run.sh

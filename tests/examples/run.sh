@@ -154,7 +154,7 @@ if [ "$(grep -c '@profile' "$tmp/prof.err")" != 3 ]; then bad "profile" "expecte
 if timeout 60 "$OQ" run --target cuda tests/print/ints.q >/dev/null 2>&1; then
   # each array of 1000 floats crosses once up, y once down (charged to the last launch)
   profile_run "cuda" cuda "fill cuda 3 compiled 4000 0" "twice cuda 5 compiled 4000 4000" \
-    "cond_sync interp 2 barrier" "cond_sync cuda 0 barrier 0 0"
+    "cond_sync interp 2 barrier" "cond_sync cuda 0 . 0 0"
   if ! grep -q '^host<->device: 8000 bytes up in 2 transfers, 4000 bytes down in 1 transfers$' "$tmp/prof.err"; then
     bad "profile (cuda)" "transfer totals" "$tmp/prof.err"
   else ok; fi
