@@ -37,7 +37,4 @@ double cpu_combine_r(Op op, double a, double b);
 int64_t cpu_combine_i(Op op, int64_t a, int64_t b);
 _Noreturn void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at);
 
-/* The --profile table: one line per kernel. */
-void cpu_profile_report(FILE *out);
-
 #endif
