@@ -1,5 +1,6 @@
 # OpenQuasar. `make` builds build/oq; `make test` runs every test; `make demo` runs the
-# histogram tutorial. Plain C11; the only build dependencies are a C compiler and make
+# histogram tutorial; `make examples` runs the gallery (examples/README.md) into
+# build/examples. Plain C11; the only build dependencies are a C compiler and make
 # (tools/deps.sh checks, and installs what is missing when run as root).
 # `make NO_IMAGES=1` builds without libpng/libjpeg/libtiff: imread and imwrite report an
 # error (src/noimage/rt_image.c). CUDA is loaded at run time (dlopen): no build dependency.
@@ -45,6 +46,9 @@ test: deps build/oq
 demo: deps build/oq
 	@bash examples/demo.sh
 
+examples: deps build/oq
+	@bash examples/run_all.sh
+
 bench: build/oq
 	@bash bench/run.sh
 
@@ -68,5 +72,5 @@ bench-gpu: build/bench-gpu
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench bench-gpu clean
+.PHONY: all deps test demo examples bench bench-gpu clean
 -include $(OBJ:.o=.d)

@@ -1,6 +1,7 @@
 /* interp.c: the host interpreter. A tree walker over resolved slots (interp_resolve.c):
    identifiers are (depth, slot) pairs, scalars are unboxed Values, and int/scalar arithmetic
    takes a fast path before falling back to the runtime library (rt_binary). */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -919,20 +920,50 @@ static Func *find_main(Program *P) {
   return NULL;
 }
 
+/* A program argument as main()'s parameter p gets it: a string for a `string` parameter,
+   else a number when the whole text is one (bind_params converts it to p's type, or says
+   why it cannot), else the string. */
+static Value program_arg(const char *text, const Param *p) {
+  if (p->type->kind != TY_STRING) {
+    char *end;
+    errno = 0;
+    long long i = strtoll(text, &end, 10);
+    if (*text && !*end && !errno) return v_int(i);
+    double d = strtod(text, &end);
+    if (*text && !*end) return v_scalar(d);
+  }
+  return v_string(text, (int)strlen(text));
+}
+
+static void run_main(Interp *I, Program *P, Func *main_fn, const InterpOptions *opt) {
+  Callable c = {.refcount = 1, .kind = CALL_USER, .func = main_fn, .env = P->script_frame};
+  Node site = {.kind = N_CALL, .loc = main_fn->loc};
+  int argc = opt->nargs;
+  if (argc > main_fn->nparams)
+    rt_error(main_fn->loc, "%d program argument%s given, but main() takes %d (oq's options go before the file)",
+             argc, argc == 1 ? "" : "s", main_fn->nparams);
+  Value *argv = calloc(argc + 1, sizeof *argv);
+  for (int i = 0; i < argc; i++) argv[i] = program_arg(opt->args[i], &main_fn->params[i]);
+  val_release(call_user(I, &c, argc, argv, &site, NULL));
+  for (int i = 0; i < argc; i++) val_release(argv[i]);
+  free(argv);
+}
+
 int interp_run(Program *P, const InterpOptions *opt) {
   P->opt = opt;
+  Func *main_fn = find_main(P);
+  if (opt->nargs && !main_fn) {
+    fprintf(stderr, "oq: error: program arguments given, but the program defines no main() to take them "
+                    "(oq's options go before the file)\n");
+    return 1;
+  }
   FuncInfo *fi = func_info(P->script);
   Interp I = {.prog = P, .func = P->script};
   P->script_frame = frame_new(fi->nslots, NULL);
   I.frame = P->script_frame;
   bind_hoisted(&I, fi);
   exec_block(&I, &P->script->body);
-  Func *main_fn = find_main(P);
-  if (main_fn && I.flow == FLOW_NORMAL) {
-    Callable c = {.refcount = 1, .kind = CALL_USER, .func = main_fn, .env = P->script_frame};
-    Node site = {.kind = N_CALL, .loc = main_fn->loc};
-    val_release(call_user(&I, &c, 0, NULL, &site, NULL));
-  }
+  if (main_fn && I.flow == FLOW_NORMAL) run_main(&I, P, main_fn, opt);
   fflush(stdout);
   return 0;
 }

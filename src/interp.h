@@ -14,6 +14,8 @@ typedef struct InterpOptions {
   bool emit_c;              /* print the C source of every kernel specialization */
   bool emit_cuda;           /* print its CUDA source (oq emit --target cuda; needs no GPU) */
   const char *argv0;
+  char **args;              /* program arguments (after the file): main()'s arguments */
+  int nargs;
 } InterpOptions;
 
 typedef struct Program Program;

@@ -7,6 +7,7 @@
 #include "interp_priv.h"
 #include "rt_image.h"
 #include "rt_gpu.h"
+#include "rt_show.h"
 
 /* ---- built-ins that need the interpreter ---- */
 
@@ -111,50 +112,43 @@ static Value ib_imwrite16(Interp *I, Node *call, int argc, Value *argv) {
   return v_none();
 }
 
-/* imshow(x), imshow(x, [lo, hi]), imshow(x, []): without a display, writes a PNG (values
-   lo..hi mapped to 0..255) to $OQ_SHOW_DIR (default: the current directory) and prints
-   its path. */
+/* imshow(x), imshow(x, [lo, hi]), imshow(x, []): a window, or a PNG file (rt_show.c). */
 static Value ib_imshow(Interp *I, Node *call, int argc, Value *argv) {
-  static int count;
   const Array *img = image_arg(call, argc, argv, 0, "imshow");
-  double lo = 0, hi = 255;
-  if (argc >= 2) {
+  if (argc > 2) rt_error(call->loc, "imshow takes an image and an optional range [lo, hi]");
+  const Array *range = NULL;
+  if (argc == 2) {
     Value r = argv[1];
     if (r.kind != V_ARRAY || (r.arr->numel != 0 && r.arr->numel != 2))
       rt_error(call->loc, "imshow: the range must be [] or [lo, hi]");
-    if (r.arr->numel == 2) { lo = arr_load(r.arr, 0); hi = arr_load(r.arr, 1); }
-    else if (img->numel) {
-      lo = hi = arr_load(img, 0);
-      for (int64_t i = 1; i < img->numel; i++) {
-        double x = arr_load(img, i);
-        if (x < lo) lo = x;
-        if (x > hi) hi = x;
-      }
-    }
+    range = r.arr;
   }
-  Array *out = arr_new_uninit(EL_F32, img->rank, img->dims);
-  double scale = hi > lo ? 255.0 / (hi - lo) : 0;
-  for (int64_t i = 0; i < img->numel; i++) arr_store(out, i, (arr_load(img, i) - lo) * scale);
-  const char *dir = getenv("OQ_SHOW_DIR");
   const char *prog = I->prog->root->loc.file ? I->prog->root->loc.file->path : "oq";
-  const char *base = strrchr(prog, '/') ? strrchr(prog, '/') + 1 : prog;
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%.*s_imshow%d.png", dir && *dir ? dir : ".",
-           (int)(strcspn(base, ".")), base, ++count);
-  rt_imwrite(path, out, call->loc);
-  val_release(v_array(out));
-  printf("imshow: wrote %s\n", path);
+  rt_imshow(img, range, prog, call->loc);
   return v_none();
 }
 
-static Value ib_noop(Interp *I, Node *call, int argc, Value *argv) {
-  (void)I; (void)call; (void)argc; (void)argv;
+/* hold("on") / hold("off"), also hold(true) / hold(false). */
+static Value ib_hold(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "hold takes \"on\" or \"off\"");
+  if (argv[0].kind == V_STRING && (!strcmp(argv[0].str->s, "on") || !strcmp(argv[0].str->s, "off")))
+    rt_show_hold(!strcmp(argv[0].str->s, "on"));
+  else if (argv[0].kind != V_STRING) rt_show_hold(rt_truthy(argv[0], call->loc));
+  else rt_error(call->loc, "hold: expected \"on\" or \"off\", not \"%s\"", argv[0].str->s);
+  return v_none();
+}
+
+static Value ib_title(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1 || argv[0].kind != V_STRING) rt_error(call->loc, "title takes a string");
+  rt_show_title(argv[0].str->s);
   return v_none();
 }
 
 static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
   {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
-  {"imshow", ib_imshow}, {"hold", ib_noop}, {"title", ib_noop},
+  {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title},
   {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
   {"tic", ib_tic}, {"toc", ib_toc},
   {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},

@@ -368,7 +368,11 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
     }
   } else {
     L->D = read_dims(spec, L->dims, "parallel_do's data size", loc);
-    for (int d = 0; d < L->D; d++) L->blk[d] = largest_divisor(L->dims[d], block_cap(L->D, d));
+    /* a launch of at most 512 threads is one block (tests/README.md, semantics 4: seed
+       10.9's kernel1 reduces over the whole launch); else each dimension's block divides it */
+    bool one_block = product(L->dims, L->D) <= 512;
+    for (int d = 0; d < L->D; d++)
+      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : largest_divisor(L->dims[d], block_cap(L->D, d));
   }
   for (int d = 0; d < L->D; d++) {
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");

@@ -8,13 +8,16 @@
 #include "rt_cpu.h"
 #include "rt_cuda.h"
 #include "rt_gpu.h"
+#include "rt_profile.h"
+#include "rt_show.h"
 
 #define OQ_VERSION "0.1.0"
 
 RtConfig rt_config;
 
 static void usage(FILE *out) {
-  fputs("usage: oq run [options] FILE.q     run a program (top level, then main())\n"
+  fputs("usage: oq run [options] FILE.q [ARGS...]\n"
+        "                                   run a program (top level, then main(ARGS...))\n"
         "       oq check [options] FILE.q   parse and check only\n"
         "       oq emit --target c FILE.q   run, printing the C of every kernel as it is compiled\n"
         "       oq emit --target cuda FILE.q   the same with the CUDA C++ of every kernel (runs on the CPU)\n"
@@ -26,7 +29,9 @@ static void usage(FILE *out) {
         "  --verbose                        say which back end is used\n"
         "  --profile                        print per-kernel statistics after the run\n"
         "  --emit-c                         print the C source of each compiled kernel\n"
+        "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
         "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
+        "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
         "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
         out);
 }
@@ -74,12 +79,19 @@ int main(int argc, char **argv) {
       else if (!strcmp(p, "double")) rt_config.double_precision = true;
       else return usage_error("unknown precision '%s'", p);
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
-    else if (!strcmp(a, "--profile")) opt.profile = true;
+    else if (!strcmp(a, "--profile")) opt.profile = true, prof_enable(true);
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
+    else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
     else if (!strcmp(a, "--dump")) dump = true;
     else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
-    else if (!path) path = a;
-    else return usage_error("unexpected argument '%s'", a);
+    else if (!path) {
+      path = a;
+      if (!strcmp(cmd, "run")) {   /* the rest belongs to the program */
+        opt.args = argv + i + 1;
+        opt.nargs = argc - i - 1;
+        break;
+      }
+    } else return usage_error("unexpected argument '%s'", a);
   }
   if (!path) return usage_error("%s: no input file", cmd);
 
@@ -115,9 +127,10 @@ int main(int argc, char **argv) {
   }
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
+  rt_show_finish();
   if (opt.profile) {
-    cpu_profile_report(stderr);
-    gpu_profile_report(stderr);
+    prof_report(stderr);
+    gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
   }
   return status;
 }

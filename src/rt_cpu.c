@@ -22,44 +22,12 @@
 #include "rt_cpu.h"
 #include "rt_cache.h"
 #include "rt_cuda.h"
+#include "rt_profile.h"
 
 static double now_ms(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-/* ---- per-kernel statistics (--profile) ---- */
-
-typedef struct Stat {
-  Func *func;
-  const char *name;
-  const char *backend;      /* "cpu", "interp" */
-  char reason[256];         /* why it fell back */
-  long launches;
-  double run_ms, compile_ms;
-  int compiled, cached;     /* specializations compiled now / found in the cache */
-  bool told;                /* --verbose said why already */
-  char xforms[160];         /* transforms the last compiled specialization got */
-  struct Stat *next;
-} Stat;
-
-static Stat *stats;
-
-static Stat *stat_of(Callable *k) {
-  for (Stat *s = stats; s; s = s->next)
-    if (s->func == k->func) return s;
-  Stat *s = calloc(1, sizeof *s);
-  s->func = k->func;
-  /* name@file:line: kernels of one name defined in several places stay apart */
-  const char *path = k->func->loc.file && k->func->loc.file->path ? k->func->loc.file->path : "?";
-  const char *base = strrchr(path, '/');
-  char buf[256];
-  snprintf(buf, sizeof buf, "%s@%s:%d", callable_name(k), base ? base + 1 : path, k->func->loc.line);
-  s->name = strdup(buf);
-  s->next = stats;
-  stats = s;
-  return s;
 }
 
 /* ---- compiled specializations ---- */
@@ -154,7 +122,9 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   size_t clen = strlen(compiler()) + strlen(tc) + strlen(tso) + strlen(terr) + 200;
   char *cmd = malloc(clen);
   snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, tc, terr);
+  prof_progress(kname, "cpu");
   int st = system(cmd);
+  prof_progress_done();
   free(cmd);
   if (st != 0) {
     char *msg = read_file_head(terr, 8);
@@ -177,7 +147,7 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
 }
 
 /* Specializes, emits and compiles one key. */
-static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl, Stat *st) {
+static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl, ProfRow *st) {
   double t0 = now_ms();
   if (!ksema_run(S, args)) {
     c->failed = true;
@@ -222,10 +192,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
   memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
   c->name = strdup(S->name);
-  snprintf(st->xforms, sizeof st->xforms, "%s", S->xforms);
-  st->compile_ms += now_ms() - t0;
-  if (cached) st->cached++;
-  else st->compiled++;
+  prof_compile(st, now_ms() - t0, cached);
+  prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->mode == 0 ? "flat" : c->mode == 1 ? "block" : "barrier", cached ? ", from the cache" : "");
@@ -488,8 +456,7 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
 }
 
 bool cpu_launch(const CpuLaunch *cl, Value *result) {
-  double t0 = now_ms();
-  Stat *st = stat_of(cl->kernel);
+  ProfRow *st = prof_row(cl->kernel, "cpu");
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   char *key = ksema_key(&S, cl->args);
@@ -497,12 +464,10 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
   free(key);
   if (!c->entry && !c->failed) compile_spec(c, &S, cl->args, cl, st);
   if (c->failed) {
-    st->backend = "interp";
-    if (!st->reason[0]) snprintf(st->reason, sizeof st->reason, "%s", c->reason);
-    if (cl->opt && cl->opt->verbose && !st->told) {
+    ProfRow *ir = prof_row(cl->kernel, "interp");
+    prof_note(ir, c->reason);
+    if (cl->opt && cl->opt->verbose && !prof_told(ir))
       fprintf(stderr, "oq: kernel '%s' runs in the interpreter: %s\n", callable_name(cl->kernel), c->reason);
-      st->told = true;
-    }
     kspec_free(&S);
     return false;
   }
@@ -510,53 +475,17 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
     for (int d = 0; d < cl->D; d++)
       if (cl->cnt[d] * cl->blk[d] > (1 << 23)) {
         /* positions may not be exact in float: the compiled index arithmetic assumed so */
+        prof_note(prof_row(cl->kernel, "interp"), "launch extents above 2^23");
         kspec_free(&S);
         return false;
       }
-  st->backend = "cpu";
   double t1 = now_ms();
   run_compiled(c, cl, &S, result);
   kspec_free(&S);
-  st->launches++;
-  st->run_ms += now_ms() - t1;
-  (void)t0;
+  prof_launch(st, now_ms() - t1);
   return true;
 }
 
-void cpu_note_xforms(Callable *kernel, const char *xforms) {
-  Stat *st = stat_of(kernel);
-  snprintf(st->xforms, sizeof st->xforms, "%s", xforms);
-}
-
 void cpu_note_interp(const CpuLaunch *cl, double ms) {
-  Stat *st = stat_of(cl->kernel);
-  if (!st->backend) st->backend = "interp";
-  if (!strcmp(st->backend, "cpu")) st->backend = "cpu+interp";
-  st->launches++;
-  st->run_ms += ms;
-}
-
-void cpu_profile_report(FILE *out) {
-  if (!stats) return;
-  /* oldest first */
-  int n = 0;
-  for (Stat *s = stats; s; s = s->next) n++;
-  Stat **v = malloc(n * sizeof *v);
-  int i = n;
-  for (Stat *s = stats; s; s = s->next) v[--i] = s;
-  fprintf(out, "%-28s %-11s %9s %12s %11s %11s  %s\n", "kernel", "backend", "launches", "total ms", "mean ms",
-          "compile ms", "notes");
-  for (i = 0; i < n; i++) {
-    Stat *s = v[i];
-    char notes[400] = "";
-    if (s->compiled || s->cached)
-      snprintf(notes, sizeof notes, "%d compiled, %d from cache", s->compiled, s->cached);
-    if (s->xforms[0])
-      snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%stransforms: %s", notes[0] ? "; " : "", s->xforms);
-    if (s->reason[0])
-      snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sfallback: %s", notes[0] ? "; " : "", s->reason);
-    fprintf(out, "%-28s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,
-            s->run_ms, s->launches ? s->run_ms / s->launches : 0.0, s->compile_ms, notes);
-  }
-  free(v);
+  prof_launch(prof_row(cl->kernel, "interp"), ms);
 }

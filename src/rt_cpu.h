@@ -25,9 +25,6 @@ typedef struct CpuLaunch {
    compiler, are reported with rt_error. */
 bool cpu_launch(const CpuLaunch *c, Value *result);
 
-/* The transforms a kernel's specialization got (KSpec.xforms), for --profile. */
-void cpu_note_xforms(Callable *kernel, const char *xforms);
-
 /* Time spent by a launch that ran in the interpreter (for --profile). */
 void cpu_note_interp(const CpuLaunch *c, double ms);
 
@@ -39,8 +36,5 @@ int64_t cpu_identity_i(Op op);
 double cpu_combine_r(Op op, double a, double b);
 int64_t cpu_combine_i(Op op, int64_t a, int64_t b);
 _Noreturn void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at);
-
-/* The --profile table: one line per kernel. */
-void cpu_profile_report(FILE *out);
 
 #endif

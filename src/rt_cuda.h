@@ -219,5 +219,7 @@ typedef struct CudaStats {
   long pins, pin_failures;
 } CudaStats;
 extern CudaStats cuda_stats;
+/* Called with each array transfer's bytes when set (rt_profile.c charges them to a kernel). */
+extern void (*cuda_on_transfer)(size_t up, size_t down);
 
 #endif

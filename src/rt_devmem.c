@@ -8,6 +8,7 @@
 #include "rt_cuda.h"
 
 CudaStats cuda_stats;
+void (*cuda_on_transfer)(size_t up, size_t down);
 void (*cuda_wait_hook)(SrcLoc loc);
 
 /* ---- the back end: the driver unless a test installs a fake ---- */
@@ -159,6 +160,7 @@ static void upload(Array *a, size_t n, SrcLoc loc) {
   a->state |= ARR_TRANSFERRED;
   cuda_stats.uploads++;
   cuda_stats.bytes_up += n;
+  if (cuda_on_transfer) cuda_on_transfer(n, 0);
 }
 
 static void download(Array *a, size_t n, SrcLoc loc) {
@@ -167,6 +169,7 @@ static void download(Array *a, size_t n, SrcLoc loc) {
   a->state |= ARR_TRANSFERRED;
   cuda_stats.downloads++;
   cuda_stats.bytes_down += n;
+  if (cuda_on_transfer) cuda_on_transfer(0, n);
 }
 
 /* ---- arrays ---- */

@@ -25,6 +25,7 @@
 #include <string.h>
 #include <time.h>
 #include "rt_gpu.h"
+#include "rt_profile.h"
 #include "rt_cuda.h"
 
 #define RING 128                  /* error records: launches in flight between two waits */
@@ -64,6 +65,7 @@ typedef struct GSpec {
   unsigned tgrid;           /* this launch's grid and shared memory when tiled */
   size_t tshared, occ_shared;
   int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
+  ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
@@ -388,7 +390,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
   memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
   for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
-  cpu_note_xforms(cl->kernel, S->xforms);
+  prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
   for (int i = 0; i < nargs; i++)
@@ -514,6 +516,7 @@ static void collect_times(SrcLoc loc) {
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
     if (ktime()) fprintf(stderr, "ktime %s %.4f ms\n", g->name, ms);
     g->gpu_ms += ms;
+    prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
   }
   G.ntimed = 0;
@@ -821,6 +824,16 @@ static void check_cooperative(GSpec *g, const CpuLaunch *cl, const int64_t *blk,
              (long long)fit, (long long)threads);
 }
 
+/* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
+static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *pr) {
+  long hits = cuda_stats.cache_hits;
+  double t0 = now_ms();
+  prof_progress(callable_name(cl->kernel), "cuda");
+  compile_spec(g, S, cl);
+  prof_progress_done();
+  if (g->k) prof_compile(pr, now_ms() - t0, cuda_stats.cache_hits > hits);
+}
+
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
@@ -831,7 +844,8 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
-  if (!g->k && !g->failed) compile_spec(g, &S, cl);
+  ProfRow *pr = prof_row(cl->kernel, "cuda");
+  if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
   if (!why) {
@@ -840,10 +854,14 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   }
   if (why) {
     note_fallback(g, cl, why);
+    prof_note(pr, why);
     kspec_free(&S);
     return false;
   }
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
+  g->prof = pr;
+  prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
+  prof_launch(pr, 0);     /* its device time comes from the events (collect_times) */
   run(g, cl, &S, blk, cnt, result);
   kspec_free(&S);
   return true;

@@ -43,6 +43,7 @@ typedef struct Img {
   unsigned char **rows;
   unsigned char *row;      /* one row of converted samples */
   Array *arr;              /* imread's result */
+  SrcLoc loc;
 } Img;
 
 /* Records the message (the first one wins) and returns false, so `return fail(...)` ends
@@ -429,16 +430,22 @@ static bool read_any(Img *m) {
   if (ferror(m->fp)) return fail(m, "cannot read '%s': %s", m->path, strerror(errno));
   if (n == 0) return fail(m, "'%s' is empty", m->path);
   rewind(m->fp);
+  if (pnm_sniff(head, n)) {   /* plain C, shared with NO_IMAGES builds */
+    fclose(m->fp);
+    m->fp = NULL;
+    m->arr = pnm_read(m->path, m->loc);
+    return true;
+  }
   switch (sniff(head, n)) {
   case FMT_PNG: return read_png(m);
   case FMT_JPEG: return read_jpeg(m);
   case FMT_TIFF: return read_tiff(m);
-  default: return fail(m, "'%s' is not a PNG, JPEG or TIFF image", m->path);
+  default: return fail(m, "'%s' is not a PNG, JPEG, TIFF or netpbm image", m->path);
   }
 }
 
 Array *rt_imread(const char *path, SrcLoc loc) {
-  Img m = {.op = "imread", .path = path};
+  Img m = {.op = "imread", .path = path, .loc = loc};
   bool ok = read_any(&m);
   img_release(&m, !ok);
   if (!ok) rt_error(loc, "%s", m.err);
@@ -629,9 +636,9 @@ static bool write_any(Img *m, const Array *a, int bits) {
              : has_ext(m->path, ".tif") || has_ext(m->path, ".tiff") ? FMT_TIFF
              : has_ext(m->path, ".jpg") || has_ext(m->path, ".jpeg") ? FMT_JPEG : FMT_NONE;
   if (bits == 16 && (f == FMT_NONE || f == FMT_JPEG))
-    return fail(m, "cannot write '%s': 16-bit images need a .png, .tif or .tiff name", m->path);
+    return fail(m, "cannot write '%s': 16-bit images need a .png, .tif, .tiff, .pgm or .ppm name", m->path);
   if (f == FMT_NONE)
-    return fail(m, "cannot write '%s': unknown extension (use .png, .jpg, .jpeg, .tif or .tiff)",
+    return fail(m, "cannot write '%s': unknown extension (use .png, .jpg, .jpeg, .tif, .tiff, .pgm or .ppm)",
                 m->path);
   Src s;
   if (!src_check(m, a, bits, &s)) return false;
@@ -639,6 +646,7 @@ static bool write_any(Img *m, const Array *a, int bits) {
 }
 
 static void imwrite(const char *op, const char *path, const Array *img, int bits, SrcLoc loc) {
+  if (pnm_name(path)) { pnm_write(op, path, img, bits, loc); return; }
   Img m = {.op = op, .path = path, .writing = true};
   bool ok = write_any(&m, img, bits);
   img_release(&m, !ok);

@@ -1,4 +1,4 @@
-/* rt_image.h: imread and imwrite: PNG (libpng), JPEG (libjpeg) and TIFF (libtiff).
+/* rt_image.h: imread and imwrite: PNG (libpng), JPEG (libjpeg), TIFF (libtiff), netpbm.
    Images are cubes height x width x channels in row-major order: 1 channel gray, 2 gray+alpha,
    3 RGB, 4 RGBA. Sample values are 0..255, as in Quasar. Every failure is an rt_error that
    names the file; no library prints anything on its own. docs/images.md has the details. */
@@ -22,5 +22,13 @@ void rt_imwrite(const char *path, const Array *img, SrcLoc loc);
 /* As rt_imwrite, but 16-bit, for .png and .tif/.tiff only: values 0..255 are scaled by 257
    (rounded, clamped to 0..65535), so rt_imread gives integer values back exactly. */
 void rt_imwrite16(const char *path, const Array *img, SrcLoc loc);
+
+/* Binary netpbm (rt_pnm.c, no library needed, also in NO_IMAGES builds): P5 gray .pgm and
+   P6 RGB .ppm (.pnm: by channel count), 8-bit, or 16-bit from rt_imwrite16. rt_imread and
+   rt_imwrite call these for such files; alpha channels are not written. */
+bool pnm_name(const char *path);                                  /* .pgm, .ppm, .pnm */
+bool pnm_sniff(const unsigned char *head, size_t n);             /* "P5" or "P6" */
+Array *pnm_read(const char *path, SrcLoc loc);
+void pnm_write(const char *op, const char *path, const Array *img, int bits, SrcLoc loc);
 
 #endif

@@ -16,7 +16,8 @@
 # reason and the first lines of output, one summary line per group, and as the LAST line
 # exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
-# Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite.
+# Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
+# the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
 set -u
@@ -160,8 +161,10 @@ external parse tests/parse/run.sh "$OQ"
 external unit tests/unit/run.sh
 if [ "${OQ_NO_IMAGES:-}" = 1 ]; then   # make NO_IMAGES=1: no image libraries to test
   echo "image: skipped (built with NO_IMAGES=1)"
+  external examples-profile tests/examples/run.sh profile   # needs no libpng (GPU machine)
 else
   external image tests/unit/run_image.sh
+  external examples tests/examples/run.sh
 fi
 external cuda tests/unit/run_cuda.sh
 external fuzz-run tests/fuzz_run.sh "$OQ"
@@ -260,7 +263,11 @@ cli "no arguments is a usage error" 2 err 'usage' --
 cli "unknown command" 2 err 'usage|unknown' -- frobnicate "$ok_file"
 cli "unknown option" 2 err 'unknown option' -- run --no-such-flag "$ok_file"
 cli "no input file" 2 err 'no input file' -- run
-cli "two input files" 2 err 'unexpected argument' -- run "$ok_file" "$ok_file"
+cli "program arguments without main()" 1 err 'no main\(\) to take them' -- run "$ok_file" "$ok_file"
+cli "program arguments go to main()" 0 out '^hello 7 2\.5 x$' -- run tests/examples/main_args.q hello 7 2.5
+cli "too many program arguments" 1 err 'runtime error: 5 program arguments given, but main\(\) takes 4' -- run tests/examples/main_args.q a 1 2 b c
+cli "a program argument of the wrong type" 1 err "argument 'n' of 'main' expects int" -- run tests/examples/main_args.q a 1.5
+cli "two input files (check)" 2 err 'unexpected argument' -- check "$ok_file" "$ok_file"
 cli "unknown target" 2 err 'unknown target' -- run --target nowhere "$ok_file"
 cli "unknown precision" 2 err 'unknown precision' -- run --precision half "$ok_file"
 cli "missing file" 1 err 'cannot read' -- run "$missing"

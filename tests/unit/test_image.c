@@ -825,9 +825,9 @@ static void read_errors(void) {
   err_case("empty file", do_read, tmp("empty.png"), "empty.png", "empty");
   write_file(tmp("text.dat"), "hello, world\n", 13);
   err_case("unknown format", do_read, tmp("text.dat"), "text.dat",
-           "is not a PNG, JPEG or TIFF image");
+           "is not a PNG, JPEG, TIFF or netpbm image");
   write_file(tmp("short.dat"), "\x89P", 2);
-  err_case("two bytes", do_read, tmp("short.dat"), "short.dat", "is not a PNG, JPEG or TIFF image");
+  err_case("two bytes", do_read, tmp("short.dat"), "short.dat", "is not a PNG, JPEG, TIFF or netpbm image");
   mkdir(tmp("dir.png"), 0755);
   err_case("a directory", do_read, tmp("dir.png"), "dir.png", "Is a directory");
   truncated("png", tmp("trip8.png"));
