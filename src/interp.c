@@ -6,6 +6,7 @@
 #include <string.h>
 #include "interp_priv.h"
 #include "rt_cuda.h"
+#include "transform.h"
 
 #define MAX_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -812,6 +813,72 @@ COLD static void exec_for(Interp *I, Node *n) {
   val_release(it);
 }
 
+/* ---- loop nests run as kernels (transform_parloop.c) ---- */
+
+/* The analysis reasoned about names: two names for one array send the loop back to serial. */
+static bool parloop_unaliased(Interp *I, Node *arrays) {
+  NodeList *w = &arrays->list, *o = &arrays->list2;
+  for (int i = 0; i < w->n; i++) {
+    Value a = *slot_ref(I, w->items[i]);
+    if (a.kind != V_ARRAY) return false;
+    for (int j = 0; j < w->n + o->n; j++) {
+      Node *id = j < w->n ? w->items[j] : o->items[j - w->n];
+      Value b = *slot_ref(I, id);
+      if (id != w->items[i] && b.kind == V_ARRAY && b.arr == a.arr) return false;
+    }
+  }
+  return true;
+}
+
+/* The value a reduction leaves: an int variable stays int when the sum is a whole number. */
+static Value parloop_reduce(Op op, Value old, Value r, SrcLoc loc) {
+  Value v = compound(op, old, r, loc);
+  if (is_intlike(old) && v.kind == V_SCALAR && v.s == floor(v.s) && fabs(v.s) < 9e15)
+    return v_int((int64_t)v.s);
+  return v;
+}
+
+COLD static void exec_parloop(Interp *I, Node *n) {
+  for (int i = 0; i < n->list2.n; i++)
+    if (!v_is_real(*slot_ref(I, n->list2.items[i]))) { exec_for(I, n->a); return; }
+  if (!parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  int D = n->list.n;
+  RangeSpec r[OQ_MAX_RANK];
+  bool empty = false;
+  for (int d = 0; d < D && !empty; d++) {
+    r[d] = range_spec(I, n->list.items[d]->a);
+    empty = r[d].count == 0;
+  }
+  if (!empty) {
+    Value argv[2 * OQ_MAX_RANK + 2];
+    int argc = 0;
+    Array *dims = arr_vec(EL_I32, D);
+    for (int d = 0; d < D; d++) arr_store(dims, d, (double)r[d].count);
+    argv[argc++] = v_array(dims);
+    for (int d = 0; d < D; d++) {
+      argv[argc++] = r[d].is_int ? v_int(r[d].i0) : v_scalar(r[d].r0);
+      argv[argc++] = r[d].is_int ? v_int(r[d].istep) : v_scalar(r[d].rstep);
+    }
+    argv[argc++] = make_closure(I, n->func);
+    Value res = kernel_parallel_do(I, n, argc, argv);
+    release_all(argv, argc);
+    for (int i = 0; i < n->list2.n; i++) {
+      Value *p = slot_ref(I, n->list2.items[i]);
+      Value v = parloop_reduce(n->op, *p, n->list2.n == 1 ? res : res.tup->v[i], n->loc);
+      val_release(*p);
+      *p = v;
+    }
+    val_release(res);
+  }
+  /* the loop variables keep their last values, as after the serial loop */
+  for (int d = 0; d < D && r[d].count > 0; d++) {
+    int64_t k = r[d].count - 1;
+    Value *p = &I->frame->slots[n->list.items[d]->slot];
+    val_release(*p);
+    *p = r[d].is_int ? v_int(r[d].i0 + k * r[d].istep) : v_scalar(r[d].r0 + (double)k * r[d].rstep);
+  }
+}
+
 static bool cond_true(Interp *I, Node *c) {
   Value v = eval(I, c);
   bool t = rt_truthy(v, c->loc);
@@ -865,6 +932,7 @@ static void exec(Interp *I, Node *n) {
     else exec_block(I, &n->list2);
     return;
   case N_FOR: exec_for(I, n); return;
+  case N_PARLOOP: exec_parloop(I, n); return;
   case N_WHILE:
     while (cond_true(I, n->a)) {
       exec_block(I, &n->list);
@@ -905,9 +973,12 @@ static Program *program_new(Arena *arena, Node *root) {
   return P;
 }
 
-Program *interp_load(Arena *arena, Node *program) {
+Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   Program *P = program_new(arena, program);
-  return resolve_program(P) ? NULL : P;
+  P->opt = opt;
+  if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
+  parloop_transform(P, opt);
+  return P;
 }
 
 static Func *find_main(Program *P) {

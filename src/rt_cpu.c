@@ -544,6 +544,9 @@ void cpu_profile_report(FILE *out) {
       snprintf(notes, sizeof notes, "%d compiled, %d from cache", s->compiled, s->cached);
     if (s->reason[0])
       snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%sfallback: %s", notes[0] ? "; " : "", s->reason);
+    for (int t = 0; t < s->func->ntransforms; t++)   /* front end and emitter transforms */
+      snprintf(notes + strlen(notes), sizeof notes - strlen(notes), "%s%s", t ? ", " : notes[0] ? "; transforms: " : "transforms: ",
+               s->func->transforms[t]);
     fprintf(out, "%-28s %-11s %9ld %12.3f %11.4f %11.1f  %s\n", s->name, s->backend ? s->backend : "-", s->launches,
             s->run_ms, s->launches ? s->run_ms / s->launches : 0.0, s->compile_ms, notes);
   }
