@@ -15,7 +15,7 @@
    - calls: built-ins that compiled kernels implement, and __device__ functions;
    - no return, function definition, or break/continue of the nest itself;
    - a variable the body assigns is private: assigned before it is read in each iteration,
-     and not read outside the loop;
+     and not read after the loop (before it is assigned again);
    - a variable only updated by `s += e` (-=, *=, ^^=, __=, s = s + e, s = s * e,
      s = max(s, e), s = min(s, e)) and read nowhere else in the loop is a reduction;
    - element assignments `A[i, j] = e`: every loop variable of the nest is an index by
@@ -61,10 +61,15 @@ typedef struct Nest {
   char why[320];       /* the first reason it stays serial */
 } Nest;
 
+/* Where the walk is in the current function: the statement lists around the loop. */
+typedef struct Level { NodeList *list; int i; Node *owner; } Level;
+
 typedef struct Px {
   Program *P;
   const InterpOptions *opt;
   Func *chain[64]; int nchain;
+  Level path[128]; int npath;
+  int base;            /* path[base] is the body of the current function */
 } Px;
 
 static void refuse(Nest *N, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -437,6 +442,40 @@ static const char *loop_vars(Nest *N, char *buf, size_t size) {
   return buf;
 }
 
+/* e as loop variable + constant: *d the variable, *off the constant. */
+static bool offset_form(Nest *N, const Node *e, int *d, int64_t *off) {
+  if (e->kind == N_IDENT) { *off = 0; return (*d = nest_var(N, e->name)) >= 0; }
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB)) return false;
+  if (e->a->kind == N_IDENT && e->b->kind == N_INT) {
+    *off = e->op == OP_ADD ? e->b->ival : -e->b->ival;
+    return (*d = nest_var(N, e->a->name)) >= 0;
+  }
+  if (e->op == OP_ADD && e->a->kind == N_INT && e->b->kind == N_IDENT) {
+    *off = e->a->ival;
+    return (*d = nest_var(N, e->b->name)) >= 0;
+  }
+  return false;
+}
+
+/* Array `name` is written by w and accessed by a at another element of the same owner. */
+static void carried(Nest *N, const char *name, Access *w, Access *a, const bool *owned) {
+  const char *how = a->write ? "assigned again" : "read";
+  for (int p = 0; p < w->index->list.n && p < OQ_MAX_RANK; p++) {
+    int dw, da;
+    int64_t ow, oa;
+    if (!owned[p] || !offset_form(N, w->index->list.items[p], &dw, &ow) ||
+        !offset_form(N, a->index->list.items[p], &da, &oa) || dw != da || ow == oa)
+      continue;
+    /* the element iteration v writes as v+ow, iteration v+ow-oa reaches as (v+ow-oa)+oa */
+    const char *v = N->fors[dw]->name;
+    refuse(N, "%s is assigned in iteration %s (line %d) and %s in iteration %s%+lld (line %d)",
+           name, v, w->line, how, v, (long long)(ow - oa), a->line);
+    return;
+  }
+  refuse(N, "%s is assigned in one iteration (line %d) and %s at another index (line %d): "
+         "iterations depend on each other", name, w->line, how, a->line);
+}
+
 /* Each iteration touches only its own elements of array k. */
 static void check_array(Nest *N, int k) {
   Access *w = NULL, *u = NULL;
@@ -484,8 +523,7 @@ static void check_array(Nest *N, int k) {
     for (int p = 0; same && p < w->index->list.n && p < OQ_MAX_RANK; p++)
       if (owned[p]) same = same_expr(a->index->list.items[p], w->index->list.items[p]);
     if (!same) {
-      refuse(N, "%s is assigned in one iteration (line %d) and %s at another index (line %d): "
-             "iterations depend on each other", name, w->line, a->write ? "assigned" : "read", a->line);
+      carried(N, name, w, a, owned);
       return;
     }
   }
@@ -515,30 +553,60 @@ static Op check_reductions(Nest *N) {
   return op;
 }
 
-/* ---- private variables are not read outside the loop ---- */
+/* ---- private variables are not read after the loop ---- */
 
-static Node *read_outside(const Node *n, const Node *skip, const char *name) {
-  if (!n || n == skip) return NULL;
+/* A read of name in n; the bodies of loops over name don't count (they assign it first). */
+static Node *read_in(const Node *n, const char *name) {
+  if (!n) return NULL;
   if (n->kind == N_IDENT) return !strcmp(n->name, name) ? (Node *)n : NULL;
   Node *r;
+  if (n->kind == N_FOR && !strcmp(n->name, name)) return read_in(n->a, name);
   if (n->kind == N_ASSIGN && n->op == OP_NONE) {   /* a plain target is not a read */
     for (int i = 0; i < n->list.n; i++)
-      if (n->list.items[i]->kind != N_IDENT && (r = read_outside(n->list.items[i], skip, name))) return r;
+      if (n->list.items[i]->kind != N_IDENT && (r = read_in(n->list.items[i], name))) return r;
   } else {
-    for (int i = 0; i < n->list.n; i++) if ((r = read_outside(n->list.items[i], skip, name))) return r;
+    for (int i = 0; i < n->list.n; i++) if ((r = read_in(n->list.items[i], name))) return r;
   }
-  if ((r = read_outside(n->a, skip, name)) || (r = read_outside(n->b, skip, name)) ||
-      (r = read_outside(n->c, skip, name)))
-    return r;
-  for (int i = 0; i < n->list2.n; i++) if ((r = read_outside(n->list2.items[i], skip, name))) return r;
+  if ((r = read_in(n->a, name)) || (r = read_in(n->b, name)) || (r = read_in(n->c, name))) return r;
+  for (int i = 0; i < n->list2.n; i++) if ((r = read_in(n->list2.items[i], name))) return r;
   for (int i = 0; i < n->ncases; i++) {
-    if ((r = read_outside(n->cases[i].pattern, skip, name))) return r;
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if ((r = read_outside(n->cases[i].body.items[j], skip, name))) return r;
+    if ((r = read_in(n->cases[i].pattern, name))) return r;
+    for (int j = 0; j < n->cases[i].body.n; j++) if ((r = read_in(n->cases[i].body.items[j], name))) return r;
   }
   if (n->func && (n->kind == N_FUNCDEF || n->kind == N_LAMBDA))
-    for (int i = 0; i < n->func->body.n; i++)
-      if ((r = read_outside(n->func->body.items[i], skip, name))) return r;
+    for (int i = 0; i < n->func->body.n; i++) if ((r = read_in(n->func->body.items[i], name))) return r;
+  return NULL;
+}
+
+static bool kills(const Node *s, const char *name) {
+  return s->kind == N_ASSIGN && s->op == OP_NONE && s->list.n == 1 && s->b &&
+         s->list.items[0]->kind == N_IDENT && !strcmp(s->list.items[0]->name, name) &&
+         !read_in(s->b, name);
+}
+
+static bool is_loop(const Node *n) {
+  return n && (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_REPEAT || n->kind == N_PARLOOP);
+}
+
+/* A read of name that can run after the loop and see its value: later in an enclosing
+   statement list before a plain assignment of name, or anywhere in an enclosing loop. */
+static Node *read_after(Px *X, const char *name) {
+  for (int lv = X->npath - 1; lv >= X->base; lv--) {
+    Level *L = &X->path[lv];
+    for (int i = L->i + 1; i < L->list->n; i++) {
+      if (kills(L->list->items[i], name)) return NULL;
+      Node *r = read_in(L->list->items[i], name);
+      if (r) return r;
+    }
+    if (is_loop(L->owner)) {
+      for (int i = 0; i < L->i; i++) {
+        Node *r = read_in(L->list->items[i], name);
+        if (r) return r;
+      }
+      Node *r = L->owner->kind == N_FOR ? NULL : read_in(L->owner->a, name);
+      if (r) return r;
+    }
+  }
   return NULL;
 }
 
@@ -550,14 +618,10 @@ static void check_private(Px *X, Nest *N) {
     for (int o = 0; o < f->nouts; o++)
       if (!strcmp(f->outs[o].name, v->name))
         refuse(N, "%s is assigned in the loop (line %d) and is an output of %s", v->name, v->line, f->name);
-    for (int i = 0; i < f->body.n; i++) {
-      Node *r = read_outside(f->body.items[i], N->fors[0], v->name);
-      if (r) {
-        refuse(N, "%s is assigned in the loop (line %d) and also used outside it (line %d)", v->name,
-               v->line, r->loc.line);
-        break;
-      }
-    }
+    Node *r = read_after(X, v->name);
+    if (r)
+      refuse(N, "%s is assigned in the loop (line %d) and read after it (line %d)", v->name,
+             v->line, r->loc.line);
   }
 }
 
@@ -718,14 +782,18 @@ static void keep_checks(Node *n) {
   }
 }
 
-/* `m = m:lo + pos[d] * m:step` for each loop variable. */
-static Node *loop_var_init(Px *X, Node *f, int d) {
+/* `m = m:lo + pos[d] * m:step` for each loop variable (`pos` alone in one dimension, where
+   it is an int). */
+static Node *loop_var_init(Px *X, Node *f, int d, int D) {
   SrcLoc loc = f->loc;
-  Node *ix = node(X, N_INDEX, loc);
-  ix->a = ident(X, "pos", loc);
-  Node *k = node(X, N_INT, loc);
-  k->ival = d;
-  list_push(X, &ix->list, k);
+  Node *ix = ident(X, "pos", loc);
+  if (D > 1) {
+    ix = node(X, N_INDEX, loc);
+    ix->a = ident(X, "pos", loc);
+    Node *k = node(X, N_INT, loc);
+    k->ival = d;
+    list_push(X, &ix->list, k);
+  }
   Node *mul = node(X, N_BINARY, loc);
   mul->op = OP_MUL;
   mul->a = ix;
@@ -762,7 +830,7 @@ static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds) {
   }
   for (int i = 0; i < reds->n; i++) add_param(X, &k->outs, &k->nouts, reds->items[i]->name, outer->loc);
   for (int i = 0; i < N->nattrs; i++) list_push(X, &k->body, N->attrs[i]);
-  for (int d = 0; d < N->D; d++) list_push(X, &k->body, loop_var_init(X, N->fors[d], d));
+  for (int d = 0; d < N->D; d++) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D));
   NodeList *body = &N->fors[N->D - 1]->list;
   for (int i = 0; i < body->n; i++) {
     if (body->items[i]->kind == N_ATTR) continue;
@@ -834,13 +902,16 @@ static void explain(Px *X, Nest *N, Node *outer, bool parallel, Node *p) {
 
 /* ---- walking the host functions ---- */
 
-static void xform_list(Px *X, NodeList *l);
+static void xform_list(Px *X, NodeList *l, Node *owner);
 
 static void xform_func(Px *X, Func *f) {
   if (f->kind != FK_HOST || X->nchain == (int)(sizeof X->chain / sizeof *X->chain)) return;
+  int saved = X->base;
+  X->base = X->npath;
   X->chain[X->nchain++] = f;
-  xform_list(X, &f->body);
+  xform_list(X, &f->body, NULL);
   X->nchain--;
+  X->base = saved;
 }
 
 static bool try_nest(Px *X, NodeList *l, int i) {
@@ -861,27 +932,33 @@ static bool try_nest(Px *X, NodeList *l, int i) {
   return true;
 }
 
-static void xform_list(Px *X, NodeList *l) {
+static void xform_list(Px *X, NodeList *l, Node *owner) {
+  if (X->npath == (int)(sizeof X->path / sizeof *X->path)) return;
+  Level *L = &X->path[X->npath++];
+  L->list = l;
+  L->owner = owner;
   for (int i = 0; i < l->n; i++) {
     Node *s = l->items[i];
+    L->i = i;
     switch (s->kind) {
     case N_FOR:
-      if (!try_nest(X, l, i)) xform_list(X, &s->list);
+      if (!try_nest(X, l, i)) xform_list(X, &s->list, s);
       break;
-    case N_IF: xform_list(X, &s->list); xform_list(X, &s->list2); break;
-    case N_WHILE: case N_REPEAT: case N_BLOCK: xform_list(X, &s->list); break;
+    case N_IF: xform_list(X, &s->list, s); xform_list(X, &s->list2, s); break;
+    case N_WHILE: case N_REPEAT: case N_BLOCK: xform_list(X, &s->list, s); break;
     case N_MATCH:
-      for (int j = 0; j < s->ncases; j++) xform_list(X, &s->cases[j].body);
+      for (int j = 0; j < s->ncases; j++) xform_list(X, &s->cases[j].body, s);
       break;
     case N_FUNCDEF: xform_func(X, s->func); break;
     default: break;
     }
   }
+  X->npath--;
 }
 
 void parloop_transform(Program *P, const InterpOptions *opt) {
   Px X = {.P = P, .opt = opt};
   X.chain[X.nchain++] = P->script;
-  xform_list(&X, &P->script->body);
-  xform_list(&X, &P->root->list2);   /* imported definitions */
+  xform_list(&X, &P->script->body, NULL);
+  xform_list(&X, &P->root->list2, NULL);   /* imported definitions */
 }
