@@ -155,7 +155,9 @@ typedef enum NodeKind {
                    N_FOR (run when a run-time guard fails), list = the nest's N_FORs, outer
                    first, func = the kernel (parameters pos, then start and step of each
                    loop), list2 = the host variables its outputs (reductions) go to,
-                   op = their operator, c = N_BLOCK: list = the arrays the loop writes,
+                   op = their operator, b = N_LAMBDA: the same kernel with int outputs
+                   (launched when the reduction variables hold ints; NULL without
+                   reductions), c = N_BLOCK: list = the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT

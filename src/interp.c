@@ -830,18 +830,23 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
   return true;
 }
 
-/* The value a reduction leaves: an int variable stays int when the sum is a whole number. */
-static Value parloop_reduce(Op op, Value old, Value r, SrcLoc loc) {
-  Value v = compound(op, old, r, loc);
-  if (is_intlike(old) && v.kind == V_SCALAR && v.s == floor(v.s) && fabs(v.s) < 9e15)
-    return v_int((int64_t)v.s);
-  return v;
+/* The kernel for the values the reduction variables hold: with int outputs (n->b) when they
+   all hold ints, with scalar outputs when they all hold scalars; NULL for a mix, or for
+   values that are not numbers (the loop then runs serially). */
+static Func *parloop_kernel(Interp *I, Node *n) {
+  int ints = 0;
+  for (int i = 0; i < n->list2.n; i++) {
+    Value v = *slot_ref(I, n->list2.items[i]);
+    if (!v_is_real(v)) return NULL;
+    ints += is_intlike(v);
+  }
+  if (!ints) return n->func;
+  return ints == n->list2.n ? n->b->func : NULL;
 }
 
 COLD static void exec_parloop(Interp *I, Node *n) {
-  for (int i = 0; i < n->list2.n; i++)
-    if (!v_is_real(*slot_ref(I, n->list2.items[i]))) { exec_for(I, n->a); return; }
-  if (!parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  Func *kernel = parloop_kernel(I, n);
+  if (!kernel || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
   int D = n->list.n;
   RangeSpec r[OQ_MAX_RANK];
   bool empty = false;
@@ -859,12 +864,12 @@ COLD static void exec_parloop(Interp *I, Node *n) {
       argv[argc++] = r[d].is_int ? v_int(r[d].i0) : v_scalar(r[d].r0);
       argv[argc++] = r[d].is_int ? v_int(r[d].istep) : v_scalar(r[d].rstep);
     }
-    argv[argc++] = make_closure(I, n->func);
+    argv[argc++] = make_closure(I, kernel);
     Value res = kernel_parallel_do(I, n, argc, argv);
     release_all(argv, argc);
     for (int i = 0; i < n->list2.n; i++) {
       Value *p = slot_ref(I, n->list2.items[i]);
-      Value v = parloop_reduce(n->op, *p, n->list2.n == 1 ? res : res.tup->v[i], n->loc);
+      Value v = compound(n->op, *p, n->list2.n == 1 ? res : res.tup->v[i], n->loc);
       val_release(*p);
       *p = v;
     }

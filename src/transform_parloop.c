@@ -243,6 +243,9 @@ static void call(Px *X, Nest *N, Node *n, Defs *def) {
       refuse(N, "uses %s (line %d), which belongs in kernels", f->name, line);
     else if (!ksema_device_builtin(f->name))
       refuse(N, "calls %s (line %d), which cannot run in a kernel", f->name, line);
+    for (int i = 0; i < X->P->nreductions; i++)
+      if (!strcmp(X->P->reductions[i].fname, f->name))
+        refuse(N, "calls %s (line %d), which a `reduction` may replace by host code", f->name, line);
   } else {
     Func *fn = known_func(X, f);
     if (!fn || fn->kind == FK_HOST)
@@ -401,22 +404,21 @@ static void walk_list(Px *X, Nest *N, NodeList *l, Defs *def) {
 
 /* ---- the arrays ---- */
 
-/* The nest variable that index expression e is, plus or minus a loop-invariant term; -1 if none. */
+/* e uses no loop variable of the nest and nothing the body assigns. */
+static bool invariant(Nest *N, const Node *e) {
+  for (int d = 0; d < N->D; d++) if (mentions(e, N->fors[d]->name)) return false;
+  for (int i = 0; i < N->nvars; i++) if (N->vars[i].assigned && mentions(e, N->vars[i].name)) return false;
+  return true;
+}
+
+/* The nest variable that index expression e is, plus or minus an invariant term; -1 if none. */
 static int pure_index(Nest *N, const Node *e) {
   if (e->kind == N_IDENT) return nest_var(N, e->name);
-  if (e->kind == N_BINARY && (e->op == OP_ADD || e->op == OP_SUB)) {
-    int a = pure_index(N, e->a);
-    if (a >= 0 && e->a->kind == N_IDENT) {
-      for (int d = 0; d < N->D; d++) if (mentions(e->b, N->fors[d]->name)) return -1;
-      for (int i = 0; i < N->nvars; i++) if (N->vars[i].assigned && mentions(e->b, N->vars[i].name)) return -1;
-      return a;
-    }
-    if (e->op == OP_ADD && e->b->kind == N_IDENT && nest_var(N, e->b->name) >= 0) {
-      for (int d = 0; d < N->D; d++) if (mentions(e->a, N->fors[d]->name)) return -1;
-      for (int i = 0; i < N->nvars; i++) if (N->vars[i].assigned && mentions(e->a, N->vars[i].name)) return -1;
-      return nest_var(N, e->b->name);
-    }
-  }
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB)) return -1;
+  if (e->a->kind == N_IDENT && nest_var(N, e->a->name) >= 0 && invariant(N, e->b))
+    return nest_var(N, e->a->name);
+  if (e->op == OP_ADD && e->b->kind == N_IDENT && nest_var(N, e->b->name) >= 0 && invariant(N, e->a))
+    return nest_var(N, e->b->name);
   return -1;
 }
 
@@ -816,7 +818,11 @@ static void add_param(Px *X, Param **ps, int *n, const char *name, SrcLoc loc) {
   (*n)++;
 }
 
-static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds) {
+/* int_outs: the outputs are declared int, for reduction variables that hold ints: an int
+   sum stays an int, as serially. When the loop adds scalars to them, the specialization
+   fails ("output changes type") and the interpreter runs the kernel, with the types the
+   serial loop gives. */
+static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds, bool int_outs) {
   Node *outer = N->fors[0];
   Func *host = X->chain[X->nchain - 1];
   Func *k = arena_alloc(X->P->arena, sizeof *k);
@@ -828,7 +834,10 @@ static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds) {
     add_param(X, &k->params, &k->nparams, xname(X, N->fors[d]->name, "lo"), outer->loc);
     add_param(X, &k->params, &k->nparams, xname(X, N->fors[d]->name, "step"), outer->loc);
   }
-  for (int i = 0; i < reds->n; i++) add_param(X, &k->outs, &k->nouts, reds->items[i]->name, outer->loc);
+  for (int i = 0; i < reds->n; i++) {
+    add_param(X, &k->outs, &k->nouts, reds->items[i]->name, outer->loc);
+    if (int_outs) k->outs[i].type->kind = TY_INT, k->outs[i].type->name = "int";
+  }
   for (int i = 0; i < N->nattrs; i++) list_push(X, &k->body, N->attrs[i]);
   for (int d = 0; d < N->D; d++) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D));
   NodeList *body = &N->fors[N->D - 1]->list;
@@ -865,7 +874,11 @@ static Node *make_parloop(Px *X, Nest *N, Op red_op) {
     for (int i = 0; i < N->nacc; i++) written |= N->acc[i].var == k && N->acc[i].write;
     list_push(X, written ? &p->c->list : &p->c->list2, v->id);
   }
-  p->func = make_kernel(X, N, red_op, &p->list2);
+  p->func = make_kernel(X, N, red_op, &p->list2, false);
+  if (p->list2.n) {
+    p->b = node(X, N_LAMBDA, p->loc);
+    p->b->func = make_kernel(X, N, red_op, &p->list2, true);
+  }
   return p;
 }
 
