@@ -157,7 +157,8 @@ typedef enum NodeKind {
                    loop), list2 = the host variables its outputs (reductions) go to,
                    op = their operator, b = N_LAMBDA: the same kernel with int outputs
                    (launched when the reduction variables hold ints; NULL without
-                   reductions), c = N_BLOCK: list = the arrays the loop writes,
+                   reductions; ival = 1 once it returned a scalar: from then on the
+                   scalar kernel runs), c = N_BLOCK: list = the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT

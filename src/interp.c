@@ -840,7 +840,7 @@ static Func *parloop_kernel(Interp *I, Node *n) {
     if (!v_is_real(v)) return NULL;
     ints += is_intlike(v);
   }
-  if (!ints) return n->func;
+  if (!ints || n->ival) return n->func;   /* ival: the loop added scalars to them before */
   return ints == n->list2.n ? n->b->func : NULL;
 }
 
@@ -869,7 +869,9 @@ COLD static void exec_parloop(Interp *I, Node *n) {
     release_all(argv, argc);
     for (int i = 0; i < n->list2.n; i++) {
       Value *p = slot_ref(I, n->list2.items[i]);
-      Value v = compound(n->op, *p, n->list2.n == 1 ? res : res.tup->v[i], n->loc);
+      Value r = n->list2.n == 1 ? res : res.tup->v[i];
+      if (kernel != n->func && r.kind == V_SCALAR) n->ival = 1;   /* next time: scalar outputs */
+      Value v = compound(n->op, *p, r, n->loc);
       val_release(*p);
       *p = v;
     }
