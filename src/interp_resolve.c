@@ -353,6 +353,7 @@ static void resolve_stmt(Resolver *R, Node *n) {
     f->is_lambda = true;
     if (R->scope->parent) diag_error(n->loc, "a reduction must be defined at the top level");
     resolve_func(R, f, NULL);
+    if (reduction_is_nested(n)) return;   /* replaced where it is called (transform_macro.c) */
     if (n->a && n->a->kind == N_CALL && n->a->a->kind == N_IDENT) {
       P->reductions = realloc(P->reductions, (P->nreductions + 1) * sizeof *P->reductions);
       P->reductions[P->nreductions++] = (Reduction){n, n->a->a->name, false};

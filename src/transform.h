@@ -10,6 +10,10 @@
    number of errors reported. */
 int macro_expand(Arena *arena, Node *program, Target target);
 
+/* A reduction whose pattern has arguments other than its parameters (real(ifft3(x))):
+   macro_expand replaces its calls; name resolution does not register it. */
+bool reduction_is_nested(const Node *red);
+
 /* Turns the host loop nests that can run in parallel into N_PARLOOP launches; with
    opt->explain, prints the decision for every loop nest on stdout. */
 void parloop_transform(Program *P, const InterpOptions *opt);

@@ -9,7 +9,8 @@
    A parameter is replaced by a copy of its argument expression, an output by the target.
    `$target("cpu" | "gpu" | "nvidia_cuda")` becomes 1 or 0 for the run's target, and an `if`
    whose condition is then a constant keeps only the branch it takes (so attributes inside
-   reach the loop the macro was expanded in). The interpreter counts as "cpu". */
+   reach the loop the macro was expanded in). The interpreter counts as "cpu".
+   Reductions with nested patterns are replaced here too (below). */
 #include <string.h>
 #include "transform.h"
 
@@ -19,6 +20,7 @@ typedef struct Mx {
   Arena *arena;
   Target target;
   Node **macros; int nmacros;
+  Node *nested[32]; int nnested;   /* reductions with nested patterns defined so far */
   int depth;
 } Mx;
 
@@ -73,6 +75,59 @@ static int const_cond(const Node *c) {
   return -1;
 }
 
+/* ---- reductions with nested patterns ----
+   `reduction x -> real(ifft3(x)) -> irealfft3(x)`: a call whose shape is the pattern's is
+   replaced where it is written, from the definition on (the interpreter replaces calls
+   whose arguments are the parameters themselves, `sum(x)`, at run time, where it checks
+   their types: interp.c, find_reduction). */
+
+bool reduction_is_nested(const Node *red) {
+  const Node *pat = red->a;
+  if (!pat || pat->kind != N_CALL) return false;
+  for (int i = 0; i < pat->list.n; i++)
+    if (pat->list.items[i]->kind != N_IDENT) return true;
+  return false;
+}
+
+static bool match(const Func *f, const Node *pat, Node *e, Node **bound) {
+  if (pat->kind == N_IDENT)
+    for (int p = 0; p < f->nparams; p++)
+      if (!strcmp(f->params[p].name, pat->name)) {
+        if (bound[p]) return false;
+        bound[p] = e;
+        return true;
+      }
+  if (pat->kind != e->kind) return false;
+  switch (pat->kind) {
+  case N_IDENT: return !strcmp(pat->name, e->name);
+  case N_INT: return pat->ival == e->ival;
+  case N_CALL:
+    if (pat->list.n != e->list.n || !match(f, pat->a, e->a, bound)) return false;
+    for (int i = 0; i < pat->list.n; i++)
+      if (!match(f, pat->list.items[i], e->list.items[i], bound)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+static Node *subst(Mx *M, Node *n, const Subst *s);
+
+static Node *replace_nested(Mx *M, Node *call) {
+  for (int r = M->nnested - 1; r >= 0; r--) {
+    Node *red = M->nested[r];
+    Func *f = red->func;
+    Node *bound[32] = {0};
+    if (f->nparams > 32 || !match(f, red->a, call, bound)) continue;
+    Subst s = {0};
+    for (int p = 0; p < f->nparams; p++)
+      if (bound[p]) { s.from[s.n] = f->params[p].name; s.to[s.n++] = bound[p]; }
+    Node *c = subst(M, ast_clone(M->arena, red->b), &s);
+    c->loc = call->loc;
+    return c;
+  }
+  return call;
+}
+
 /* ---- walking ---- */
 
 static bool has_statements(NodeKind k) {
@@ -86,6 +141,10 @@ static Node *walk(Mx *M, Node *n) {
   if (n->kind == N_MACRO) return n;   /* expanded where it is used */
   if (n->kind == N_CALL && n->a->kind == N_IDENT && !strcmp(n->a->name, "$target"))
     return fold_target(M, n);
+  if (n->kind == N_REDUCTION) {
+    if (reduction_is_nested(n) && M->nnested < 32) M->nested[M->nnested++] = n;
+    return n;
+  }
   n->a = walk(M, n->a);
   n->b = walk(M, n->b);
   n->c = walk(M, n->c);
@@ -105,6 +164,7 @@ static Node *walk(Mx *M, Node *n) {
       n->func->params[i].defval = walk(M, n->func->params[i].defval);
     expand_list(M, &n->func->body);
   }
+  if (n->kind == N_CALL && M->nnested) return replace_nested(M, n);
   return n;
 }
 
