@@ -693,6 +693,9 @@ static void analyze(Px *X, Nest *N, Node *outer) {
   build_nest(N, outer);
   NodeList *body = &N->fors[N->D - 1]->list;
   for (int i = 0; i < body->n; i++) collect(N, body->items[i]);
+  for (int d = 0; d < N->D; d++)
+    if (is_special_kernel_param(N->fors[d]->name))
+      refuse(N, "its loop variable is named %s, a kernel's special parameter", N->fors[d]->name);
   for (int k = 0; k < N->nvars; k++)
     if (is_special_kernel_param(N->vars[k].name))
       refuse(N, "it uses a variable named %s, a kernel's special parameter", N->vars[k].name);

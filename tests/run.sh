@@ -342,7 +342,7 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   CC=/nonexistent OQ_CACHE_DIR=$tmp/kcache2 timeout 60 "$OQ" run --target cpu "$prog" >/dev/null 2>"$tmp/kc.err"
   rc=$?
   kc "a missing compiler is a run-time error naming the kernel" \
-    "$([ $rc -eq 1 ] && head -n 1 "$tmp/kc.err" | grep -Eq "runtime error: kernel 'ksum': the C compiler '/nonexistent' failed" && echo ok)"
+    "$([ $rc -eq 1 ] && head -n 1 "$tmp/kc.err" | grep -Eq "runtime error: kernel '[^']+': the C compiler '/nonexistent' failed" && echo ok)"
   echo "kernel cache: $kc_pass passed, $kc_fail failed"
   add "$kc_pass" "$kc_fail"
 fi
