@@ -788,7 +788,7 @@ static void keep_checks(Node *n) {
 }
 
 /* `m = m:lo + pos[d] * m:step` for each loop variable (`pos` alone in one dimension, where
-   it is an int). */
+   it is an int; no product when the range has no step). */
 static Node *loop_var_init(Px *X, Node *f, int d, int D) {
   SrcLoc loc = f->loc;
   Node *ix = ident(X, "pos", loc);
@@ -799,14 +799,17 @@ static Node *loop_var_init(Px *X, Node *f, int d, int D) {
     k->ival = d;
     list_push(X, &ix->list, k);
   }
-  Node *mul = node(X, N_BINARY, loc);
-  mul->op = OP_MUL;
-  mul->a = ix;
-  mul->b = ident(X, xname(X, f->name, "step"), loc);
+  Node *off = ix;
+  if (f->a->b) {   /* a step is written: scale (a step of 1 leaves plain `lo + pos`) */
+    off = node(X, N_BINARY, loc);
+    off->op = OP_MUL;
+    off->a = ix;
+    off->b = ident(X, xname(X, f->name, "step"), loc);
+  }
   Node *add = node(X, N_BINARY, loc);
   add->op = OP_ADD;
   add->a = ident(X, xname(X, f->name, "lo"), loc);
-  add->b = mul;
+  add->b = off;
   Node *as = node(X, N_ASSIGN, loc);
   list_push(X, &as->list, ident(X, f->name, loc));
   as->b = add;
