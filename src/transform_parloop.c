@@ -58,6 +58,7 @@ typedef struct Nest {
   Var vars[256]; int nvars;
   Access acc[512]; int nacc;
   int depth;           /* loops inside the body around the statement being walked */
+  char inner[120];     /* why a loop right inside the nest did not join it */
   char why[320];       /* the first reason it stays serial */
 } Nest;
 
@@ -667,9 +668,15 @@ static void build_nest(Nest *N, Node *outer) {
       if (s->kind == N_FOR && !inner) inner = s;
       else if (s->kind != N_ATTR) others++;
     }
-    if (!inner || others || N->D == MAX_NEST || inner->a->kind != N_RANGE ||
-        !invariant_range(N, inner->a, &outer->list))
+    if (!inner || others) break;
+    const char *why = N->D == MAX_NEST ? "the nest has 3 loops already" :
+                      inner->a->kind != N_RANGE ? "it does not iterate over a range" :
+                      !invariant_range(N, inner->a, &outer->list) ?
+                      "its range changes with the outer loops" : NULL;
+    if (why) {
+      snprintf(N->inner, sizeof N->inner, "the loop over %s runs inside the kernel: %s", inner->name, why);
       break;
+    }
     for (int i = 0; i < f->list.n; i++)
       if (f->list.items[i]->kind == N_ATTR) add_attr(N, f->list.items[i]);
     f = inner;
@@ -912,6 +919,7 @@ static void explain(Px *X, Nest *N, Node *outer, bool parallel, Node *p) {
       snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? ", " : "; reductions: ",
                p->list2.items[i]->name);
     if (p->list2.n) snprintf(what + strlen(what), sizeof what - strlen(what), " (%s=)", op_name(p->op));
+    if (N->inner[0]) snprintf(what + strlen(what), sizeof what - strlen(what), "; %s", N->inner);
   } else {
     snprintf(what, sizeof what, "serial: %s", N->why);
   }
