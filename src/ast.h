@@ -156,9 +156,11 @@ typedef enum NodeKind {
                    first, func = the kernel (parameters pos, then start and step of each
                    loop), list2 = the host variables its outputs (reductions) go to,
                    op = their operator, b = N_LAMBDA: the same kernel with int outputs
-                   (launched when the reduction variables hold ints; NULL without
-                   reductions; ival = 1 once it returned a scalar: from then on the
-                   scalar kernel runs), c = N_BLOCK: list = the arrays the loop writes,
+                   (NULL without reductions), its list: for each reduction an N_BLOCK
+                   of the values added to it (copies; slot -2: a variable of the body,
+                   -3-d: loop variable d), from which the launch guesses which kernel
+                   gives the serial loop's types; ival = 1 once the int kernel returned
+                   a scalar, c = N_BLOCK: list = the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT

@@ -830,23 +830,69 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
   return true;
 }
 
-/* The kernel for the values the reduction variables hold: with int outputs (n->b) when they
-   all hold ints, with scalar outputs when they all hold scalars; NULL for a mix, or for
-   values that are not numbers (the loop then runs serially). */
-static Func *parloop_kernel(Interp *I, Node *n) {
+/* The type of a value added to a reduction, guessed from the values of the variables it
+   uses before the launch (0: unknown, 1: int, 2: scalar); see N_PARLOOP in ast.h. */
+static int guess_type(Interp *I, Node *e, const RangeSpec *r) {
+  switch (e->kind) {
+  case N_INT: return 1;
+  case N_REAL: return 2;
+  case N_IDENT: {
+    if (e->slot <= -3) return r[-3 - e->slot].is_int ? 1 : 2;
+    if (e->slot == -2 || (e->slot < 0 && !e->aux)) return 0;
+    Value v = e->slot < 0 ? ((const Global *)e->aux)->value : *slot_ref(I, e);
+    return is_intlike(v) ? 1 : v.kind == V_SCALAR ? 2 : 0;
+  }
+  case N_INDEX: {   /* an element of an array: its element type */
+    if (e->a->kind != N_IDENT || e->a->slot < 0) return 0;
+    for (int i = 0; i < e->list.n; i++)
+      if (e->list.items[i]->kind == N_COLON || e->list.items[i]->kind == N_RANGE) return 0;
+    Value v = *slot_ref(I, e->a);
+    if (v.kind != V_ARRAY || el_is_complex(v.arr->elem)) return 0;
+    return el_is_integer(v.arr->elem) ? 1 : 2;
+  }
+  case N_UNARY: return e->op == OP_NEG ? guess_type(I, e->a, r) : 0;
+  case N_BINARY: {
+    int a = guess_type(I, e->a, r), b = guess_type(I, e->b, r);
+    if (!a || !b) return 0;
+    switch (e->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: return a == 1 && b == 1 ? 1 : 2;
+    case OP_DIV: case OP_EDIV: case OP_POW: case OP_EPOW: return 2;
+    default: return op_is_comparison(e->op) ? 1 : 0;
+    }
+  }
+  default: return 0;
+  }
+}
+
+/* The kernel that gives the serial loop's types. Scalar outputs, unless a reduction variable
+   holds an int and no value added to it is known to be a scalar: then int outputs (n->b),
+   which run in the interpreter if the loop adds scalars after all (once all of them came
+   back scalars, n->ival, the scalar kernel). */
+static Func *parloop_kernel(Interp *I, Node *n, const RangeSpec *r) {
+  for (int i = 0; i < n->list2.n; i++) {
+    Value v = *slot_ref(I, n->list2.items[i]);
+    if (!is_intlike(v) || n->ival) continue;
+    bool scalar = false;
+    NodeList *adds = &n->b->list.items[i]->list;
+    for (int j = 0; j < adds->n && !scalar; j++) scalar = guess_type(I, adds->items[j], r) == 2;
+    if (!scalar) return n->b->func;
+  }
+  return n->func;
+}
+
+/* Reduction variables all hold ints or all hold scalars. */
+static bool parloop_numbers(Interp *I, Node *n) {
   int ints = 0;
   for (int i = 0; i < n->list2.n; i++) {
     Value v = *slot_ref(I, n->list2.items[i]);
-    if (!v_is_real(v)) return NULL;
+    if (!v_is_real(v)) return false;
     ints += is_intlike(v);
   }
-  if (!ints || n->ival) return n->func;   /* ival: the loop added scalars to them before */
-  return ints == n->list2.n ? n->b->func : NULL;
+  return !ints || ints == n->list2.n;
 }
 
 COLD static void exec_parloop(Interp *I, Node *n) {
-  Func *kernel = parloop_kernel(I, n);
-  if (!kernel || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
   int D = n->list.n;
   RangeSpec r[OQ_MAX_RANK];
   bool empty = false;
@@ -855,6 +901,7 @@ COLD static void exec_parloop(Interp *I, Node *n) {
     empty = r[d].count == 0;
   }
   if (!empty) {
+    Func *kernel = parloop_kernel(I, n, r);
     Value argv[2 * OQ_MAX_RANK + 2];
     int argc = 0;
     Array *dims = arr_vec(EL_I32, D);
@@ -867,14 +914,16 @@ COLD static void exec_parloop(Interp *I, Node *n) {
     argv[argc++] = make_closure(I, kernel);
     Value res = kernel_parallel_do(I, n, argc, argv);
     release_all(argv, argc);
+    int scalars = 0;
     for (int i = 0; i < n->list2.n; i++) {
       Value *p = slot_ref(I, n->list2.items[i]);
       Value r = n->list2.n == 1 ? res : res.tup->v[i];
-      if (kernel != n->func && r.kind == V_SCALAR) n->ival = 1;   /* next time: scalar outputs */
+      scalars += r.kind == V_SCALAR;
       Value v = compound(n->op, *p, r, n->loc);
       val_release(*p);
       *p = v;
     }
+    if (kernel != n->func && scalars == n->list2.n) n->ival = 1;   /* next time: scalar outputs */
     val_release(res);
   }
   /* the loop variables keep their last values, as after the serial loop */

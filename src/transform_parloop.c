@@ -873,6 +873,43 @@ static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds, bool int_out
   return k;
 }
 
+/* A copy of a value added to a reduction, for the interpreter to guess its type at launch
+   (interp.c, parloop_kernel): private variables get slot -2, loop variable d slot -3-d. */
+static Node *guess_copy(Px *X, Nest *N, const Node *e) {
+  Node *c = ast_clone(X->P->arena, e);
+  Node *stack[256];
+  int n = 0;
+  stack[n++] = c;
+  while (n) {
+    Node *x = stack[--n];
+    if (x->kind == N_IDENT && x->slot >= 0) {
+      int d = nest_var(N, x->name);
+      if (d >= 0) x->slot = -3 - d;
+      else if (N->vars[var_of(N, x)].assigned) x->slot = -2;
+    }
+    Node *kids[3] = {x->a, x->b, x->c};
+    for (int i = 0; i < 3; i++) if (kids[i] && n < 255) stack[n++] = kids[i];
+    for (int i = 0; i < x->list.n && n < 255; i++) stack[n++] = x->list.items[i];
+  }
+  return c;
+}
+
+/* The values added to reduction variable k anywhere in n, as guess_copy copies. */
+static void contributions(Px *X, Nest *N, Node *n, int k, NodeList *out) {
+  if (!n) return;
+  Node *t, *e;
+  Op op;
+  bool neg;
+  if (n->kind == N_ASSIGN && accum_form(n, &t, &op, &e, &neg) && var_of(N, t) == k) {
+    list_push(X, out, guess_copy(X, N, e));
+    return;
+  }
+  for (int i = 0; i < n->list.n; i++) contributions(X, N, n->list.items[i], k, out);
+  for (int i = 0; i < n->list2.n; i++) contributions(X, N, n->list2.items[i], k, out);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) contributions(X, N, n->cases[i].body.items[j], k, out);
+}
+
 static Node *make_parloop(Px *X, Nest *N, Op red_op) {
   Node *p = node(X, N_PARLOOP, N->fors[0]->loc);
   p->a = N->fors[0];
@@ -891,6 +928,12 @@ static Node *make_parloop(Px *X, Nest *N, Op red_op) {
   if (p->list2.n) {
     p->b = node(X, N_LAMBDA, p->loc);
     p->b->func = make_kernel(X, N, red_op, &p->list2, true);
+    NodeList *body = &N->fors[N->D - 1]->list;
+    for (int i = 0; i < p->list2.n; i++) {
+      Node *blk = node(X, N_BLOCK, p->loc);
+      for (int j = 0; j < body->n; j++) contributions(X, N, body->items[j], var_of(N, p->list2.items[i]), &blk->list);
+      list_push(X, &p->b->list, blk);
+    }
   }
   return p;
 }

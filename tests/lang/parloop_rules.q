@@ -244,4 +244,28 @@ for k = 0..39
     acc3 += v[k]
 endfor
 assert(acc3[0] == rs - 5 && acc3[2] == rs - 5)
+% int and scalar reductions keep the serial loop's types (int division tells them apart),
+% also when the loop runs again
+xi = vec[int](40)
+k = 0
+while k < 40
+    xi[k] = k * 3
+    k += 1
+endwhile
+for rep = 0..1
+    [ai, bi, ci] = [0, 0, 0]
+    for k = 0..39
+        ai += v[k]          % scalars: ai becomes a scalar
+        bi += k * 2         % ints: stays an int
+    endfor
+    for k = 0..39
+        ci += xi[k]         % an int array: stays an int
+    endfor
+    [qa, qb, qc] = [ai, bi, ci]
+    qa /= 4
+    qb /= 7
+    qc /= 7
+    assert(ai == rs - 5 && qa == (rs - 5) / 4)
+    assert(bi == 1560 && qb == 222 && ci == 2340 && qc == 334)
+endfor
 print "parloop_rules: ok"
