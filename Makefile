@@ -48,8 +48,25 @@ demo: deps build/oq
 bench: build/oq
 	@bash bench/run.sh
 
+# The run-time as a library (everything but main.o), for programs that embed oq: the GPU
+# benchmarks link it with nvcc (bench/gpu: `make bench-gpu` builds and runs them).
+build/liboq.a: $(filter-out build/obj/main.o,$(OBJ))
+	rm -f $@
+	ar rcs $@ $^
+
+NVCC ?= nvcc
+NVCC_ARCH ?= native
+build/obj/bench_oqrun.o: bench/gpu/oqrun.c build/liboq.a
+	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+
+build/bench-gpu: bench/gpu/bench.cu build/obj/bench_oqrun.o build/liboq.a
+	$(NVCC) -O3 -std=c++17 -arch=$(NVCC_ARCH) -o $@ $< build/obj/bench_oqrun.o build/liboq.a $(LDLIBS)
+
+bench-gpu: build/bench-gpu
+	build/bench-gpu bench/gpu/cases.q
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo bench clean
+.PHONY: all deps test demo bench bench-gpu clean
 -include $(OBJ:.o=.d)

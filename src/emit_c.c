@@ -2989,13 +2989,15 @@ static void kernel_loads(Em *E) {
   Func *f = k->func;
   int D = S->D;
   int obase = f->ngenerics + f->nparams;
+  /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel); C through L */
+  const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a" : "L->args";
   for (int d = 0; d < D; d++)
-    line(E, "const int64_t n%d = L->dims[%d], b%d = L->blk[%d], c%d = L->cnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
-         d, d, d, d, d, d, d, d, d);
+    line(E, "const int64_t n%d = %sdims[%d], b%d = %sblk[%d], c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
+         d, lp, d, d, lp, d, d, lp, d, d, d, d);
   /* parameters and captures */
   for (int i = 0; i < f->nparams; i++) {
     if (special_of(S, i) || !has_repr(k->params[i])) continue;
-    char *a = sf(E, "L->args[%d]", i);
+    char *a = sf(E, "%s[%d]", la, i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? slot_name(E, k, s) : sf(E, "p%d", i);
     line(E, "const %s %s = %s;", ctype(E, k->params[i]), name, arg_load(E, k->params[i], a));
@@ -3005,7 +3007,7 @@ static void kernel_loads(Em *E) {
   for (int c = 0; c < S->ncaps; c++) {
     Capture *cp = &S->caps[c];
     if (!has_repr(cp->type)) continue;
-    char *a = sf(E, "L->args[%d]", f->nparams + c);
+    char *a = sf(E, "%s[%d]", la, f->nparams + c);
     line(E, "const %s cap%d = %s; (void)cap%d;", ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     bprintf(&cxinit, ", cap%d", c);
   }
@@ -3374,9 +3376,12 @@ static void emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs) {
 /* ---- the CUDA dialect ---- */
 
 /* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
-   launch's blocks (L->blk, as the oracle chose them). Quasar's last dimension runs on x, the
-   one before on y, then z. Threads outside the data do nothing (no barriers here). Kernel
-   outputs: each thread combines its value into W->out_* atomically. */
+   launch's blocks (P.blk: the oracle's, or the launcher's choice for kernels that do not see
+   blocks). Quasar's last dimension runs on x, the one before on y, then z. Threads outside
+   the data do nothing (no barriers here). Kernel outputs: each thread combines its value into
+   W->out_* atomically. The launch (sizes and arguments) comes by value in the kernel's
+   parameter space (OqkGrid, laid out as rt_gpu.c fills it); L is only the launch's error
+   record in device memory. */
 static void emit_cuda_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -3387,7 +3392,9 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   Buf body = {0};
   kernel_analysis(E, &body);
   bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
-  bputs(&body, "extern \"C\" __global__ void oqk_entry(OqkLaunch *L, OqkWorker *W) {\n");
+  int nargs = f->nparams + S->ncaps;
+  bprintf(&body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3]; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  bputs(&body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
   kernel_loads(E);
   static const char *axis[3] = {"x", "y", "z"};
   for (int d = 0; d < D; d++) {

@@ -6,6 +6,7 @@
 #include <time.h>
 #include "interp_priv.h"
 #include "rt_image.h"
+#include "rt_gpu.h"
 
 /* ---- built-ins that need the interpreter ---- */
 
@@ -39,15 +40,17 @@ static double now_ms(void) {
   return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* tic and toc wait for the kernels in flight on the GPU: toc measures finished work. */
 static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
-  (void)call; (void)argc; (void)argv;
+  (void)argc; (void)argv;
+  gpu_sync(call->loc);
   I->prog->tic_time = now_ms();
   return v_none();
 }
 
 /* toc() and toc("label") print the time since tic() in milliseconds and return it. */
 static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
-  (void)call;
+  gpu_sync(call->loc);
   double ms = now_ms() - I->prog->tic_time;
   if (argc >= 1 && argv[0].kind == V_STRING) printf("%s: %.4f ms\n", argv[0].str->s, ms);
   else printf("Elapsed time: %.4f ms\n", ms);

@@ -88,8 +88,9 @@ static Value int_vector(const int64_t *x, int n) {
   return v_array(a);
 }
 
+static int64_t product(const int64_t *x, int D);
+
 Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count) {
-  (void)I;
   int need = count ? 3 : 2;
   const char *fname = count ? "opt_block_cnt" : "max_block_size";
   if (argc != need) rt_error(site->loc, "%s takes %d arguments", fname, need);
@@ -105,6 +106,15 @@ Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count
     }
   } else {
     for (int d = 0; d < D; d++) out[d] = dims[d] < 1 ? 1 : (dims[d] < block_cap(D, d) ? dims[d] : block_cap(D, d));
+    /* on the GPU, no more threads than the kernel can run there: halve the largest side */
+    Value kv = argv[0];
+    int64_t limit = I->prog->opt && I->prog->opt->target == TARGET_CUDA && kv.kind == V_FUNC &&
+                    kv.fn->kind == CALL_USER ? gpu_max_block_threads(kv.fn->func) : 0;
+    while (limit > 0 && product(out, D) > limit) {
+      int big = 0;
+      for (int d = 1; d < D; d++) big = out[d] > out[big] ? d : big;
+      out[big] = (out[big] + 1) / 2;
+    }
   }
   return v_is_real(dv) ? v_int(out[0]) : int_vector(out, D);
 }
@@ -407,7 +417,8 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   L.grid_fibers = fi->uses_grid_barrier;
   /* the compiled back end, unless the interpreter is asked for */
   Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
-  CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args};
+  CpuLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args,
+                  argv[0].kind == V_ARRAY && argv[0].arr->rank == 2 && argv[0].arr->dims[0] == 2};
   Value compiled;
   bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
   if (!on_gpu && target != TARGET_INTERP && gpu_check_enabled()) gpu_check(&cl);

@@ -173,7 +173,9 @@ enum {
 /* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */
 char *emit_c(KSpec *S);
 /* The CUDA C++ of a specialization for NVRTC (malloc'ed): `extern "C" __global__ void
-   oqk_entry(OqkLaunch *L, OqkWorker *W)`, one GPU thread per Quasar thread, kernel outputs
+   oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W)`: the launch's
+   sizes and arguments by value (struct OqkGrid { int64_t dims[3], blk[3], cnt[3]; OqkArg
+   a[nargs]; }), L its error record; one GPU thread per Quasar thread, kernel outputs
    combined atomically into W->out_i/out_r. NULL with S->reason set when something is not
    compiled for CUDA (the launch then runs on the CPU back end). */
 char *emit_cuda(KSpec *S);

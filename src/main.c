@@ -7,6 +7,7 @@
 #include "parse.h"
 #include "rt_cpu.h"
 #include "rt_cuda.h"
+#include "rt_gpu.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -120,6 +121,10 @@ int main(int argc, char **argv) {
   if (!prog) return 1;
   if (!strcmp(cmd, "check")) return 0;
   int status = interp_run(prog, &opt);
-  if (opt.profile) cpu_profile_report(stderr);
+  gpu_sync(program->loc);   /* the last launches' errors */
+  if (opt.profile) {
+    cpu_profile_report(stderr);
+    gpu_profile_report(stderr);
+  }
   return status;
 }

@@ -16,6 +16,7 @@ typedef struct CpuLaunch {
   int D;
   const int64_t *dims, *blk, *cnt;
   Value *args;              /* converted arguments by parameter index (V_NONE: special) */
+  bool explicit_blk;        /* parallel_do([dims, blkdims], ...): the block size was given */
 } CpuLaunch;
 
 /* Runs the launch compiled. Returns false when the kernel is not supported by compiled code

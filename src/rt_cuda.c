@@ -299,6 +299,7 @@ CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc) {
   if (!k) rt_error(loc, "out of memory");
   k->fn = f;
   k->name = strdup(name);
+  k->label = k->name;
   k->num_regs = fattr(FATTR_NUM_REGS, f);
   k->max_threads = fattr(FATTR_MAX_THREADS, f);
   k->static_shared = fattr(FATTR_SHARED_BYTES, f);
@@ -317,7 +318,7 @@ static void raise_shared_limit(CudaKernel *k, size_t shared_bytes, SrcLoc loc) {
   if (shared_bytes <= (size_t)k->dyn_shared_set) return;
   char what[400];
   snprintf(what, sizeof what, "raising the dynamic shared memory of kernel '%s' to %zu bytes "
-           "(the device allows %d with %d static)", k->name, shared_bytes,
+           "(the device allows %d with %d static)", k->label, shared_bytes,
            dev.shared_per_block_optin, k->static_shared);
   check(cu.FuncSetAttribute(k->fn, FATTR_MAX_DYN_SHARED, (int)shared_bytes), what, loc);
   k->dyn_shared_set = (int)shared_bytes;
@@ -337,11 +338,11 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
   if (r != CUDA_SUCCESS) {
     char what[512];
     snprintf(what, sizeof what, "%slaunch of kernel '%s' (grid %ux%ux%u, block %ux%ux%u, "
-             "%zu bytes of dynamic shared memory)", cooperative ? "cooperative " : "", k->name,
+             "%zu bytes of dynamic shared memory)", cooperative ? "cooperative " : "", k->label,
              grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes);
     fail(r, what, loc);
   }
-  snprintf(last_kernel, sizeof last_kernel, "%s", k->name);
+  snprintf(last_kernel, sizeof last_kernel, "%s", k->label);
   last_loc = loc;
   cuda_stats.launches++;
 }
@@ -351,11 +352,18 @@ void cuda_sync(SrcLoc loc) {
   check(cu.CtxSynchronize(), "waiting for the device", loc);
 }
 
+bool cuda_wait(char *why, size_t n) {
+  CUresult r = cu.CtxSynchronize();
+  if (r == CUDA_SUCCESS) return true;
+  snprintf(why, n, "%s: %s", err_name(r), err_text(r));
+  return false;
+}
+
 int cuda_occupancy_block_size(const CudaKernel *k, size_t shared_bytes, int limit,
                               int *min_grid, SrcLoc loc) {
   int grid = 0, block = 0;
   char what[300];
-  snprintf(what, sizeof what, "the occupancy calculation for kernel '%s'", k->name);
+  snprintf(what, sizeof what, "the occupancy calculation for kernel '%s'", k->label);
   check(cu.OccupancyMaxPotentialBlockSize(&grid, &block, k->fn, NULL, shared_bytes, limit),
         what, loc);
   if (min_grid) *min_grid = grid;
@@ -366,7 +374,7 @@ int cuda_occupancy_blocks_per_sm(const CudaKernel *k, int block_threads, size_t 
                                  SrcLoc loc) {
   int n = 0;
   char what[300];
-  snprintf(what, sizeof what, "the occupancy calculation for kernel '%s'", k->name);
+  snprintf(what, sizeof what, "the occupancy calculation for kernel '%s'", k->label);
   check(cu.OccupancyMaxActiveBlocks(&n, k->fn, block_threads, shared_bytes), what, loc);
   return n;
 }

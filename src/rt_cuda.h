@@ -81,6 +81,7 @@ typedef struct CudaModule CudaModule;
 typedef struct CudaKernel {
   void *fn;                       /* CUfunction */
   char *name;
+  const char *label;              /* what messages call it: name, unless the caller sets it */
   int num_regs;
   int max_threads;                /* most threads per block this kernel can be launched with */
   int static_shared;              /* bytes of __shared__ declared in the kernel */
@@ -105,6 +106,12 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
                  size_t shared_bytes, bool cooperative, void **params, SrcLoc loc);
 /* Waits for all work on the device. A kernel fault is reported naming the last kernel. */
 void cuda_sync(SrcLoc loc);
+/* Waits for all work on the device; false with the driver's error name and text in why
+   (a kernel fault) instead of reporting it. */
+bool cuda_wait(char *why, size_t n);
+/* Set by the launcher (rt_gpu.c) while launches may be in flight: called before device data
+   is copied back for the host, to wait for them and report their errors first. */
+extern void (*cuda_wait_hook)(SrcLoc loc);
 
 /* Occupancy: the block size that gives the most resident threads (cuOccupancyMaxPotential-
    BlockSize; limit 0: no limit) and the smallest grid that fills the device at it. */

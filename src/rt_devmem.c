@@ -8,6 +8,7 @@
 #include "rt_cuda.h"
 
 CudaStats cuda_stats;
+void (*cuda_wait_hook)(SrcLoc loc);
 
 /* ---- the back end: the driver unless a test installs a fake ---- */
 
@@ -190,6 +191,7 @@ void cuda_array_written(Array *a) {
 
 void cuda_array_host(Array *a, SrcLoc loc) {
   if (!(a->state & ARR_HOST_STALE)) return;
+  if (cuda_wait_hook) cuda_wait_hook(loc);   /* the kernels that write a, and their errors */
   download(a, array_bytes(a), loc);
   a->state &= ~ARR_HOST_STALE;
 }

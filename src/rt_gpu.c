@@ -1,17 +1,35 @@
 /* rt_gpu.c: compiling and launching kernels on the GPU (see rt_gpu.h).
 
-   Memory: an array argument is uploaded only when its device copy is not valid; after the
-   launch every array argument is marked written on the device (host stale) and nothing is
-   copied back. Host code that later reads it through a variable or a call result copies it
-   back then (cuda_host_touch in interp.c), and drops the device copy, because the host may
-   write it. Not covered: an array a kernel wrote that host code reaches only inside a
-   container (cell, tuple) without naming it. OQ_CUDA_EAGER=1 copies every array back right
-   after each launch instead. */
+   Launches are asynchronous. The launch's sizes and arguments go by value in the kernel's
+   parameter space (struct OqkGrid, which cuLaunchKernel copies), so a launch allocates
+   nothing, copies nothing of its own to the device and does not wait. The host waits
+   (gpu_sync) only where it needs the device's work: before it reads an array a kernel wrote
+   (rt_devmem.c calls cuda_wait_hook), for a kernel's scalar outputs, in tic/toc, at the end
+   of the program, and when the ring of error records below is full.
+
+   Errors: a launch of a kernel that can fail ('checked indexes, assert, division by zero)
+   gets an error record (OqkLaunch) of its own in device memory, the next slot of a ring; the
+   wait reads the slots of the launches since the last wait and reports the first error as
+   the CPU back end does, at its Quasar line. A device fault is seen at the wait and names the
+   last kernel launched; OQ_CUDA_SYNC=1 waits after every launch, to pin it on its launch.
+
+   Memory: an array argument is uploaded only when its device copy is not valid, and not at
+   all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
+   launch every array the kernel may write is marked written on the device (host stale) and
+   nothing is copied back. Host code that later reads it copies it back then (cuda_host_touch
+   in interp.c) and drops the device copy, because the host may write it. Not covered: an
+   array a kernel wrote that host code reaches only inside a container (cell, tuple) without
+   naming it. OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "rt_gpu.h"
 #include "rt_cuda.h"
+
+#define RING 128                  /* error records: launches in flight between two waits */
+#define GRID_HEAD (9 * sizeof(int64_t))   /* OqkGrid: dims[3], blk[3], cnt[3], then the args */
+#define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
@@ -23,13 +41,44 @@ typedef struct GSpec {
   int nouts;
   bool out_int[OQK_MAX_OUTS];
   Op out_op;
-  bool small_launch;
+  bool small_launch, uses_block;
+  bool cooperative;         /* launched with cuLaunchCooperativeKernel (grid-wide barriers) */
   size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
+  size_t param_bytes;       /* its OqkGrid: GRID_HEAD + nargs OqkArg */
+  int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
   KSite *sites; int nsites;
   char *name;
+  Func *func;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
+  bool *byval;              /* per parameter, then capture: a small vector read by value */
+  char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
+                               p[pos[0], ..] (2) and nothing reads p; else 0 */
+  long launches;            /* --profile: launches, and their time on the device (events) */
+  double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
 } GSpec;
+
+/* What the launch path keeps between launches. */
+typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
+typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
+static struct {
+  bool ready;
+  CudaPtr ring;             /* RING + 1 error records (the last for kernels that cannot fail) */
+  Slot slot[RING];
+  int first, nslots;        /* slots used since the last wait, from first on (mod RING) */
+  OqkLaunch back[RING];     /* the records as read back */
+  CudaPtr worker;           /* the OqkWorker that kernel outputs are combined into */
+  _Alignas(16) char param[PARAM_MAX + 4];
+  size_t param_max;
+  bool pending;             /* launches not waited for */
+  long since;               /* how many */
+  GSpec *last;
+  SrcLoc last_loc;
+  Timed timed[RING];        /* --profile: event pairs of the launches since the last wait */
+  int ntimed;
+  bool sync_each;           /* OQ_CUDA_SYNC=1 */
+  long waits;
+} G;
 
 static GSpec *specs;
 
@@ -107,6 +156,109 @@ static bool *written_params(Func *f) {
   return w;
 }
 
+
+/* ---- 'nocopy analysis: arrays a kernel overwrites entirely ----
+   A parameter p needs no upload when nothing in the kernel reads it and every thread writes
+   its own element: a statement at the top level of the body is `p[pos] = e` (or
+   p[pos[0], ..., pos[D-1]]), e does not mention p, no other use of p's name exists, `pos` is
+   never assigned and the body has no `return`. The launch must then cover size(p) exactly
+   and no other argument may be the same array (checked per launch: fill_launch). */
+
+typedef struct Walk { const char *name; int uses, assigns, returns; } Walk;
+
+static void walk(Node *n, Walk *w);
+
+static void walk_list(NodeList *l, Walk *w) {
+  for (int i = 0; i < l->n; i++) walk(l->items[i], w);
+}
+
+static void walk_func(Func *f, Walk *w) {
+  if (!f) return;
+  for (int i = 0; i < f->nparams; i++) walk(f->params[i].defval, w);
+  walk_list(&f->body, w);
+}
+
+/* Whether target t (x, x[i], x.f) assigns to name. */
+static bool assigns_to(Node *t, const char *name) {
+  while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
+  return t->kind == N_IDENT && !strcmp(t->name, name);
+}
+
+/* Counts uses of w->name, assignments to it, and return statements. */
+static void walk(Node *n, Walk *w) {
+  if (!n) return;
+  switch (n->kind) {
+  case N_IDENT: w->uses += !strcmp(n->name, w->name); return;
+  case N_RETURN: w->returns++; break;
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) w->assigns += assigns_to(n->list.items[i], w->name);
+    break;
+  case N_EXCHANGE: w->assigns += assigns_to(n->a, w->name); break;
+  case N_LAMBDA: case N_FUNCDEF: walk_func(n->func, w); return;
+  case N_MATCH:
+    walk(n->a, w);
+    for (int i = 0; i < n->ncases; i++) {
+      walk(n->cases[i].pattern, w);
+      walk_list(&n->cases[i].body, w);
+    }
+    return;
+  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
+  default: break;
+  }
+  walk(n->a, w);
+  walk(n->b, w);
+  walk(n->c, w);
+  walk_list(&n->list, w);
+  walk_list(&n->list2, w);
+}
+
+static bool is_ident(Node *n, const char *name) {
+  return n && n->kind == N_IDENT && !strcmp(n->name, name);
+}
+
+/* 1: ix is `pos`; 2: ix is `pos[0], ..., pos[n-1]` in order; 0: neither. */
+static char pos_index(NodeList *ix, const char *pos) {
+  if (ix->n == 1 && is_ident(ix->items[0], pos)) return 1;
+  for (int d = 0; d < ix->n; d++) {
+    Node *e = ix->items[d];
+    if (e->kind != N_INDEX || !is_ident(e->a, pos) || e->list.n != 1 ||
+        e->list.items[0]->kind != N_INT || e->list.items[0]->ival != d)
+      return 0;
+  }
+  return ix->n > 0 ? 2 : 0;
+}
+
+static int count(Func *f, const char *name, Walk *out) {
+  Walk w = {.name = name};
+  walk_func(f, &w);
+  if (out) *out = w;
+  return w.uses;
+}
+
+/* The form (pos_index) of the statement that fills parameter i, or 0. */
+static char fills(Func *f, int i) {
+  bool has_pos = false;
+  for (int k = 0; k < f->nparams; k++) has_pos |= !strcmp(f->params[k].name, "pos");
+  const char *name = f->params[i].name;
+  Walk wp, wn;
+  count(f, "pos", &wp);
+  count(f, name, &wn);
+  if (!has_pos || wp.assigns || wn.returns || wn.uses != 1) return 0;
+  for (int s = 0; s < f->body.n; s++) {
+    Node *n = f->body.items[s];
+    if (n->kind != N_ASSIGN || n->op != OP_NONE || n->list.n != 1 || !n->b) continue;
+    Node *t = n->list.items[0];
+    if (t->kind == N_INDEX && is_ident(t->a, name)) return pos_index(&t->list, "pos");
+  }
+  return 0;
+}
+
+static char *fill_params(Func *f) {
+  char *fl = calloc(f->nparams + 1, 1);
+  for (int i = 0; i < f->nparams; i++) fl[i] = is_special_kernel_param(f->params[i].name) ? 0 : fills(f, i);
+  return fl;
+}
+
 static GSpec *lookup(const char *key) {
   for (GSpec *g = specs; g; g = g->next)
     if (!strcmp(g->key, key)) return g;
@@ -169,9 +321,24 @@ static char *make_source(GSpec *g, KSpec *S, Value *args) {
   return src;
 }
 
+/* The most parameter bytes a launch may pass: 32764 from CUDA 12.1 on (driver and NVRTC). */
+static size_t param_limit(void) {
+  int major, minor;
+  nvrtc_version(&major, &minor);
+  const CudaDevice *dev = cuda_device();
+  bool big = dev && dev->driver_version >= 12010 && major * 100 + minor >= 1201;
+  return big ? PARAM_MAX : 4096;
+}
+
 static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   char *src = make_source(g, S, cl->args);
   if (!src) return;
+  g->param_bytes = GRID_HEAD + (size_t)(S->kfunc->nparams + S->ncaps) * sizeof(OqkArg);
+  if (g->param_bytes > param_limit()) {
+    free(src);
+    fail(g, "too many arguments and captured variables to pass by value");
+    return;
+  }
   if (cl->opt && cl->opt->emit_c) {
     printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->key, src);
     fflush(stdout);
@@ -191,27 +358,77 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
   g->out_op = S->out_op;
   g->small_launch = S->small_launch;
+  g->uses_block = S->uses_block;
   g->shared_bytes = S->nshared ? 49152 : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
   g->name = strdup(S->name);
+  g->func = S->kfunc;
+  g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
+  g->param_fill = fill_params(S->kfunc);
+  int nargs = S->kfunc->nparams + S->ncaps;
+  g->byval = calloc(nargs + 1, sizeof *g->byval);
+  for (int i = 0; i < nargs; i++)
+    g->byval[i] = (i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type).kind == K_VEC;
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
 }
 
+/* ---- launch configuration ---- */
+
+static int64_t largest_divisor(int64_t n, int64_t cap) {
+  if (n <= cap) return n < 1 ? 1 : n;
+  for (int64_t k = cap; k > 1; k--)
+    if (n % k == 0) return k;
+  return 1;
+}
+
+/* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
+   explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
+   threads per block for its registers, filled from Quasar's last dimension (CUDA x:
+   consecutive threads touch consecutive elements) outward. Dimensions after the first get
+   divisors of the oracle's extents (cnt * blk), so that a linear `pos` stays the oracle's;
+   the first is padded: its grid rounds up and the extra threads do nothing. */
+static void block_shape(GSpec *g, const CpuLaunch *cl, int64_t *blk, int64_t *cnt) {
+  const CudaDevice *dev = cuda_device();
+  if (g->uses_block || cl->explicit_blk) {
+    memcpy(blk, cl->blk, cl->D * sizeof *blk);
+    memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
+    return;
+  }
+  if (!g->occ_threads) {
+    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, cl->site->loc);
+    if (g->occ_threads < 1) g->occ_threads = 256;
+  }
+  int64_t budget = g->occ_threads;
+  for (int d = cl->D - 1; d >= 0; d--) {
+    int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
+    if (d == 0) {
+      blk[0] = cl->dims[0] < cap ? (cl->dims[0] < 1 ? 1 : cl->dims[0]) : cap;
+      cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
+    } else {
+      int64_t ext = cl->cnt[d] * cl->blk[d];
+      blk[d] = largest_divisor(ext, cap);
+      cnt[d] = ext / blk[d];
+    }
+    budget /= blk[d];
+    if (budget < 1) budget = 1;
+  }
+}
+
 /* Whether this launch's shape fits the device; else why not. */
-static const char *shape_problem(const GSpec *g, const CpuLaunch *cl) {
+static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   const CudaDevice *dev = cuda_device();
   if (cl->D > 3) return "launches of more than 3 dimensions run on the CPU";
   int64_t threads = 1;
   for (int d = 0; d < cl->D; d++) {
     int axis = cl->D - 1 - d;
-    threads *= cl->blk[d];
-    if (cl->blk[d] > dev->max_block_dim[axis] || cl->cnt[d] > dev->max_grid_dim[axis])
+    threads *= blk[d];
+    if (blk[d] > dev->max_block_dim[axis] || cnt[d] > dev->max_grid_dim[axis])
       return "the launch's blocks or grid exceed the device's limits";
-    if (g->small_launch && cl->cnt[d] * cl->blk[d] > (1 << 23)) return "launch extents above 2^23";
+    if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
   if (threads > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
@@ -223,20 +440,111 @@ static void note_fallback(GSpec *g, const CpuLaunch *cl, const char *why) {
   g->told = true;
 }
 
-/* Device copies of the array arguments (host copy first: see the top of this file). */
+/* ---- waiting for the device ---- */
+
 static bool eager(void) {
   static int on = -1;
   if (on < 0) on = getenv("OQ_CUDA_EAGER") && !strcmp(getenv("OQ_CUDA_EAGER"), "1");
   return on;
 }
 
-static void marshal(OqkArg *a, Value v, SrcLoc loc) {
-  cpu_fill_arg(a, v);
-  if (v.kind != V_ARRAY) return;
-  a->data = cuda_array_device(v.arr, true, loc);
+static void wait_hook(SrcLoc loc) { gpu_sync(loc); }
+
+/* The ring of error records and the worker, once per process. */
+static void ready(SrcLoc loc) {
+  if (G.ready) return;
+  size_t n = (RING + 1) * sizeof(OqkLaunch);
+  G.ring = cuda_mem_alloc(n, loc);
+  cuda_raw_memset(G.ring, 0, n, loc);
+  G.worker = cuda_mem_alloc(sizeof(OqkWorker), loc);
+  cuda_raw_memset(G.worker, 0, sizeof(OqkWorker), loc);
+  G.param_max = param_limit();
+  const char *e = getenv("OQ_CUDA_SYNC");
+  G.sync_each = e && *e && strcmp(e, "0");
+  cuda_wait_hook = wait_hook;
+  G.ready = true;
 }
 
-static void copy_back(Value v, SrcLoc loc) {
+/* Reads back the error records of the launches since the last wait; the first error, in
+   launch order, is reported as the CPU back end reports it. */
+static void check_records(SrcLoc loc) {
+  int first = G.first, n = G.nslots, head = first + n <= RING ? n : RING - first;
+  G.first = (first + n) % RING;
+  G.nslots = 0;
+  if (!n) return;
+  cuda_raw_dtoh(&G.back[first], G.ring + first * sizeof(OqkLaunch), head * sizeof(OqkLaunch), loc);
+  if (head < n) cuda_raw_dtoh(&G.back[0], G.ring, (n - head) * sizeof(OqkLaunch), loc);
+  for (int i = 0; i < n; i++) {
+    int s = (first + i) % RING;
+    GSpec *g = G.slot[s].g;
+    if (G.back[s].err) cpu_report(g->sites, g->nsites, g->name, &G.back[s], G.slot[s].loc);
+  }
+}
+
+static void collect_times(SrcLoc loc) {
+  for (int i = 0; i < G.ntimed; i++) {
+    GSpec *g = G.timed[i].g;
+    double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
+    g->gpu_ms += ms;
+    if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
+  }
+  G.ntimed = 0;
+}
+
+void gpu_sync(SrcLoc loc) {
+  if (!G.pending) return;
+  G.pending = false;
+  G.waits++;
+  char why[400];
+  if (!cuda_wait(why, sizeof why)) {
+    if (G.since > 1)
+      rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s (it is the last of %ld launches since the "
+               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->name, why, G.since);
+    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->name, why);
+  }
+  G.since = 0;
+  check_records(loc);
+  collect_times(loc);
+}
+
+/* ---- launching ---- */
+
+/* Whether argument i must be uploaded: not when the kernel overwrites all of it. */
+static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
+  Value v = cl->args[i];
+  Func *f = S->kfunc;
+  if (v.kind != V_ARRAY) return false;
+  if (f->params[i].type->mods & TM_NOCOPY) return false;
+  if (!g->param_fill[i]) return true;
+  Array *a = v.arr;
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  if (a->numel != n) return true;
+  const Type *pt = NULL;
+  for (int k = 0; k < f->nparams; k++)
+    if (!strcmp(f->params[k].name, "pos")) pt = f->params[k].type;
+  bool linear = g->param_fill[i] == 1 && pt &&
+                (pt->kind == TY_INT || pt->kind == TY_SCALAR || (pt->kind == TY_UNKNOWN && cl->D == 1));
+  for (int d = 0; d < cl->D; d++) {
+    if (linear ? d > 0 && cl->cnt[d] * cl->blk[d] != cl->dims[d] : (d >= a->rank || a->dims[d] != cl->dims[d]))
+      return true;
+  }
+  for (int k = 0; k < f->nparams + S->ncaps; k++) {   /* another name for the same array */
+    Value w = k < f->nparams ? cl->args[k] : S->caps[k - f->nparams].value;
+    if (k != i && w.kind == V_ARRAY && w.arr->data == a->data) return true;
+  }
+  return false;
+}
+
+/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. */
+static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
+  if (byval && v.kind == V_ARRAY) cuda_array_host(v.arr, loc);
+  cpu_fill_arg(a, v);
+  if (v.kind != V_ARRAY) return;
+  a->data = cuda_array_device(v.arr, upload, loc);
+}
+
+static void written(Value v, SrcLoc loc) {
   if (v.kind != V_ARRAY) return;
   cuda_array_written(v.arr);
   if (eager()) cuda_array_host(v.arr, loc);
@@ -247,66 +555,114 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
   cuda_array_host_written(a);
 }
 
-static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, Value *result) {
+/* The launch's OqkGrid in G.param: sizes, then parameters and captures. */
+static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt) {
   Func *f = S->kfunc;
-  SrcLoc loc = cl->site->loc;
-  int nargs = f->nparams + S->ncaps;
-  size_t off_w = sizeof(OqkLaunch), off_a = off_w + sizeof(OqkWorker);
-  size_t nb = off_a + (nargs + 1) * sizeof(OqkArg);
-  char *host = calloc(1, nb);
-  OqkLaunch *L = (OqkLaunch *)host;
-  OqkWorker *W = (OqkWorker *)(host + off_w);
-  OqkArg *args = (OqkArg *)(host + off_a);
-  for (int i = 0; i < f->nparams; i++) marshal(&args[i], cl->args[i], loc);
-  for (int k = 0; k < S->ncaps; k++) marshal(&args[f->nparams + k], S->caps[k].value, loc);
-  CudaPtr dev = cuda_mem_alloc(nb, loc);
-  L->D = cl->D;
-  L->err_site = -1;
-  L->args = (const OqkArg *)(uintptr_t)(dev + off_a);
-  int64_t npos = 1;
+  int64_t *h = (int64_t *)G.param;
+  memset(h, 0, GRID_HEAD);
   for (int d = 0; d < cl->D; d++) {
-    L->dims[d] = cl->dims[d];
-    L->blk[d] = cl->blk[d];
-    L->cnt[d] = cl->cnt[d];
-    npos *= cl->dims[d];
+    h[d] = cl->dims[d];
+    h[3 + d] = blk[d];
+    h[6 + d] = cnt[d];
   }
+  OqkArg *a = (OqkArg *)(G.param + GRID_HEAD);
+  SrcLoc loc = cl->site->loc;
+  for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
+  for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
+}
+
+/* The error record of this launch: the next slot of the ring (launch waited when it is
+   full), or the spare one when the kernel cannot fail. */
+static CudaPtr error_record(GSpec *g, SrcLoc loc) {
+  if (!g->nsites) return G.ring + RING * sizeof(OqkLaunch);
+  int s = (G.first + G.nslots++) % RING;
+  G.slot[s] = (Slot){g, loc};
+  return G.ring + s * sizeof(OqkLaunch);
+}
+
+static void reset_outputs(GSpec *g, SrcLoc loc) {
+  OqkWorker w;
   for (int o = 0; o < g->nouts; o++) {
-    W->out_r[o] = cpu_identity_r(g->out_op);
-    W->out_i[o] = cpu_identity_i(g->out_op);
+    w.out_r[o] = cpu_identity_r(g->out_op);
+    w.out_i[o] = cpu_identity_i(g->out_op);
   }
-  if (npos > 0) {
-    cuda_raw_htod(dev, host, nb, loc);
-    unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-    for (int d = 0; d < cl->D; d++) {
-      grid[cl->D - 1 - d] = (unsigned)cl->cnt[d];
-      block[cl->D - 1 - d] = (unsigned)cl->blk[d];
-    }
-    CudaPtr pl = dev, pw = dev + off_w;
-    void *params[] = {&pl, &pw};
-    cuda_launch(g->k, grid, block, g->shared_bytes, false, params, loc);
-    cuda_sync(loc);
-    cuda_raw_dtoh(host, dev, off_a, loc);
+  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_r), w.out_r, sizeof w.out_r, loc);
+  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_i), w.out_i, sizeof w.out_i, loc);
+}
+
+static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
+  OqkWorker w;
+  for (int o = 0; o < g->nouts; o++) {
+    w.out_r[o] = cpu_identity_r(g->out_op);
+    w.out_i[o] = cpu_identity_i(g->out_op);
   }
-  cuda_mem_free(dev, nb);
-  for (int i = 0; i < f->nparams; i++)
-    if (g->param_written[i]) copy_back(cl->args[i], loc);
-  for (int k = 0; k < S->ncaps; k++) copy_back(S->caps[k].value, loc);
-  if (L->err) {
-    OqkLaunch copy = *L;
-    free(host);
-    cpu_report(g->sites, g->nsites, g->name, &copy, loc);
+  if (g->nouts && npos > 0) {
+    gpu_sync(loc);
+    cuda_raw_dtoh(w.out_r, G.worker + offsetof(OqkWorker, out_r), sizeof w.out_r, loc);
+    cuda_raw_dtoh(w.out_i, G.worker + offsetof(OqkWorker, out_i), sizeof w.out_i, loc);
   }
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < g->nouts; o++)
-    acc[o] = g->out_int[o] ? v_int(cpu_combine_i(g->out_op, cpu_identity_i(g->out_op), W->out_i[o]))
-                           : v_scalar(cpu_combine_r(g->out_op, cpu_identity_r(g->out_op), W->out_r[o]));
-  free(host);
-  *result = v_none();
-  if (g->nouts == 1) *result = acc[0];
-  else if (g->nouts > 1) {
-    *result = v_tuple(g->nouts);
-    for (int o = 0; o < g->nouts; o++) result->tup->v[o] = acc[o];
+    acc[o] = g->out_int[o] ? v_int(cpu_combine_i(g->out_op, cpu_identity_i(g->out_op), w.out_i[o]))
+                           : v_scalar(cpu_combine_r(g->out_op, cpu_identity_r(g->out_op), w.out_r[o]));
+  if (g->nouts == 1) return acc[0];
+  if (g->nouts == 0) return v_none();
+  Value t = v_tuple(g->nouts);
+  for (int o = 0; o < g->nouts; o++) t.tup->v[o] = acc[o];
+  return t;
+}
+
+static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
+  SrcLoc loc = cl->site->loc;
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  for (int d = 0; d < cl->D; d++) {
+    grid[cl->D - 1 - d] = (unsigned)cnt[d];
+    block[cl->D - 1 - d] = (unsigned)blk[d];
   }
+  if (G.nslots == RING || G.ntimed == RING) gpu_sync(loc);
+  CudaPtr rec = error_record(g, loc), wk = G.worker;
+  void *params[] = {G.param, &rec, &wk};
+  Timed *t = NULL;
+  if (timed) {
+    t = &G.timed[G.ntimed++];
+    t->g = g;
+    if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
+    cuda_event_record(t->start, loc);
+  }
+  cuda_launch(g->k, grid, block, g->shared_bytes, g->cooperative, params, loc);
+  if (t) cuda_event_record(t->stop, loc);
+  G.pending = true;
+  G.since++;
+  G.last = g;
+  G.last_loc = loc;
+}
+
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt, Value *result) {
+  Func *f = S->kfunc;
+  SrcLoc loc = cl->site->loc;
+  bool prof = cl->opt && cl->opt->profile;
+  double t0 = prof ? now_ms() : 0;
+  ready(loc);
+  int64_t npos = 1;
+  for (int d = 0; d < cl->D; d++) npos *= cl->dims[d];
+  fill_grid(g, cl, S, blk, cnt);
+  if (npos > 0) {
+    if (g->nouts) reset_outputs(g, loc);
+    launch(g, cl, blk, cnt, prof);
+  }
+  for (int i = 0; i < f->nparams; i++)
+    if (g->param_written[i]) written(cl->args[i], loc);
+  for (int k = 0; k < S->ncaps; k++) written(S->caps[k].value, loc);
+  if (G.sync_each) gpu_sync(loc);
+  *result = outputs(g, npos, loc);
+  g->launches++;
+  if (prof) g->host_ms += now_ms() - t0;
 }
 
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
@@ -316,15 +672,64 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   GSpec *g = lookup(key);
   free(key);
   if (!g->k && !g->failed) compile_spec(g, &S, cl);
-  const char *why = g->failed ? g->reason : shape_problem(g, cl);
+  int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
+  const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
+  if (!why) {
+    block_shape(g, cl, blk, cnt);
+    why = shape_problem(g, cl, blk, cnt);
+  }
   if (why) {
     note_fallback(g, cl, why);
     kspec_free(&S);
     return false;
   }
-  run(g, cl, &S, result);
+  run(g, cl, &S, blk, cnt, result);
   kspec_free(&S);
   return true;
+}
+
+int gpu_max_block_threads(Func *f) {
+  const CudaDevice *dev = cuda_device();
+  if (!dev) return 0;
+  int n = dev->max_threads_per_block;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
+  return n;
+}
+
+/* ---- --profile ---- */
+
+void gpu_profile_report(FILE *out) {
+  if (!cuda_stats.launches) return;
+  gpu_sync((SrcLoc){0});
+  fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->launches)
+      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->name, g->launches, g->gpu_ms,
+              g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
+  const CudaStats *s = &cuda_stats;
+  fprintf(out, "cuda: %ld launches, %ld waits; device memory: %ld cuMemAlloc, %ld cuMemFree, %ld from the pool, "
+          "%.1f MiB held; %ld uploads (%.1f MiB), %ld downloads (%.1f MiB)\n",
+          s->launches, G.waits, s->dev_allocs, s->dev_frees, s->pool_hits, s->dev_bytes / 1048576.0,
+          s->uploads, s->bytes_up / 1048576.0, s->downloads, s->bytes_down / 1048576.0);
+}
+
+bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double *best_ms) {
+  gpu_sync((SrcLoc){0});
+  *launches = 0;
+  *device_ms = *best_ms = 0;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->launches && g->name && !strcmp(g->name, name)) {
+      *launches += g->launches;
+      *device_ms += g->gpu_ms;
+      if (!*best_ms || g->best_ms < *best_ms) *best_ms = g->best_ms;
+    }
+  return *launches > 0;
+}
+
+void gpu_profile_reset(void) {
+  gpu_sync((SrcLoc){0});
+  for (GSpec *g = specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
 }
 
 /* ---- OQ_CUDA_CHECK ---- */

@@ -11,6 +11,27 @@
    fallback of each kernel is reported with its reason. */
 bool gpu_launch(const CpuLaunch *c, Value *result);
 
+/* Waits for the launches in flight and reports the first error one of them recorded (or a
+   device fault) as an rt_error at its Quasar line. Nothing to do when no launch is pending
+   (also without a GPU). Called before the host reads data a kernel wrote (through
+   cuda_wait_hook), for kernel outputs, by tic/toc and at the end of the program. */
+void gpu_sync(SrcLoc loc);
+
+/* max_block_size/opt_block_size on --target cuda: the most threads a block of kernel f may
+   have on the device (the fewest its compiled specializations allow, else the device's
+   limit); 0 without a GPU. */
+int gpu_max_block_threads(Func *f);
+
+/* --profile: per specialization, launches, device time (CUDA events around each launch) and
+   host time per launch; then the counters of rt_cuda.h (cuMemAlloc calls, pool hits,
+   transfers). Nothing when no kernel ran on the GPU. */
+void gpu_profile_report(FILE *out);
+/* For benchmarks (bench/gpu): the launches, total and fastest device milliseconds of the
+   kernels named `name` since the last reset (needs InterpOptions.profile); false when none
+   ran. */
+bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double *best_ms);
+void gpu_profile_reset(void);
+
 /* OQ_CUDA_CHECK=1 (CI without a GPU): generates the CUDA source of the launch's
    specialization and compiles it with NVRTC for sm_90, without running it. A source that
    does not compile is an rt_error with NVRTC's message and the generated line. Does nothing

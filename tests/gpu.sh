@@ -9,7 +9,14 @@
 #   5. the .q suite on the CUDA back end next to the CPU one (OQ_TEST_TARGETS="cpu cuda"),
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte
-#   6. make bench, if bench/run.sh exists
+#   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
+#      cuMemAlloc and upload counters), and the launch overhead (tests/gpu/launch.q)
+#   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
+#      (bench/gpu), then make bench (the CPU back end against threaded C)
+#   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
+#      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
+# GPU_STEPS (default: all) picks steps by name: cuda test pool bench-gpu suite-cuda sanitize
+# bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
 #   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
@@ -21,6 +28,10 @@ logs=${OUT:-build/gpu-logs}
 mkdir -p "$logs" build
 failed=0
 summary=()
+
+want() {   # want STEP: whether GPU_STEPS asks for it
+  [ -z "${GPU_STEPS:-}" ] || [[ " $GPU_STEPS " == *" $1 "* ]]
+}
 
 step() {   # step NAME LIMIT_S COMMAND...: runs with a time limit, logs, records the result
   local name=$1 limit=$2 t0 rc
@@ -76,34 +87,108 @@ if ! step build 300 make -j"$(nproc)" "${make_args[@]}"; then
 fi
 
 # 3. the CUDA layer, with its numbers
-step cuda 300 bash tests/unit/run_cuda.sh
-grep -E '^(NOTE|FAIL)' "$logs/cuda.log"
+if want cuda; then
+  step cuda 300 bash tests/unit/run_cuda.sh
+  grep -E '^(NOTE|FAIL)' "$logs/cuda.log"
+fi
 
 # 4. everything
-step test 600 make "${make_args[@]}" test
-grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$|skipped' "$logs/test.log" | head -n 40
+if want test; then
+  step test 600 make "${make_args[@]}" test
+  grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$|skipped' "$logs/test.log" | head -n 40
+fi
 
-# 5. the .q suite on the GPU, next to the CPU back end
-if timeout 60 build/oq run --target cuda tests/print/ints.q >/dev/null 2>&1; then
+gpu_ok=0
+timeout 60 build/oq run --target cuda tests/print/ints.q >/dev/null 2>&1 && gpu_ok=1
+
+# 6. the pool and the overwrite analysis, by the counters of --profile; launch overhead
+counter() {   # counter LOG WORDS: the number before WORDS in the "cuda:" line of --profile
+  grep '^cuda:' "$1" | grep -oE "[0-9]+ $2" | head -n 1 | cut -d' ' -f1
+}
+pool_check() {
+  build/oq run --target cuda --profile tests/gpu/pool.q >"$logs/pool.out" 2>&1 || return 1
+  build/oq run --target cuda --profile tests/gpu/pool_read.q >"$logs/pool_read.out" 2>&1 || return 1
+  local a u ur
+  a=$(counter "$logs/pool.out" cuMemAlloc)
+  u=$(counter "$logs/pool.out" uploads)
+  ur=$(counter "$logs/pool_read.out" uploads)
+  echo "pool.q: ${a:-?} cuMemAlloc for 1000 zeros(256), ${u:-?} uploads; pool_read.q: ${ur:-?} uploads"
+  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ]
+}
+if want pool && [ $gpu_ok = 1 ]; then
+  export logs
+  export -f counter pool_check
+  step pool 120 bash -c pool_check
+  step launch 120 build/oq run --target cuda tests/gpu/launch.q
+fi
+
+# 7. the GPU benchmarks, in one process (quiet device: before the parallel steps below)
+if want bench-gpu && [ $gpu_ok = 1 ]; then
+  step bench-gpu 420 make "${make_args[@]}" bench-gpu
+  grep -vE '^(nvcc|/|cc |ar |rm )' "$logs/bench-gpu.log" | tail -n 30
+fi
+
+# 5. the .q suite on the GPU, next to the CPU back end (after the benchmarks: it is noisy)
+if want suite-cuda && [ $gpu_ok = 1 ]; then
   no_images=0
   [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
-  step suite-cuda 600 env OQ_TEST_TARGETS="cpu cuda" OQ_NO_IMAGES=$no_images bash tests/run.sh
+  step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do
     timeout 120 build/oq run --verbose --target cuda "$f" 2>&1 >/dev/null | grep 'does not run on the GPU'
   done | sed 's/ (line [0-9]*)//' | sort | uniq -c | sort -rn >"$logs/fallbacks.log"
   echo "kernels not on the GPU: $(wc -l <"$logs/fallbacks.log") distinct (fallbacks.log)"
-else
+elif [ $gpu_ok = 0 ]; then
   summary+=("suite-cuda: skipped: $(build/oq run --target cuda tests/print/ints.q 2>&1 | head -n 1)")
 fi
 
-# 6. benchmarks
-if [ -f bench/run.sh ]; then
+# 8. compute-sanitizer over the suite on the GPU
+sanitizer=""
+for c in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
+         "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer" "$(command -v compute-sanitizer)"; do
+  [ -n "$c" ] && [ -x "$c" ] && { sanitizer=$c; break; }
+done
+sanitize_one() {   # sanitize_one TOOL FILE: prints "FILE: what" for a failure
+  local log
+  log=$(mktemp)
+  timeout -k 5 300 "$SANITIZER" --tool "$1" --print-limit 10 build/oq run --target cuda "$2" >"$log" 2>&1
+  local rc=$?
+  if grep -qE '(ERROR|RACECHECK) SUMMARY: [1-9]' "$log" || [ $rc -ne 0 ]; then
+    echo "FAIL $2 ($1, status $rc):"
+    grep -E '^========= (Invalid|Error|Race|Program hit|ERROR|RACECHECK|  at|    at)|Warning|Error:' "$log" | head -n 12
+    tail -n 3 "$log"
+  fi
+  rm -f "$log"
+}
+sanitize_all() {   # sanitize_all TOOL
+  export SANITIZER=$sanitizer
+  local res n
+  res=$(mktemp)
+  ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q |
+    xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -I{} bash -c "sanitize_one $1 {}" | tee "$res"
+  n=$(grep -c '^FAIL' "$res")
+  rm -f "$res"
+  echo "$1: $(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q | wc -l) programs checked, $n with errors"
+  [ "$n" -eq 0 ]
+}
+if want sanitize && [ $gpu_ok = 1 ]; then
+  if [ -n "$sanitizer" ]; then
+    export sanitizer
+    export -f sanitize_one sanitize_all
+    step memcheck 600 bash -c "sanitize_all memcheck"
+    grep -A12 '^FAIL' "$logs/memcheck.log" | head -n 40
+    step racecheck 600 bash -c "sanitize_all racecheck"
+    grep -A12 '^FAIL' "$logs/racecheck.log" | head -n 40
+  else
+    summary+=("sanitize: skipped (no compute-sanitizer under ${CUDA_HOME:-/usr/local/cuda})")
+  fi
+fi
+
+# the CPU benchmarks
+if want bench && [ -f bench/run.sh ]; then
   step bench 600 make "${make_args[@]}" bench
   tail -n 20 "$logs/bench.log"
-else
-  summary+=("bench: skipped (no bench/run.sh)")
 fi
 
 echo "==== summary"

@@ -1,0 +1,284 @@
+// bench/gpu/bench.cu: `make bench-gpu`. oq's kernels against CUB and hand-written CUDA, in
+// one process on one device: the Quasar programs of cases.q run through the interpreter API
+// (oqrun.c, linked with build/liboq.a) on --target cuda; their kernels are timed by the
+// launcher's CUDA events (the fastest launch of each; a kernel whose first launch takes
+// more than a second is launched once); the peers are timed with CUDA events here, fastest
+// of REPS. hist_naive on 8192x8192x3 runs on the gradient image only (its other images take
+// minutes with the current atomics). Prints per case the oq time, the peer's time, their ratio and the
+// target. Data: the same formula on both sides for the gradient and constant images; for
+// "uniform" oq uses rand() on the host and the peers a hash on the device (the same
+// distribution, not the same values). Every oq program checks its own results (assert).
+#include <cub/cub.cuh>
+#include <cstdio>
+#include <cstdlib>
+#include <chrono>
+#include <cstring>
+#include <string>
+#include <vector>
+
+extern "C" {
+int oqb_run(const char *src, char *out, size_t n, int profile);
+double oqb_value(const char *out, const char *label);
+double oqb_kernel_best_ms(const char *name, long *launches);
+void oqb_reset(void);
+}
+
+#define REPS 10
+#define CK(x) ck((x), #x, __LINE__)
+static void ck(cudaError_t e, const char *what, int line) {
+  if (e == cudaSuccess) return;
+  fprintf(stderr, "bench.cu:%d: %s: %s\n", line, what, cudaGetErrorString(e));
+  exit(1);
+}
+
+static std::string cases;   // cases.q
+static int failures;
+
+// ---- the oq side ----
+
+static std::vector<char> out_buf(1 << 20);
+
+// Runs cases.q with `call` appended; false (and a FAIL line) when the program failed.
+static bool oq(const char *call, bool profile = true) {
+  std::string src = cases + "\n" + call + "\n";
+  oqb_reset();
+  int status = oqb_run(src.c_str(), out_buf.data(), out_buf.size(), profile);
+  if (status != 0) {
+    printf("FAIL oq %s: status %d\n%s\n", call, status, out_buf.data());
+    failures++;
+    return false;
+  }
+  return true;
+}
+
+static double oq_kernel(const char *name) {
+  long n = 0;
+  double ms = oqb_kernel_best_ms(name, &n);
+  if (ms < 0) {
+    printf("FAIL no GPU launches of kernel %s (did it fall back to the CPU?)\n", name);
+    failures++;
+  }
+  return ms;
+}
+
+// ---- timing the peers ----
+
+template <class F> static double best_ms(F f) {
+  cudaEvent_t a, b;
+  CK(cudaEventCreate(&a));
+  CK(cudaEventCreate(&b));
+  f();   // warm-up
+  double best = 1e30;
+  for (int r = 0; r < REPS; r++) {
+    CK(cudaEventRecord(a));
+    f();
+    CK(cudaEventRecord(b));
+    CK(cudaEventSynchronize(b));
+    float ms;
+    CK(cudaEventElapsedTime(&ms, a, b));
+    if (ms < best) best = ms;
+  }
+  CK(cudaGetLastError());
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return best;
+}
+
+// One line: case, oq ms, peer, peer ms, peer/oq (throughput relative to the peer), target.
+static void row(const char *what, double oq_ms, const char *peer, double peer_ms, const char *target) {
+  if (oq_ms <= 0 || peer_ms <= 0) {
+    printf("%-34s %10s  %-22s %10.4f %8s  %s\n", what, "-", peer, peer_ms, "-", target);
+    return;
+  }
+  printf("%-34s %10.4f  %-22s %10.4f %7.1f%%  %s\n", what, oq_ms, peer, peer_ms, 100 * peer_ms / oq_ms, target);
+  fflush(stdout);
+}
+
+// ---- peer kernels ----
+
+__global__ void fill_image(float *im, long long n, int w, int dist) {
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n; k += (long long)gridDim.x * blockDim.x) {
+    long long i = k / (3LL * w), j = (k / 3) % w, c = k % 3;
+    unsigned hsh = (unsigned)k * 2654435761u;
+    hsh ^= hsh >> 15;
+    hsh *= 2246822519u;
+    hsh ^= hsh >> 13;
+    im[k] = dist == 0 ? (float)((i * 7 + j * 3 + c * 101 + j / 17) % 256) : dist == 1 ? (float)(hsh >> 24) : 128.f;
+  }
+}
+
+// A read-only pass over the image: the bandwidth floor of any histogram of it.
+__global__ void read_pass(const float4 *x, long long n4, float *sink) {
+  float s = 0;
+  for (long long k = blockIdx.x * (long long)blockDim.x + threadIdx.x; k < n4; k += (long long)gridDim.x * blockDim.x) {
+    float4 v = x[k];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == -1.f) *sink = s;   // never: keeps the loads
+}
+
+// Seed 002's tiled transpose through shared memory, K x K threads per K x K tile.
+template <int K> __global__ void transpose_shared(const float *in, float *out, int n) {
+  __shared__ float tile[K][K + 1];
+  int i = blockIdx.y * K + threadIdx.y, j = blockIdx.x * K + threadIdx.x;
+  tile[threadIdx.y][threadIdx.x] = in[(size_t)i * n + j];
+  __syncthreads();
+  int oi = blockIdx.x * K + threadIdx.y, oj = blockIdx.y * K + threadIdx.x;
+  out[(size_t)oi * n + oj] = tile[threadIdx.x][threadIdx.y];
+}
+
+__global__ void empty_kernel(float *x) {
+  if (threadIdx.x == 1000) x[0] = 1;
+}
+
+// ---- cases ----
+
+// which: 1 hist_naive, 2 hist_shared, 3 both.
+static void hist_case(int h, int w, int dist, const char *dname, int which) {
+  char call[200], what[120];
+  snprintf(call, sizeof call, "run_hist(%d, %d, %d, %d, %d)", h, w, dist, which, REPS);
+  if (!oq(call)) return;
+  double naive = which & 1 ? oq_kernel("k_hist_naive") : -1, shared = which & 2 ? oq_kernel("k_hist_shared") : -1;
+  long long n = 3LL * h * w;
+  float *im;
+  int *hist;
+  float *sink;
+  CK(cudaMalloc(&im, n * sizeof(float)));
+  CK(cudaMalloc(&hist, 256 * sizeof(int)));
+  CK(cudaMalloc(&sink, sizeof(float)));
+  fill_image<<<1024, 256>>>(im, n, w, dist);
+  CK(cudaDeviceSynchronize());
+  size_t temp_bytes = 0;
+  void *temp = nullptr;
+  CK(cub::DeviceHistogram::HistogramEven(temp, temp_bytes, im, hist, 257, 0.f, 256.f, (int)n));
+  CK(cudaMalloc(&temp, temp_bytes));
+  double cub_ms = best_ms([&] { cub::DeviceHistogram::HistogramEven(temp, temp_bytes, im, hist, 257, 0.f, 256.f, (int)n); });
+  int sms;
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  double read_ms = best_ms([&] { read_pass<<<sms * 8, 256>>>((const float4 *)im, n / 4, sink); });
+  if (which & 2) {
+    snprintf(what, sizeof what, "hist_shared %dx%dx3 %s", w, h, dname);
+    row(what, shared, "CUB HistogramEven", cub_ms, h == 8192 && dist == 0 ? ">= 100%" : "-");
+  }
+  if (which & 1) {
+    snprintf(what, sizeof what, "hist_naive %dx%dx3 %s", w, h, dname);
+    row(what, naive, "CUB HistogramEven", cub_ms, "-");
+  }
+  double best = which == 3 ? (naive < shared ? naive : shared) : which == 1 ? naive : shared;
+  row("  (same image)", best, "read-only pass", read_ms, "bandwidth floor");
+  cudaFree(temp);
+  cudaFree(im);
+  cudaFree(hist);
+  cudaFree(sink);
+}
+
+static void sum_case(long long n) {
+  char call[200];
+  snprintf(call, sizeof call, "run_sum(%lld, %d)", n, REPS);
+  if (!oq(call)) return;
+  double oq_ms = oq_kernel("k_sum");
+  float *x, *s;
+  CK(cudaMalloc(&x, n * sizeof(float)));
+  CK(cudaMalloc(&s, sizeof(float)));
+  CK(cudaMemset(x, 0, n * sizeof(float)));
+  size_t temp_bytes = 0;
+  void *temp = nullptr;
+  CK(cub::DeviceReduce::Sum(temp, temp_bytes, x, s, n));
+  CK(cudaMalloc(&temp, temp_bytes));
+  double cub_ms = best_ms([&] { cub::DeviceReduce::Sum(temp, temp_bytes, x, s, n); });
+  row("sum of 2^28 floats (y += x[pos])", oq_ms, "CUB DeviceReduce::Sum", cub_ms, ">= 95%");
+  cudaFree(temp);
+  cudaFree(x);
+  cudaFree(s);
+}
+
+static void transpose_case(int n) {
+  float *a, *b;
+  size_t bytes = (size_t)n * n * sizeof(float);
+  CK(cudaMalloc(&a, bytes));
+  CK(cudaMalloc(&b, bytes));
+  CK(cudaMemset(a, 0, bytes));
+  double copy_ms = best_ms([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); });
+  double hand16 = best_ms([&] { transpose_shared<16><<<dim3(n / 16, n / 16), dim3(16, 16)>>>(a, b, n); });
+  double hand32 = best_ms([&] { transpose_shared<32><<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, n); });
+  cudaFree(a);
+  cudaFree(b);
+  for (int k = 16; k <= 32; k *= 2) {
+    char call[200], what[120];
+    snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
+    if (!oq(call)) continue;
+    double oq_ms = oq_kernel("k_transpose");
+    snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles", n, k, k);
+    row(what, oq_ms, "cuMemcpyDtoD", copy_ms, ">= 95%");
+    row("", oq_ms, k == 16 ? "CUDA tiled (seed 002)" : "CUDA tiled, 32x32", k == 16 ? hand16 : hand32, "-");
+  }
+}
+
+static void launch_case(int n) {
+  char call[200];
+  snprintf(call, sizeof call, "run_launch(%d)", n);
+  if (!oq(call, false)) return;
+  double oq_ms = oqb_value(out_buf.data(), "launches");
+  float *x;
+  CK(cudaMalloc(&x, sizeof(float)));
+  cudaEvent_t b;
+  CK(cudaEventCreate(&b));
+  empty_kernel<<<1, 1>>>(x);
+  CK(cudaDeviceSynchronize());
+  double best = 1e30;
+  for (int r = 0; r < 3; r++) {
+    auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < n; i++) empty_kernel<<<1, 1>>>(x);
+    CK(cudaDeviceSynchronize());
+    double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (ms < best) best = ms;
+  }
+  cudaFree(x);
+  char what[120];
+  snprintf(what, sizeof what, "launch overhead (us per launch)");
+  printf("%-34s %10.3f  %-22s %10.3f %7.1f%%  %s\n", what, 1e3 * oq_ms / n, "CUDA <<<>>> empty", 1e3 * best / n,
+         100 * best / oq_ms, "<= 5 us");
+}
+
+int main(int argc, char **argv) {
+  const char *path = argc > 1 ? argv[1] : "bench/gpu/cases.q";
+  FILE *f = fopen(path, "r");
+  if (!f) {
+    fprintf(stderr, "bench-gpu: cannot read %s\n", path);
+    return 2;
+  }
+  char buf[4096];
+  size_t got;
+  while ((got = fread(buf, 1, sizeof buf, f)) > 0) cases.append(buf, got);
+  fclose(f);
+  auto t_start = std::chrono::steady_clock::now();
+  CK(cudaFree(0));
+  cudaDeviceProp p;
+  CK(cudaGetDeviceProperties(&p, 0));
+  printf("bench-gpu on %s (%d SMs); oq: the fastest launch of each kernel (device time, CUDA events)\n",
+         p.name, p.multiProcessorCount);
+  printf("%-34s %10s  %-22s %10s %8s  %s\n", "case", "oq ms", "peer", "peer ms", "peer/oq", "target");
+  // the targets first: a run cut short still reports them
+  hist_case(8192, 8192, 0, "gradient", 2);
+  sum_case(1LL << 28);
+  transpose_case(8192);
+  launch_case(100000);
+  // then the rest, slowest last, while the time budget lasts
+  const char *budget = getenv("BENCH_GPU_BUDGET_S");
+  double limit = budget ? atof(budget) : 200;
+  struct { int h, w, dist, which; const char *name; } more[] = {
+    {1080, 1920, 0, 3, "gradient"}, {1080, 1920, 1, 3, "uniform"}, {8192, 8192, 1, 2, "uniform"},
+    {8192, 8192, 2, 2, "constant"}, {1080, 1920, 2, 3, "constant"}, {8192, 8192, 0, 1, "gradient"},
+  };
+  for (auto &c : more) {
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
+    if (s > limit) {
+      printf("hist %s %dx%dx3 %s: skipped, %.0f s of the %.0f s budget (BENCH_GPU_BUDGET_S) spent\n",
+             c.which == 1 ? "naive" : c.which == 2 ? "shared" : "naive+shared", c.w, c.h, c.name, s, limit);
+      continue;
+    }
+    hist_case(c.h, c.w, c.dist, c.name, c.which);
+  }
+  printf("bench-gpu: %d failures\n", failures);
+  return failures != 0;
+}
