@@ -1,5 +1,6 @@
 % Interpreter speed: 10 million iterations of a simple scalar loop body.
-% The foundation issue asks for well under a second.
+% The foundation issue asks for well under a second. Run it with --no-parloop: otherwise
+% the first loop is a parallel reduction (a kernel), not interpreted.
 function [] = main()
     tic()
     s = 0.0

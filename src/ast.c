@@ -1,4 +1,5 @@
-/* ast.c: names of operators and node kinds, and the tree dump of `oq parse --dump`.
+/* ast.c: names of operators and node kinds, deep copies, and the tree dump of
+   `oq parse --dump`.
    The dump is an S-expression: statements one per line, indented by nesting; expressions
    inline. Names, numbers and strings print as themselves, so `(assign += (index y v) 1)`
    reads as the source did. */
@@ -31,11 +32,49 @@ const char *node_kind_name(NodeKind k) {
     [N_CONTINUE] = "continue", [N_RETURN] = "return", [N_FUNCDEF] = "function",
     [N_MACRO] = "macro", [N_REDUCTION] = "reduction", [N_TYPEDEF] = "typedef",
     [N_ATTR] = "attr", [N_IMPORT] = "import", [N_BLOCK] = "block", [N_PROGRAM] = "program",
+    [N_PARLOOP] = "parloop",
   };
   return k >= 0 && k < N_KIND_COUNT && names[k] ? names[k] : "?";
 }
 
 static void dump(const Node *n, int indent);
+
+/* ---- copies (the transforms copy code they move: macros, loop bodies) ---- */
+
+static void clone_list(Arena *arena, NodeList *l) {
+  Node **items = arena_alloc(arena, (l->n + 1) * sizeof *items);
+  for (int i = 0; i < l->n; i++) items[i] = ast_clone(arena, l->items[i]);
+  l->items = items;
+}
+
+/* Functions (lambdas) inside are shared, not copied: the transforms move no code that
+   defines one. Types and attribute arguments are shared too: no stage changes them. */
+Node *ast_clone(Arena *arena, const Node *n) {
+  if (!n) return NULL;
+  Node *c = arena_alloc(arena, sizeof *c);
+  *c = *n;
+  c->a = ast_clone(arena, n->a);
+  c->b = ast_clone(arena, n->b);
+  c->c = ast_clone(arena, n->c);
+  clone_list(arena, &c->list);
+  clone_list(arena, &c->list2);
+  if (n->ncases) {
+    c->cases = arena_alloc(arena, n->ncases * sizeof *c->cases);
+    for (int i = 0; i < n->ncases; i++) {
+      c->cases[i] = n->cases[i];
+      c->cases[i].pattern = ast_clone(arena, n->cases[i].pattern);
+      clone_list(arena, &c->cases[i].body);
+    }
+  }
+  return c;
+}
+
+void func_note_transform(Func *f, const char *name) {
+  for (int i = 0; i < f->ntransforms; i++)
+    if (!strcmp(f->transforms[i], name)) return;
+  if (f->ntransforms < (int)(sizeof f->transforms / sizeof *f->transforms))
+    f->transforms[f->ntransforms++] = name;
+}
 
 static const char *modifier_names[] = {
   "unchecked", "checked", "safe", "circular", "mirror", "clamped", "const", "nocopy",

@@ -87,6 +87,9 @@ struct Func {
   bool concealed;     /* trailing `concealed` (and other trailing words) */
   SrcLoc loc;
   void *sema;         /* filled by later stages (resolution, slots) */
+  /* The transforms applied to this kernel ("parallel-loop", "reduction(s)", ...), in the
+     order applied, for `oq run --profile`: append with func_note_transform. */
+  const char *transforms[8]; int ntransforms;
 };
 
 typedef struct AttrArg {
@@ -148,6 +151,17 @@ typedef enum NodeKind {
   N_ATTR,       /* code attribute {!name args} or !name args: name, attrs/nattrs */
   N_IMPORT,     /* str = file name */
   N_BLOCK,      /* list: a statement sequence (lambda bodies in parentheses) */
+  N_PARLOOP,    /* a host loop nest made a kernel (transform_parloop.c): a = the original
+                   N_FOR (run when a run-time guard fails), list = the nest's N_FORs, outer
+                   first, func = the kernel (parameters pos, then start and step of each
+                   loop), list2 = the host variables its outputs (reductions) go to,
+                   op = their operator, b = N_LAMBDA: the same kernel with int outputs
+                   (NULL without reductions), its list: for each reduction an N_BLOCK
+                   of the values added to it (copies; slot -2: a variable of the body,
+                   -3-d: loop variable d), from which the launch guesses which kernel
+                   gives the serial loop's types; ival = 1 once the int kernel returned
+                   a scalar, c = N_BLOCK: list = the arrays the loop writes,
+                   list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT
 } NodeKind;
@@ -173,6 +187,8 @@ struct Node {
 };
 
 const char *node_kind_name(NodeKind k);
+Node *ast_clone(Arena *arena, const Node *n);   /* deep copy of a statement or expression */
+void func_note_transform(Func *f, const char *name);
 void ast_dump(const Node *n, int indent);   /* to stdout; `oq parse --dump FILE` */
 
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 #include "interp_priv.h"
 #include "rt_cuda.h"
+#include "transform.h"
 
 #define MAX_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -813,6 +814,128 @@ COLD static void exec_for(Interp *I, Node *n) {
   val_release(it);
 }
 
+/* ---- loop nests run as kernels (transform_parloop.c) ---- */
+
+/* The analysis reasoned about names: two names for one array send the loop back to serial. */
+static bool parloop_unaliased(Interp *I, Node *arrays) {
+  NodeList *w = &arrays->list, *o = &arrays->list2;
+  for (int i = 0; i < w->n; i++) {
+    Value a = *slot_ref(I, w->items[i]);
+    if (a.kind != V_ARRAY) return false;
+    for (int j = 0; j < w->n + o->n; j++) {
+      Node *id = j < w->n ? w->items[j] : o->items[j - w->n];
+      Value b = *slot_ref(I, id);
+      if (id != w->items[i] && b.kind == V_ARRAY && b.arr == a.arr) return false;
+    }
+  }
+  return true;
+}
+
+/* The type of a value added to a reduction, guessed from the values of the variables it
+   uses before the launch (0: unknown, 1: int, 2: scalar); see N_PARLOOP in ast.h. */
+static int guess_type(Interp *I, Node *e, const RangeSpec *r) {
+  switch (e->kind) {
+  case N_INT: return 1;
+  case N_REAL: return 2;
+  case N_IDENT: {
+    if (e->slot <= -3) return r[-3 - e->slot].is_int ? 1 : 2;
+    if (e->slot == -2 || (e->slot < 0 && !e->aux)) return 0;
+    Value v = e->slot < 0 ? ((const Global *)e->aux)->value : *slot_ref(I, e);
+    return is_intlike(v) ? 1 : v.kind == V_SCALAR ? 2 : 0;
+  }
+  case N_INDEX: {   /* an element of an array: its element type */
+    if (e->a->kind != N_IDENT || e->a->slot < 0) return 0;
+    for (int i = 0; i < e->list.n; i++)
+      if (e->list.items[i]->kind == N_COLON || e->list.items[i]->kind == N_RANGE) return 0;
+    Value v = *slot_ref(I, e->a);
+    if (v.kind != V_ARRAY || el_is_complex(v.arr->elem)) return 0;
+    return el_is_integer(v.arr->elem) ? 1 : 2;
+  }
+  case N_UNARY: return e->op == OP_NEG ? guess_type(I, e->a, r) : 0;
+  case N_BINARY: {
+    int a = guess_type(I, e->a, r), b = guess_type(I, e->b, r);
+    if (!a || !b) return 0;
+    switch (e->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: return a == 1 && b == 1 ? 1 : 2;
+    case OP_DIV: case OP_EDIV: case OP_POW: case OP_EPOW: return 2;
+    default: return op_is_comparison(e->op) ? 1 : 0;
+    }
+  }
+  default: return 0;
+  }
+}
+
+/* The kernel that gives the serial loop's types. Scalar outputs, unless a reduction variable
+   holds an int and no value added to it is known to be a scalar: then int outputs (n->b),
+   which run in the interpreter if the loop adds scalars after all (once all of them came
+   back scalars, n->ival, the scalar kernel). */
+static Func *parloop_kernel(Interp *I, Node *n, const RangeSpec *r) {
+  for (int i = 0; i < n->list2.n; i++) {
+    Value v = *slot_ref(I, n->list2.items[i]);
+    if (!is_intlike(v) || n->ival) continue;
+    bool scalar = false;
+    NodeList *adds = &n->b->list.items[i]->list;
+    for (int j = 0; j < adds->n && !scalar; j++) scalar = guess_type(I, adds->items[j], r) == 2;
+    if (!scalar) return n->b->func;
+  }
+  return n->func;
+}
+
+/* Reduction variables all hold ints or all hold scalars. */
+static bool parloop_numbers(Interp *I, Node *n) {
+  int ints = 0;
+  for (int i = 0; i < n->list2.n; i++) {
+    Value v = *slot_ref(I, n->list2.items[i]);
+    if (!v_is_real(v)) return false;
+    ints += is_intlike(v);
+  }
+  return !ints || ints == n->list2.n;
+}
+
+COLD static void exec_parloop(Interp *I, Node *n) {
+  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  int D = n->list.n;
+  RangeSpec r[OQ_MAX_RANK];
+  bool empty = false;
+  for (int d = 0; d < D && !empty; d++) {
+    r[d] = range_spec(I, n->list.items[d]->a);
+    empty = r[d].count == 0;
+  }
+  if (!empty) {
+    Func *kernel = parloop_kernel(I, n, r);
+    Value argv[2 * OQ_MAX_RANK + 2];
+    int argc = 0;
+    Array *dims = arr_vec(EL_I32, D);
+    for (int d = 0; d < D; d++) arr_store(dims, d, (double)r[d].count);
+    argv[argc++] = v_array(dims);
+    for (int d = 0; d < D; d++) {
+      argv[argc++] = r[d].is_int ? v_int(r[d].i0) : v_scalar(r[d].r0);
+      argv[argc++] = r[d].is_int ? v_int(r[d].istep) : v_scalar(r[d].rstep);
+    }
+    argv[argc++] = make_closure(I, kernel);
+    Value res = kernel_parallel_do(I, n, argc, argv);
+    release_all(argv, argc);
+    int scalars = 0;
+    for (int i = 0; i < n->list2.n; i++) {
+      Value *p = slot_ref(I, n->list2.items[i]);
+      Value r = n->list2.n == 1 ? res : res.tup->v[i];
+      scalars += r.kind == V_SCALAR;
+      Value v = compound(n->op, *p, r, n->loc);
+      val_release(*p);
+      *p = v;
+    }
+    if (kernel != n->func && scalars == n->list2.n) n->ival = 1;   /* next time: scalar outputs */
+    val_release(res);
+  }
+  /* the loop variables keep their last values, as after the serial loop */
+  for (int d = 0; d < D && r[d].count > 0; d++) {
+    int64_t k = r[d].count - 1;
+    Value *p = &I->frame->slots[n->list.items[d]->slot];
+    val_release(*p);
+    *p = r[d].is_int ? v_int(r[d].i0 + k * r[d].istep) : v_scalar(r[d].r0 + (double)k * r[d].rstep);
+  }
+}
+
 static bool cond_true(Interp *I, Node *c) {
   Value v = eval(I, c);
   bool t = rt_truthy(v, c->loc);
@@ -866,6 +989,7 @@ static void exec(Interp *I, Node *n) {
     else exec_block(I, &n->list2);
     return;
   case N_FOR: exec_for(I, n); return;
+  case N_PARLOOP: exec_parloop(I, n); return;
   case N_WHILE:
     while (cond_true(I, n->a)) {
       exec_block(I, &n->list);
@@ -906,9 +1030,12 @@ static Program *program_new(Arena *arena, Node *root) {
   return P;
 }
 
-Program *interp_load(Arena *arena, Node *program) {
+Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   Program *P = program_new(arena, program);
-  return resolve_program(P) ? NULL : P;
+  P->opt = opt;
+  if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
+  parloop_transform(P, opt);
+  return P;
 }
 
 static Func *find_main(Program *P) {

@@ -13,6 +13,8 @@ typedef struct InterpOptions {
   bool profile;
   bool emit_c;              /* print the C source of every kernel specialization */
   bool emit_cuda;           /* print its CUDA source (oq emit --target cuda; needs no GPU) */
+  bool no_parloop;          /* --no-parloop: host loops stay serial (transform_parloop.c) */
+  bool explain;             /* --explain: say what was decided for every host loop nest */
   const char *argv0;
   char **args;              /* program arguments (after the file): main()'s arguments */
   int nargs;
@@ -20,9 +22,11 @@ typedef struct InterpOptions {
 
 typedef struct Program Program;
 
-/* Resolves names in the program (reporting unknown names and wrong argument counts with
-   diag_error). Returns NULL when there were errors. Used by `oq check` and `oq run`. */
-Program *interp_load(Arena *arena, Node *program);
+/* Expands macros, resolves names in the program (reporting unknown names and wrong
+   argument counts with diag_error) and parallelizes host loops. opt->target must be
+   resolved already (not TARGET_AUTO): `$target("gpu")` is decided here. Returns NULL when
+   there were errors. Used by `oq check` and `oq run`. */
+Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt);
 
 /* Runs the top-level statements, then main() if the program defines one. Returns the
    process exit status (0; a run-time error prints its message and exits with status 1). */

@@ -82,6 +82,7 @@ struct Interp {
 
 /* interp_resolve.c */
 int resolve_program(Program *P);
+void resolve_nested(Program *P, Func **chain, int n, Func *f);
 FuncInfo *func_info(Func *f);
 const Global *global_lookup(const char *name);
 bool is_special_kernel_param(const char *name);

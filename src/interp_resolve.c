@@ -12,6 +12,7 @@
 #include <string.h>
 #include "interp_priv.h"
 #include "parse.h"
+#include "transform.h"
 
 #ifndef OQ_LIBDIR
 #define OQ_LIBDIR "lib"
@@ -125,6 +126,7 @@ static void import_file(Resolver *R, Node *imp) {
   }
   if (!f) { diag_error(imp->loc, "cannot import '%s': file not found", imp->str); return; }
   Node *prog = parse_file(R->prog->arena, f);
+  macro_expand(R->prog->arena, prog, R->prog->opt ? R->prog->opt->target : TARGET_CPU);
   const SrcFile *saved = R->file;
   R->file = f;
   NodeList defs = {0};
@@ -351,6 +353,7 @@ static void resolve_stmt(Resolver *R, Node *n) {
     f->is_lambda = true;
     if (R->scope->parent) diag_error(n->loc, "a reduction must be defined at the top level");
     resolve_func(R, f, NULL);
+    if (reduction_is_nested(n)) return;   /* replaced where it is called (transform_macro.c) */
     if (n->a && n->a->kind == N_CALL && n->a->a->kind == N_IDENT) {
       P->reductions = realloc(P->reductions, (P->nreductions + 1) * sizeof *P->reductions);
       P->reductions[P->nreductions++] = (Reduction){n, n->a->a->name, false};
@@ -385,6 +388,29 @@ static void resolve_func(Resolver *R, Func *f, Node *def) {
   resolve_block(R, &f->body);
   R->scope = s.parent;
   free(s.slot_funcs);
+}
+
+/* Resolves f, a function the transforms made (transform_parloop.c), as if it were written
+   inside chain[n-1], itself inside chain[n-2]...: their scopes are rebuilt from what
+   resolution recorded (slot names, hoisted definitions). */
+void resolve_nested(Program *P, Func **chain, int n, Func *f) {
+  Scope *scopes = calloc(n, sizeof *scopes);
+  for (int i = 0; i < n; i++) {
+    Scope *s = &scopes[i];
+    s->parent = i ? &scopes[i - 1] : NULL;
+    s->func = chain[i];
+    s->info = func_info(chain[i]);
+    s->cap = s->info->nslots;
+    s->slot_funcs = calloc(s->cap + 1, sizeof *s->slot_funcs);
+    for (int h = 0; h < s->info->hoisted.n; h++) {
+      Node *def = s->info->hoisted.items[h];
+      if (def->slot >= 0 && def->slot < s->cap) s->slot_funcs[def->slot] = def->func;
+    }
+  }
+  Resolver R = {.prog = P, .scope = &scopes[n - 1], .file = f->loc.file};
+  resolve_func(&R, f, NULL);
+  for (int i = 0; i < n; i++) free(scopes[i].slot_funcs);
+  free(scopes);
 }
 
 int resolve_program(Program *P) {

@@ -173,6 +173,7 @@ char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
    supported by compiled code (the launch then runs in the interpreter). */
 bool ksema_run(KSpec *S, Value *args);
 NodeInfo *ksema_info(FSpec *f, const Node *n);   /* NULL when the node was not typed */
+bool ksema_device_builtin(const char *name);     /* compiled code implements this built-in */
 bool ktype_eq(KType a, KType b);
 const char *ktype_str(KType t, char *buf, size_t n);
 void kspec_free(KSpec *S);

@@ -660,6 +660,11 @@ static int builtin_id(const char *name, int *min, int *max) {
   return KB_NONE;
 }
 
+bool ksema_device_builtin(const char *name) {
+  int min, max;
+  return builtin_id(name, &min, &max) != KB_NONE;
+}
+
 /* Element-wise functions of one argument: the result class for an argument class. */
 static KKind map1_class(Sx *C, int id, KKind c, Node *at) {
   switch (id) {

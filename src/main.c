@@ -30,8 +30,12 @@ static void usage(FILE *out) {
         "  --profile                        print per-kernel statistics after the run\n"
         "  --emit-c                         print the C source of each compiled kernel\n"
         "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
+        "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
+        "  --explain                        say for every host loop nest whether it runs as a\n"
+        "                                   kernel, and why not (check and run)\n"
         "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
         "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
+        "  OQ_NO_PARLOOP=1 (as --no-parloop),\n"
         "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
         out);
 }
@@ -82,6 +86,8 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--profile")) opt.profile = true, prof_enable(true);
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
+    else if (!strcmp(a, "--no-parloop")) opt.no_parloop = true;
+    else if (!strcmp(a, "--explain")) opt.explain = true;
     else if (!strcmp(a, "--dump")) dump = true;
     else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
     else if (!path) {
@@ -107,24 +113,27 @@ int main(int argc, char **argv) {
     if (dump) ast_dump(program, 0);
     return 0;
   }
-  Program *prog = interp_load(&arena, program);
-  if (!prog) return 1;
-  if (!strcmp(cmd, "check")) return 0;
+  const char *np = getenv("OQ_NO_PARLOOP");
+  if (np && *np && strcmp(np, "0")) opt.no_parloop = true;
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = !opt.emit_cuda;
     opt.target = TARGET_CPU;
   }
+  /* the target is known before loading: $target("gpu") is decided at compile time */
   if (opt.target == TARGET_CUDA || opt.target == TARGET_AUTO) {
     char why[512];
     bool gpu = cuda_available(why, sizeof why);
-    if (!gpu && opt.target == TARGET_CUDA) {
+    if (!gpu && opt.target == TARGET_CUDA && strcmp(cmd, "check")) {
       fprintf(stderr, "oq: error: --target cuda: %s\n", why);
       return 1;
     }
     if (opt.target == TARGET_AUTO && opt.verbose)
       fprintf(stderr, "oq: --target auto: kernels run %s\n", gpu ? "on the GPU (cuda)" : "on the CPU (no usable GPU)");
-    opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
+    if (opt.target == TARGET_AUTO) opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
+  Program *prog = interp_load(&arena, program, &opt);
+  if (!prog) return 1;
+  if (!strcmp(cmd, "check")) return 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
   rt_show_finish();
