@@ -3209,7 +3209,7 @@ static void flat_loop(Em *E, int in) {
 
 static void xform_note(KSpec *S, const char *fmt, const char *name) {
   size_t n = strlen(S->xforms);
-  if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, n ? " " : "");
+  if (n + 2 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, n ? ", " : "");
   n = strlen(S->xforms);
   if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, fmt, name);
 }

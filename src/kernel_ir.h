@@ -156,7 +156,7 @@ typedef struct KSpec {
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
                                 (0: its updates stay global atomics on the GPU) */
-  char xforms[160];          /* the transforms applied, for --profile ("privatize(y) tiling") */
+  char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

@@ -133,11 +133,11 @@ static void cell_down(const ProfRow *r, char *b, size_t n) {
 static void cell_notes(const ProfRow *r, char *b, size_t n) {
   b[0] = 0;
   if (r->compiled || r->cached) snprintf(b, n, "%d compiled, %d from cache", r->compiled, r->cached);
-  if (r->xforms[0]) snprintf(b + strlen(b), n - strlen(b), "%stransforms: %s", b[0] ? "; " : "", r->xforms);
   if (r->note[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", b[0] ? "; " : "", r->note);
-  for (int t = 0; t < r->func->ntransforms; t++)   /* front end and emitter transforms */
-    snprintf(b + strlen(b), n - strlen(b), "%s%s", t ? ", " : b[0] ? "; transforms: " : "transforms: ",
-             r->func->transforms[t]);
+  const char *sep = b[0] ? "; transforms: " : "transforms: ";
+  for (int t = 0; t < r->func->ntransforms; t++, sep = ", ")   /* the front end's, then the emitter's */
+    snprintf(b + strlen(b), n - strlen(b), "%s%s", sep, r->func->transforms[t]);
+  if (r->xforms[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", sep, r->xforms);
 }
 
 /* width > 0: right-aligned, < 0: left-aligned, at least that wide; 0: the last, free */
