@@ -1,6 +1,7 @@
 % `oq run --profile` (tests/examples/run.sh checks the table): fill runs 3 times, twice 5
 % times, cond_sync (a barrier under a thread-dependent condition: the interpreter runs
-% it) 2 times. On the GPU: x and y (1000 floats, 4000 bytes each) are uploaded once, by
+% it; on the GPU it runs there, since the GPU releases such a barrier as the oracle
+% does) 2 times. On the GPU: x and y (1000 floats, 4000 bytes each) are uploaded once, by
 % the first launch that uses them (each kernel reads what it writes, so no overwrite
 % analysis skips the upload), and y is downloaded once, when the host reads it.
 
