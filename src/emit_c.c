@@ -83,6 +83,7 @@ typedef struct Em {
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
+  Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -881,32 +882,153 @@ static bool affine_pos(Em *E, Node *e, int64_t *off) {
   return true;
 }
 
-/* n is x[pos + c] on a parameter or captured array of rank D; *name gets x's C name. */
-static bool fast_access(Em *E, Node *n, int64_t *off, char **name) {
-  if (n->kind != N_INDEX || n->list.n != 1 || !E->f->is_kernel || !E->sc) return false;
+/* Offsets of an access from pos, per dimension: a literal c plus, where not NULL, a
+   kernel-invariant int64 C expression inv (a parameter such as a parallel loop's m_lo). */
+typedef struct PosOff {
+  int64_t c[OQ_MAX_RANK];
+  char *inv[OQ_MAX_RANK];
+} PosOff;
+
+static bool small_lit(Node *x, int64_t *v) {
+  bool neg = x->kind == N_UNARY && x->op == OP_NEG;
+  Node *lit = neg ? x->a : x;
+  if (lit->kind != N_INT || lit->ival > (1 << 20) || lit->ival < -(1 << 20)) return false;
+  *v = neg ? -lit->ival : lit->ival;
+  return true;
+}
+
+/* An int parameter the body never assigns: the same for every thread. */
+static bool invariant_int(Em *E, Node *x) {
+  return x->kind == N_IDENT && x->slot >= 0 && x->depth == 0 && E->sc[x->slot] == SC_PARAM &&
+         T(E, x).kind == K_INT;
+}
+
+static bool pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
+
+/* t added (sign +1) or subtracted (-1) to a pos component: a small literal or an invariant. */
+static bool pos_term(Em *E, Node *t, int sign, int64_t *c, char **inv) {
+  int64_t v;
+  if (small_lit(t, &v)) {
+    *c += sign * v;
+    return true;
+  }
+  if (!invariant_int(E, t)) return false;
+  char *x = sf(E, "%s(int64_t)%s", sign < 0 ? "-" : "", ex_ident(E, t));
+  *inv = *inv ? sf(E, "%s + %s", *inv, x) : x;
+  return true;
+}
+
+/* e is pos[d] + c + inv in int arithmetic: pos[d] itself, +/- literals and invariants, or
+   a local that find_pos_locals knows to hold such a value. */
+static bool pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv) {
+  if (T(E, e).kind != K_INT) return false;
+  if (e->kind == N_UNARY && e->op == OP_PLUS) return pos_comp(E, e->a, d, c, inv);
+  if (e->kind == N_IDENT && e->slot >= 0 && e->depth == 0 && E->posdef && E->posdef[e->slot])
+    return pos_comp(E, E->posdef[e->slot], d, c, inv);
+  if (e->kind == N_INDEX && e->list.n == 1 && is_special_ident(E, e->a)) {
+    int pi = e->a->slot - E->f->func->ngenerics;
+    KType t = E->f->params[pi];
+    Node *k = e->list.items[0];
+    if (strcmp(E->f->func->params[pi].name, "pos") || t.kind != K_VEC || t.elem != K_INT || t.len != E->S->D)
+      return false;
+    if (k->kind != N_INT || k->ival != d) return false;
+    *c = 0;
+    *inv = NULL;
+    return true;
+  }
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB)) return false;
+  if (pos_comp(E, e->a, d, c, inv)) return pos_term(E, e->b, e->op == OP_ADD ? 1 : -1, c, inv);
+  return e->op == OP_ADD && pos_comp(E, e->b, d, c, inv) && pos_term(E, e->a, 1, c, inv);
+}
+
+/* n is x[pos + c], or x[i0, .., iD-1] with every ik = pos[k] + ck (+ an invariant), on a
+   parameter or captured array of rank D; *name gets x's C name. */
+static bool fast_access(Em *E, Node *n, PosOff *o, char **name) {
+  int D = E->S->D;
+  if (n->kind != N_INDEX || (n->list.n != 1 && n->list.n != D) || !E->f->is_kernel || !E->sc) return false;
   Node *b = n->a;
   NodeInfo *bi = ksema_info(E->f, b);
-  if (b->kind != N_IDENT || !bi || bi->t.kind != K_ARRAY || bi->t.shared || bi->t.rank != E->S->D) return false;
+  if (b->kind != N_IDENT || !bi || bi->t.kind != K_ARRAY || bi->t.shared || bi->t.rank != D) return false;
   if (!(bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM))) return false;
-  if (!affine_pos(E, n->list.items[0], off)) return false;
+  for (int d = 0; d < D; d++) o->inv[d] = NULL;
+  if (!(n->list.n == 1 && affine_pos(E, n->list.items[0], o->c))) {
+    if (n->list.n != D) return false;
+    for (int d = 0; d < D; d++)
+      if (!pos_comp(E, n->list.items[d], d, &o->c[d], &o->inv[d])) return false;
+  }
   if (name) *name = ex_ident(E, b);
   return true;
+}
+
+/* Locals assigned exactly once, by a top-level statement of the body to pos[k] + c (+ an
+   invariant), and not read before it: every later read sees that value. */
+typedef struct PosScan {
+  int *nassign;   /* assignments per slot, or NULL */
+  int slot;       /* reads of this slot set `read` */
+  bool read;
+} PosScan;
+
+static void pos_scan(PosScan *c, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  if (n->kind == N_ASSIGN && c->nassign)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) c->nassign[t->slot]++;
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0) c->nassign[t->a->slot]++;
+    }
+  if (n->kind == N_FOR && n->slot >= 0 && c->nassign) c->nassign[n->slot]++;
+  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->read = true;
+  pos_scan(c, n->a);
+  pos_scan(c, n->b);
+  pos_scan(c, n->c);
+  for (int i = 0; i < n->list.n; i++) pos_scan(c, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pos_scan(c, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pos_scan(c, n->cases[i].body.items[j]);
+}
+
+static void find_pos_locals(Em *E) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots;
+  E->posdef = calloc(nslots + 1, sizeof *E->posdef);
+  if (E->phases || E->cuda) return;   /* only the CPU's flat rows use them */
+  PosScan c = {calloc(nslots + 1, sizeof(int)), -1, false};
+  for (int j = 0; j < f->body.n; j++) pos_scan(&c, f->body.items[j]);
+  for (int j = 0; j < f->body.n; j++) {
+    Node *a = f->body.items[j];
+    if (a->kind != N_ASSIGN || a->op != OP_NONE || a->list.n != 1 || !a->b) continue;
+    Node *t = a->list.items[0];
+    if (t->kind != N_IDENT || t->slot < 0 || t->depth != 0 || E->sc[t->slot] != SC_LOCAL ||
+        c.nassign[t->slot] != 1 || T(E, t).kind != K_INT)
+      continue;
+    PosScan r = {NULL, t->slot, false};
+    for (int i = 0; i < j; i++) pos_scan(&r, f->body.items[i]);
+    pos_scan(&r, a->b);
+    int64_t off;
+    char *inv;
+    bool any = false;
+    for (int d = 0; d < E->S->D && !any; d++) any = pos_comp(E, a->b, d, &off, &inv);
+    if (!r.read && any) E->posdef[t->slot] = a->b;
+  }
+  free(c.nassign);
 }
 
 /* For the row of dimension `in`: *t gets the tests of the other dimensions, *r narrows the
    interior [_fa, _fb) of the row where every such access is inside its array. */
 static void row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
   if (!n) return;
-  int64_t off[OQ_MAX_RANK];
+  PosOff o;
   char *name;
-  if (fast_access(E, n, off, &name)) {
+  if (fast_access(E, n, &o, &name)) {
     for (int d = 0; d < E->S->D; d++) {
-      long long c = (long long)off[d];
+      char *c = o.inv[d] ? sf(E, "(%lld + %s)", (long long)o.c[d], o.inv[d]) : sf(E, "(%lld)", (long long)o.c[d]);
+      /* with an invariant the int32 index equals P + c only while it does not overflow */
+      if (o.inv[d]) bprintf(t, " && %s.d[%d] <= 2147483647", name, d);
       if (d == in) {
-        bprintf(r, "if (_fa < %lld) _fa = %lld;\n", -c, -c);
-        bprintf(r, "if (_fb > %s.d[%d] - %lld) _fb = %s.d[%d] - %lld;\n", name, d, c, name, d, c);
+        bprintf(r, "if (_fa < -%s) _fa = -%s;\n", c, c);
+        bprintf(r, "if (_fb > %s.d[%d] - %s) _fb = %s.d[%d] - %s;\n", name, d, c, name, d, c);
       } else {
-        bprintf(t, " && (uint64_t)(P%d + %lld) < (uint64_t)%s.d[%d]", d, c, name, d);
+        bprintf(t, " && (uint64_t)(P%d + %s) < (uint64_t)%s.d[%d]", d, c, name, d);
       }
     }
   }
@@ -957,8 +1079,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->idx[d] = d < vt.len ? ix[d] : "0";
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
-    int64_t offs[OQ_MAX_RANK];
-    if (E->row_fast && fast_access(E, n, offs, NULL)) P->inside = true;
+    PosOff o;
+    if (E->row_fast && fast_access(E, n, &o, NULL)) P->inside = true;
     return;
   }
   P->ndim = nidx;
@@ -982,6 +1104,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     }
     index_ints(E, e, 1, &P->idx[d], cheap, &P->ridx[d]);
   }
+  PosOff o;
+  if (E->row_fast && P->vdim < 0 && fast_access(E, n, &o, NULL)) P->inside = true;
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
@@ -3053,6 +3177,7 @@ static void kernel_analysis(Em *E, Buf *body) {
 
   find_private(E);
   find_linear(E);
+  find_pos_locals(E);
   if (E->cuda) E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
 }
 
@@ -3125,6 +3250,8 @@ static void kernel_loads(Em *E) {
 
 static void kernel_end(Em *E) {
   free(E->sc);
+  free(E->posdef);
+  E->posdef = NULL;
   free(E->konst);
   free(E->pphase);
   free(E->dead);
