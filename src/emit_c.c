@@ -84,6 +84,7 @@ typedef struct Em {
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
+  bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -622,7 +623,7 @@ static char *adim(Em *E, const char *arr, KType t, int d) {
 
 static char *idx64(Em *E, char *e, KType t) {
   if (kclass(t) == K_INT) return sf(E, "(int64_t)%s", e);
-  return sf(E, "oq_idxr((double)%s)", e);
+  return sf(E, "oq_idxf(%s)", e);
 }
 
 /* For the zero and unchecked rules only inside/outside matters: a cheaper conversion. */
@@ -1053,6 +1054,12 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
   if (E->lin && nidx == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == E->lin_slot &&
       n->list.items[0]->depth == 0 && E->f->is_kernel) {
+    P->lin = true;
+    P->ndim = 1;
+    return;
+  }
+  PosOff po;
+  if (E->lin_pos && fast_access(E, n, &po, NULL)) {
     P->lin = true;
     P->ndim = 1;
     return;
@@ -3076,6 +3083,73 @@ static char *cuda_cmem_load(Em *E, KType t, const char *a) {
 
 static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
+/* ---- linear loop with positions ----
+   When every x[pos + c] access of the body (see fast_access) has c zero and x has the
+   launch's dimensions, it reads element _r of the flat loop, as x[pos] does in the linear
+   loop, but pos may have other uses: it is carried along. *t gets the run-time conditions,
+   *ok becomes false when some such access has a non-zero literal offset. */
+static int lin_pos_tests(Em *E, Node *n, Buf *t, bool *ok) {
+  if (!n) return 0;
+  int found = 0;
+  PosOff o;
+  char *name;
+  if (fast_access(E, n, &o, &name)) {
+    found = 1;
+    for (int d = 0; d < E->S->D; d++) {
+      if (o.c[d]) *ok = false;
+      bprintf(t, " && %s.d[%d] == n%d", name, d, d);
+      if (o.inv[d]) bprintf(t, " && %s == 0", o.inv[d]);
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return found;
+  found += lin_pos_tests(E, n->a, t, ok);
+  found += lin_pos_tests(E, n->b, t, ok);
+  found += lin_pos_tests(E, n->c, t, ok);
+  for (int i = 0; i < n->list.n; i++) found += lin_pos_tests(E, n->list.items[i], t, ok);
+  for (int i = 0; i < n->list2.n; i++) found += lin_pos_tests(E, n->list2.items[i], t, ok);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) found += lin_pos_tests(E, n->cases[i].body.items[j], t, ok);
+  return found;
+}
+
+/* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit. */
+static void linear_pos_loop(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D;
+  Buf t = {0};
+  bool ok = true;
+  int found = 0;
+  for (int i = 0; i < f->body.n; i++) found += lin_pos_tests(E, f->body.items[i], &t, &ok);
+  if (found && ok) {
+    line(E, "if (1%s) {", t.s);
+    E->ind++;
+    line(E, "int64_t _q = lo, _x[%d];", D);
+    for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
+    line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+    E->ind++;
+    for (int d = 0; d < D; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
+    E->lin_pos = true;
+    bool ret = E->has_return;
+    E->has_return = false;
+    E->ret_label = "_nextp";
+    thread_prelude(E, true);
+    block(E, &f->body);
+    if (E->has_return) line(E, "_nextp: ;");
+    thread_outputs(E);
+    E->lin_pos = false;
+    E->has_return = ret;
+    for (int d = D - 1; d > 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
+    line(E, "++_x[0];");
+    E->ind--;
+    line(E, "}");
+    line(E, "goto _done;");
+    E->ind--;
+    line(E, "}");
+  }
+  free(t.s);
+}
+
 /* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
    dimension `in` moved innermost: decoded once, then carried row by row. */
 static void flat_loop(Em *E, int in) {
@@ -3298,6 +3372,8 @@ static void emit_kernel(Em *E, Buf *out) {
       E->ind--;
       line(E, "}");
       free(E->lin_test.s);
+    } else if (!E->cuda && !E->phases) {
+      linear_pos_loop(E);
     }
     if (D >= 2) {
       /* images are [h, w, 3]: a short last dimension makes a poor inner loop; then the one
@@ -3413,6 +3489,14 @@ static const char *helpers_common =
   "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
   "  return (int64_t)x;\n}\n"
   "OQ_FN int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "#ifdef oq_cvtt\n"
+  "/* oq_idxr, faster: cvtt truncates every value an int64 holds, gives INT64_MIN for the others */\n"
+  "OQ_FN int64_t oq_idxff(float x) { int64_t t = oq_cvttf(x); return __builtin_expect(t == INT64_MIN, 0) ? oq_idxr(x) : t; }\n"
+  "OQ_FN int64_t oq_idxfd(double x) { int64_t t = oq_cvttd(x); return __builtin_expect(t == INT64_MIN, 0) ? oq_idxr(x) : t; }\n"
+  "#define oq_idxf(x) _Generic((x), float: oq_idxff, default: oq_idxfd)(x)\n"
+  "#else\n"
+  "#define oq_idxf(x) oq_idxr((double)(x))\n"
+  "#endif\n"
   "OQ_FN int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
   "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
   "OQ_FN int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"

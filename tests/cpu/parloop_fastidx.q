@@ -49,6 +49,28 @@ while i <= R - 1
 endwhile
 same(y, ref)
 
+% from 0 over whole arrays: element by element with the loop variables carried along
+% (linear_pos_loop), then from 1 (the rows again)
+for lo = 0..1
+    y = ones(R, C) * -99
+    for m = lo..R-1
+        for n = lo..C-1
+            y[m, n] = x[m, n] * 2 + m * 100 - n * 3
+        endfor
+    endfor
+    ref = ones(R, C) * -99
+    i = lo
+    while i < R
+        j = lo
+        while j < C
+            ref[i, j] = x[i, j] * 2 + i * 100 - j * 3
+            j += 1
+        endwhile
+        i += 1
+    endwhile
+    same(y, ref)
+endfor
+
 % seed 000's hist_naive: a 3-deep nest reading im[m, n, k]
 im = zeros(9, 14, 3)
 i = 0
