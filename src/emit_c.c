@@ -1187,7 +1187,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   if (P->rule == R_CHECKED) {
     Buf ixs = {0};
     for (int d = 0; d < P->ndim; d++) bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
-    line(E, "if (!%s) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
+    line(E, "if (__builtin_expect(!%s, 0)) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
          E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);
   }
