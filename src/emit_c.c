@@ -3112,7 +3112,30 @@ static int lin_pos_tests(Em *E, Node *n, Buf *t, bool *ok) {
   return found;
 }
 
-/* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit. */
+/* Whether the linear loop with positions needs pos: a read of pos or of a local set from it
+   other than in an element _r access or in such a local's definition. */
+static bool pos_needed(Em *E, Node *n, int pslot) {
+  if (!n) return false;
+  PosOff o;
+  if (fast_access(E, n, &o, NULL)) return false;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (n->kind == N_ASSIGN && n->list.n == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot >= 0 &&
+      n->b && E->posdef[n->list.items[0]->slot] == n->b)
+    return false;
+  if (n->kind == N_IDENT && n->depth == 0 && n->slot >= 0 && (n->slot == pslot || E->posdef[n->slot])) return true;
+  if (pos_needed(E, n->a, pslot) || pos_needed(E, n->b, pslot) || pos_needed(E, n->c, pslot)) return true;
+  for (int i = 0; i < n->list.n; i++)
+    if (pos_needed(E, n->list.items[i], pslot)) return true;
+  for (int i = 0; i < n->list2.n; i++)
+    if (pos_needed(E, n->list2.items[i], pslot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (pos_needed(E, n->cases[i].body.items[j], pslot)) return true;
+  return false;
+}
+
+/* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit
+   where it is needed. */
 static void linear_pos_loop(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
@@ -3124,11 +3147,19 @@ static void linear_pos_loop(Em *E) {
   if (found && ok) {
     line(E, "if (1%s) {", t.s);
     E->ind++;
-    line(E, "int64_t _q = lo, _x[%d];", D);
-    for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
+    bool need = false;
+    for (int i = 0; i < S->nspecial; i++)
+      if (!strcmp(S->special[i].name, "pos"))
+        for (int j = 0; j < f->body.n; j++) need |= pos_needed(E, f->body.items[j], f->ngenerics + S->special[i].param);
+    if (need) {
+      line(E, "int64_t _q = lo, _x[%d];", D);
+      for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
+    }
     line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
     E->ind++;
-    for (int d = 0; d < D; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
+    for (int d = 0; d < D; d++)
+      if (need) line(E, "const int64_t P%d = _x[%d];", d, d);
+      else line(E, "const int64_t P%d = 0;   /* read by dead code only */", d);
     E->lin_pos = true;
     bool ret = E->has_return;
     E->has_return = false;
@@ -3139,8 +3170,10 @@ static void linear_pos_loop(Em *E) {
     thread_outputs(E);
     E->lin_pos = false;
     E->has_return = ret;
-    for (int d = D - 1; d > 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
-    line(E, "++_x[0];");
+    if (need) {
+      for (int d = D - 1; d > 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
+      line(E, "++_x[0];");
+    }
     E->ind--;
     line(E, "}");
     line(E, "goto _done;");
