@@ -1,4 +1,4 @@
-% EXPECT: 1 ^tests/cpu_errors/parloop_checked\.q:12:(9|16|17): runtime error: index \[[0-9]+,[0-9]+\] out of range for array 'x' of size \[30,40\]
+% EXPECT: 1 ^tests/cpu_errors/parloop_checked\.q:12:19: runtime error: index \[[0-9]+,[0-9]+\] out of range for array 'x' of size \[30,40\]
 % A parallel loop whose read leaves the array (m + 1 reaches 30 in its last row): as the
 % serial loop, it stops with the interpreter's index error, although the rows inside x run
 % without tests (captured arrays are 'checked in generated kernels)
