@@ -82,6 +82,8 @@ typedef struct Em {
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
+  char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
+  unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
@@ -384,7 +386,11 @@ static char *num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at
   switch (op) {
   case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
     return sf(E, "(%s %s %s)", x, cop(op), y);
-  case OP_POW: case OP_EPOW: return sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
+  case OP_POW: case OP_EPOW:
+    /* x^2 of a float: the product is exact in double, so it is pow's result */
+    if (!rt_config.double_precision && at && at->kind == N_BINARY && at->b && at->b->kind == N_INT && at->b->ival == 2)
+      return sf(E, "((oq_real)((double)%s * (double)%s))", x, x);
+    return sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
   case OP_MOD:
     if (c == K_INT) return sf(E, "oq_imod(%s, %d, %s, %s)", E->L, div_site(E, at, KE_MODZERO), x, y);
     return sf(E, "oq_fmod(%s, %s)", x, y);
@@ -1699,12 +1705,15 @@ static void emit_private_hooks(Em *E, Buf *out) {
         bprintf(out, "    int64_t *p = (int64_t *)W->scr[%d];\n    %s *y = (%s *)L->args[%d].data;\n", OQK_PRIV_BASE + k,
                 el_ctype(t.el), el_ctype(t.el), a);
         bprintf(out, "    for (size_t i = 0; i < n; i++) {\n      int64_t k = p[i];\n      if (!k) continue;\n");
-        bprintf(out, "      const double v = (double)%s, e = v + %lld.0 * (double)k, lim = %s;\n", load(E, t.el, "y[i]"),
+        bprintf(out, "      const double v = (double)%s, c = %lld.0, lim = %s;\n", load(E, t.el, "y[i]"),
                 (long long)cnt, narrow ? "16777216.0" : "9007199254740992.0");
-        bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim && fabs(e) <= lim) y[i] = %s;\n",
-                store_conv(E, t.el, "e", kt(K_REAL)));
-        bprintf(out, "      else for (; k > 0; k--) y[i] = %s;\n    }\n",
-                store_conv(E, t.el, sf(E, "(%s + (oq_real)%lld)", load(E, t.el, "y[i]"), (long long)cnt), kt(K_REAL)));
+        bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers */\n");
+        bprintf(out, "        double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n");
+        bprintf(out, "        if (j > (double)k) j = (double)k;\n");
+        bprintf(out, "        y[i] = %s;\n        k -= (int64_t)j;\n      }\n", store_conv(E, t.el, "(v + j * c)", kt(K_REAL)));
+        bprintf(out, "      for (; k > 0; k--) {   /* then one by one, until adding no longer changes it */\n");
+        bprintf(out, "        const %s m = %s;\n        if (m == y[i] || m != m) { y[i] = m; break; }\n        y[i] = m;\n      }\n    }\n",
+                el_ctype(t.el), store_conv(E, t.el, sf(E, "(%s + (oq_real)%lld)", load(E, t.el, "y[i]"), (long long)cnt), kt(K_REAL)));
         bprintf(out, "  }\n");
         continue;
       }
@@ -1722,6 +1731,14 @@ static void emit_private_hooks(Em *E, Buf *out) {
     }
     bprintf(out, "  (void)L; (void)W;\n}\n");
   }
+}
+
+/* CUDA tiling: the register that holds arr's element of the current position, loaded ahead
+   (NULL when arr is not loaded ahead). */
+static char *prefetched(Em *E, const char *arr) {
+  for (int j = 0; j < E->npf; j++)
+    if (!strcmp(E->pf_arr[j], arr)) return sf(E, "_pf%d_%d", j, E->pf_k);
+  return NULL;
 }
 
 /* The kernel parameter that identifier n names (at the kernel's top level), or -1. */
@@ -1775,7 +1792,7 @@ static char *index_read(Em *E, Node *n) {
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
-    char *lv = load(E, at.el, sf(E, elem_fmt, arr, off));
+    char *lv = load(E, at.el, P.lin && prefetched(E, arr) ? prefetched(E, arr) : sf(E, elem_fmt, arr, off));
     /* read now, so the index temporaries die here */
     char *t0 = tmp(E);
     if (!strcmp(valid, "1")) line(E, "const %s %s = %s;", ctype(E, r), t0, lv);
@@ -1799,6 +1816,22 @@ static KType rmw_class(Op op, KType et, KType vt) {
   if ((op == OP_DIV || op == OP_EDIV || op == OP_POW || op == OP_EPOW) && c == K_INT) c = K_REAL;
   if (op == OP_BAND || op == OP_BOR || op == OP_BXOR) c = K_INT;
   return kt(c);
+}
+
+/* CUDA: the update of a private array goes to the block's copy in shared memory, lane
+   _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
+   a global atomic (the copy's type cannot add it exactly: an int array and a real value). */
+static bool cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
+  if (!E->S->priv_esz[k]) return false;
+  char *ix = sf(E, "((int64_t)(%s) << _lgR) + _ln", off);
+  if (E->S->priv_count[k]) {
+    line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
+    return true;
+  }
+  if (el == EL_I32 && kclass(vt) != K_INT) return false;
+  char *d = conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
+  line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, el_ctype(el), op == OP_SUB ? "-" : "", d);
+  return true;
 }
 
 /* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
@@ -1856,12 +1889,16 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   E->ind++;
   bool fast_int = el == EL_I32 && kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  if (P->priv >= 0 && E->S->priv_count[P->priv]) {
+  bool priv = P->priv >= 0 && (!E->cuda || cuda_priv_update(E, P->priv, off, el, op, v, vt));
+  if (priv && E->cuda) {
+    line(E, "else {");
+    E->ind++;
+  } else if (priv && E->S->priv_count[P->priv]) {
     /* this worker's private count of the (identical) additions */
     line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", P->priv, P->priv, off);
     line(E, "else {");
     E->ind++;
-  } else if (P->priv >= 0) {
+  } else if (priv) {
     /* this worker's private copy, when the launcher made one */
     char *pl = sf(E, "pvp%d[%s]", P->priv, off);
     line(E, "if (pv%d) %s = %s;", P->priv, pl, store_conv(E, el, num_op(E, op, load(E, el, pl), et, v, vt, at_node), rc));
@@ -1893,7 +1930,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
     if (res) line(E, "%s = %s;", res, load(E, el, nn));
   }
-  if (P->priv >= 0) {
+  if (priv) {
     E->ind--;
     line(E, "}");
   }
@@ -2900,8 +2937,151 @@ static void thread_outputs(Em *E) {
     line(E, "acc%d = %s;", o, combine(E, sf(E, "acc%d", o), slot_ref(E, obase + o), E->S->kspec->slots[obase + o]));
 }
 
+/* ---- block-stride loops ----
+   `for i = ind..cnt..e` with ind = pos2ind(blkdim, blkpos) and cnt = prod(blkdim) (each
+   assigned once): over the threads of a block, i takes each value 0..e once. When nothing in
+   the loop depends on its thread (it reads only i, arguments, captures, the block's shared
+   arrays and constants; no break, continue or return), the phase is one loop over i per block
+   instead of a loop per thread: the threads of a phase run in any order. */
+
+static bool is_special_named(Em *E, Node *n, const char *name) {
+  Func *f = E->S->kfunc;
+  if (n->kind != N_IDENT || n->depth != 0 || n->slot < f->ngenerics) return false;
+  const KSpecial *sp = special_of(E->S, n->slot - f->ngenerics);
+  return sp && !strcmp(sp->name, name);
+}
+
+static int count_assign(Node *n, int slot) {
+  if (!n) return 0;
+  int c = 0;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      c += t->kind == N_IDENT && t->slot == slot && t->depth == 0;
+    }
+  if (n->kind == N_FOR && n->slot == slot) c++;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return c;
+  c += count_assign(n->a, slot) + count_assign(n->b, slot) + count_assign(n->c, slot);
+  for (int i = 0; i < n->list.n; i++) c += count_assign(n->list.items[i], slot);
+  for (int i = 0; i < n->list2.n; i++) c += count_assign(n->list2.items[i], slot);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) c += count_assign(n->cases[i].body.items[j], slot);
+  return c;
+}
+
+/* The one value a local is given (a top-level `x = v` and no other assignment), or NULL. */
+static Node *single_value(Em *E, Node *id) {
+  Func *f = E->S->kfunc;
+  if (id->kind != N_IDENT || id->depth != 0 || id->slot < 0) return NULL;
+  int total = 0;
+  Node *v = NULL;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    total += count_assign(n, id->slot);
+    if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+        n->list.items[0]->slot == id->slot)
+      v = n->b;
+  }
+  return total == 1 ? v : NULL;
+}
+
+static bool builtin_call(Em *E, Node *n, int id, int nargs) {
+  NodeInfo *ni = n && n->kind == N_CALL ? ksema_info(E->f, n) : NULL;
+  return ni && ni->builtin == id && n->list.n == nargs;
+}
+
+static bool thread_free(Em *E, Node *n, int islot) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_BREAK: case N_CONTINUE: case N_RETURN: case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_IDENT: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->cap >= 0) return true;
+    if (n->slot < 0) return true;   /* a built-in's name */
+    if (n->depth != 0) return false;
+    int s = n->slot;
+    return s == islot || E->sc[s] == SC_PARAM || E->pphase[s] == 2 || (E->konst && E->konst[s] && !E->tconst[s]);
+  }
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (!ni || ni->callee || ni->builtin == KB_SYNC || ni->builtin == KB_SHARED) return false;
+    break;
+  }
+  default: break;
+  }
+  if (!thread_free(E, n->a, islot) || !thread_free(E, n->b, islot) || !thread_free(E, n->c, islot)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!thread_free(E, n->list.items[i], islot)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!thread_free(E, n->list2.items[i], islot)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (!thread_free(E, n->cases[i].body.items[j], islot)) return false;
+  return true;
+}
+
+static bool block_stride_loop(Em *E, Node *n) {
+  if (n->kind != N_FOR || !n->a || n->a->kind != N_RANGE || !n->a->b || T(E, n->a).kind != K_INT) return false;
+  Node *r = n->a, *ind = single_value(E, r->a), *cnt = single_value(E, r->b);
+  if (!ind || !cnt || !builtin_call(E, ind, KB_POS2IND, 2) || !builtin_call(E, cnt, KB_PROD, 1)) return false;
+  if (!is_special_named(E, ind->list.items[0], "blkdim") || !is_special_named(E, ind->list.items[1], "blkpos") ||
+      !is_special_named(E, cnt->list.items[0], "blkdim"))
+    return false;
+  /* i is a plain local of its phases (each assigns it before reading it), and this phase
+     is the loop alone: nobody reads what the threads' loops would leave in it */
+  if (E->sc[n->slot] != SC_LOCAL || E->pphase[n->slot] != 1 || count_assign(n, n->slot) != 1) return false;
+  for (int i = 0; i < n->list.n; i++)
+    if (!thread_free(E, n->list.items[i], n->slot)) return false;
+  return thread_free(E, r->c, n->slot);
+}
+
+/* A local holding the thread's linear index in its block (pos2ind(blkdim, blkpos)) or the
+   block's thread count (prod(blkdim)), assigned once, is _t or _nthr of the phase loops, not
+   a per-thread array: phases mode numbers the threads in the same row-major order. */
+static void find_thread_consts(Em *E) {
+  Func *f = E->S->kfunc;
+  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  E->tconst = calloc(n + 1, 1);
+  for (int i = 0; i < E->S->nspecial; i++) {
+    KType t = E->S->special[i].t;
+    if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
+        !(t.kind == K_VEC ? t.len == E->S->D : E->S->D == 1))
+      return;
+  }
+  for (int s = first; s < n; s++) {
+    Node id = {.kind = N_IDENT, .slot = s};
+    Node *v = E->konst[s] || E->f->slots[s].kind != K_INT ? NULL : single_value(E, &id);
+    if (!v) continue;
+    if (builtin_call(E, v, KB_POS2IND, 2) && is_special_named(E, v->list.items[0], "blkdim") &&
+        is_special_named(E, v->list.items[1], "blkpos"))
+      E->konst[s] = "((int32_t)_t)";
+    else if (builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
+      E->konst[s] = "((int32_t)_nthr)";
+    E->tconst[s] = E->konst[s] != NULL;
+  }
+}
+
+static void block_stride_phase(Em *E, Node *n) {
+  FSpec *k = E->S->kspec;
+  loc_comment(E, n);
+  line(E, "{   /* block-stride loop: all threads' iterations as one loop */");
+  E->ind++;
+  line(E, "const int64_t _bs = %s;", conv(E, ex(E, n->a->c), T(E, n->a->c), K_INT));
+  line(E, "%s %s = 0;", ctype(E, k->slots[n->slot]), slot_name(E, k, n->slot));
+  line(E, "for (int64_t _bi = 0; _bi <= _bs; _bi++) {");
+  E->ind++;
+  line(E, "%s = %s;", slot_name(E, k, n->slot), conv(E, "(int32_t)_bi", kt(K_INT), k->slots[n->slot].kind));
+  block(E, &n->list);
+  E->ind--;
+  line(E, "}");
+  E->ind--;
+  line(E, "}");
+}
+
 /* A phase: the statements run for every thread of the block in turn. */
 static void phase(Em *E, NodeList *l, int from, int to) {
+  if (to - from == 1 && !E->cuda && block_stride_loop(E, l->items[from])) {
+    block_stride_phase(E, l->items[from]);
+    return;
+  }
   line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
   E->ind++;
   int D = E->S->D;
@@ -3252,6 +3432,57 @@ static void flat_loop(Em *E, int in) {
   line(E, "}");
 }
 
+/* ---- CUDA transforms of flat kernels ----
+   A flat kernel's threads are independent, so the GPU may run its positions in any grouping:
+   with kernel outputs or private arrays it runs a grid-stride loop (tiling: a few blocks per
+   SM, many positions per thread), so that each block combines its outputs once (block-reduce)
+   and merges its shared-memory copies of the private arrays once (privatize). */
+
+static void xform_note(KSpec *S, const char *fmt, const char *name) {
+  size_t n = strlen(S->xforms);
+  if (n + 2 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, n ? ", " : "");
+  n = strlen(S->xforms);
+  if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, fmt, name);
+}
+
+static const char *priv_name(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  Func *f = S->kfunc;
+  if (a < f->nparams) return f->params[a].name;
+  FSpec *ks = S->kspec;   /* a capture: the name of an identifier that reads it */
+  for (int i = 0; i < ks->info.cap; i++)
+    if (ks->info.items[i].node && ks->info.items[i].cap == a - f->nparams && ks->info.items[i].node->kind == N_IDENT)
+      return ks->info.items[i].node->name;
+  return "capture";
+}
+
+/* The element size of the shared copy of private array k (0: none): counters for identical
+   additions, else the array's own int32/float/double. */
+static int priv_shared_esz(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
+  if (S->priv_count[k]) return t.el == EL_F32 || t.el == EL_F64 ? 4 : 0;
+  return t.el == EL_I32 || t.el == EL_F32 ? 4 : t.el == EL_F64 ? 8 : 0;
+}
+
+static void cuda_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
+  S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  S->xforms[0] = 0;
+  if (!S->tiled) {
+    E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+    S->npriv = 0;       /* private copies need the block's merge after all its positions */
+  }
+  for (int k = 0; k < S->npriv; k++) {
+    S->priv_esz[k] = priv_shared_esz(S, k);
+    if (S->priv_esz[k]) xform_note(S, "privatize(%s)", priv_name(S, k));
+  }
+  for (int o = 0; o < f->nouts && S->block_reduce; o++) xform_note(S, "block-reduce(%s)", f->outs[o].name);
+  if (S->tiled) xform_note(S, "%s", "tiling");
+}
+
 /* What both dialects learn about the kernel body before emitting it: storage classes,
    constants, barrier phases, private arrays, the linear loop. */
 static void kernel_analysis(Em *E, Buf *body) {
@@ -3278,6 +3509,7 @@ static void kernel_analysis(Em *E, Buf *body) {
   }
   free(assigned);
   find_konst(E, k);
+  if (E->phases) find_thread_consts(E);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
   if (E->phases) find_phase_locals(E);
@@ -3285,7 +3517,29 @@ static void kernel_analysis(Em *E, Buf *body) {
   find_private(E);
   find_linear(E);
   find_pos_locals(E);
-  if (E->cuda) E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+  if (E->cuda) cuda_transforms(E);
+}
+
+static void cuda_count_offsets(Em *E);
+
+/* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
+   set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
+static void cuda_priv_load(Em *E, int k, int a, KType t) {
+  KSpec *S = E->S;
+  int esz = S->priv_esz[k];
+  if (k == 0) {
+    line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
+    line(E, "size_t _po = 0;");
+  }
+  const char *ct = !esz ? el_ctype(t.el) : S->priv_count[k] ? "unsigned" : el_ctype(t.el);
+  line(E, "const int pv%d = %s;", k, esz ? sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
+  Buf n = {0};
+  bputs(&n, "(int64_t)1");
+  for (int d = 0; d < t.rank; d++) bprintf(&n, " * P.a[%d].dims[%d]", a, d);
+  line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
+  free(n.s);
+  line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po); (void)pvp%d;", ct, k, ct, k);
+  if (esz) line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
 }
 
 /* The entry's loads: launch sizes, parameters, captures, the Cx of device functions,
@@ -3323,20 +3577,24 @@ static void kernel_loads(Em *E) {
   for (int k = 0; k < S->npriv; k++) {
     int a = S->priv_arg[k];
     KType t = a < f->nparams ? k_params_type(S, a) : S->caps[a - f->nparams].type;
-    if (E->cuda) {   /* no private copies on the GPU: every update is atomic */
-      line(E, "const int pv%d = 0;", k);
-      line(E, "%s *const pvp%d = 0; (void)pvp%d;", el_ctype(t.el), k, k);
+    if (E->cuda) {
+      cuda_priv_load(E, k, a, t);
       continue;
     }
     line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
     line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", el_ctype(t.el), k, el_ctype(t.el), OQK_PRIV_BASE + k, k);
+  }
+  if (E->cuda && S->npriv) {   /* the block's copies start at zero */
+    line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
+    line(E, "__syncthreads();");
+    cuda_count_offsets(E);
   }
   line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   line(E, "Cx *cx = &cx_; (void)cx;");
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
-    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "oq_real", o, identity(E, t));
+    if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "double", o, identity(E, t));
     else if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
   }
@@ -3361,11 +3619,26 @@ static void kernel_end(Em *E) {
   E->posdef = NULL;
   free(E->konst);
   free(E->pphase);
+  free(E->tconst);
+  E->tconst = NULL;
   free(E->dead);
   E->konst = NULL;
   E->pphase = NULL;
   E->dead = NULL;
   E->ndead = 0;
+}
+
+/* The names of what the C dialect does beyond one thread after another: per-worker private
+   copies (the launcher makes them for small arrays), per-worker output accumulators, the
+   linear loop, phases. */
+static void cpu_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->xforms[0] = 0;
+  for (int k = 0; k < S->npriv; k++) xform_note(S, "privatize(%s)", priv_name(S, k));
+  for (int o = 0; o < f->nouts; o++) xform_note(S, "worker-reduce(%s)", f->outs[o].name);
+  if (E->lin_slot >= 0) xform_note(S, "%s", "linear");
+  if (S->barrier) xform_note(S, "%s", "phases");
 }
 
 static void emit_kernel(Em *E, Buf *out) {
@@ -3377,7 +3650,9 @@ static void emit_kernel(Em *E, Buf *out) {
   int obase = f->ngenerics + f->nparams;
   Buf body = {0};
   kernel_analysis(E, &body);
+  cpu_transforms(E);
   bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
   bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
   line(E, "(void)W;");
   kernel_loads(E);
@@ -3786,21 +4061,280 @@ static void emit_grid_stride(Em *E) {
 /* The entry's signature: the launch (sizes and arguments) by value in the parameter space. */
 static void entry_header(Em *E, Buf *body) {
   int nargs = E->S->kspec->func->nparams + E->S->ncaps;
-  bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3]; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
   bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
+static void cuda_one_position(Em *E, const char *label);
+
+/* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
+   x, the one before on y, then z. Threads outside the data do nothing unless there are
+   barriers (then they must reach them). */
+static void cuda_thread_body(Em *E) {
+  KSpec *S = E->S;
+  int D = S->D;
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < D; d++) {
+    const char *a = axis[D - 1 - d];
+    line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+  }
+  if (S->nshared) line(E, "size_t _shoff = 0;");
+  Buf in = {0};
+  for (int d = 0; d < D && !S->barrier; d++) bprintf(&in, " && P%d < n%d", d, d);
+  line(E, "if (1%s) {", in.s ? in.s : "");
+  free(in.s);
+  E->ind++;
+  cuda_one_position(E, "_next");
+  E->ind--;
+  line(E, "}");
+}
+
+/* The body for the current position, in its own scope: `return` jumps past its
+   declarations (C++ forbids jumping into their scope); then its outputs are combined. */
+static void cuda_one_position(Em *E, const char *label) {
+  E->ret_label = label;
+  E->has_return = false;
+  thread_prelude(E, true);
+  line(E, "{");
+  E->ind++;
+  block(E, &E->S->kfunc->body);
+  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+     how a failed compile is reported (tests/run.sh) */
+  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) line(E, "oq_no_such_function();");
+  E->ind--;
+  line(E, "}");
+  if (E->has_return) line(E, "%s: ;", label);
+  thread_outputs(E);
+}
+
+/* ---- loads ahead ----
+   One load in flight per thread leaves HBM idle: the linear loop takes U positions at a time
+   and first loads, for all U, the elements x[pos] of the arrays the kernel reads that way and
+   never writes (so no update of this thread can change them; other threads' order is free). */
+
+static bool same_array(Em *E, Node *a, Node *b) {
+  if (a->kind != N_IDENT || b->kind != N_IDENT) return false;
+  NodeInfo *ia = ksema_info(E->f, a), *ib = ksema_info(E->f, b);
+  if (ia && ib && ia->cap >= 0) return ia->cap == ib->cap;
+  return a->slot >= 0 && a->slot == b->slot && a->depth == 0 && b->depth == 0 && !(ib && ib->cap >= 0);
+}
+
+static bool array_written(Em *E, Node *n, Node *base) {
+  if (!n) return false;
+  if (n->kind == N_ASSIGN || n->kind == N_EXCHANGE) {
+    int nt = n->kind == N_ASSIGN ? n->list.n : 1;
+    for (int i = 0; i < nt; i++) {
+      Node *t = n->kind == N_ASSIGN ? n->list.items[i] : n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (same_array(E, t, base)) return true;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (array_written(E, n->a, base) || array_written(E, n->b, base) || array_written(E, n->c, base)) return true;
+  for (int i = 0; i < n->list.n; i++) if (array_written(E, n->list.items[i], base)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (array_written(E, n->list2.items[i], base)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (array_written(E, n->cases[i].body.items[j], base)) return true;
+  return false;
+}
+
+static void pf_walk(Em *E, Node *n) {
+  if (!n) return;
+  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0 && n->a->kind == N_IDENT) {
+    NodeInfo *bi = ksema_info(E->f, n->a);
+    bool written = false;
+    for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
+    char *name = ex_ident(E, n->a);
+    if (bi && bi->t.kind == K_ARRAY && !written && !prefetched(E, name) && E->npf < 4) {
+      E->pf_arr[E->npf] = name;
+      E->pf_el[E->npf++] = bi->t.el;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  pf_walk(E, n->a);
+  pf_walk(E, n->b);
+  pf_walk(E, n->c);
+  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
+}
+
+/* The linear loop U positions at a time, their elements loaded first; _r ends at the first
+   position left for the loop after it. Device functions may write anything: then none. */
+static void cuda_unrolled(Em *E) {
+  E->npf = 0;
+  if (E->nreach > 1) return;
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
+  if (!E->npf) return;
+  int U = E->npf <= 2 ? 8 : 4;
+  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
+  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  if (U == 1) {
+    E->npf = 0;
+    return;
+  }
+  line(E, "int64_t _rb = _r;");
+  line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
+  E->ind++;
+  for (int j = 0; j < E->npf; j++)
+    for (int k = 0; k < U; k++)
+      line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+  for (int k = 0; k < U; k++) {
+    line(E, "{");
+    E->ind++;
+    line(E, "const int64_t _r = _rb + %d * _st;", k);
+    E->pf_k = k;
+    cuda_one_position(E, sf(E, "_nextu%d", k));
+    E->ind--;
+    line(E, "}");
+  }
+  E->ind--;
+  line(E, "}");
+  line(E, "_r = _rb;");
+  E->npf = 0;
+}
+
+/* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
+   consecutive threads read consecutive elements. When the arrays x[pos] reads have the
+   launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
+static void cuda_tiled_body(Em *E) {
+  KSpec *S = E->S;
+  int D = S->D;
+  Buf np = {0};
+  bputs(&np, "(int64_t)1");
+  for (int d = 0; d < D; d++) bprintf(&np, " * n%d", d);
+  line(E, "const int64_t _np = %s, _st = (int64_t)gridDim.x * blockDim.x;", np.s);
+  free(np.s);
+  line(E, "int64_t _r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  if (E->lin_slot >= 0) {
+    line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
+    E->ind++;
+    E->lin = true;
+    cuda_unrolled(E);
+    line(E, "for (; _r < _np; _r += _st) {");
+    E->ind++;
+    cuda_one_position(E, "_nextl");
+    E->ind--;
+    line(E, "}");
+    E->lin = false;
+    E->ind--;
+    line(E, "}");
+    free(E->lin_test.s);
+    E->lin_test = (Buf){0};
+  }
+  /* the position's digits (last dimension fastest) and the stride's, added with carries */
+  line(E, "int64_t _x[%d], _s[%d];", D, D);
+  line(E, "{ int64_t _q = _r < _np ? _r : 0, _w = _st;");
+  for (int d = D - 1; d >= 0; d--) line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
+  line(E, "}");
+  line(E, "for (; _r < _np; _r += _st) {");
+  E->ind++;
+  for (int d = 0; d < D; d++) line(E, "const int64_t P%d = _x[%d];", d, d);
+  cuda_one_position(E, "_next");
+  line(E, "int _cy = 0;");
+  for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
+  E->ind--;
+  line(E, "}");
+}
+
+/* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
+   scratch (P.scr: [0] the blocks done, then each counted array's counts, zero between
+   launches); the last block to finish turns each total into the oracle's additions with
+   plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
+static void cuda_count_offsets(Em *E) {
+  KSpec *S = E->S;
+  line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
+  line(E, "int64_t _gcn = 1;");
+  for (int k = 0; k < S->npriv; k++)
+    if (S->priv_esz[k] && S->priv_count[k]) line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
+}
+
+static void cuda_count_finish(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] && S->priv_count[k];
+  if (!any) return;
+  line(E, "__shared__ int _last;");
+  line(E, "__threadfence();");
+  line(E, "__syncthreads();");
+  line(E, "if (threadIdx.x == 0) _last = _gc && atomicAdd(_gc, 1ull) == gridDim.x - 1;");
+  line(E, "__syncthreads();");
+  line(E, "if (_last) {");
+  E->ind++;
+  line(E, "__threadfence();");
+  for (int k = 0; k < S->npriv; k++) {
+    if (!S->priv_esz[k] || !S->priv_count[k]) continue;
+    int a = S->priv_arg[k];
+    KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+    const char *ct = el_ctype(t.el);
+    line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+    E->ind++;
+    line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
+    line(E, "if (!_k) continue;");
+    line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
+    line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
+         t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+    line(E, "_gc[_gco%d + _i] = 0;", k);
+    E->ind--;
+    line(E, "}");
+  }
+  line(E, "if (threadIdx.x == 0) _gc[0] = 0;");
+  E->ind--;
+  line(E, "}");
+}
+
+/* After every position: the block's private copies are added into the arrays (replicas
+   summed from a rotated start, so the lanes of a warp read distinct banks), and the kernel
+   outputs are combined, per block when block_reduce, else per thread. */
+static void cuda_epilogue(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
+  if (any) {
+    line(E, "__syncthreads();");
+    for (int k = 0; k < S->npriv; k++) {
+      if (!S->priv_esz[k]) continue;
+      int a = S->priv_arg[k];
+      KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+      const char *ct = el_ctype(t.el), *st = S->priv_count[k] ? "unsigned" : ct;
+      line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+      E->ind++;
+      line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
+      line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
+      if (S->priv_count[k]) line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
+      else line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
+      E->ind--;
+      line(E, "}");
+    }
+    cuda_count_finish(E);
+  }
+  for (int o = 0; o < f->nouts; o++) {
+    char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
+    line(E, "%s(&W->out_%c[%d], acc%d);", S->block_reduce ? sf(E, "oq_block_out_%c", c) : sf(E, "oq_out_%c", c), c, o, o);
+  }
+}
+
+/* The kernel as one extern "C" __global__ entry. The launch (sizes and arguments) comes by
+   value in the kernel's parameter space (OqkGrid, laid out as rt_gpu.c fills it: xf holds the
+   private copies' mask and replicas, scr the counted copies' scratch); L is only the launch's
+   error record in device memory. */
 static void emit_cuda_kernel(Em *E, Buf *out) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = k->func;
   int D = S->D;
-  int obase = f->ngenerics + f->nparams;
   if (D > 3) efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   kernel_analysis(E, &body);
   S->grid_stride = grid_stride_ok(E);
   if (S->grid_stride) {
+    S->block_reduce = false;
+    S->xforms[0] = 0;
     bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
     entry_header(E, &body);
     kernel_loads(E);
@@ -3811,40 +4345,14 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     kernel_end(E);
     return;
   }
-  bprintf(&body, "/* kernel %s: one GPU thread per Quasar thread */\n", S->name);
+  bprintf(&body, "/* kernel %s: %s */\n", S->name,
+          S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+  if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
   entry_header(E, &body);
   kernel_loads(E);
-  static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < D; d++) {
-    const char *a = axis[D - 1 - d];
-    line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
-  }
-  if (S->nshared) line(E, "size_t _shoff = 0;");
-  /* threads outside the data run only when there are barriers (they must reach them) */
-  Buf in = {0};
-  for (int d = 0; d < D && !S->barrier; d++) bprintf(&in, " && P%d < n%d", d, d);
-  line(E, "if (1%s) {", in.s ? in.s : "");
-  free(in.s);
-  E->ind++;
-  E->ret_label = "_next";
-  thread_prelude(E, true);
-  /* the body in its own scope: `return` jumps past its declarations (C++ forbids jumping
-     into their scope) */
-  line(E, "{");
-  E->ind++;
-  block(E, &f->body);
-  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
-     how a failed compile is reported (tests/run.sh) */
-  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) line(E, "oq_no_such_function();");
-  E->ind--;
-  line(E, "}");
-  if (E->has_return) line(E, "_next: ;");
-  thread_outputs(E);
-  E->ind--;
-  line(E, "}");
-  for (int o = 0; o < f->nouts; o++)
-    line(E, "oq_out_%c(&W->out_%c[%d], acc%d);", k->slots[obase + o].kind == K_INT ? 'i' : 'r',
-         k->slots[obase + o].kind == K_INT ? 'i' : 'r', o, o);
+  if (S->tiled) cuda_tiled_body(E);
+  else cuda_thread_body(E);
+  cuda_epilogue(E);
   bputs(&body, "}\n");
   bputs(out, body.s);
   free(body.s);
@@ -3994,6 +4502,47 @@ static const char *cuda_shared_helpers =
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
+/* k identical additions of c to o, as the oracle makes them one after the other: at once
+   while every step is an exact integer, else one by one until adding c no longer changes the
+   value (float saturation past 2^24); as the CPU's oqk_finish. */
+static const char *cuda_merge_count =
+  "template <class T> OQ_FN T oq_count_add(T o, unsigned long long k, oq_real c, double lim) {\n"
+  "  double v = (double)o;\n"
+  "  if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers, at once */\n"
+  "    double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n"
+  "    if (j > (double)k) j = (double)k;\n"
+  "    o = (T)(v + j * (double)c);\n"
+  "    k -= (unsigned long long)j;\n"
+  "  }\n"
+  "  for (; k > 0; k--) { T m = (T)((oq_real)o + c); if (m == o || m != m) { o = m; break; } o = m; }\n"
+  "  return o;\n"
+  "}\n";
+
+/* Block-reduce: the threads' values combined by shuffles within each warp (only the lanes
+   that exist: the last warp of a block may be partial), the warps' results by the first
+   warp, and one atomic per block. Every thread of the block must call it. */
+static const char *cuda_block_out =
+  "#define OQ_BLOCK_OUT(NAME, T, COMB, OUT) \\\n"
+  "OQ_FN void NAME(T *p, T v) { \\\n"
+  "  __shared__ T part[32]; \\\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \\\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z, lane = tid & 31, w = tid >> 5; \\\n"
+  "  unsigned nl = nt - (w << 5) < 32 ? nt - (w << 5) : 32, nw = (nt + 31) >> 5; \\\n"
+  "  unsigned m = nl == 32 ? 0xffffffffu : (1u << nl) - 1; \\\n"
+  "  for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nl) v = COMB(v, x); } \\\n"
+  "  if (lane == 0) part[w] = v; \\\n"
+  "  __syncthreads(); \\\n"
+  "  if (w == 0) { \\\n"
+  "    if (lane < nw) v = part[lane]; \\\n"
+  "    for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nw) v = COMB(v, x); } \\\n"
+  "    if (lane == 0) OUT(p, v); \\\n"
+  "  } \\\n"
+  "  __syncthreads(); \\\n"
+  "}\n"
+  "OQ_BLOCK_OUT(oq_block_out_i, int64_t, oq_comb_i, oq_out_i)\n"
+  "OQ_BLOCK_OUT(oq_block_out_r, double, oq_comb_r, oq_out_r)\n";
+
+/* Kernel outputs: one atomic per thread (or per block) into the launch's W->out_*, by the operator. */
 /* syncthreads(grid) without cooperative groups (which need relocatable device code): the
    cooperative launch keeps every block resident; thread 0 of each block arrives at a counter
    in module memory, the last one resets it and bumps the generation that the others wait on.
@@ -4042,6 +4591,17 @@ static void cuda_out_helpers(KSpec *S, Buf *out) {
     bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
                "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
   }
+  if (!S->block_reduce) return;
+  const char *ci, *cr;
+  switch (S->out_op) {
+  case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
+  case OP_MIN: ci = "a < b ? a : b"; cr = "a < b || b != b ? a : b"; break;
+  case OP_MUL: case OP_EMUL: ci = "(int64_t)((uint64_t)a * (uint64_t)b)"; cr = "a * b"; break;
+  default: ci = "(int64_t)((uint64_t)a + (uint64_t)b)"; cr = "a + b";
+  }
+  bprintf(out, "OQ_FN int64_t oq_comb_i(int64_t a, int64_t b) { return %s; }\n"
+               "OQ_FN double oq_comb_r(double a, double b) { return %s; }\n", ci, cr);
+  bputs(out, cuda_block_out);
 }
 
 /* True when some value of the specialization is complex (the struct and its functions are
@@ -4162,6 +4722,8 @@ char *emit_cuda(KSpec *S) {
   bputs(&out, cuda_helpers);
   bputs(&out, helpers_common);
   if (S->nshared) bputs(&out, cuda_shared_helpers);
+  else if (S->npriv) bputs(&out, "extern __shared__ double oq_shbuf[];\n");
+  if (S->npriv) bputs(&out, cuda_merge_count);
   if (S->grid_barrier) bputs(&out, cuda_grid_helpers);
   if (S->cmem_params) bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
   cuda_out_helpers(S, &out);

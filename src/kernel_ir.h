@@ -151,6 +151,12 @@ typedef struct KSpec {
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
   unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   Op out_op;                 /* kernel outputs */
+  /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
+  bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
+  bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
+  int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
+                                (0: its updates stay global atomics on the GPU) */
+  char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

@@ -193,6 +193,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
   c->name = strdup(S->name);
   prof_compile(st, now_ms() - t0, cached);
+  prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->mode == 0 ? "flat" : c->mode == 1 ? "block" : "barrier", cached ? ", from the cache" : "");

@@ -29,7 +29,7 @@
 #include "rt_cuda.h"
 
 #define RING 128                  /* error records: launches in flight between two waits */
-#define GRID_HEAD (9 * sizeof(int64_t))   /* OqkGrid: dims[3], blk[3], cnt[3], then the args */
+#define GRID_HEAD (11 * sizeof(int64_t))  /* OqkGrid: dims[3], blk[3], cnt[3], xf, scr, then the args */
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 
 /* One specialization: compiled (module, k), or failed with a reason. */
@@ -58,6 +58,13 @@ typedef struct GSpec {
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
+  bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
+  int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
+  bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
+  CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
+  unsigned tgrid;           /* this launch's grid and shared memory when tiled */
+  size_t tshared, occ_shared;
+  int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
   ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
@@ -378,6 +385,12 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
+  g->tiled = S->tiled;
+  g->npriv = S->npriv;
+  memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
+  memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
+  for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
+  prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
   for (int i = 0; i < nargs; i++)
@@ -491,10 +504,17 @@ static void check_records(SrcLoc loc) {
   }
 }
 
+static bool ktime(void) {   /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+  static int on = -1;
+  if (on < 0) on = getenv("OQ_CUDA_KTIME") && !strcmp(getenv("OQ_CUDA_KTIME"), "1");
+  return on;
+}
+
 static void collect_times(SrcLoc loc) {
   for (int i = 0; i < G.ntimed; i++) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
+    if (ktime()) fprintf(stderr, "ktime %s %.4f ms\n", g->name, ms);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
@@ -658,12 +678,76 @@ static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   return t;
 }
 
+/* ---- tiled kernels (emit_cuda's transforms) ----
+   Which private arrays get shared-memory copies (small ones no other argument aliases; 2^lgR
+   replicas each, the most that fit in OQ_PRIV_SHMEM): OqkGrid.xf's bits 0-7, the replicas'
+   log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as many blocks as are
+   resident at once (fewer for small launches). */
+#define OQ_PRIV_SHMEM 40960
+#define OQ_TILE_THREADS 256
+
+/* The zeroed scratch of counted private arrays (OqkGrid.scr): a counter and 8 bytes per
+   element. The kernel's last block leaves it zero: it is zeroed only when made. */
+static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
+  if (g->counts_bytes < bytes) {
+    if (g->counts) {
+      gpu_sync(loc);   /* a launch in flight may still use the old one */
+      cuda_mem_free(g->counts, g->counts_bytes);
+    }
+    g->counts = cuda_mem_alloc(bytes, loc);
+    cuda_raw_memset(g->counts, 0, bytes, loc);
+    g->counts_bytes = bytes;
+  }
+}
+
+static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
+  Func *f = S->kfunc;
+  const OqkArg *args = (const OqkArg *)(G.param + GRID_HEAD);
+  unsigned mask = 0;
+  size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
+  for (int k = 0; k < g->npriv; k++) {
+    int a = g->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (!g->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->priv_esz[k] > OQ_PRIV_SHMEM) continue;
+    bool shared = false;   /* by device address: the host copy may be gone */
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
+    }
+    if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
+    mask |= 1u << k;
+    per += v.arr->numel * g->priv_esz[k] + 16;
+    if (g->priv_count[k]) counts += v.arr->numel * 8;
+  }
+  int64_t *h = (int64_t *)G.param;
+  if (counts > 8) {
+    count_scratch(g, counts, cl->site->loc);
+    h[10] = (int64_t)g->counts;
+  }
+  unsigned lg = 5;
+  while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
+  h[9] = mask ? mask | lg << 8 : 0;
+  g->tshared = mask ? per << lg : 0;
+  if (!g->occ_blocks || g->occ_shared != g->tshared) {
+    g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
+    g->occ_shared = g->tshared;
+  }
+  int per_sm = g->occ_blocks;
+  int64_t want = (npos + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
+  g->tgrid = (unsigned)(want < most ? want : most);
+}
+
 static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
   SrcLoc loc = cl->site->loc;
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   for (int d = 0; d < cl->D; d++) {
     grid[cl->D - 1 - d] = (unsigned)cnt[d];
     block[cl->D - 1 - d] = (unsigned)blk[d];
+  }
+  if (g->tiled) {
+    grid[0] = g->tgrid, grid[1] = grid[2] = 1;
+    block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
   }
   if (G.nslots == RING || G.ntimed == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
@@ -676,7 +760,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     cuda_event_record(t->start, loc);
   }
   if (g->grid_stride) grid[0] = g->stride_blocks, grid[1] = grid[2] = 1;
-  cuda_launch(g->k, grid, block, g->shared_bytes, g->cooperative, params, loc);
+  cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
   if (t) cuda_event_record(t->stop, loc);
   G.pending = true;
   G.since++;
@@ -701,12 +785,13 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
   fill_grid(g, cl, S, blk, cnt);
   if (npos > 0) {
     if (g->nouts) reset_outputs(g, loc);
-    launch(g, cl, blk, cnt, prof);
+    if (g->tiled) gpu_tiling(g, cl, S, npos);
+    launch(g, cl, blk, cnt, prof || ktime());
   }
   for (int i = 0; i < f->nparams; i++)
     if (g->param_written[i]) written(cl->args[i], loc);
   for (int k = 0; k < S->ncaps; k++) written(S->caps[k].value, loc);
-  if (G.sync_each) gpu_sync(loc);
+  if (G.sync_each || ktime()) gpu_sync(loc);
   *result = outputs(g, npos, loc);
   g->launches++;
   if (prof) g->host_ms += now_ms() - t0;

@@ -18,6 +18,7 @@ struct ProfRow {
   int compiled, cached;     /* specializations compiled now / found in the disk cache */
   uint64_t bytes_up, bytes_down;
   char note[256];           /* why the kernel ran on this back end (or did not) */
+  char xforms[160];         /* the transforms its last specialization got (emit_c.c) */
   bool told;
   ProfRow *next;
 };
@@ -64,6 +65,10 @@ void prof_compile(ProfRow *r, double ms, bool cached) {
   r->compile_ms += ms;
   if (cached) r->cached++;
   else r->compiled++;
+}
+
+void prof_xforms(ProfRow *r, const char *xforms) {
+  if (r) snprintf(r->xforms, sizeof r->xforms, "%s", xforms);
 }
 
 void prof_note(ProfRow *r, const char *why) {
@@ -129,9 +134,10 @@ static void cell_notes(const ProfRow *r, char *b, size_t n) {
   b[0] = 0;
   if (r->compiled || r->cached) snprintf(b, n, "%d compiled, %d from cache", r->compiled, r->cached);
   if (r->note[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", b[0] ? "; " : "", r->note);
-  for (int t = 0; t < r->func->ntransforms; t++)   /* front end and emitter transforms */
-    snprintf(b + strlen(b), n - strlen(b), "%s%s", t ? ", " : b[0] ? "; transforms: " : "transforms: ",
-             r->func->transforms[t]);
+  const char *sep = b[0] ? "; transforms: " : "transforms: ";
+  for (int t = 0; t < r->func->ntransforms; t++, sep = ", ")   /* the front end's, then the emitter's */
+    snprintf(b + strlen(b), n - strlen(b), "%s%s", sep, r->func->transforms[t]);
+  if (r->xforms[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", sep, r->xforms);
 }
 
 /* width > 0: right-aligned, < 0: left-aligned, at least that wide; 0: the last, free */

@@ -16,6 +16,7 @@ ProfRow *prof_row(Callable *kernel, const char *backend);   /* "cpu", "cuda", "i
 void prof_launch(ProfRow *r, double ms);                     /* one launch of ms (host clock) */
 void prof_compile(ProfRow *r, double ms, bool cached);       /* one specialization */
 void prof_note(ProfRow *r, const char *why);                 /* why it ran here (first one kept) */
+void prof_xforms(ProfRow *r, const char *xforms);            /* the transforms it got (KSpec.xforms) */
 bool prof_told(ProfRow *r);                                  /* --verbose said it already; marks it */
 
 void prof_add_time(ProfRow *r, double ms);                   /* device time (rt_gpu.c's events) */
