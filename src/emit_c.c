@@ -85,6 +85,8 @@ typedef struct Em {
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
+  Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
+  bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
@@ -627,7 +629,7 @@ static char *adim(Em *E, const char *arr, KType t, int d) {
 
 static char *idx64(Em *E, char *e, KType t) {
   if (kclass(t) == K_INT) return sf(E, "(int64_t)%s", e);
-  return sf(E, "oq_idxr((double)%s)", e);
+  return sf(E, "oq_idxf(%s)", e);
 }
 
 /* For the zero and unchecked rules only inside/outside matters: a cheaper conversion. */
@@ -887,32 +889,153 @@ static bool affine_pos(Em *E, Node *e, int64_t *off) {
   return true;
 }
 
-/* n is x[pos + c] on a parameter or captured array of rank D; *name gets x's C name. */
-static bool fast_access(Em *E, Node *n, int64_t *off, char **name) {
-  if (n->kind != N_INDEX || n->list.n != 1 || !E->f->is_kernel || !E->sc) return false;
+/* Offsets of an access from pos, per dimension: a literal c plus, where not NULL, a
+   kernel-invariant int64 C expression inv (a parameter such as a parallel loop's m_lo). */
+typedef struct PosOff {
+  int64_t c[OQ_MAX_RANK];
+  char *inv[OQ_MAX_RANK];
+} PosOff;
+
+static bool small_lit(Node *x, int64_t *v) {
+  bool neg = x->kind == N_UNARY && x->op == OP_NEG;
+  Node *lit = neg ? x->a : x;
+  if (lit->kind != N_INT || lit->ival > (1 << 20) || lit->ival < -(1 << 20)) return false;
+  *v = neg ? -lit->ival : lit->ival;
+  return true;
+}
+
+/* An int parameter the body never assigns: the same for every thread. */
+static bool invariant_int(Em *E, Node *x) {
+  return x->kind == N_IDENT && x->slot >= 0 && x->depth == 0 && E->sc[x->slot] == SC_PARAM &&
+         T(E, x).kind == K_INT;
+}
+
+static bool pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
+
+/* t added (sign +1) or subtracted (-1) to a pos component: a small literal or an invariant. */
+static bool pos_term(Em *E, Node *t, int sign, int64_t *c, char **inv) {
+  int64_t v;
+  if (small_lit(t, &v)) {
+    *c += sign * v;
+    return true;
+  }
+  if (!invariant_int(E, t)) return false;
+  char *x = sf(E, "%s(int64_t)%s", sign < 0 ? "-" : "", ex_ident(E, t));
+  *inv = *inv ? sf(E, "%s + %s", *inv, x) : x;
+  return true;
+}
+
+/* e is pos[d] + c + inv in int arithmetic: pos[d] itself, +/- literals and invariants, or
+   a local that find_pos_locals knows to hold such a value. */
+static bool pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv) {
+  if (T(E, e).kind != K_INT) return false;
+  if (e->kind == N_UNARY && e->op == OP_PLUS) return pos_comp(E, e->a, d, c, inv);
+  if (e->kind == N_IDENT && e->slot >= 0 && e->depth == 0 && E->posdef && E->posdef[e->slot])
+    return pos_comp(E, E->posdef[e->slot], d, c, inv);
+  if (e->kind == N_INDEX && e->list.n == 1 && is_special_ident(E, e->a)) {
+    int pi = e->a->slot - E->f->func->ngenerics;
+    KType t = E->f->params[pi];
+    Node *k = e->list.items[0];
+    if (strcmp(E->f->func->params[pi].name, "pos") || t.kind != K_VEC || t.elem != K_INT || t.len != E->S->D)
+      return false;
+    if (k->kind != N_INT || k->ival != d) return false;
+    *c = 0;
+    *inv = NULL;
+    return true;
+  }
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB)) return false;
+  if (pos_comp(E, e->a, d, c, inv)) return pos_term(E, e->b, e->op == OP_ADD ? 1 : -1, c, inv);
+  return e->op == OP_ADD && pos_comp(E, e->b, d, c, inv) && pos_term(E, e->a, 1, c, inv);
+}
+
+/* n is x[pos + c], or x[i0, .., iD-1] with every ik = pos[k] + ck (+ an invariant), on a
+   parameter or captured array of rank D; *name gets x's C name. */
+static bool fast_access(Em *E, Node *n, PosOff *o, char **name) {
+  int D = E->S->D;
+  if (n->kind != N_INDEX || (n->list.n != 1 && n->list.n != D) || !E->f->is_kernel || !E->sc) return false;
   Node *b = n->a;
   NodeInfo *bi = ksema_info(E->f, b);
-  if (b->kind != N_IDENT || !bi || bi->t.kind != K_ARRAY || bi->t.shared || bi->t.rank != E->S->D) return false;
+  if (b->kind != N_IDENT || !bi || bi->t.kind != K_ARRAY || bi->t.shared || bi->t.rank != D) return false;
   if (!(bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM))) return false;
-  if (!affine_pos(E, n->list.items[0], off)) return false;
+  for (int d = 0; d < D; d++) o->inv[d] = NULL;
+  if (!(n->list.n == 1 && affine_pos(E, n->list.items[0], o->c))) {
+    if (n->list.n != D) return false;
+    for (int d = 0; d < D; d++)
+      if (!pos_comp(E, n->list.items[d], d, &o->c[d], &o->inv[d])) return false;
+  }
   if (name) *name = ex_ident(E, b);
   return true;
+}
+
+/* Locals assigned exactly once, by a top-level statement of the body to pos[k] + c (+ an
+   invariant), and not read before it: every later read sees that value. */
+typedef struct PosScan {
+  int *nassign;   /* assignments per slot, or NULL */
+  int slot;       /* reads of this slot set `read` */
+  bool read;
+} PosScan;
+
+static void pos_scan(PosScan *c, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  if (n->kind == N_ASSIGN && c->nassign)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) c->nassign[t->slot]++;
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0) c->nassign[t->a->slot]++;
+    }
+  if (n->kind == N_FOR && n->slot >= 0 && c->nassign) c->nassign[n->slot]++;
+  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->read = true;
+  pos_scan(c, n->a);
+  pos_scan(c, n->b);
+  pos_scan(c, n->c);
+  for (int i = 0; i < n->list.n; i++) pos_scan(c, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pos_scan(c, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pos_scan(c, n->cases[i].body.items[j]);
+}
+
+static void find_pos_locals(Em *E) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots;
+  E->posdef = calloc(nslots + 1, sizeof *E->posdef);
+  if (E->phases || E->cuda) return;   /* only the CPU's flat rows use them */
+  PosScan c = {calloc(nslots + 1, sizeof(int)), -1, false};
+  for (int j = 0; j < f->body.n; j++) pos_scan(&c, f->body.items[j]);
+  for (int j = 0; j < f->body.n; j++) {
+    Node *a = f->body.items[j];
+    if (a->kind != N_ASSIGN || a->op != OP_NONE || a->list.n != 1 || !a->b) continue;
+    Node *t = a->list.items[0];
+    if (t->kind != N_IDENT || t->slot < 0 || t->depth != 0 || E->sc[t->slot] != SC_LOCAL ||
+        c.nassign[t->slot] != 1 || T(E, t).kind != K_INT)
+      continue;
+    PosScan r = {NULL, t->slot, false};
+    for (int i = 0; i < j; i++) pos_scan(&r, f->body.items[i]);
+    pos_scan(&r, a->b);
+    int64_t off;
+    char *inv;
+    bool any = false;
+    for (int d = 0; d < E->S->D && !any; d++) any = pos_comp(E, a->b, d, &off, &inv);
+    if (!r.read && any) E->posdef[t->slot] = a->b;
+  }
+  free(c.nassign);
 }
 
 /* For the row of dimension `in`: *t gets the tests of the other dimensions, *r narrows the
    interior [_fa, _fb) of the row where every such access is inside its array. */
 static void row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
   if (!n) return;
-  int64_t off[OQ_MAX_RANK];
+  PosOff o;
   char *name;
-  if (fast_access(E, n, off, &name)) {
+  if (fast_access(E, n, &o, &name)) {
     for (int d = 0; d < E->S->D; d++) {
-      long long c = (long long)off[d];
+      char *c = o.inv[d] ? sf(E, "(%lld + %s)", (long long)o.c[d], o.inv[d]) : sf(E, "(%lld)", (long long)o.c[d]);
+      /* with an invariant the int32 index equals P + c only while it does not overflow */
+      if (o.inv[d]) bprintf(t, " && %s.d[%d] <= 2147483647", name, d);
       if (d == in) {
-        bprintf(r, "if (_fa < %lld) _fa = %lld;\n", -c, -c);
-        bprintf(r, "if (_fb > %s.d[%d] - %lld) _fb = %s.d[%d] - %lld;\n", name, d, c, name, d, c);
+        bprintf(r, "if (_fa < -%s) _fa = -%s;\n", c, c);
+        bprintf(r, "if (_fb > %s.d[%d] - %s) _fb = %s.d[%d] - %s;\n", name, d, c, name, d, c);
       } else {
-        bprintf(t, " && (uint64_t)(P%d + %lld) < (uint64_t)%s.d[%d]", d, c, name, d);
+        bprintf(t, " && (uint64_t)(P%d + %s) < (uint64_t)%s.d[%d]", d, c, name, d);
       }
     }
   }
@@ -941,6 +1064,12 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     P->ndim = 1;
     return;
   }
+  PosOff po;
+  if (E->lin_pos && fast_access(E, n, &po, NULL)) {
+    P->lin = true;
+    P->ndim = 1;
+    return;
+  }
   if (P->rule == R_CHECKED) {
     KSpec *S = E->S;
     if (S->nsites == S->sitecap) {
@@ -963,8 +1092,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->idx[d] = d < vt.len ? ix[d] : "0";
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
-    int64_t offs[OQ_MAX_RANK];
-    if (E->row_fast && fast_access(E, n, offs, NULL)) P->inside = true;
+    PosOff o;
+    if (E->row_fast && fast_access(E, n, &o, NULL)) P->inside = true;
     return;
   }
   P->ndim = nidx;
@@ -988,6 +1117,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     }
     index_ints(E, e, 1, &P->idx[d], cheap, &P->ridx[d]);
   }
+  PosOff o;
+  if (E->row_fast && P->vdim < 0 && fast_access(E, n, &o, NULL)) P->inside = true;
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
@@ -1062,7 +1193,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   if (P->rule == R_CHECKED) {
     Buf ixs = {0};
     for (int d = 0; d < P->ndim; d++) bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
-    line(E, "if (!%s) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
+    line(E, "if (__builtin_expect(!%s, 0)) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
          E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);
   }
@@ -3132,6 +3263,106 @@ static char *cuda_cmem_load(Em *E, KType t, const char *a) {
 
 static KType k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
+/* ---- linear loop with positions ----
+   When every x[pos + c] access of the body (see fast_access) has c zero and x has the
+   launch's dimensions, it reads element _r of the flat loop, as x[pos] does in the linear
+   loop, but pos may have other uses: it is carried along. *t gets the run-time conditions,
+   *ok becomes false when some such access has a non-zero literal offset. */
+static int lin_pos_tests(Em *E, Node *n, Buf *t, bool *ok) {
+  if (!n) return 0;
+  int found = 0;
+  PosOff o;
+  char *name;
+  if (fast_access(E, n, &o, &name)) {
+    found = 1;
+    for (int d = 0; d < E->S->D; d++) {
+      if (o.c[d]) *ok = false;
+      bprintf(t, " && %s.d[%d] == n%d", name, d, d);
+      if (o.inv[d]) bprintf(t, " && %s == 0", o.inv[d]);
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return found;
+  found += lin_pos_tests(E, n->a, t, ok);
+  found += lin_pos_tests(E, n->b, t, ok);
+  found += lin_pos_tests(E, n->c, t, ok);
+  for (int i = 0; i < n->list.n; i++) found += lin_pos_tests(E, n->list.items[i], t, ok);
+  for (int i = 0; i < n->list2.n; i++) found += lin_pos_tests(E, n->list2.items[i], t, ok);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) found += lin_pos_tests(E, n->cases[i].body.items[j], t, ok);
+  return found;
+}
+
+/* Whether the linear loop with positions needs pos: a read of pos or of a local set from it
+   other than in an element _r access or in such a local's definition. */
+static bool pos_needed(Em *E, Node *n, int pslot) {
+  if (!n) return false;
+  PosOff o;
+  if (fast_access(E, n, &o, NULL)) return false;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (n->kind == N_ASSIGN && n->list.n == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot >= 0 &&
+      n->b && E->posdef[n->list.items[0]->slot] == n->b)
+    return false;
+  if (n->kind == N_IDENT && n->depth == 0 && n->slot >= 0 && (n->slot == pslot || E->posdef[n->slot])) return true;
+  if (pos_needed(E, n->a, pslot) || pos_needed(E, n->b, pslot) || pos_needed(E, n->c, pslot)) return true;
+  for (int i = 0; i < n->list.n; i++)
+    if (pos_needed(E, n->list.items[i], pslot)) return true;
+  for (int i = 0; i < n->list2.n; i++)
+    if (pos_needed(E, n->list2.items[i], pslot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (pos_needed(E, n->cases[i].body.items[j], pslot)) return true;
+  return false;
+}
+
+/* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit
+   where it is needed. */
+static void linear_pos_loop(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D;
+  Buf t = {0};
+  bool ok = true;
+  int found = 0;
+  for (int i = 0; i < f->body.n; i++) found += lin_pos_tests(E, f->body.items[i], &t, &ok);
+  if (found && ok) {
+    line(E, "if (1%s) {", t.s);
+    E->ind++;
+    bool need = false;
+    for (int i = 0; i < S->nspecial; i++)
+      if (!strcmp(S->special[i].name, "pos"))
+        for (int j = 0; j < f->body.n; j++) need |= pos_needed(E, f->body.items[j], f->ngenerics + S->special[i].param);
+    if (need) {
+      line(E, "int64_t _q = lo, _x[%d];", D);
+      for (int d = D - 1; d >= 0; d--) line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
+    }
+    line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+    E->ind++;
+    for (int d = 0; d < D; d++)
+      if (need) line(E, "const int64_t P%d = _x[%d];", d, d);
+      else line(E, "const int64_t P%d = 0;   /* read by dead code only */", d);
+    E->lin_pos = true;
+    bool ret = E->has_return;
+    E->has_return = false;
+    E->ret_label = "_nextp";
+    thread_prelude(E, true);
+    block(E, &f->body);
+    if (E->has_return) line(E, "_nextp: ;");
+    thread_outputs(E);
+    E->lin_pos = false;
+    E->has_return = ret;
+    if (need) {
+      for (int d = D - 1; d > 0; d--) line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
+      line(E, "++_x[0];");
+    }
+    E->ind--;
+    line(E, "}");
+    line(E, "goto _done;");
+    E->ind--;
+    line(E, "}");
+  }
+  free(t.s);
+}
+
 /* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
    dimension `in` moved innermost: decoded once, then carried row by row. */
 static void flat_loop(Em *E, int in) {
@@ -3285,6 +3516,7 @@ static void kernel_analysis(Em *E, Buf *body) {
 
   find_private(E);
   find_linear(E);
+  find_pos_locals(E);
   if (E->cuda) cuda_transforms(E);
 }
 
@@ -3383,6 +3615,8 @@ static void kernel_loads(Em *E) {
 
 static void kernel_end(Em *E) {
   free(E->sc);
+  free(E->posdef);
+  E->posdef = NULL;
   free(E->konst);
   free(E->pphase);
   free(E->tconst);
@@ -3446,6 +3680,8 @@ static void emit_kernel(Em *E, Buf *out) {
       E->ind--;
       line(E, "}");
       free(E->lin_test.s);
+    } else if (!E->cuda && !E->phases) {
+      linear_pos_loop(E);
     }
     if (D >= 2) {
       /* images are [h, w, 3]: a short last dimension makes a poor inner loop; then the one
@@ -3561,6 +3797,14 @@ static const char *helpers_common =
   "  if (x <= -9223372036854775808.0) return INT64_MIN;\n"
   "  return (int64_t)x;\n}\n"
   "OQ_FN int64_t oq_idxr(double x) { return x != x ? INT64_MIN : oq_trunc64(x); }\n"
+  "#ifdef oq_cvtt\n"
+  "/* oq_idxr, faster: cvtt truncates every value an int64 holds, gives INT64_MIN for the others */\n"
+  "OQ_FN int64_t oq_idxff(float x) { int64_t t = oq_cvttf(x); return __builtin_expect(t == INT64_MIN, 0) ? oq_idxr(x) : t; }\n"
+  "OQ_FN int64_t oq_idxfd(double x) { int64_t t = oq_cvttd(x); return __builtin_expect(t == INT64_MIN, 0) ? oq_idxr(x) : t; }\n"
+  "#define oq_idxf(x) _Generic((x), float: oq_idxff, default: oq_idxfd)(x)\n"
+  "#else\n"
+  "#define oq_idxf(x) oq_idxr((double)(x))\n"
+  "#endif\n"
   "OQ_FN int oq_f24(int64_t x) { return (uint64_t)(x + 16777216) <= 33554432u; }\n"
   "/* an index from a scalar where only in or out of the array matters: NaN and huge values are out */\n"
   "OQ_FN int64_t oq_idxz(double x) { return x > -4e18 && x < 4e18 ? (int64_t)x : INT64_MIN; }\n"
