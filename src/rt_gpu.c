@@ -449,11 +449,12 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
   for (int d = 0; d < cl->D; d++) {
     int axis = cl->D - 1 - d;
     threads *= blk[d];
-    if (blk[d] > dev->max_block_dim[axis] || cnt[d] > dev->max_grid_dim[axis])
+    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape */
+    if (!g->tiled && (blk[d] > dev->max_block_dim[axis] || cnt[d] > dev->max_grid_dim[axis]))
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (threads > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 

@@ -34,7 +34,7 @@ int oqb_run(const char *src, char *out, size_t n, int profile) {
   dup2(cfd, 1);
   SrcFile *file = srcfile_load(path);
   Node *program = file ? parse_file(&arena, file) : NULL;
-  Program *prog = program && !diag_error_count() ? interp_load(&arena, program) : NULL;
+  Program *prog = program && !diag_error_count() ? interp_load(&arena, program, &opt) : NULL;
   if (prog) {
     status = interp_run(prog, &opt);
     gpu_sync(program->loc);
