@@ -3596,7 +3596,7 @@ static void kernel_loads(Em *E) {
     KType t = k->slots[obase + o];
     if (E->cuda) line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "double", o, identity(E, t));
     else if (t.kind == K_INT) line(E, "int64_t acc%d = W->out_i[%d];", o, o);
-    else line(E, "oq_real acc%d = (oq_real)W->out_r[%d];", o, o);
+    else line(E, "double acc%d = W->out_r[%d];   /* per worker, in double as on the GPU */", o, o);
   }
   /* shared arrays: one per shared() call site, reset at every block */
   Buf shdecl = {0};
