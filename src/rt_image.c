@@ -463,20 +463,6 @@ typedef struct Src {
   int bits;      /* 8 or 16 */
 } Src;
 
-static double load(const Array *a, int64_t i) {
-  switch (a->elem) {
-  case EL_F32: return ((const float *)a->data)[i];
-  case EL_F64: return ((const double *)a->data)[i];
-  case EL_I32: return ((const int32_t *)a->data)[i];
-  case EL_I8: return ((const int8_t *)a->data)[i];
-  case EL_U8: return ((const uint8_t *)a->data)[i];
-  case EL_I16: return ((const int16_t *)a->data)[i];
-  case EL_U16: return ((const uint16_t *)a->data)[i];
-  case EL_U32: return ((const uint32_t *)a->data)[i];
-  case EL_I64: return (double)((const int64_t *)a->data)[i];
-  default: return 0;   /* complex: refused by src_check */
-  }
-}
 
 /* Rounds half up and clamps to 0..max; NaN gives 0. */
 static unsigned quantize(double v, double max) {
@@ -488,7 +474,7 @@ static unsigned quantize(double v, double max) {
 static void get_row(const Src *s, int64_t y, unsigned char *out) {
   for (int64_t x = 0; x < s->w; x++)
     for (int c = 0; c < s->out_ch; c++) {
-      double v = load(s->a, (y * s->w + x) * s->ch + c);
+      double v = img_elem(s->a, (y * s->w + x) * s->ch + c);
       int64_t o = x * s->out_ch + c;
       if (s->bits == 16) ((uint16_t *)out)[o] = (uint16_t)quantize(v * 257.0, 65535);
       else out[o] = (unsigned char)quantize(v, 255);

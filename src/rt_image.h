@@ -30,5 +30,6 @@ bool pnm_name(const char *path);                                  /* .pgm, .ppm,
 bool pnm_sniff(const unsigned char *head, size_t n);             /* "P5" or "P6" */
 Array *pnm_read(const char *path, SrcLoc loc);
 void pnm_write(const char *op, const char *path, const Array *img, int bits, SrcLoc loc);
+double img_elem(const Array *a, int64_t i);                      /* an element as a double */
 
 #endif

@@ -52,20 +52,6 @@ static Array *new_cube(int64_t h, int64_t w, int64_t ch) {
   return a;
 }
 
-static double load(const Array *a, int64_t i) {
-  switch (a->elem) {
-  case EL_F32: return ((const float *)a->data)[i];
-  case EL_F64: return ((const double *)a->data)[i];
-  case EL_I32: return ((const int32_t *)a->data)[i];
-  case EL_I8: return ((const int8_t *)a->data)[i];
-  case EL_U8: return ((const uint8_t *)a->data)[i];
-  case EL_I16: return ((const int16_t *)a->data)[i];
-  case EL_U16: return ((const uint16_t *)a->data)[i];
-  case EL_U32: return ((const uint32_t *)a->data)[i];
-  case EL_I64: return (double)((const int64_t *)a->data)[i];
-  default: return 0;
-  }
-}
 
 /* Reads the samples into a new cube; NULL and *why on failure. */
 static Array *read_body(FILE *f, char *why, size_t nwhy) {
@@ -121,6 +107,23 @@ static unsigned quantize(double v, double max) {
 }
 
 /* Gray (1 or 2 channels: P5) or RGB (3 or 4: P6); alpha is not written. */
+/* One element of an image array as a double (rt_image.c too; the image unit test links
+   these files without the rest of the run-time, hence not arr_load). */
+double img_elem(const Array *a, int64_t i) {
+  switch (a->elem) {
+  case EL_F32: return ((const float *)a->data)[i];
+  case EL_F64: return ((const double *)a->data)[i];
+  case EL_I32: return ((const int32_t *)a->data)[i];
+  case EL_I8: return ((const int8_t *)a->data)[i];
+  case EL_U8: return ((const uint8_t *)a->data)[i];
+  case EL_I16: return ((const int16_t *)a->data)[i];
+  case EL_U16: return ((const uint16_t *)a->data)[i];
+  case EL_U32: return ((const uint32_t *)a->data)[i];
+  case EL_I64: return (double)((const int64_t *)a->data)[i];
+  default: return 0;   /* complex: refused before */
+  }
+}
+
 void pnm_write(const char *op, const char *path, const Array *img, int bits, SrcLoc loc) {
   if (!img || (img->rank != 2 && img->rank != 3) || img->elem == EL_C64 || img->elem == EL_C128)
     rt_error(loc, "%s: cannot write '%s': an image is a real matrix or cube", op, path);
@@ -137,7 +140,7 @@ void pnm_write(const char *op, const char *path, const Array *img, int bits, Src
   for (int64_t y = 0; y < h && row; y++) {
     for (int64_t x = 0; x < w; x++)
       for (int c = 0; c < out_ch; c++) {
-        double v = load(img, (y * w + x) * ch + c);
+        double v = img_elem(img, (y * w + x) * ch + c);
         size_t o = ((size_t)x * out_ch + c) * bytes;
         if (bytes == 2) {
           unsigned q = quantize(v * 257.0, 65535);
