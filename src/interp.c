@@ -103,6 +103,14 @@ static bool is_launch(Value fn) {
          (!strcmp(fn.fn->name, "parallel_do") || !strcmp(fn.fn->name, "serial_do"));
 }
 
+/* size, numel and ndims read an array's shape, never its elements: an array that only the
+   GPU holds current stays there (else each `size(im)` would copy im back and drop its device
+   copy, and the next launch would upload it again). */
+static bool is_shape_query(Value fn) {
+  return fn.kind == V_FUNC && fn.fn->kind == CALL_BUILTIN && fn.fn->name &&
+         (!strcmp(fn.fn->name, "size") || !strcmp(fn.fn->name, "numel") || !strcmp(fn.fn->name, "ndims"));
+}
+
 static void slot_store(Interp *I, Node *id, Value v) {
   Value *p = slot_ref(I, id);
   val_release(*p);
@@ -585,7 +593,9 @@ COLD static Value eval_call(Interp *I, Node *n) {
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
-  bool launch = is_launch(fn);
+  /* launches, shape queries and user functions take array variables as they are: the host
+     copy is made current where host code reads elements (eval_ident in the callee) */
+  bool launch = is_launch(fn) || is_shape_query(fn) || (fn.kind == V_FUNC && fn.fn->kind == CALL_USER);
   for (int i = 0; i < argc; i++) {
     Node *a = n->list.items[i];
     argv[i] = launch && a->kind == N_IDENT ? eval_ident_raw(I, a) : eval(I, a);
