@@ -90,12 +90,10 @@ typedef struct Em {
 } Em;
 
 _Noreturn static void efail(Em *E, SrcLoc loc, const char *fmt, ...) {
-  char msg[200];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  ksema_reason(E->S, loc, fmt, ap);
   va_end(ap);
-  snprintf(E->S->reason, sizeof E->S->reason, "%s (line %d)", msg, loc.line);
   longjmp(E->S->fail, 1);
 }
 
@@ -4339,20 +4337,17 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     entry_header(E, &body);
     kernel_loads(E);
     emit_grid_stride(E);
-    bputs(&body, "  (void)W;\n}\n");
-    bputs(out, body.s);
-    free(body.s);
-    kernel_end(E);
-    return;
+    bputs(&body, "  (void)W;\n");
+  } else {
+    bprintf(&body, "/* kernel %s: %s */\n", S->name,
+            S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+    if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
+    entry_header(E, &body);
+    kernel_loads(E);
+    if (S->tiled) cuda_tiled_body(E);
+    else cuda_thread_body(E);
+    cuda_epilogue(E);
   }
-  bprintf(&body, "/* kernel %s: %s */\n", S->name,
-          S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
-  if (S->xforms[0]) bprintf(&body, "/* transforms: %s */\n", S->xforms);
-  entry_header(E, &body);
-  kernel_loads(E);
-  if (S->tiled) cuda_tiled_body(E);
-  else cuda_thread_body(E);
-  cuda_epilogue(E);
   bputs(&body, "}\n");
   bputs(out, body.s);
   free(body.s);

@@ -10,6 +10,7 @@
 #ifndef OQ_KERNEL_IR_H
 #define OQ_KERNEL_IR_H
 #include <setjmp.h>
+#include <stdarg.h>
 #include "interp_priv.h"
 
 /* Types of values in compiled kernel code. */
@@ -172,6 +173,7 @@ char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
 /* Specializes the kernel. Returns false with S->reason set when something is not
    supported by compiled code (the launch then runs in the interpreter). */
 bool ksema_run(KSpec *S, Value *args);
+void ksema_reason(KSpec *S, SrcLoc loc, const char *fmt, va_list ap);   /* then longjmp(S->fail) */
 NodeInfo *ksema_info(FSpec *f, const Node *n);   /* NULL when the node was not typed */
 bool ksema_device_builtin(const char *name);     /* compiled code implements this built-in */
 bool ktype_eq(KType a, KType b);

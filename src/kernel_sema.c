@@ -20,14 +20,19 @@
 
 /* ---- failing ---- */
 
-_Noreturn static void kfail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
+/* S->reason for a failed specialization: "msg (line N)"; the emitter fails the same way. */
+void ksema_reason(KSpec *S, SrcLoc loc, const char *fmt, va_list ap) {
   char msg[200];
-  va_list ap;
-  va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
   if (loc.file) snprintf(S->reason, sizeof S->reason, "%s (line %d)", msg, loc.line);
   else snprintf(S->reason, sizeof S->reason, "%s", msg);
+}
+
+_Noreturn static void kfail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ksema_reason(S, loc, fmt, ap);
+  va_end(ap);
   longjmp(S->fail, 1);
 }
 
