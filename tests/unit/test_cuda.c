@@ -27,19 +27,8 @@
 RtConfig rt_config;
 void callable_free(Callable *c) { (void)c; }
 
-static int passed, failed;
+#include "check.h"
 static const SrcLoc L;
-
-#define CHECK(cond, ...)                                                 \
-  do {                                                                   \
-    if (cond) passed++;                                                  \
-    else {                                                               \
-      failed++;                                                          \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-      printf(__VA_ARGS__);                                               \
-      printf("\n");                                                      \
-    }                                                                    \
-  } while (0)
 
 static double now(void) {
   struct timespec t;

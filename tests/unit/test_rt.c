@@ -30,19 +30,8 @@ RtConfig rt_config;
 /* value.h releases functions through the interpreter; none are made here. */
 void callable_free(Callable *c) { (void)c; }
 
-static int passed, failed;
+#include "check.h"
 static const SrcLoc L;
-
-#define CHECK(cond, ...)                                                 \
-  do {                                                                   \
-    if (cond) passed++;                                                  \
-    else {                                                               \
-      failed++;                                                          \
-      printf("FAIL %s:%d: ", __FILE__, __LINE__);                        \
-      printf(__VA_ARGS__);                                               \
-      printf("\n");                                                      \
-    }                                                                    \
-  } while (0)
 
 /* ---- value pool: everything made with T() is released by gc() ---- */
 
