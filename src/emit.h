@@ -73,6 +73,7 @@ typedef struct Em {
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
+  const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -88,7 +89,8 @@ typedef struct Plan {
   int ndim;
   char *size[OQ_MAX_RANK];     /* size of each plan dimension */
   char *idx[OQ_MAX_RANK];      /* int64 index (named) of each plan dimension; vdim: NULL */
-  char *ridx[OQ_MAX_RANK];     /* or a scalar index, for the zero/unchecked rules (idx NULL) */
+  char *ridx[OQ_MAX_RANK];     /* or a scalar index, for the zero/unchecked rules (idx NULL);
+                                  checked: the scalar whose cvtt idx is, for error reports */
   int vdim;                    /* dimension indexed by a vector, or -1 */
   int vlen;
   char *vec; KType vt;         /* that vector */

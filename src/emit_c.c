@@ -174,6 +174,51 @@ static const char *mode_name(KSpec *S) { return S->barrier ? "phases" : S->uses_
 
 KType em_k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
+/* The end of an entry or variant function: the worker's output accumulators, then
+   `return RET;`. */
+static void entry_end(Em *E, const char *ret) {
+  Func *f = E->S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  em_bputs(E->b, "_done:\n");
+  for (int o = 0; o < f->nouts; o++) {
+    KType t = E->S->kspec->slots[obase + o];
+    em_line(E, "W->out_%c[%d] = acc%d;", t.kind == K_INT ? 'i' : 'r', o, o);
+  }
+  em_line(E, "return%s%s;", *ret ? " " : "", ret);
+  em_bputs(E->b, "}\n");
+}
+
+/* ---- flat kernels: one function per loop variant ----
+   Each loop (linear, linear with positions, rows along one dimension) is a function of its
+   own with its own loads: with all of them in one function the C compiler kept the hot
+   loop's pointers and bounds on the stack. A variant that needs a run-time condition (the
+   C expression `test`, "" for none) returns 0 when it does not hold, before any work.
+   With private copies, the variant's body takes the launch's mask as a parameter and is
+   inlined twice, for the mask with every copy made (the usual launch: no test per update
+   in the loop) and for any mask. */
+static void variant_open(Em *E, int v, const char *test) {
+  const char *sig = "(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi";
+  if (E->S->npriv) em_bprintf(E->b, "static inline __attribute__((always_inline)) int oqk_v%d_%s, const unsigned _pm) {\n", v, sig);
+  else em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d%s) {\n", v, sig);
+  E->pmask = "_pm";
+  E->ind = 1;
+  em_line(E, "(void)W;");
+  em_kernel_loads(E);
+  E->pmask = NULL;
+  if (*test) em_line(E, "if (!(1%s)) return 0;", test);
+}
+
+static void variant_close(Em *E, int v) {
+  entry_end(E, "1");
+  int n = E->S->npriv;
+  if (!n) return;
+  unsigned all = (1u << n) - 1;
+  em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n", v);
+  em_line(E, "if (L->priv_mask == %uu) return oqk_v%d_(L, W, lo, hi, %uu);", all, v, all);
+  em_line(E, "return oqk_v%d_(L, W, lo, hi, L->priv_mask);", v);
+  em_bputs(E->b, "}\n");
+}
+
 /* ---- linear loop with positions ----
    When every x[pos + c] access of the body (see fast_access) has c zero and x has the
    launch's dimensions, it reads element _r of the flat loop, as x[pos] does in the linear
@@ -226,8 +271,8 @@ static bool pos_needed(Em *E, Node *n, int pslot) {
 }
 
 /* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit
-   where it is needed. */
-static void linear_pos_loop(Em *E) {
+   where it is needed: variant v, when some access qualifies. */
+static bool linear_pos_loop(Em *E, int v) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   int D = S->D;
@@ -236,8 +281,7 @@ static void linear_pos_loop(Em *E) {
   int found = 0;
   for (int i = 0; i < f->body.n; i++) found += lin_pos_tests(E, f->body.items[i], &t, &ok);
   if (found && ok) {
-    em_line(E, "if (1%s) {", t.s);
-    E->ind++;
+    variant_open(E, v, t.s);
     bool need = false;
     for (int i = 0; i < S->nspecial; i++)
       if (!strcmp(S->special[i].name, "pos"))
@@ -267,11 +311,10 @@ static void linear_pos_loop(Em *E) {
     }
     E->ind--;
     em_line(E, "}");
-    em_line(E, "goto _done;");
-    E->ind--;
-    em_line(E, "}");
+    variant_close(E, v);
   }
   free(t.s);
+  return found && ok;
 }
 
 /* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
@@ -343,6 +386,52 @@ static void flat_loop(Em *E, int in) {
   em_line(E, "}");
 }
 
+/* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
+   the linear loop, else the one with positions, else rows along the last dimension, or
+   along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
+   loop; flat kernels may run their threads in any order). */
+static void flat_entry(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D, nv = 0;
+  if (E->lin_slot >= 0) {
+    variant_open(E, nv, E->lin_test.s ? E->lin_test.s : "");
+    E->lin = true;
+    bool ret = E->has_return;
+    E->has_return = false;
+    E->ret_label = "_nextl";
+    em_line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+    E->ind++;
+    em_thread_prelude(E, true);
+    em_block(E, &f->body);
+    if (E->has_return) em_line(E, "_nextl: ;");
+    em_thread_outputs(E);
+    E->ind--;
+    em_line(E, "}");
+    E->lin = false;
+    E->has_return = ret;
+    variant_close(E, nv++);
+    free(E->lin_test.s);
+  } else if (!E->phases && linear_pos_loop(E, nv)) {
+    nv++;
+  }
+  int rows = nv;
+  for (int in = D >= 2 ? D - 2 : 0; in < D; in++) {
+    variant_open(E, nv, "");
+    flat_loop(E, in);
+    variant_close(E, nv++);
+  }
+  em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  for (int v = 0; v < rows; v++) em_line(E, "if (oqk_v%d(L, W, lo, hi)) return;", v);
+  if (D >= 2) {
+    em_line(E, "if (L->dims[%d] < 16 && L->dims[%d] > L->dims[%d]) oqk_v%d(L, W, lo, hi);", D - 1, D - 2, D - 1, rows);
+    em_line(E, "else oqk_v%d(L, W, lo, hi);", rows + 1);
+  } else {
+    em_line(E, "oqk_v%d(L, W, lo, hi);", rows);
+  }
+  em_bputs(E->b, "}\n");
+}
+
 /* The names of what the C dialect does beyond one thread after another: per-worker private
    copies (the launcher makes them for small arrays), per-worker output accumulators, the
    linear loop, phases. */
@@ -362,58 +451,22 @@ static void emit_kernel(Em *E, Buf *out) {
   Func *f = k->func;
   FuncInfo *fi = func_info(f);
   int D = S->D;
-  int obase = f->ngenerics + f->nparams;
   Buf body = {0};
   em_kernel_analysis(E, &body);
   cpu_transforms(E);
   em_bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
   if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
+  if (!S->uses_block) {
+    flat_entry(E);
+    em_bputs(out, body.s);
+    free(body.s);
+    em_kernel_end(E);
+    return;
+  }
   em_bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
   em_line(E, "(void)W;");
   em_kernel_loads(E);
-  if (!S->uses_block) {
-    /* flat: positions lo..hi-1 in row-major order over the data, decoded once per chunk;
-       the innermost dimension is the loop the C compiler may vectorize */
-    if (E->lin_slot >= 0) {
-      em_line(E, "if (1%s) {", E->lin_test.s);
-      E->ind++;
-      E->lin = true;
-      bool ret = E->has_return;
-      E->has_return = false;
-      E->ret_label = "_nextl";
-      em_line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
-      E->ind++;
-      em_thread_prelude(E, true);
-      em_block(E, &f->body);
-      if (E->has_return) em_line(E, "_nextl: ;");
-      em_thread_outputs(E);
-      E->ind--;
-      em_line(E, "}");
-      E->lin = false;
-      E->has_return = ret;
-      em_line(E, "goto _done;");
-      E->ind--;
-      em_line(E, "}");
-      free(E->lin_test.s);
-    } else if (!E->cuda && !E->phases) {
-      linear_pos_loop(E);
-    }
-    if (D >= 2) {
-      /* images are [h, w, 3]: a short last dimension makes a poor inner loop; then the one
-         before it is inner (flat kernels may run their threads in any order) */
-      em_line(E, "if (n%d < 16 && n%d > n%d) {", D - 1, D - 2, D - 1);
-      E->ind++;
-      flat_loop(E, D - 2);
-      E->ind--;
-      em_line(E, "} else {");
-      E->ind++;
-      flat_loop(E, D - 1);
-      E->ind--;
-      em_line(E, "}");
-    } else {
-      flat_loop(E, 0);
-    }
-  } else if (!S->barrier) {
+  if (!S->barrier) {
     /* blocks: each block's threads in row-major order; threads outside the data skip */
     em_line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
     E->ind++;
@@ -482,13 +535,7 @@ static void emit_kernel(Em *E, Buf *out) {
     E->ind--;
     em_line(E, "}");
   }
-  em_bputs(&body, "_done:\n");
-  for (int o = 0; o < f->nouts; o++) {
-    KType t = k->slots[obase + o];
-    em_line(E, "W->out_%c[%d] = acc%d;", t.kind == K_INT ? 'i' : 'r', o, o);
-  }
-  em_line(E, "return;");
-  em_bputs(&body, "}\n");
+  entry_end(E, "");
   em_bputs(out, body.s);
   free(body.s);
   em_kernel_end(E);

@@ -164,8 +164,10 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
 /* The int64 indices of an index expression of scalars, computed exactly when possible.
    Fills out[0..len-1] with named temporaries. */
 /* rout (may be NULL): for the zero/unchecked rules a scalar index stays a scalar (named in
-   rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then. */
-static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **rout) {
+   rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then.
+   On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside); for the checked rule
+   (`checked`) rout[k] then names the scalar, which the error report converts exactly. */
+static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, char **rout) {
   for (int k = 0; k < len; k++)
     if (rout) rout[k] = NULL;
   Buf tests = {0}, pre = {0};
@@ -189,14 +191,20 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, char **r
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && cheap && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && (cheap || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
     for (int k = 0; k < len; k++) {
+      char *xk = t.kind == K_VEC ? em_sf(E, "%s.v[%d]", x, k) : x;
       rout[k] = NULL;
+      if (checked) {
+        rout[k] = em_tmp(E);
+        em_line(E, "const oq_real %s = %s;", rout[k], xk);
+        xk = rout[k];
+      }
       out[k] = em_tmp(E);
-      em_line(E, "const int64_t %s = oq_cvtt(%s);", out[k], t.kind == K_VEC ? em_sf(E, "%s.v[%d]", x, k) : x);
+      em_line(E, "const int64_t %s = oq_cvtt(%s);", out[k], xk);
     }
     free(tests.s);
     free(pre.s);
@@ -401,7 +409,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     KType vt = em_T(E, n->list.items[0]);
     char *ix[K_MAX_VEC];
     char *rx[K_MAX_VEC];
-    index_ints(E, n->list.items[0], vt.len, ix, cheap, rx);
+    index_ints(E, n->list.items[0], vt.len, ix, cheap, P->rule == R_CHECKED, rx);
     P->ndim = vt.len > R ? vt.len : R;
     for (int d = 0; d < P->ndim; d++) {
       P->size[d] = em_adim(E, arr, at, d);
@@ -431,7 +439,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vec = e->kind == N_RANGE ? em_ex_range_value(E, e) : em_vname(E, em_ex(E, e), t);
       continue;
     }
-    index_ints(E, e, 1, &P->idx[d], cheap, &P->ridx[d]);
+    index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, &P->ridx[d]);
   }
   PosOff o;
   if (E->row_fast && P->vdim < 0 && em_fast_access(E, n, &o, NULL)) P->inside = true;
@@ -472,7 +480,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   Buf v = {0}, o = {0};
   char *res[OQ_MAX_RANK];
   for (int d = 0; d < P->ndim; d++) {
-    if (d != P->vdim && P->ridx[d]) {
+    if (d != P->vdim && P->ridx[d] && !P->idx[d]) {
       /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not); comparing
          with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
       if (P->rule == R_ZERO)
@@ -508,7 +516,8 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   *valid = v.len ? em_sf(E, "(%s)", v.s) : "1";
   if (P->rule == R_CHECKED) {
     Buf ixs = {0};
-    for (int d = 0; d < P->ndim; d++) em_bprintf(&ixs, "%s%s", d ? ", " : "", ix[d]);
+    for (int d = 0; d < P->ndim; d++)
+      em_bprintf(&ixs, "%s%s", d ? ", " : "", d != P->vdim && P->ridx[d] ? em_sf(E, "oq_idxf(%s)", P->ridx[d]) : ix[d]);
     em_line(E, "if (__builtin_expect(!%s, 0)) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }", *valid, ixs.s,
          E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);

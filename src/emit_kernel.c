@@ -208,7 +208,7 @@ void em_kernel_loads(Em *E) {
       cuda_priv_load(E, k, a, t);
       continue;
     }
-    em_line(E, "const int pv%d = (L->priv_mask >> %d) & 1;", k, k);
+    em_line(E, "const int pv%d = (%s >> %d) & 1;", k, E->pmask ? E->pmask : "L->priv_mask", k);
     em_line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", em_el_ctype(t.el), k, em_el_ctype(t.el), OQK_PRIV_BASE + k, k);
   }
   if (E->cuda && S->npriv) {   /* the block's copies start at zero */
