@@ -501,8 +501,9 @@ static char *ex_binary(Em *E, Node *n) {
 /* Range bounds as C expressions (ints or reals). */
 char *em_ex_range_value(Em *E, Node *n) {
   KType r = em_T(E, n);
-  char *a = em_ex(E, n->a), *s = n->b ? em_ex(E, n->b) : "1";
-  KType ta = em_T(E, n->a), ts = n->b ? em_T(E, n->b) : em_kt(K_INT);
+  bool colon = n->kind == N_COLON;   /* an index ':' of known length: 0, 1, ... */
+  char *a = colon ? "0" : em_ex(E, n->a), *s = n->b ? em_ex(E, n->b) : "1";
+  KType ta = colon ? em_kt(K_INT) : em_T(E, n->a), ts = n->b ? em_T(E, n->b) : em_kt(K_INT);
   char *t0 = em_tmp(E);
   em_line(E, "%s %s;", em_ctype(E, r), t0);
   for (int k = 0; k < r.len; k++) {
@@ -870,7 +871,7 @@ static char *ex_node(Em *E, Node *n) {
   case N_IDENT: return em_ex_ident(E, n);
   case N_UNARY: return ex_unary(E, n);
   case N_BINARY: return ex_binary(E, n);
-  case N_RANGE: return em_ex_range_value(E, n);
+  case N_RANGE: case N_COLON: return em_ex_range_value(E, n);
   case N_COND: return ex_cond(E, n);
   case N_CALL: return ex_call(E, n);
   case N_INDEX: return em_index_read(E, n);
@@ -1135,6 +1136,10 @@ void em_st(Em *E, Node *n) {
     }
     if (E->cuda && (em_is_barrier_stmt(n) || is_memfence_stmt(n))) {
       em_line(E, em_is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
+      return;
+    }
+    if (E->fiber && em_is_barrier_stmt(n)) {   /* the next round of the block's fibers */
+      em_line(E, "oq_yield();");
       return;
     }
     if (em_is_barrier_stmt(n) || is_memfence_stmt(n)) return;

@@ -74,6 +74,7 @@ typedef struct Em {
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
+  bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -200,6 +201,7 @@ void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
 const KSpecial *em_special_of(KSpec *S, int param);
 void em_thread_prelude(Em *E, bool locals);
+bool em_shared_type(Em *E, int s, KType *t);
 void em_thread_outputs(Em *E);
 bool em_block_stride_loop(Em *E, Node *n);
 KType em_k_params_type(KSpec *S, int a);

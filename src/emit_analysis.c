@@ -747,7 +747,7 @@ void em_kernel_analysis(Em *E, Buf *body) {
   E->f = k;
   E->b = body;
   E->ind = 1;
-  E->phases = S->barrier && !E->cuda;   /* CUDA threads keep their own locals */
+  E->phases = S->barrier && !E->cuda && !E->fiber;   /* CUDA threads and fibers keep their own locals */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);

@@ -170,7 +170,10 @@ static void block_level(Em *E, NodeList *l) {
   }
 }
 
-static const char *mode_name(KSpec *S) { return S->barrier ? "phases" : S->uses_block ? "blocks" : "flat"; }
+static const char *mode_name(Em *E) {
+  KSpec *S = E->S;
+  return E->fiber ? "fibers" : S->barrier ? "phases" : S->uses_block ? "blocks" : "flat";
+}
 
 KType em_k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
 
@@ -432,6 +435,86 @@ static void flat_entry(Em *E) {
   em_bputs(E->b, "}\n");
 }
 
+/* ---- fibers: barriers that not every thread may reach ----
+   As in the oracle, every thread of a block is a fiber (ucontext enters it, then
+   _setjmp/_longjmp switch without a system call) that runs to its next barrier or its end;
+   a round resumes every live thread once, in order: a barrier waits for all threads that
+   have not finished. Shared arrays live in per-worker variables (all fibers of a block run
+   on one worker); a thread adds its outputs into the worker's at its end. */
+static const char *helpers_fiber =
+  "#define OQ_FSTACK ((size_t)256 << 10)\n"
+  "typedef struct OqFib { jmp_buf jb; int started, done; int64_t b, t; } OqFib;\n"
+  "static __thread jmp_buf oq_sched;   /* where a barrier or a thread's end returns to */\n"
+  "static __thread OqFib *oq_cur;\n"
+  "static __thread OqkLaunch *oq_fl;\n"
+  "static __thread OqkWorker *oq_fw;\n"
+  "static void oqk_fthread(OqkLaunch *L, OqkWorker *W, int64_t _b, int64_t _t);\n"
+  "static void oq_fib_main(void) {\n"
+  "  OqFib *f = oq_cur;\n"
+  "  oqk_fthread(oq_fl, oq_fw, f->b, f->t);\n"
+  "  f->done = 1;\n"
+  "  _longjmp(oq_sched, 1);\n}\n"
+  "static void oq_fib_resume(OqFib *f, char *stack) {\n"
+  "  oq_cur = f;\n"
+  "  if (_setjmp(oq_sched)) return;\n"
+  "  if (f->started) _longjmp(f->jb, 1);\n"
+  "  f->started = 1;\n"
+  "  ucontext_t m, c;\n"
+  "  getcontext(&c);\n"
+  "  c.uc_stack.ss_sp = stack;\n  c.uc_stack.ss_size = OQ_FSTACK;\n  c.uc_link = NULL;\n"
+  "  makecontext(&c, oq_fib_main, 0);\n"
+  "  swapcontext(&m, &c);\n}\n"
+  "static __attribute__((noinline)) void oq_yield(void) { if (!_setjmp(oq_cur->jb)) _longjmp(oq_sched, 1); }\n"
+  "static void oq_run_block(OqkLaunch *L, OqFib *fib, char *stk, int64_t b, int64_t n) {\n"
+  "  for (int64_t t = 0; t < n; t++) fib[t] = (OqFib){.b = b, .t = t};\n"
+  "  for (int64_t live = n; live > 0 && !__atomic_load_n(&L->err, __ATOMIC_RELAXED);) {\n"
+  "    live = 0;\n"
+  "    for (int64_t t = 0; t < n; t++) {\n"
+  "      if (fib[t].done) continue;\n"
+  "      oq_fib_resume(&fib[t], stk + t * OQ_FSTACK);\n"
+  "      live += !fib[t].done;\n    }\n  }\n}\n";
+
+/* One thread of block _b as a function (thread _t in row-major order), then the entry that
+   runs each block's threads as fibers. */
+static void fiber_kernel(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D;
+  KType st;
+  for (int s = 0; s < S->nshared; s++)
+    if (em_shared_type(E, s, &st)) em_bprintf(E->b, "static __thread %s sh%d;\nstatic __thread int sh%d_init;\n", em_ctype(E, st), s, s);
+  em_bputs(E->b, "static void oqk_fthread(OqkLaunch *L, OqkWorker *W, int64_t _b, int64_t _t) {\n");
+  em_line(E, "(void)W;");
+  em_kernel_loads(E);
+  em_line(E, "int64_t _q = _b;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+  em_line(E, "_q = _t;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t T%d = _q %% b%d; _q /= b%d;", d, d, d);
+  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+  E->ret_label = "_next";
+  em_thread_prelude(E, true);
+  em_block(E, &f->body);
+  if (E->has_return) em_line(E, "_next: ;");
+  int obase = f->ngenerics + f->nparams;
+  for (int o = 0; o < f->nouts; o++)   /* other fibers added theirs since this one started */
+    em_line(E, "acc%d = W->out_%c[%d];", o, S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r', o);
+  em_thread_outputs(E);
+  entry_end(E, "");
+  em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  em_line(E, "int64_t _nthr = 1;");
+  for (int d = 0; d < D; d++) em_line(E, "_nthr *= L->blk[%d];", d);
+  em_line(E, "char *_stk = oq_scratch(W, %d, (size_t)_nthr * OQ_FSTACK);", OQK_SHARED_SLOTS + 2);
+  em_line(E, "OqFib *_fib = oq_scratch(W, %d, (size_t)_nthr * sizeof *_fib);", OQK_SHARED_SLOTS + 3);
+  em_line(E, "if (!_stk || !_fib) { oq_fail(L, -1); return; }   /* no memory: \"kernel failed\" */");
+  em_line(E, "oq_fl = L;");
+  em_line(E, "oq_fw = W;");
+  em_line(E, "for (int64_t _b = lo; _b < hi && !__atomic_load_n(&L->err, __ATOMIC_RELAXED); _b++) {");
+  for (int s = 0; s < S->nshared; s++) em_line(E, "  sh%d_init = 0;", s);
+  em_line(E, "  oq_run_block(L, _fib, _stk, _b, _nthr);");
+  em_line(E, "}");
+  em_bputs(E->b, "}\n");
+}
+
 /* The names of what the C dialect does beyond one thread after another: per-worker private
    copies (the launcher makes them for small arrays), per-worker output accumulators, the
    linear loop, phases. */
@@ -442,7 +525,7 @@ static void cpu_transforms(Em *E) {
   for (int k = 0; k < S->npriv; k++) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
-  if (S->barrier) em_xform_note(S, "%s", "phases");
+  if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
 }
 
 static void emit_kernel(Em *E, Buf *out) {
@@ -454,10 +537,11 @@ static void emit_kernel(Em *E, Buf *out) {
   Buf body = {0};
   em_kernel_analysis(E, &body);
   cpu_transforms(E);
-  em_bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(S));
+  em_bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(E));
   if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
-  if (!S->uses_block) {
-    flat_entry(E);
+  if (!S->uses_block || E->fiber) {
+    if (E->fiber) fiber_kernel(E);
+    else flat_entry(E);
     em_bputs(out, body.s);
     free(body.s);
     em_kernel_end(E);
@@ -594,7 +678,7 @@ char *emit_c(KSpec *S) {
   }
   /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
   if (S->grid_barrier) em_efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
-  if (S->divergent) em_efail(&E, S->divergent_loc, "%s", S->divergent);
+  E.fiber = S->divergent != NULL;
   em_reach(&E, S->kspec);
   Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
   /* device functions first (they define types the prototypes need) */
@@ -603,11 +687,15 @@ char *emit_c(KSpec *S) {
   if (S->npriv) em_emit_private_hooks(&E, &funcs);
   em_emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
+  /* a fortified _longjmp refuses to switch stacks (see interp_kernel.c) */
+  if (E.fiber) em_bputs(&out, "#undef _FORTIFY_SOURCE\n");
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
   em_bputs(&out, helpers_c);
   em_bputs(&out, em_helpers_common);
   em_bputs(&out, helpers_c_shared);
+  if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");
+  if (E.fiber) em_bputs(&out, helpers_fiber);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;
 }

@@ -17,7 +17,7 @@ static Rule rule_of(unsigned m) {
 /* Dimension d of array arr (of type t) as a C expression: a constant when known. */
 char *em_adim(Em *E, const char *arr, KType t, int d) {
   if (d >= t.rank) return "1";
-  if (t.cdims) return em_sf(E, "(int64_t)%lld", (long long)t.cdims[d]);
+  if (t.cdims && t.cdims[d] >= 0) return em_sf(E, "(int64_t)%lld", (long long)t.cdims[d]);
   return em_sf(E, "%s.d[%d]", arr, d);
 }
 
@@ -404,7 +404,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
                                   func_display_name(E->f)};
     P->site = S->nsites++;
   }
-  if (nidx == 1 && R >= 2 && em_T(E, n->list.items[0]).kind == K_VEC) {
+  if (nidx == 1 && R >= 2 && em_T(E, n->list.items[0]).kind == K_VEC && n->list.items[0]->kind != N_COLON) {
     /* a position: its components index successive dimensions */
     KType vt = em_T(E, n->list.items[0]);
     char *ix[K_MAX_VEC];

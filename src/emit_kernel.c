@@ -169,6 +169,19 @@ static void cuda_priv_load(Em *E, int k, int a, KType t) {
   if (esz) em_line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
 }
 
+/* The type of shared array s, from its shared() call site's node. */
+bool em_shared_type(Em *E, int s, KType *t) {
+  FSpec *k = E->S->kspec;
+  for (int i = 0; i < k->info.cap; i++) {
+    NodeInfo *ni = &k->info.items[i];
+    if (ni->node && ni->builtin == KB_SHARED && ni->site == s) {
+      *t = ni->t;
+      return true;
+    }
+  }
+  return false;
+}
+
 /* The entry's loads: launch sizes, parameters, captures, the Cx of device functions,
    private copies, output accumulators and shared arrays. */
 void em_kernel_loads(Em *E) {
@@ -225,19 +238,11 @@ void em_kernel_loads(Em *E) {
     else if (t.kind == K_INT) em_line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else em_line(E, "double acc%d = W->out_r[%d];   /* per worker, in double as on the GPU */", o, o);
   }
-  /* shared arrays: one per shared() call site, reset at every block */
-  Buf shdecl = {0};
-  for (int s = 0; s < S->nshared; s++) {
-    /* the rank comes from the node's type: find it */
-    for (int i = 0; i < k->info.cap; i++) {
-      NodeInfo *ni = &k->info.items[i];
-      if (ni->node && ni->builtin == KB_SHARED && ni->site == s) {
-        em_line(E, "%s sh%d = {0}; int sh%d_init = 0;", em_ctype(E, ni->t), s, s);
-        break;
-      }
-    }
-  }
-  free(shdecl.s);
+  /* shared arrays: one per shared() call site, reset at every block (fibers: per worker,
+     at file scope) */
+  KType st;
+  for (int s = 0; s < S->nshared && !E->fiber; s++)
+    if (em_shared_type(E, s, &st)) em_line(E, "%s sh%d = {0}; int sh%d_init = 0;", em_ctype(E, st), s, s);
 }
 
 void em_kernel_end(Em *E) {

@@ -38,7 +38,8 @@ typedef struct KType {
   ElemType el;       /* K_ARRAY: element type */
   int rank;          /* K_ARRAY */
   bool shared;       /* K_ARRAY: block shared memory (one worker owns the block: no atomics) */
-  const int64_t *cdims;  /* K_ARRAY: dimensions known at specialization (shared(256, 4)), or NULL */
+  const int64_t *cdims;  /* K_ARRAY: dimensions known at specialization (shared(256, 4)), or
+                            NULL; -1 for one that is not (arguments, see KSpec.slices) */
   int fixlen;        /* K_ARRAY of rank 1 passed in with few elements: its length (0: unknown);
                         such arrays also act as vectors in arithmetic */
   FnRef *fn;         /* K_FUNC */
@@ -135,6 +136,8 @@ typedef struct KSpec {
   bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
                                 cooperative launch); its conditions must agree across blocks */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
+  bool slices;               /* x[i, :] in reachable code: array dimensions of at most
+                                K_MAX_VEC are facts of the launch (KType.cdims) */
   bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
   int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
                                 (parameters, then captures); the launcher decides whether
@@ -144,7 +147,7 @@ typedef struct KSpec {
                                 private copy counts the updates */
   const char *divergent;     /* a block barrier under a condition the threads may disagree
                                 on (why, at divergent_loc): CUDA runs it (see emit_cuda), the
-                                CPU's phases cannot */
+                                CPU runs the block's threads as fibers (emit_c) */
   SrcLoc divergent_loc;
   bool grid_stride;          /* emit_cuda: a syncthreads(grid) kernel cut into phases at its
                                 top-level grid barriers, each a loop of the resident blocks

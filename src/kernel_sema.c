@@ -195,6 +195,7 @@ static void gather_value(Gather *G, Value v) {
 
 static void gather_node(Gather *G, Node *n, Frame *env, int nvirt) {
   if (!n) return;
+  if (n->kind == N_COLON) G->S->slices = true;
   switch (n->kind) {
   case N_IDENT:
     if (n->slot >= 0 && n->depth > nvirt) {
@@ -242,6 +243,7 @@ static char *gather(KSpec *S, Value *args) {
   Gather G = {.S = S};
   Callable *k = S->kernel;
   S->ncaps = 0;
+  S->slices = false;
   for (int g = 0; g < S->kfunc->ngenerics; g++)
     capture_add(S, NULL, g, g < k->ngeneric_args ? k->generic_args[g] : v_none());
   for (int i = 0; i < S->kfunc->nparams; i++) gather_value(&G, args[i]);
@@ -252,9 +254,14 @@ static char *gather(KSpec *S, Value *args) {
 
 void ksema_gather(KSpec *S, Value *args) { free(gather(S, args)); }
 
+/* Dimension d of an array when it is short enough to be a vector's length, else -1. */
+static int64_t small_dim(const Array *a, int d) {
+  return a->dims[d] >= 1 && a->dims[d] <= K_MAX_VEC ? a->dims[d] : -1;
+}
+
 /* ---- launch facts as text ---- */
 
-static void value_desc(Value v, char *buf, size_t n) {
+static void value_desc(KSpec *S, Value v, char *buf, size_t n) {
   switch (v.kind) {
   case V_BOOL: snprintf(buf, n, "b"); break;
   case V_INT: snprintf(buf, n, "i"); break;
@@ -263,6 +270,10 @@ static void value_desc(Value v, char *buf, size_t n) {
   case V_ARRAY:
     snprintf(buf, n, "a%d.%d.%lld", (int)v.arr->elem, v.arr->rank,
              v.arr->rank == 1 && v.arr->numel <= K_MAX_VEC ? (long long)v.arr->numel : -1LL);
+    for (int d = 0; S->slices && d < v.arr->rank; d++) {
+      size_t l = strlen(buf);
+      snprintf(buf + l, n - l, "%c%lld", d ? 'x' : ':', (long long)small_dim(v.arr, d));
+    }
     break;
   case V_FUNC:
     if (v.fn->kind == CALL_USER) snprintf(buf, n, "f%p.%d", (void *)v.fn->func, v.fn->env != NULL);
@@ -276,16 +287,16 @@ static void value_desc(Value v, char *buf, size_t n) {
 
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
-  size_t cap = 256 + strlen(refs) + 32 * (S->kfunc->nparams + S->ncaps), len = 0;
-  char *key = malloc(cap), d[64];
+  size_t cap = 256 + strlen(refs) + (32 + 4 * OQ_MAX_RANK) * (S->kfunc->nparams + S->ncaps), len = 0;
+  char *key = malloc(cap), d[256];
   len += snprintf(key + len, cap - len, "%p|%d|%d|", (void *)S->kfunc, S->D, rt_config.double_precision);
   for (int i = 0; i < S->kfunc->nparams; i++) {
-    value_desc(args[i], d, sizeof d);
+    value_desc(S, args[i], d, sizeof d);
     len += snprintf(key + len, cap - len, "%s,", d);
   }
   len += snprintf(key + len, cap - len, "|");
   for (int i = 0; i < S->ncaps; i++) {
-    value_desc(S->caps[i].value, d, sizeof d);
+    value_desc(S, S->caps[i].value, d, sizeof d);
     len += snprintf(key + len, cap - len, "%s,", d);
   }
   snprintf(key + len, cap - len, "|%s", refs);
@@ -318,6 +329,11 @@ static KType value_ktype(KSpec *S, Value v, bool *ok) {
     KType t = kt_arr(v.arr->elem, v.arr->rank);
     if (v.arr->rank == 1 && v.arr->numel >= 1 && v.arr->numel <= K_MAX_VEC && !el_is_complex(v.arr->elem))
       t.fixlen = (int)v.arr->numel;
+    if (S->slices) {   /* the lengths of x[i, :] */
+      int64_t *cd = arena_alloc(S->arena, OQ_MAX_RANK * sizeof *cd);
+      for (int d = 0; d < v.arr->rank; d++) cd[d] = small_dim(v.arr, d);
+      t.cdims = cd;
+    }
     return t;
   }
   case V_FUNC:
@@ -582,10 +598,16 @@ static KType ex_matrix(Sx *C, Node *n) {
 
 /* ---- indexing ---- */
 
-/* How one index of an index list reads: a number, or a vector of known length. */
-static KType index_kind(Sx *C, Node *e, int *len) {
+/* How one index of an index list reads: a number, or a vector of known length; `colon` is
+   the length a ':' has there (-1: not known when the kernel is specialized). */
+static KType index_kind(Sx *C, Node *e, int64_t colon, int *len) {
   *len = 0;
-  if (e->kind == N_COLON) kfail(C->S, e->loc, "':' slices have a run-time length");
+  if (e->kind == N_COLON) {
+    if (colon < 0) kfail(C->S, e->loc, "':' slices longer than %d elements or of a run-time length", K_MAX_VEC);
+    if (colon == 0 || colon > K_MAX_VEC) kfail(C->S, e->loc, "a ':' slice of %lld elements in a kernel", (long long)colon);
+    *len = (int)colon;
+    return note(C, e, kt_vec(K_INT, *len))->t;   /* 0, 1, ..., colon - 1 */
+  }
   if (e->kind == N_RANGE) {
     KType t = ex_range_value(C, e);
     *len = t.len;
@@ -598,6 +620,17 @@ static KType index_kind(Sx *C, Node *e, int *len) {
   return t;
 }
 
+/* The length of ':' as index i of nidx on an array of type a: dimension i, or for the last
+   index the dimensions from i on (rt_index.c); -1 when one is not known. */
+static int64_t colon_len(KType a, int i, int nidx) {
+  int64_t len = 1;
+  for (int d = i; d < (i == nidx - 1 ? a.rank : i + 1); d++) {
+    if (!a.cdims || a.cdims[d] < 0) return -1;
+    len *= a.cdims[d];
+  }
+  return len;
+}
+
 /* Type of x[...] for an array x of type a. */
 static KType index_type(Sx *C, Node *n, KType a, bool *unk) {
   KSpec *S = C->S;
@@ -606,12 +639,12 @@ static KType index_type(Sx *C, Node *n, KType a, bool *unk) {
   if (n->list.n == 0) kfail(S, n->loc, "x[] in a kernel");
   for (int i = 0; i < n->list.n; i++) {
     int len;
-    KType t = index_kind(C, n->list.items[i], &len);
+    KType t = index_kind(C, n->list.items[i], colon_len(a, i, n->list.n), &len);
     if (t.kind == K_NONE) { *unk = !C->strict; if (C->strict) unknown(C, t, n->list.items[i]); C->f->changed = true; return t; }
     if (len) { nvec++; vlen = len; }
   }
   KType e = elem_ktype(a.el);
-  if (n->list.n == 1 && nvec == 1 && a.rank >= 2) return e;   /* position */
+  if (n->list.n == 1 && nvec == 1 && a.rank >= 2 && n->list.items[0]->kind != N_COLON) return e;   /* position */
   if (nvec == 0) return e;
   if (nvec > 1) kfail(S, n->loc, "indexing with several vectors gives a matrix");
   if (e.kind == K_CPLX) kfail(S, n->loc, "complex vectors are not supported in compiled kernels");
@@ -624,7 +657,7 @@ static KType ex_index(Sx *C, Node *n) {
   if (b.kind == K_VEC) {
     if (n->list.n != 1) kfail(C->S, n->loc, "a vector indexed with %d indices", n->list.n);
     int len;
-    KType t = index_kind(C, n->list.items[0], &len);
+    KType t = index_kind(C, n->list.items[0], b.len, &len);
     if (unknown(C, t, n->list.items[0])) return note(C, n, t)->t;
     if (len) return note(C, n, kt_vec(b.elem, len))->t;
     return note(C, n, kt(b.elem))->t;
@@ -1008,7 +1041,7 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
       kfail(S, n->loc, "assignment to a component of a captured or temporary vector");
     if (target->list.n != 1) kfail(S, n->loc, "a vector indexed with %d indices", target->list.n);
     int len;
-    KType it = index_kind(C, target->list.items[0], &len);
+    KType it = index_kind(C, target->list.items[0], b.len, &len);
     if (unknown(C, it, target->list.items[0])) return;
     if (len) kfail(S, n->loc, "assignment to several components of a vector");
     if (!is_real_num(v)) kfail(S, n->loc, "a %s stored in a vector component", v.kind == K_CPLX ? "cscalar" : "value");
