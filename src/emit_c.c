@@ -1,12 +1,13 @@
 /* emit_c.c: the C dialect: C source for a specialized kernel, run by rt_cpu.c.
 
    The generated file holds one exported entry, oqk_entry(L, W, lo, hi), that runs a range of
-   work: in "flat" kernels (only `pos` is used) a range of linear positions, run as loops whose
-   innermost dimension the C compiler can vectorize; otherwise a range of blocks, each block
-   running its threads in row-major order like the oracle. Kernels with syncthreads are cut
-   at their barriers into phases, each a loop over the threads of the block; locals become
-   per-thread arrays, and statements that hold a barrier (under conditions every thread
-   agrees on) run once per block around their phases. */
+   work: in "flat" kernels (only `pos` is used) a range of linear positions, run by one of
+   several loop functions whose innermost dimension the C compiler can vectorize; otherwise a
+   range of blocks, each block running its threads in row-major order like the oracle.
+   Kernels with syncthreads are cut at their barriers into phases, each a loop over the
+   threads of the block; locals become per-thread arrays, and statements that hold a barrier
+   (under conditions every thread agrees on) run once per block around their phases. When
+   the threads may disagree, each thread of a block is a fiber instead. */
 #include "emit.h"
 
 static void block_level(Em *E, NodeList *l);

@@ -196,7 +196,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
-            c->mode == 0 ? "flat" : c->mode == 1 ? "block" : "barrier", cached ? ", from the cache" : "");
+            c->mode == 0 ? "flat" : c->mode == 1 ? "block" : S->divergent ? "fiber" : "barrier",
+            cached ? ", from the cache" : "");
 }
 
 /* ---- the thread pool ---- */

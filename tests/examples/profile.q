@@ -1,7 +1,7 @@
 % `oq run --profile` (tests/examples/run.sh checks the table): fill runs 3 times, twice 5
-% times, cond_sync (a barrier under a thread-dependent condition: the interpreter runs
-% it; on the GPU it runs there, since the GPU releases such a barrier as the oracle
-% does) 2 times. On the GPU: x and y (1000 floats, 4000 bytes each) are uploaded once, by
+% times, cond_sync (a barrier under a thread-dependent condition: fibers on the CPU; on the
+% GPU it runs there, since the GPU releases such a barrier as the oracle does) 2 times,
+% long_row (a slice of 20 elements: the interpreter runs it) once. On the GPU: x and y (1000 floats, 4000 bytes each) are uploaded once, by
 % the first launch that uses them (each kernel reads what it writes, so no overwrite
 % analysis skips the upload), and y is downloaded once, when the host reads it.
 
@@ -20,6 +20,11 @@ function [] = __kernel__ cond_sync(z : vec, blkpos : int)
     z[blkpos] = 1
 endfunction
 
+function [] = __kernel__ long_row(m : mat, s : vec, pos : int)
+    r = m[pos, :]
+    s[pos] = r[19]
+endfunction
+
 x = zeros(1000)
 y = zeros(1000)
 for i = 0..2
@@ -34,4 +39,8 @@ for i = 0..1
     parallel_do(4, z, cond_sync)
 endfor
 assert(z[3] == 1)
+m = ones(2, 20)
+s = zeros(2)
+parallel_do(2, m, s, long_row)
+assert(s[1] == 1)
 print "profile: ok"
