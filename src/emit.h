@@ -18,27 +18,6 @@
 #include "kernel_ir.h"
 #include "oqk_abi.h"
 
-/* emit_c.c: C source for a specialized kernel (kernel_sema.c gives every node its type).
-
-   The generated file holds one exported entry, oqk_entry(L, W, lo, hi), that runs a range of
-   work: in "flat" kernels (only `pos` is used) a range of linear positions, run as loops whose
-   innermost dimension the C compiler can vectorize; otherwise a range of blocks, each block
-   running its threads in row-major order like the oracle. Kernels with syncthreads are cut
-   at their barriers into phases, each a loop over the threads of the block; locals become
-   per-thread arrays, and statements that hold a barrier (under conditions every thread
-   agrees on) run once per block around their phases.
-
-   Expressions become pure C expressions; what needs statements first (array reads with
-   their index temporaries, device calls, atomics) is written before the statement that uses
-   it. Arithmetic follows the interpreter: single-precision results are what double
-   arithmetic rounded to float gives (libm in double, then rounded), ints are int32_t. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "kernel_ir.h"
-#include "oqk_abi.h"
-
 typedef struct Buf { char *s; size_t len, cap; } Buf;
 
 /* Slot storage in the kernel function. */
