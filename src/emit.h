@@ -99,6 +99,8 @@ typedef struct Plan {
   int priv;                    /* private-copy candidate k (see find_private), or -1 */
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
   bool inside;                 /* x[pos + c] in a row known to be inside x */
+  char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
+                                  element is: its array is shorter than 2^31), or NULL */
 } Plan;
 
 /* ---- exact integer views of scalar index arithmetic ----

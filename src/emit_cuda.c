@@ -8,10 +8,11 @@ static bool list_only_read_args(Em *E, NodeList *l, int slot);
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
-   a global atomic (the copy's type cannot add it exactly: an int array and a real value). */
+   a global atomic (the copy's type cannot add it exactly: an int array and a real value).
+   The copy fits in shared memory: its offsets are 32-bit. */
 bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
   if (!E->S->priv_esz[k]) return false;
-  char *ix = em_sf(E, "((int64_t)(%s) << _lgR) + _ln", off);
+  char *ix = em_sf(E, "((unsigned)(%s) << _lgR) + _ln", off);
   if (E->S->priv_count[k]) {
     em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
     return true;
@@ -64,6 +65,7 @@ void em_cuda_transforms(Em *E) {
   S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
+  S->tile_vec = 1;
   if (!S->tiled) {
     E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
     S->npriv = 0;       /* private copies need the block's merge after all its positions */
@@ -262,8 +264,59 @@ static void pf_walk(Em *E, Node *n) {
     for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
 }
 
-/* The linear loop U positions at a time, their elements loaded first; _r ends at the first
-   position left for the loop after it. Device functions may write anything: then none. */
+/* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
+static const char *pf_vec_type(ElemType el, int V) {
+  static const struct { ElemType el; int V; const char *t; } m[] = {
+    {EL_F32, 2, "float2"}, {EL_F32, 4, "float4"}, {EL_I32, 2, "int2"}, {EL_I32, 4, "int4"}, {EL_F64, 2, "double2"},
+  };
+  for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+    if (m[i].el == el && m[i].V == V) return m[i].t;
+  return NULL;
+}
+
+/* Elements per vector load: 16 bytes of the widest array loaded ahead, when every such
+   array has a vector type of that many elements; else 1. */
+static int pf_width(Em *E) {
+  size_t w = 0;
+  for (int j = 0; j < E->npf; j++) w = el_size(E->pf_el[j]) > w ? el_size(E->pf_el[j]) : w;
+  int V = w == 4 || w == 8 ? (int)(16 / w) : 1;
+  for (int j = 0; j < E->npf && V > 1; j++)
+    if (!pf_vec_type(E->pf_el[j], V)) V = 1;
+  return V;
+}
+
+/* One step of the linear loop from element _rb: m loads of V elements per array (vector i
+   at _rb + i * V * _st), then the m * V positions, element e of vector i being
+   _rb + i * V * _st + e. */
+static void pf_step(Em *E, int V, int m) {
+  for (int j = 0; j < E->npf; j++) {
+    const char *ct = em_el_ctype(E->pf_el[j]);
+    for (int i = 0; i < m; i++) {
+      if (V == 1) {
+        em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", ct, j, i, E->pf_arr[j], i);
+        continue;
+      }
+      em_line(E, "const %s _pv%d_%d = *(const %s *)(%s.p + _rb + %d * _st);", pf_vec_type(E->pf_el[j], V), j, i,
+              pf_vec_type(E->pf_el[j], V), E->pf_arr[j], i * V);
+      for (int e = 0; e < V; e++) em_line(E, "const %s _pf%d_%d = _pv%d_%d.%c;", ct, j, i * V + e, j, i, "xyzw"[e]);
+    }
+  }
+  for (int k = 0; k < m * V; k++) {
+    em_line(E, "{");
+    E->ind++;
+    em_line(E, "const int64_t _r = _rb + %d * _st + %d;", k / V * V, k % V);
+    E->pf_k = k;
+    cuda_one_position(E, em_sf(E, "_nextu%d", k));
+    E->ind--;
+    em_line(E, "}");
+  }
+}
+
+/* The linear loop U positions at a time, their elements loaded first, V at once (vector
+   loads, when every such array is aligned for them): while the whole grid has U positions
+   per thread left (_nv), thread t takes V consecutive elements at V * t + i * V * _st; then
+   single vectors up to the last whole vector (_nq); _r ends at the first position left for
+   the loop after it. Device functions may write anything: then none. */
 static void cuda_unrolled(Em *E) {
   E->npf = 0;
   if (E->nreach > 1) return;
@@ -272,28 +325,34 @@ static void cuda_unrolled(Em *E) {
   int U = E->npf <= 2 ? 8 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
   if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  int V = pf_width(E);
+  if (U % V) V = 1;
   if (U == 1) {
     E->npf = 0;
     return;
   }
-  em_line(E, "int64_t _rb = _r;");
-  em_line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
+  E->S->tile_vec = V;
+  if (V > 1) em_xform_note(E->S, "%s", V == 4 ? "vector-loads(4)" : "vector-loads(2)");
+  Buf al = {0};
+  for (int j = 0; j < E->npf && V > 1; j++)
+    em_bprintf(&al, " && ((size_t)%s.p & %zu) == 0", E->pf_arr[j], V * el_size(E->pf_el[j]) - 1);
+  em_line(E, "const bool _va = 1%s;", al.s ? al.s : "");
+  free(al.s);
+  em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
+  em_line(E, "int64_t _rb = %d * _r;", V);
+  em_line(E, "for (; _rb < _nv; _rb += %d * _st) {", U);
   E->ind++;
-  for (int j = 0; j < E->npf; j++)
-    for (int k = 0; k < U; k++)
-      em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
-  for (int k = 0; k < U; k++) {
-    em_line(E, "{");
+  pf_step(E, V, U / V);
+  E->ind--;
+  em_line(E, "}");
+  if (V > 1) {
+    em_line(E, "for (; _rb < _nq; _rb += %d * _st) {", V);
     E->ind++;
-    em_line(E, "const int64_t _r = _rb + %d * _st;", k);
-    E->pf_k = k;
-    cuda_one_position(E, em_sf(E, "_nextu%d", k));
+    pf_step(E, V, 1);
     E->ind--;
     em_line(E, "}");
   }
-  E->ind--;
-  em_line(E, "}");
-  em_line(E, "_r = _rb;");
+  em_line(E, "_r += %s;", V > 1 ? "_nq" : "_nv");
   E->npf = 0;
 }
 

@@ -441,6 +441,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
    For rules that resolve indices, the resolved indices are written first. */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
+  P->off32 = NULL;
   if (P->lin) {
     *off = "_r";
     *valid = "1";
@@ -478,6 +479,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
       if (P->rule == R_ZERO)
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
       res[d] = em_sf(E, "(int64_t)%s", P->ridx[d]);
+      if (P->ndim == 1) P->off32 = em_sf(E, "(int32_t)%s", P->ridx[d]);
       ix[d] = res[d];
       continue;
     }
@@ -650,7 +652,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   E->ind++;
   bool fast_int = el == EL_I32 && em_kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  bool priv = P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, off, el, op, v, vt));
+  bool priv = P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, P->off32 ? P->off32 : off, el, op, v, vt));
   if (priv && E->cuda) {
     em_line(E, "else {");
     E->ind++;

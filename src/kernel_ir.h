@@ -155,6 +155,7 @@ typedef struct KSpec {
   /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
+  int tile_vec;              /* positions a thread of the tiled loop takes at once (vector loads) */
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
                                 (0: its updates stay global atomics on the GPU) */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */

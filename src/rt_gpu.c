@@ -701,6 +701,13 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   }
 }
 
+/* The integer environment variable name when set within [lo, hi], else def. */
+static int env_int(const char *name, int lo, int hi, int def) {
+  const char *e = getenv(name);
+  int v = e ? atoi(e) : def;
+  return v >= lo && v <= hi ? v : def;
+}
+
 static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   Func *f = S->kfunc;
   const OqkArg *args = (const OqkArg *)(G.param + GRID_HEAD);
@@ -725,7 +732,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     count_scratch(g, counts, cl->site->loc);
     h[10] = (int64_t)g->counts;
   }
-  unsigned lg = 5;
+  unsigned lg = (unsigned)env_int("OQ_CUDA_LGR", 0, 5, 5);   /* tuning knob: log2 of the replicas */
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
   h[9] = mask ? mask | lg << 8 : 0;
   g->tshared = mask ? per << lg : 0;
@@ -734,7 +741,9 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     g->occ_shared = g->tshared;
   }
   int per_sm = g->occ_blocks;
-  int64_t want = (npos + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  /* each thread at least one vector load's positions (OQ_CUDA_TILE_MIN: a tuning knob) */
+  int64_t ppt = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, S->tile_vec > 1 ? S->tile_vec : 1);
+  int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
 }
