@@ -66,6 +66,9 @@ void em_cuda_transforms(Em *E) {
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tile_vec = 1;
+  S->merge_copies = 8;
+  const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
+  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
   if (!S->tiled) {
     E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
     S->npriv = 0;       /* private copies need the block's merge after all its positions */
@@ -167,7 +170,9 @@ static void emit_grid_stride(Em *E) {
 static void entry_header(Em *E, Buf *body) {
   int nargs = E->S->kspec->func->nparams + E->S->ncaps;
   em_bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
-  em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
+  const char *mb = E->S->tiled ? getenv("OQ_CUDA_MINB") : NULL;   /* a tuning knob: resident blocks of 256 */
+  if (mb && atoi(mb) >= 1 && atoi(mb) <= 8) em_bprintf(body, "extern \"C\" __global__ void __launch_bounds__(256, %d) oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n", atoi(mb));
+  else em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
 /* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
@@ -285,10 +290,18 @@ static int pf_width(Em *E) {
   return V;
 }
 
+/* The load of vector i of array j (V elements) of the step at element base. */
+static char *pf_load(Em *E, int j, int i, int V, const char *base) {
+  const char *vt = pf_vec_type(E->pf_el[j], V);
+  return em_sf(E, "*(const %s *)(%s.p + %s + %d * _st)", vt, E->pf_arr[j], base, i * V);
+}
+
 /* One step of the linear loop from element _rb: m loads of V elements per array (vector i
    at _rb + i * V * _st), then the m * V positions, element e of vector i being
-   _rb + i * V * _st + e. */
-static void pf_step(Em *E, int V, int m) {
+   _rb + i * V * _st + e. pipe: the vectors were loaded into _qn by the step before, and
+   this step loads the next one's (up to _nv) before its positions, so that loads stay in
+   flight while the positions run. */
+static void pf_step(Em *E, int V, int m, int pipe) {
   for (int j = 0; j < E->npf; j++) {
     const char *ct = em_el_ctype(E->pf_el[j]);
     for (int i = 0; i < m; i++) {
@@ -296,10 +309,16 @@ static void pf_step(Em *E, int V, int m) {
         em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", ct, j, i, E->pf_arr[j], i);
         continue;
       }
-      em_line(E, "const %s _pv%d_%d = *(const %s *)(%s.p + _rb + %d * _st);", pf_vec_type(E->pf_el[j], V), j, i,
-              pf_vec_type(E->pf_el[j], V), E->pf_arr[j], i * V);
+      const char *vt = pf_vec_type(E->pf_el[j], V);
+      em_line(E, "const %s _pv%d_%d = %s;", vt, j, i, pipe ? em_sf(E, "_qn%d_%d", j, i) : pf_load(E, j, i, V, "_rb"));
       for (int e = 0; e < V; e++) em_line(E, "const %s _pf%d_%d = _pv%d_%d.%c;", ct, j, i * V + e, j, i, "xyzw"[e]);
     }
+  }
+  if (pipe) {
+    em_line(E, "if (_rb + %d * _st < _nv) {", m * V);
+    for (int j = 0; j < E->npf; j++)
+      for (int i = 0; i < m; i++) em_line(E, "  _qn%d_%d = %s;", j, i, pf_load(E, j, i, V, em_sf(E, "_rb + %d * _st", m * V)));
+    em_line(E, "}");
   }
   for (int k = 0; k < m * V; k++) {
     em_line(E, "{");
@@ -340,15 +359,21 @@ static void cuda_unrolled(Em *E) {
   free(al.s);
   em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
   em_line(E, "int64_t _rb = %d * _r;", V);
+  const char *pe = getenv("OQ_CUDA_PIPE");   /* a tuning knob: 1 loads each step's vectors a step ahead */
+  int pipe = V > 1 && pe && !strcmp(pe, "1");
+  for (int j = 0; j < E->npf && pipe; j++)
+    for (int i = 0; i < U / V; i++)
+      em_line(E, "%s _qn%d_%d = _rb < _nv ? %s : %s{};", pf_vec_type(E->pf_el[j], V), j, i, pf_load(E, j, i, V, "_rb"),
+              pf_vec_type(E->pf_el[j], V));
   em_line(E, "for (; _rb < _nv; _rb += %d * _st) {", U);
   E->ind++;
-  pf_step(E, V, U / V);
+  pf_step(E, V, U / V, pipe);
   E->ind--;
   em_line(E, "}");
   if (V > 1) {
     em_line(E, "for (; _rb < _nq; _rb += %d * _st) {", V);
     E->ind++;
-    pf_step(E, V, 1);
+    pf_step(E, V, 1, 0);
     E->ind--;
     em_line(E, "}");
   }
@@ -400,15 +425,18 @@ static void cuda_tiled_body(Em *E) {
 }
 
 /* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
-   scratch (P.scr: [0] the blocks done, then each counted array's counts, zero between
-   launches); the last block to finish turns each total into the oracle's additions with
-   plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
+   scratch (P.scr: [0] the blocks done, then each counted array's counts, merge_copies times:
+   block b adds into copy b mod merge_copies, so that fewer blocks contend for one address;
+   zero between launches); the last block to finish sums the copies, turns each total into
+   the oracle's additions with plain stores and zeroes the scratch again. Integer atomics:
+   exact. */
 void em_cuda_count_offsets(Em *E) {
   KSpec *S = E->S;
   em_line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
   em_line(E, "int64_t _gcn = 1;");
   for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k]) em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
+    if (S->priv_esz[k] && S->priv_count[k])
+      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->merge_copies, k);
 }
 
 static void cuda_count_finish(Em *E) {
@@ -432,12 +460,15 @@ static void cuda_count_finish(Em *E) {
     const char *ct = em_el_ctype(t.el);
     em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
     E->ind++;
-    em_line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
+    em_line(E, "unsigned long long _k = 0;");
+    em_line(E, "for (int64_t _c = _gco%d + _i; _c < _gco%d + %d * pvn%d; _c += pvn%d) {", k, k, S->merge_copies, k, k);
+    em_line(E, "  _k += ((volatile unsigned long long *)_gc)[_c];");
+    em_line(E, "  _gc[_c] = 0;");
+    em_line(E, "}");
     em_line(E, "if (!_k) continue;");
     em_line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
     em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
          t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
-    em_line(E, "_gc[_gco%d + _i] = 0;", k);
     E->ind--;
     em_line(E, "}");
   }
@@ -466,7 +497,8 @@ static void cuda_epilogue(Em *E) {
       E->ind++;
       em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k]) em_line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
+      if (S->priv_count[k])
+        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
       E->ind--;
       em_line(E, "}");

@@ -156,6 +156,8 @@ typedef struct KSpec {
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
   int tile_vec;              /* positions a thread of the tiled loop takes at once (vector loads) */
+  int merge_copies;          /* counted private arrays: copies of their counts in the launch's
+                                scratch; block b adds into copy b mod merge_copies */
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
                                 (0: its updates stay global atomics on the GPU) */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */

@@ -725,7 +725,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
     per += v.arr->numel * g->priv_esz[k] + 16;
-    if (g->priv_count[k]) counts += v.arr->numel * 8;
+    if (g->priv_count[k]) counts += v.arr->numel * 8 * S->merge_copies;
   }
   int64_t *h = (int64_t *)G.param;
   if (counts > 8) {
