@@ -298,10 +298,10 @@ static char *pf_load(Em *E, int j, int i, int V, const char *base) {
 
 /* One step of the linear loop from element _rb: m loads of V elements per array (vector i
    at _rb + i * V * _st), then the m * V positions, element e of vector i being
-   _rb + i * V * _st + e. pipe: the vectors were loaded into _qn by the step before, and
+   _rb + i * V * _st + e (a `return` there jumps to label<e>). pipe: the vectors were loaded into _qn by the step before, and
    this step loads the next one's (up to _nv) before its positions, so that loads stay in
    flight while the positions run. */
-static void pf_step(Em *E, int V, int m, int pipe) {
+static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
   for (int j = 0; j < E->npf; j++) {
     const char *ct = em_el_ctype(E->pf_el[j]);
     for (int i = 0; i < m; i++) {
@@ -325,7 +325,7 @@ static void pf_step(Em *E, int V, int m, int pipe) {
     E->ind++;
     em_line(E, "const int64_t _r = _rb + %d * _st + %d;", k / V * V, k % V);
     E->pf_k = k;
-    cuda_one_position(E, em_sf(E, "_nextu%d", k));
+    cuda_one_position(E, em_sf(E, "%s%d", label, k));
     E->ind--;
     em_line(E, "}");
   }
@@ -367,13 +367,13 @@ static void cuda_unrolled(Em *E) {
               pf_vec_type(E->pf_el[j], V));
   em_line(E, "for (; _rb < _nv; _rb += %d * _st) {", U);
   E->ind++;
-  pf_step(E, V, U / V, pipe);
+  pf_step(E, V, U / V, pipe, "_nextu");
   E->ind--;
   em_line(E, "}");
   if (V > 1) {
     em_line(E, "for (; _rb < _nq; _rb += %d * _st) {", V);
     E->ind++;
-    pf_step(E, V, 1, 0);
+    pf_step(E, V, 1, 0, "_nextv");
     E->ind--;
     em_line(E, "}");
   }
