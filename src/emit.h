@@ -185,6 +185,7 @@ void em_emit_private_hooks(Em *E, Buf *out);
 char *em_prefetched(Em *E, const char *arr);
 char *em_index_read(Em *E, Node *n);
 bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
+void em_cuda_priv_count(Em *E, int k, char *off, const char *valid);
 const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);

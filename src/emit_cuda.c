@@ -14,13 +14,28 @@ bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, K
   if (!E->S->priv_esz[k]) return false;
   char *ix = em_sf(E, "((unsigned)(%s) << _lgR) + _ln", off);
   if (E->S->priv_count[k]) {
-    em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
+    em_cuda_priv_count(E, k, off, "1");
     return true;
   }
   if (el == EL_I32 && em_kclass(vt) != K_INT) return false;
   char *d = em_conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
   em_line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, em_el_ctype(el), op == OP_SUB ? "-" : "", d);
   return true;
+}
+
+/* CUDA: one count of counted private array k at offset off when valid holds, without a
+   branch: an invalid element adds 0 to element 0 (a branch per position costs more than
+   the rare extra atomic). */
+void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
+  if (!strcmp(valid, "1")) {
+    em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (((unsigned)(%s) << _lgR) + _ln), 1u);", k, k, off);
+    return;
+  }
+  char *ok = em_tmp(E);
+  em_line(E, "const bool %s = %s;", ok, valid);
+  em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (((%s ? (unsigned)(%s) : 0u) << _lgR) + _ln), (unsigned)%s);", k, k,
+          ok, off, ok);
+  em_line(E, "else if (%s) {", ok);
 }
 
 /* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
@@ -341,7 +356,7 @@ static void cuda_unrolled(Em *E) {
   if (E->nreach > 1) return;
   for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
   if (!E->npf) return;
-  int U = E->npf <= 2 ? 8 : 4;
+  int U = E->npf <= 2 ? 16 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
   if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
   int V = pf_width(E);
@@ -359,8 +374,9 @@ static void cuda_unrolled(Em *E) {
   free(al.s);
   em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
   em_line(E, "int64_t _rb = %d * _r;", V);
-  const char *pe = getenv("OQ_CUDA_PIPE");   /* a tuning knob: 1 loads each step's vectors a step ahead */
-  int pipe = V > 1 && pe && !strcmp(pe, "1");
+  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
+  const char *pe = getenv("OQ_CUDA_PIPE");
+  int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
   for (int j = 0; j < E->npf && pipe; j++)
     for (int i = 0; i < U / V; i++)
       em_line(E, "%s _qn%d_%d = _rb < _nv ? %s : %s{};", pf_vec_type(E->pf_el[j], V), j, i, pf_load(E, j, i, V, "_rb"),

@@ -648,11 +648,14 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) em_line(E, "%s = %s;", res, v);
     return;
   }
-  em_line(E, "if (%s) {", valid);
+  /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
+  bool counted = E->cuda && P->priv >= 0 && E->S->priv_esz[P->priv] && E->S->priv_count[P->priv] && strcmp(valid, "1");
+  if (counted) em_cuda_priv_count(E, P->priv, P->off32 ? P->off32 : off, valid);
+  else em_line(E, "if (%s) {", valid);
   E->ind++;
   bool fast_int = el == EL_I32 && em_kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  bool priv = P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, P->off32 ? P->off32 : off, el, op, v, vt));
+  bool priv = !counted && P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, P->off32 ? P->off32 : off, el, op, v, vt));
   if (priv && E->cuda) {
     em_line(E, "else {");
     E->ind++;
