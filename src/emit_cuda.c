@@ -80,7 +80,7 @@ void em_cuda_transforms(Em *E) {
   S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
-  S->tile_vec = 1;
+  S->tile_ppt = 1;
   S->merge_copies = 8;
   const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
   if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
@@ -185,9 +185,7 @@ static void emit_grid_stride(Em *E) {
 static void entry_header(Em *E, Buf *body) {
   int nargs = E->S->kspec->func->nparams + E->S->ncaps;
   em_bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
-  const char *mb = E->S->tiled ? getenv("OQ_CUDA_MINB") : NULL;   /* a tuning knob: resident blocks of 256 */
-  if (mb && atoi(mb) >= 1 && atoi(mb) <= 8) em_bprintf(body, "extern \"C\" __global__ void __launch_bounds__(256, %d) oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n", atoi(mb));
-  else em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
+  em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
 /* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
@@ -365,7 +363,7 @@ static void cuda_unrolled(Em *E) {
     E->npf = 0;
     return;
   }
-  E->S->tile_vec = V;
+  E->S->tile_ppt = V > 1 ? U : 1;
   if (V > 1) em_xform_note(E->S, "%s", V == 4 ? "vector-loads(4)" : "vector-loads(2)");
   Buf al = {0};
   for (int j = 0; j < E->npf && V > 1; j++)

@@ -155,7 +155,8 @@ typedef struct KSpec {
   /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
-  int tile_vec;              /* positions a thread of the tiled loop takes at once (vector loads) */
+  int tile_ppt;              /* the least positions per thread of a tiled launch (a step of
+                                vector loads), so that small launches run whole steps */
   int merge_copies;          /* counted private arrays: copies of their counts in the launch's
                                 scratch; block b adds into copy b mod merge_copies */
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy

@@ -60,7 +60,7 @@ typedef struct GSpec {
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
-  int tile_vec, merge_copies;            /* KSpec's: positions per vector load, copies of the counts */
+  int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
   bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
   unsigned tgrid;           /* this launch's grid and shared memory when tiled */
@@ -390,7 +390,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
   memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
-  g->tile_vec = S->tile_vec;
+  g->tile_ppt = S->tile_ppt;
   g->merge_copies = S->merge_copies;
   for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
   prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
@@ -744,8 +744,9 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     g->occ_shared = g->tshared;
   }
   int per_sm = g->occ_blocks;
-  /* each thread at least one vector load's positions (OQ_CUDA_TILE_MIN: a tuning knob) */
-  int64_t ppt = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, g->tile_vec > 1 ? g->tile_vec : 1);
+  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
+     tuning knob) */
+  int64_t ppt = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, g->tile_ppt > 1 ? g->tile_ppt : 1);
   int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
