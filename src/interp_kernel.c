@@ -392,16 +392,7 @@ static void bind_kernel_args(Launch *L, int nargs, Value *args) {
   for (int i = 0, a = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
     if (is_special_kernel_param(p->name)) continue;
-    char what[160];
-    snprintf(what, sizeof what, "argument '%s' of kernel '%s'", p->name, kname);
-    Value v = rt_convert(args[a], p->type, what, L->site->loc);
-    if (v.kind == V_ARRAY && args[a].kind == V_ARRAY && v.arr != args[a].arr && (args[a].arr->state & ARR_HOST_STALE)) {
-      /* a converted copy was made from a stale host copy: copy back, then convert */
-      val_release(v);
-      cuda_host_touch(args[a].arr, L->site->loc);
-      v = rt_convert(args[a], p->type, what, L->site->loc);
-    }
-    L->args[i] = v;
+    L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
     a++;
   }
 }
@@ -414,6 +405,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
     rt_error(site->loc, "parallel_do: the last argument must be a __kernel__ function, not a %s",
              kv.kind == V_FUNC ? "non-kernel function" : rt_kind_name(kv));
   Launch L = {.host = I, .site = site, .kernel = kv.fn, .func = kv.fn->func};
+  if (argv[0].kind == V_ARRAY) cuda_host_read(argv[0].arr, site->loc);   /* the launch's size */
   parse_launch_size(&L, argv[0], site->loc);
   bind_kernel_args(&L, argc - 2, argv + 1);
   FuncInfo *fi = func_info(L.func);

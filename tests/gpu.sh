@@ -112,8 +112,13 @@ pool_check() {
   a=$(counter "$logs/pool.out" cuMemAlloc)
   u=$(counter "$logs/pool.out" uploads)
   ur=$(counter "$logs/pool_read.out" uploads)
+  build/oq run --target cuda --profile tests/gpu/host_copy.q >"$logs/host_copy.out" 2>&1 || return 1
+  local hu hd
+  hu=$(counter "$logs/host_copy.out" uploads)
+  hd=$(counter "$logs/host_copy.out" downloads)
   echo "pool.q: ${a:-?} cuMemAlloc for 1000 zeros(256), ${u:-?} uploads; pool_read.q: ${ur:-?} uploads"
-  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ]
+  echo "host_copy.q: ${hu:-?} uploads, ${hd:-?} downloads (want 2 and 3)"
+  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ] && [ "$hu" = 2 ] && [ "$hd" = 3 ]
 }
 if want pool && [ $gpu_ok = 1 ]; then
   export logs
