@@ -90,12 +90,24 @@ static Value int_vector(const int64_t *x, int n) {
 
 static int64_t product(const int64_t *x, int D);
 
+/* Halves the largest of out[0..D) until their product is at most limit (none when 0). */
+static void halve_to(int64_t *out, int D, int64_t limit) {
+  while (limit > 0 && product(out, D) > limit) {
+    int big = 0;
+    for (int d = 1; d < D; d++) big = out[d] > out[big] ? d : big;
+    out[big] = (out[big] + 1) / 2;
+  }
+}
+
 Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count) {
   int need = count ? 3 : 2;
   const char *fname = count ? "opt_block_cnt" : "max_block_size";
   if (argc != need) rt_error(site->loc, "%s takes %d arguments", fname, need);
   int64_t dims[OQ_MAX_RANK], blk[OQ_MAX_RANK], out[OQ_MAX_RANK];
-  Value dv = argv[argc - 1];
+  Value dv = argv[argc - 1], kv = argv[0];
+  /* the kernel, when launches go to the GPU: the answers fit it there */
+  Func *gk = I->prog->opt && I->prog->opt->target == TARGET_CUDA && kv.kind == V_FUNC &&
+             kv.fn->kind == CALL_USER ? kv.fn->func : NULL;
   int D = read_dims(dv, dims, "the data size", site->loc);
   if (count) {
     int Db = read_dims(argv[1], blk, "the block size", site->loc);
@@ -104,17 +116,13 @@ Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count
       if (blk[d] < 1) rt_error(site->loc, "opt_block_cnt: block size must be positive");
       out[d] = (dims[d] + blk[d] - 1) / blk[d];
     }
+    /* on the GPU, no more blocks than it holds at once (grid barriers need them all
+       resident; a grid-stride loop covers the rest) */
+    halve_to(out, D, gk ? gpu_resident_blocks(gk, product(blk, D)) : 0);
   } else {
     for (int d = 0; d < D; d++) out[d] = dims[d] < 1 ? 1 : (dims[d] < block_cap(D, d) ? dims[d] : block_cap(D, d));
-    /* on the GPU, no more threads than the kernel can run there: halve the largest side */
-    Value kv = argv[0];
-    int64_t limit = I->prog->opt && I->prog->opt->target == TARGET_CUDA && kv.kind == V_FUNC &&
-                    kv.fn->kind == CALL_USER ? gpu_max_block_threads(kv.fn->func) : 0;
-    while (limit > 0 && product(out, D) > limit) {
-      int big = 0;
-      for (int d = 1; d < D; d++) big = out[d] > out[big] ? d : big;
-      out[big] = (out[big] + 1) / 2;
-    }
+    /* on the GPU, no more threads than the kernel can run there */
+    halve_to(out, D, gk ? gpu_max_block_threads(gk) : 0);
   }
   return v_is_real(dv) ? v_int(out[0]) : int_vector(out, D);
 }
