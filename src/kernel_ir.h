@@ -1,5 +1,5 @@
 /* kernel_ir.h: what kernel specialization (kernel_sema.c) learns about a kernel launch and
-   what the C emitter (emit_c.c) reads: a type for every expression of every specialized
+   what the C emitter (emit*.c) reads: a type for every expression of every specialized
    function, the captured values, the device functions each call reaches, and the error
    sites compiled code reports through.
 
@@ -191,7 +191,7 @@ enum {
   KB_MEMFENCE, KB_PREVPOW2, KB_NEXTPOW2, KB_COUNT
 };
 
-/* emit_c.c */
+/* emit_c.c, emit_cuda.c */
 /* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */
 char *emit_c(KSpec *S);
 /* The CUDA C++ of a specialization for NVRTC (malloc'ed): `extern "C" __global__ void

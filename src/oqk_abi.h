@@ -1,4 +1,4 @@
-/* oqk_abi.h: the interface between rt_cpu.c and the C code emit_c.c generates. The same
+/* oqk_abi.h: the interface between rt_cpu.c and the C code the emitter (emit*.c) generates. The same
    definitions are compiled into oq (as C) and pasted into every generated source (as text,
    OQK_ABI_TEXT), so the two sides cannot drift apart. Bump OQK_ABI_VERSION when they change:
    it is part of the cache key. */

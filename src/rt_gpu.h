@@ -1,5 +1,5 @@
 /* rt_gpu.h: the CUDA back end as the kernel launcher (interp_kernel.c) sees it. A launch is
-   specialized as for the CPU (kernel_sema.c), emitted as CUDA C++ (emit_cuda in emit_c.c),
+   specialized as for the CPU (kernel_sema.c), emitted as CUDA C++ (emit_cuda.c),
    compiled by NVRTC for the device's arch (cached on disk by rt_nvrtc.c) and launched with
    the oracle's block dimensions. */
 #ifndef OQ_RT_GPU_H

@@ -18,7 +18,7 @@ struct ProfRow {
   int compiled, cached;     /* specializations compiled now / found in the disk cache */
   uint64_t bytes_up, bytes_down;
   char note[256];           /* why the kernel ran on this back end (or did not) */
-  char xforms[160];         /* the transforms its last specialization got (emit_c.c) */
+  char xforms[160];         /* the transforms its last specialization got (emit_c.c, emit_cuda.c) */
   bool told;
   ProfRow *next;
 };

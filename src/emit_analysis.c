@@ -1,0 +1,775 @@
+/* emit_analysis.c: what the emitter learns about a kernel body before it writes it: arrays
+   updated only by += (private copies), locals of barrier kernels (per thread, per phase or per
+   block), zeros stored into fresh shared memory, the linear loop, locals that are pos plus a
+   constant, and values every thread of a block agrees on. */
+#include "emit.h"
+
+static bool assign_used_as_value(Node *n, PrivCount *c, Em *E);
+static void mark_assigned(FSpec *f, Node *n, unsigned char *assigned);
+
+static void pos_scan(PosScan *c, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  if (n->kind == N_ASSIGN && c->nassign)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) c->nassign[t->slot]++;
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0) c->nassign[t->a->slot]++;
+    }
+  if (n->kind == N_FOR && n->slot >= 0 && c->nassign) c->nassign[n->slot]++;
+  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->read = true;
+  pos_scan(c, n->a);
+  pos_scan(c, n->b);
+  pos_scan(c, n->c);
+  for (int i = 0; i < n->list.n; i++) pos_scan(c, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pos_scan(c, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pos_scan(c, n->cases[i].body.items[j]);
+}
+
+static void find_pos_locals(Em *E) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots;
+  E->posdef = calloc(nslots + 1, sizeof *E->posdef);
+  if (E->phases || E->cuda) return;   /* only the CPU's flat rows use them */
+  PosScan c = {calloc(nslots + 1, sizeof(int)), -1, false};
+  for (int j = 0; j < f->body.n; j++) pos_scan(&c, f->body.items[j]);
+  for (int j = 0; j < f->body.n; j++) {
+    Node *a = f->body.items[j];
+    if (a->kind != N_ASSIGN || a->op != OP_NONE || a->list.n != 1 || !a->b) continue;
+    Node *t = a->list.items[0];
+    if (t->kind != N_IDENT || t->slot < 0 || t->depth != 0 || E->sc[t->slot] != SC_LOCAL ||
+        c.nassign[t->slot] != 1 || em_T(E, t).kind != K_INT)
+      continue;
+    PosScan r = {NULL, t->slot, false};
+    for (int i = 0; i < j; i++) pos_scan(&r, f->body.items[i]);
+    pos_scan(&r, a->b);
+    int64_t off;
+    char *inv;
+    bool any = false;
+    for (int d = 0; d < E->S->D && !any; d++) any = em_pos_comp(E, a->b, d, &off, &inv);
+    if (!r.read && any) E->posdef[t->slot] = a->b;
+  }
+  free(c.nassign);
+}
+
+/* ---- arrays updated only by += and -= ----
+   Such an array can be updated in a private copy per worker, added into the array after
+   the launch, instead of atomically: the same sums in another order (atomics have no
+   order either). The launcher does it for small arrays that no other argument aliases. */
+
+int em_private_of(Em *E, Node *id) {
+  if (!E->f->is_kernel || id->kind != N_IDENT) return -1;
+  NodeInfo *ni = ksema_info(E->f, id);
+  for (int k = 0; k < E->S->npriv; k++) {
+    if (E->priv_slot[k] >= 0 && id->slot == E->priv_slot[k] && id->depth == 0) return k;
+    if (E->priv_cap[k] >= 0 && ni && ni->cap == E->priv_cap[k]) return k;
+  }
+  return -1;
+}
+
+static bool refers(Em *E, Node *n, PrivCount *c) {
+  if (n->kind != N_IDENT) return false;
+  if (c->slot >= 0) return n->slot == c->slot && n->depth == 0;
+  NodeInfo *ni = ksema_info(E->f, n);
+  return ni && ni->cap == c->cap;
+}
+
+static void priv_walk(Em *E, Node *n, PrivCount *c) {
+  if (!n) return;
+  if (n->kind == N_IDENT && refers(E, n, c)) c->all++;
+  if (n->kind == N_ASSIGN && (n->op == OP_ADD || n->op == OP_SUB) && n->list.n == 1 &&
+      n->list.items[0]->kind == N_INDEX && refers(E, n->list.items[0]->a, c))
+    c->ok++;
+  if (n->kind == N_CALL && n->list.n >= 1 && refers(E, n->list.items[0], c)) {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && (ni->builtin == KB_SIZE || ni->builtin == KB_NUMEL || ni->builtin == KB_NDIMS)) c->ok++;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  priv_walk(E, n->a, c);
+  priv_walk(E, n->b, c);
+  priv_walk(E, n->c, c);
+  for (int i = 0; i < n->list.n; i++) priv_walk(E, n->list.items[i], c);
+  for (int i = 0; i < n->list2.n; i++) priv_walk(E, n->list2.items[i], c);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) priv_walk(E, n->cases[i].body.items[j], c);
+}
+
+/* The int literal every update of the array adds (`h[v] += 1`), or 0. Identical additions
+   give the same result in any order, so a private copy can count them. */
+static void inc_walk(Em *E, Node *n, PrivCount *c, int64_t *lit) {
+  if (!n || *lit == -1) return;
+  if (n->kind == N_ASSIGN && n->list.n == 1 && n->list.items[0]->kind == N_INDEX && refers(E, n->list.items[0]->a, c)) {
+    int64_t v = 0;
+    if (n->op != OP_ADD || !n->b || n->b->kind != N_INT || n->b->ival == 0 || n->b->ival > (1 << 20) ||
+        (*lit && *lit != n->b->ival))
+      *lit = -1;
+    else v = n->b->ival;
+    if (*lit != -1) *lit = v;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  inc_walk(E, n->a, c, lit);
+  inc_walk(E, n->b, c, lit);
+  inc_walk(E, n->c, c, lit);
+  for (int i = 0; i < n->list.n; i++) inc_walk(E, n->list.items[i], c, lit);
+  for (int i = 0; i < n->list2.n; i++) inc_walk(E, n->list2.items[i], c, lit);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) inc_walk(E, n->cases[i].body.items[j], c, lit);
+}
+
+static int64_t same_int_increment(Em *E, NodeList *body, PrivCount *c) {
+  int64_t lit = 0;
+  for (int i = 0; i < body->n; i++) inc_walk(E, body->items[i], c, &lit);
+  return lit > 0 ? lit : 0;
+}
+
+/* Statements use `x[...] += v` as statements only: an assignment used as a value reads. */
+
+static void find_private(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  S->npriv = 0;
+  int nargs = f->nparams + S->ncaps;
+  for (int a = 0; a < nargs && S->npriv < OQK_PRIV_SLOTS; a++) {
+    PrivCount c = {.slot = -1, .cap = -1};
+    KType t;
+    if (a < f->nparams) {
+      int s = f->ngenerics + a;
+      if (E->sc[s] != SC_PARAM) continue;
+      c.slot = s;
+      t = k->params[a];
+    } else {
+      c.cap = a - f->nparams;
+      t = S->caps[c.cap].type;
+      /* device functions may use the captured array too */
+      bool elsewhere = false;
+      for (int i = 1; i < E->nreach && !elsewhere; i++)
+        for (int j = 0; j < E->reach[i]->info.cap; j++)
+          if (E->reach[i]->info.items[j].node && E->reach[i]->info.items[j].cap == c.cap) elsewhere = true;
+      if (elsewhere) continue;
+    }
+    if (t.kind != K_ARRAY || t.shared || el_is_complex(t.el)) continue;
+    for (int i = 0; i < f->body.n; i++) priv_walk(E, f->body.items[i], &c);
+    bool as_value = false;
+    for (int i = 0; i < f->body.n; i++) as_value |= assign_used_as_value(f->body.items[i], &c, E);
+    if (c.all == 0 || c.all != c.ok || as_value) continue;
+    E->priv_slot[S->npriv] = c.slot;
+    E->priv_cap[S->npriv] = c.cap;
+    S->priv_count[S->npriv] = el_is_integer(t.el) ? 0 : same_int_increment(E, &f->body, &c);
+    S->priv_arg[S->npriv++] = a;
+  }
+}
+
+static bool assign_used_as_value(Node *n, PrivCount *c, Em *E) {
+  if (!n) return false;
+  bool stmt_list_parent = false;
+  (void)stmt_list_parent;
+  /* an N_ASSIGN reached as an operand of an expression (not a statement) */
+  switch (n->kind) {
+  case N_ASSIGN:
+    /* its own value is not used here; look inside its operands */
+    for (int i = 0; i < n->list.n; i++)
+      if (n->list.items[i]->kind == N_INDEX)
+        for (int j = 0; j < n->list.items[i]->list.n; j++)
+          if (assign_used_as_value(n->list.items[i]->list.items[j], c, E)) return true;
+    if (n->b && n->b->kind == N_ASSIGN && n->b->list.n == 1 && n->b->list.items[0]->kind == N_INDEX &&
+        refers(E, n->b->list.items[0]->a, c))
+      return true;
+    return assign_used_as_value(n->b, c, E);
+  case N_IF: case N_WHILE: case N_REPEAT: case N_FOR: case N_BLOCK: case N_MATCH:
+    for (int i = 0; i < n->list.n; i++) if (assign_used_as_value(n->list.items[i], c, E)) return true;
+    for (int i = 0; i < n->list2.n; i++) if (assign_used_as_value(n->list2.items[i], c, E)) return true;
+    for (int i = 0; i < n->ncases; i++)
+      for (int j = 0; j < n->cases[i].body.n; j++)
+        if (assign_used_as_value(n->cases[i].body.items[j], c, E)) return true;
+    return false;
+  case N_EXPR:
+    return n->a && n->a->kind == N_ASSIGN && n->a->list.n == 1 && n->a->list.items[0]->kind == N_INDEX &&
+           refers(E, n->a->list.items[0]->a, c);
+  default:
+    if (n->kind == N_CALL || n->kind == N_BINARY || n->kind == N_UNARY || n->kind == N_COND ||
+        n->kind == N_MATRIX || n->kind == N_INDEX) {
+      Node *kids[3] = {n->a, n->b, n->c};
+      for (int i = 0; i < 3; i++)
+        if (kids[i] && kids[i]->kind == N_ASSIGN && kids[i]->list.n == 1 &&
+            kids[i]->list.items[0]->kind == N_INDEX && refers(E, kids[i]->list.items[0]->a, c))
+          return true;
+      for (int i = 0; i < n->list.n; i++)
+        if (n->list.items[i]->kind == N_ASSIGN && n->list.items[i]->list.n == 1 &&
+            n->list.items[i]->list.items[0]->kind == N_INDEX && refers(E, n->list.items[i]->list.items[0]->a, c))
+          return true;
+    }
+    return false;
+  }
+}
+
+/* ---- locals of kernels with barriers ----
+   A local lives in a per-thread array unless every phase that mentions it assigns it
+   before reading it (then each phase has its own plain local), or it only ever holds the
+   block's shared array (then the block has one). */
+
+bool em_mentions(Node *n, int slot) {
+  if (!n) return false;
+  if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return true;
+  if (n->kind == N_FOR && n->slot == slot) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (em_mentions(n->a, slot) || em_mentions(n->b, slot) || em_mentions(n->c, slot)) return true;
+  for (int i = 0; i < n->list.n; i++) if (em_mentions(n->list.items[i], slot)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (em_mentions(n->list2.items[i], slot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (em_mentions(n->cases[i].body.items[j], slot)) return true;
+  return false;
+}
+
+/* true when statements from..to-1 assign slot before any read of it (or never mention it) */
+static bool defined_first(NodeList *l, int from, int to, int slot) {
+  for (int i = from; i < to; i++) {
+    Node *n = l->items[i];
+    if (!em_mentions(n, slot)) continue;
+    if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+        n->list.items[0]->slot == slot && n->b && !em_mentions(n->b, slot))
+      return true;
+    if (n->kind == N_FOR && n->slot == slot && !em_mentions(n->a, slot)) {
+      /* a loop that may run zero times leaves the old value for what follows */
+      for (int j = i + 1; j < to; j++)
+        if (em_mentions(l->items[j], slot)) return false;
+      return true;
+    }
+    return false;
+  }
+  return true;
+}
+
+void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots) {
+  int i = 0;
+  while (i < l->n) {
+    Node *n = l->items[i];
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->barrier) {
+      if (n->kind != N_EXPR) {
+        /* block-level statements: their conditions and loop variables are read per thread */
+        for (int s = first; s < nslots; s++) {
+          if (em_mentions(n->a, s) || (n->kind == N_FOR && n->slot == s)) bad[s] = 1;
+        }
+        em_phase_scan(E, &n->list, bad, first, nslots);
+        em_phase_scan(E, &n->list2, bad, first, nslots);
+      }
+      i++;
+      continue;
+    }
+    int j = i;
+    while (j < l->n) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      j++;
+    }
+    for (int s = first; s < nslots; s++)
+      if (!defined_first(l, i, j, s)) bad[s] = 1;
+    i = j;
+  }
+}
+
+static bool only_shared(Node *n, int slot, bool *assigned) {
+  if (!n) return true;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) {
+        if (n->op != OP_NONE || n->list.n != 1 || !n->b || n->b->kind != N_CALL || n->b->a->kind != N_IDENT ||
+            strncmp(n->b->a->name, "shared", 6))
+          return false;
+        *assigned = true;
+      }
+    }
+  if (n->kind == N_FOR && n->slot == slot) return false;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (!only_shared(n->a, slot, assigned) || !only_shared(n->b, slot, assigned) || !only_shared(n->c, slot, assigned))
+    return false;
+  for (int i = 0; i < n->list.n; i++) if (!only_shared(n->list.items[i], slot, assigned)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!only_shared(n->list2.items[i], slot, assigned)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (!only_shared(n->cases[i].body.items[j], slot, assigned)) return false;
+  return true;
+}
+
+/* ---- zeros stored into fresh shared memory ----
+   shared() memory is zero-filled for every block. In the phase that allocates it, before any
+   barrier, `s[...] = 0` changes nothing when no thread does anything else with s there: such
+   stores are dropped, and loops left without statements too (their range is still checked). */
+
+static bool is_zero_lit(Node *v) {
+  if (v->kind == N_UNARY && (v->op == OP_NEG || v->op == OP_PLUS)) return is_zero_lit(v->a);
+  return (v->kind == N_INT && v->ival == 0) || (v->kind == N_REAL && v->rval == 0);
+}
+
+/* no side effects and no error can come from evaluating n (built-ins other than mod) */
+static bool harmless(Node *n) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_ASSIGN: case N_EXCHANGE: case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_BINARY: if (n->op == OP_MOD) return false; break;
+  case N_CALL:
+    if (n->a->kind != N_IDENT || n->a->slot >= 0 || !strcmp(n->a->name, "mod") || !strcmp(n->a->name, "assert"))
+      return false;
+    break;
+  default: break;
+  }
+  if (!harmless(n->a) || !harmless(n->b) || !harmless(n->c)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!harmless(n->list.items[i])) return false;
+  return true;
+}
+
+static bool is_zero_store(Node *n, int slot) {
+  if (!(n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->b && is_zero_lit(n->b) &&
+        n->list.items[0]->kind == N_INDEX && n->list.items[0]->a->kind == N_IDENT &&
+        n->list.items[0]->a->slot == slot && n->list.items[0]->a->depth == 0))
+    return false;
+  Node *t = n->list.items[0];
+  if ((unsigned)t->a->ival & (TM_CHECKED | TM_UNCHECKED)) return false;   /* stores outside are errors */
+  for (int i = 0; i < t->list.n; i++)
+    if (!harmless(t->list.items[i])) return false;
+  return true;
+}
+
+/* slot is mentioned in n other than as the array of size() or numel() */
+static bool mentions_data(Node *n, int slot) {
+  if (!n) return false;
+  if (n->kind == N_CALL && n->a->kind == N_IDENT && n->a->slot < 0 &&
+      (!strcmp(n->a->name, "size") || !strcmp(n->a->name, "numel")) && n->list.n >= 1 &&
+      n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == slot) {
+    for (int i = 1; i < n->list.n; i++)
+      if (mentions_data(n->list.items[i], slot)) return true;
+    return false;
+  }
+  if (n->kind == N_IDENT) return n->slot == slot && n->depth == 0;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return em_mentions(n, slot);
+  if (mentions_data(n->a, slot) || mentions_data(n->b, slot) || mentions_data(n->c, slot)) return true;
+  for (int i = 0; i < n->list.n; i++) if (mentions_data(n->list.items[i], slot)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (mentions_data(n->list2.items[i], slot)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (mentions_data(n->cases[i].body.items[j], slot)) return true;
+  return false;
+}
+
+/* Every mention of slot in n is the base of a zero store (or its size); counts them. */
+static bool only_zero_stores(Node *n, int slot, int *count) {
+  if (!n) return true;
+  if (is_zero_store(n, slot)) {
+    (*count)++;
+    for (int i = 0; i < n->list.items[0]->list.n; i++)
+      if (mentions_data(n->list.items[0]->list.items[i], slot)) return false;
+    return true;
+  }
+  if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return false;
+  if (n->kind == N_CALL && !mentions_data(n, slot)) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return !em_mentions(n, slot);
+  if (!only_zero_stores(n->a, slot, count) || !only_zero_stores(n->b, slot, count) ||
+      !only_zero_stores(n->c, slot, count))
+    return false;
+  for (int i = 0; i < n->list.n; i++) if (!only_zero_stores(n->list.items[i], slot, count)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!only_zero_stores(n->list2.items[i], slot, count)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (!only_zero_stores(n->cases[i].body.items[j], slot, count)) return false;
+  return true;
+}
+
+static void mark_dead(Em *E, Node *n, int slot) {
+  if (!n) return;
+  if (is_zero_store(n, slot)) {
+    E->dead = realloc(E->dead, (E->ndead + 1) * sizeof *E->dead);
+    E->dead[E->ndead++] = n;
+    return;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  for (int i = 0; i < n->list.n; i++) mark_dead(E, n->list.items[i], slot);
+  for (int i = 0; i < n->list2.n; i++) mark_dead(E, n->list2.items[i], slot);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) mark_dead(E, n->cases[i].body.items[j], slot);
+}
+
+bool em_is_dead(Em *E, Node *n) {
+  for (int i = 0; i < E->ndead; i++)
+    if (E->dead[i] == n) return true;
+  return false;
+}
+
+/* A statement list whose statements all do nothing. */
+bool em_all_dead(Em *E, NodeList *l) {
+  for (int i = 0; i < l->n; i++) {
+    Node *n = l->items[i];
+    if (em_is_dead(E, n) || n->kind == N_ATTR) continue;
+    if (n->kind == N_FOR && em_all_dead(E, &n->list)) continue;
+    return false;
+  }
+  return true;
+}
+
+static void find_dead_zero_stores(Em *E) {
+  Func *f = E->S->kfunc;
+  NodeList *l = &f->body;
+  int nslots = func_info(f)->nslots;
+  for (int s = 0; s < nslots; s++) {
+    if (!E->pphase || E->pphase[s] != 2) continue;
+    /* the allocation, then the rest of its phase */
+    int i = 0;
+    while (i < l->n && !(l->items[i]->kind == N_ASSIGN && l->items[i]->list.n == 1 &&
+                         l->items[i]->list.items[0]->kind == N_IDENT && l->items[i]->list.items[0]->slot == s))
+      i++;
+    if (i == l->n) continue;
+    int j = i + 1, count = 0;
+    bool ok = true;
+    for (; j < l->n; j++) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      ok = ok && only_zero_stores(l->items[j], s, &count);
+    }
+    if (!ok || !count) continue;
+    for (int k = i + 1; k < j; k++) mark_dead(E, l->items[k], s);
+  }
+}
+
+static void find_phase_locals(Em *E) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  unsigned char *bad = calloc(nslots + 1, 1);
+  em_phase_scan(E, &f->body, bad, first, nslots);
+  E->pphase = calloc(nslots + 1, 1);
+  for (int s = first; s < nslots; s++) {
+    if (E->sc[s] != SC_LOCAL) continue;
+    bool assigned = false, sh = true;
+    for (int i = 0; i < f->body.n && sh; i++) sh = only_shared(f->body.items[i], s, &assigned);
+    if (sh && assigned && E->f->slots[s].kind == K_ARRAY && E->f->slots[s].shared) E->pphase[s] = 2;
+    else if (!bad[s]) E->pphase[s] = 1;
+  }
+  free(bad);
+  find_dead_zero_stores(E);
+}
+
+static void lin_walk(LinScan *c, Node *n) {
+  if (!n) return;
+  Em *E = c->E;
+  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->uses++;
+  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == c->slot && n->list.items[0]->depth == 0) {
+    Node *b = n->a;
+    NodeInfo *bi = ksema_info(E->f, b);
+    bool arg = b->kind == N_IDENT && bi && bi->t.kind == K_ARRAY && !bi->t.shared &&
+               (bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM));
+    if (!arg || bi->t.rank != E->S->D) c->bad = true;
+    else {
+      c->ok++;
+      char *name = em_ex_ident(E, b);
+      for (int d = 0; d < E->S->D; d++) em_bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  lin_walk(c, n->a);
+  lin_walk(c, n->b);
+  lin_walk(c, n->c);
+  for (int i = 0; i < n->list.n; i++) lin_walk(c, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) lin_walk(c, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) lin_walk(c, n->cases[i].body.items[j]);
+}
+
+static void find_linear(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  E->lin_slot = -1;
+  if (S->uses_block || S->barrier) return;
+  for (int i = 0; i < S->nspecial; i++) {
+    const KSpecial *sp = &S->special[i];
+    if (strcmp(sp->name, "pos")) continue;
+    if (sp->t.kind == K_VEC ? sp->t.len != S->D : S->D != 1) return;
+    int slot = f->ngenerics + sp->param;
+    if (E->sc[slot] != SC_SPECIAL) return;
+    Buf test = {0};
+    LinScan c = {.slot = slot, .test = &test, .E = E};
+    for (int j = 0; j < f->body.n; j++) lin_walk(&c, f->body.items[j]);
+    if (!c.bad && c.ok > 0 && c.ok == c.uses) {
+      E->lin_slot = slot;
+      E->lin_test = test;
+    } else {
+      free(test.s);
+    }
+  }
+}
+
+/* The hooks around a launch with private copies: zero them before, add them in after. */
+void em_emit_private_hooks(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  for (int pass = 0; pass < 2; pass++) {
+    em_bprintf(out, "void oqk_%s(OqkLaunch *L, OqkWorker *W) {\n", pass ? "finish" : "begin");
+    for (int k = 0; k < S->npriv; k++) {
+      int a = S->priv_arg[k];
+      KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+      const char *ct = em_el_ctype(t.el);
+      int64_t cnt = S->priv_count[k];
+      em_bprintf(out, "  if ((L->priv_mask >> %d) & 1) {\n", k);
+      em_bprintf(out, "    size_t n = 1;\n    for (int d = 0; d < %d; d++) n *= (size_t)L->args[%d].dims[d];\n", t.rank, a);
+      if (cnt) ct = "int64_t";
+      if (pass && cnt) {
+        /* k additions of c: at once while every step is an exact integer, else one by one */
+        bool narrow = t.el == EL_F32 || !rt_config.double_precision;
+        em_bprintf(out, "    int64_t *p = (int64_t *)W->scr[%d];\n    %s *y = (%s *)L->args[%d].data;\n", OQK_PRIV_BASE + k,
+                em_el_ctype(t.el), em_el_ctype(t.el), a);
+        em_bprintf(out, "    for (size_t i = 0; i < n; i++) {\n      int64_t k = p[i];\n      if (!k) continue;\n");
+        em_bprintf(out, "      const double v = (double)%s, c = %lld.0, lim = %s;\n", em_load(E, t.el, "y[i]"),
+                (long long)cnt, narrow ? "16777216.0" : "9007199254740992.0");
+        em_bprintf(out, "      if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers */\n");
+        em_bprintf(out, "        double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n");
+        em_bprintf(out, "        if (j > (double)k) j = (double)k;\n");
+        em_bprintf(out, "        y[i] = %s;\n        k -= (int64_t)j;\n      }\n", em_store_conv(E, t.el, "(v + j * c)", em_kt(K_REAL)));
+        em_bprintf(out, "      for (; k > 0; k--) {   /* then one by one, until adding no longer changes it */\n");
+        em_bprintf(out, "        const %s m = %s;\n        if (m == y[i] || m != m) { y[i] = m; break; }\n        y[i] = m;\n      }\n    }\n",
+                em_el_ctype(t.el), em_store_conv(E, t.el, em_sf(E, "(%s + (oq_real)%lld)", em_load(E, t.el, "y[i]"), (long long)cnt), em_kt(K_REAL)));
+        em_bprintf(out, "  }\n");
+        continue;
+      }
+      if (!pass) {
+        em_bprintf(out, "    void *p = oq_scratch(W, %d, n * sizeof(%s) + 1);\n", OQK_PRIV_BASE + k, ct);
+        em_bprintf(out, "    if (p) memset(p, 0, n * sizeof(%s));\n    else L->priv_mask = 0;\n", ct);
+      } else {
+        em_bprintf(out, "    %s *p = (%s *)W->scr[%d], *y = (%s *)L->args[%d].data;\n", ct, ct, OQK_PRIV_BASE + k, ct, a);
+        if (el_is_integer(t.el))
+          em_bprintf(out, "    for (size_t i = 0; i < n; i++) y[i] = (%s)((int64_t)y[i] + (int64_t)p[i]);\n", ct);
+        else
+          em_bprintf(out, "    for (size_t i = 0; i < n; i++) y[i] = (%s)(y[i] + p[i]);\n", ct);
+      }
+      em_bprintf(out, "  }\n");
+    }
+    em_bprintf(out, "  (void)L; (void)W;\n}\n");
+  }
+}
+
+/* ---- the kernel ---- */
+
+/* Slots a function assigns; `v[i] = x` assigns v when v is a local vector of f. */
+
+static void mark_list(FSpec *f, NodeList *l, unsigned char *assigned) {
+  for (int i = 0; i < l->n; i++) mark_assigned(f, l->items[i], assigned);
+}
+
+static void mark_assigned(FSpec *f, Node *n, unsigned char *assigned) {
+  if (!n) return;
+  switch (n->kind) {
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      if (t->kind == N_IDENT && t->slot >= 0 && t->depth == 0) assigned[t->slot] = 1;
+      if (t->kind == N_INDEX && t->a->kind == N_IDENT && t->a->slot >= 0 && t->a->depth == 0 &&
+          f->slots[t->a->slot].kind == K_VEC)
+        assigned[t->a->slot] = 1;   /* a component of a local vector */
+    }
+    mark_assigned(f, n->b, assigned);
+    return;
+  case N_FOR: assigned[n->slot] = 1; mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); return;
+  case N_IF: mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); mark_list(f, &n->list2, assigned); return;
+  case N_WHILE: case N_REPEAT: case N_BLOCK: mark_assigned(f, n->a, assigned); mark_list(f, &n->list, assigned); return;
+  case N_MATCH:
+    for (int i = 0; i < n->ncases; i++) mark_list(f, &n->cases[i].body, assigned);
+    return;
+  case N_LAMBDA: case N_FUNCDEF: return;
+  default:
+    mark_assigned(f, n->a, assigned);
+    mark_assigned(f, n->b, assigned);
+    mark_assigned(f, n->c, assigned);
+    mark_list(f, &n->list, assigned);
+    return;
+  }
+}
+
+/* ---- block-stride loops ----
+   `for i = ind..cnt..e` with ind = pos2ind(blkdim, blkpos) and cnt = prod(blkdim) (each
+   assigned once): over the threads of a block, i takes each value 0..e once. When nothing in
+   the loop depends on its thread (it reads only i, arguments, captures, the block's shared
+   arrays and constants; no break, continue or return), the phase is one loop over i per block
+   instead of a loop per thread: the threads of a phase run in any order. */
+
+static bool is_special_named(Em *E, Node *n, const char *name) {
+  Func *f = E->S->kfunc;
+  if (n->kind != N_IDENT || n->depth != 0 || n->slot < f->ngenerics) return false;
+  const KSpecial *sp = em_special_of(E->S, n->slot - f->ngenerics);
+  return sp && !strcmp(sp->name, name);
+}
+
+static int count_assign(Node *n, int slot) {
+  if (!n) return 0;
+  int c = 0;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      c += t->kind == N_IDENT && t->slot == slot && t->depth == 0;
+    }
+  if (n->kind == N_FOR && n->slot == slot) c++;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return c;
+  c += count_assign(n->a, slot) + count_assign(n->b, slot) + count_assign(n->c, slot);
+  for (int i = 0; i < n->list.n; i++) c += count_assign(n->list.items[i], slot);
+  for (int i = 0; i < n->list2.n; i++) c += count_assign(n->list2.items[i], slot);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) c += count_assign(n->cases[i].body.items[j], slot);
+  return c;
+}
+
+/* The one value a local is given (a top-level `x = v` and no other assignment), or NULL. */
+static Node *single_value(Em *E, Node *id) {
+  Func *f = E->S->kfunc;
+  if (id->kind != N_IDENT || id->depth != 0 || id->slot < 0) return NULL;
+  int total = 0;
+  Node *v = NULL;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    total += count_assign(n, id->slot);
+    if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+        n->list.items[0]->slot == id->slot)
+      v = n->b;
+  }
+  return total == 1 ? v : NULL;
+}
+
+static bool builtin_call(Em *E, Node *n, int id, int nargs) {
+  NodeInfo *ni = n && n->kind == N_CALL ? ksema_info(E->f, n) : NULL;
+  return ni && ni->builtin == id && n->list.n == nargs;
+}
+
+static bool thread_free(Em *E, Node *n, int islot) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_BREAK: case N_CONTINUE: case N_RETURN: case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_IDENT: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->cap >= 0) return true;
+    if (n->slot < 0) return true;   /* a built-in's name */
+    if (n->depth != 0) return false;
+    int s = n->slot;
+    return s == islot || E->sc[s] == SC_PARAM || E->pphase[s] == 2 || (E->konst && E->konst[s] && !E->tconst[s]);
+  }
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (!ni || ni->callee || ni->builtin == KB_SYNC || ni->builtin == KB_SHARED) return false;
+    break;
+  }
+  default: break;
+  }
+  if (!thread_free(E, n->a, islot) || !thread_free(E, n->b, islot) || !thread_free(E, n->c, islot)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!thread_free(E, n->list.items[i], islot)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!thread_free(E, n->list2.items[i], islot)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (!thread_free(E, n->cases[i].body.items[j], islot)) return false;
+  return true;
+}
+
+bool em_block_stride_loop(Em *E, Node *n) {
+  if (n->kind != N_FOR || !n->a || n->a->kind != N_RANGE || !n->a->b || em_T(E, n->a).kind != K_INT) return false;
+  Node *r = n->a, *ind = single_value(E, r->a), *cnt = single_value(E, r->b);
+  if (!ind || !cnt || !builtin_call(E, ind, KB_POS2IND, 2) || !builtin_call(E, cnt, KB_PROD, 1)) return false;
+  if (!is_special_named(E, ind->list.items[0], "blkdim") || !is_special_named(E, ind->list.items[1], "blkpos") ||
+      !is_special_named(E, cnt->list.items[0], "blkdim"))
+    return false;
+  /* i is a plain local of its phases (each assigns it before reading it), and this phase
+     is the loop alone: nobody reads what the threads' loops would leave in it */
+  if (E->sc[n->slot] != SC_LOCAL || E->pphase[n->slot] != 1 || count_assign(n, n->slot) != 1) return false;
+  for (int i = 0; i < n->list.n; i++)
+    if (!thread_free(E, n->list.items[i], n->slot)) return false;
+  return thread_free(E, r->c, n->slot);
+}
+
+/* A local holding the thread's linear index in its block (pos2ind(blkdim, blkpos)) or the
+   block's thread count (prod(blkdim)), assigned once, is _t or _nthr of the phase loops, not
+   a per-thread array: phases mode numbers the threads in the same row-major order. */
+static void find_thread_consts(Em *E) {
+  Func *f = E->S->kfunc;
+  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  E->tconst = calloc(n + 1, 1);
+  for (int i = 0; i < E->S->nspecial; i++) {
+    KType t = E->S->special[i].t;
+    if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
+        !(t.kind == K_VEC ? t.len == E->S->D : E->S->D == 1))
+      return;
+  }
+  for (int s = first; s < n; s++) {
+    Node id = {.kind = N_IDENT, .slot = s};
+    Node *v = E->konst[s] || E->f->slots[s].kind != K_INT ? NULL : single_value(E, &id);
+    if (!v) continue;
+    if (builtin_call(E, v, KB_POS2IND, 2) && is_special_named(E, v->list.items[0], "blkdim") &&
+        is_special_named(E, v->list.items[1], "blkpos"))
+      E->konst[s] = "((int32_t)_t)";
+    else if (builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
+      E->konst[s] = "((int32_t)_nthr)";
+    E->tconst[s] = E->konst[s] != NULL;
+  }
+}
+
+/* ---- CUDA transforms of flat kernels ----
+   A flat kernel's threads are independent, so the GPU may run its positions in any grouping:
+   with kernel outputs or private arrays it runs a grid-stride loop (tiling: a few blocks per
+   SM, many positions per thread), so that each block combines its outputs once (block-reduce)
+   and merges its shared-memory copies of the private arrays once (privatize). */
+
+void em_xform_note(KSpec *S, const char *fmt, const char *name) {
+  size_t n = strlen(S->xforms);
+  if (n + 2 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, n ? ", " : "");
+  n = strlen(S->xforms);
+  if (n + 1 < sizeof S->xforms) snprintf(S->xforms + n, sizeof S->xforms - n, fmt, name);
+}
+
+const char *em_priv_name(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  Func *f = S->kfunc;
+  if (a < f->nparams) return f->params[a].name;
+  FSpec *ks = S->kspec;   /* a capture: the name of an identifier that reads it */
+  for (int i = 0; i < ks->info.cap; i++)
+    if (ks->info.items[i].node && ks->info.items[i].cap == a - f->nparams && ks->info.items[i].node->kind == N_IDENT)
+      return ks->info.items[i].node->name;
+  return "capture";
+}
+
+/* The element size of the shared copy of private array k (0: none): counters for identical
+   additions, else the array's own int32/float/double. */
+int em_priv_shared_esz(KSpec *S, int k) {
+  int a = S->priv_arg[k];
+  KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
+  if (S->priv_count[k]) return t.el == EL_F32 || t.el == EL_F64 ? 4 : 0;
+  return t.el == EL_I32 || t.el == EL_F32 ? 4 : t.el == EL_F64 ? 8 : 0;
+}
+
+/* What both dialects learn about the kernel body before emitting it: storage classes,
+   constants, barrier phases, private arrays, the linear loop. */
+void em_kernel_analysis(Em *E, Buf *body) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  E->f = k;
+  E->b = body;
+  E->ind = 1;
+  E->phases = S->barrier && !E->cuda;   /* CUDA threads keep their own locals */
+  E->L = "L";
+  /* storage classes */
+  unsigned char *assigned = calloc(fi->nslots + 1, 1);
+  mark_list(k, &f->body, assigned);
+  E->sc = calloc(fi->nslots + 1, 1);
+  int obase = f->ngenerics + f->nparams;
+  for (int s = f->ngenerics; s < fi->nslots; s++) {
+    if (!em_has_repr(k->slots[s])) continue;
+    int pi = s - f->ngenerics;
+    if (pi < f->nparams && !assigned[s]) E->sc[s] = em_special_of(S, pi) ? SC_SPECIAL : SC_PARAM;
+    else E->sc[s] = SC_LOCAL;
+    (void)obase;
+  }
+  free(assigned);
+  em_find_konst(E, k);
+  if (E->phases) find_thread_consts(E);
+  for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
+    if (E->konst[s]) E->sc[s] = SC_NONE;
+  if (E->phases) find_phase_locals(E);
+
+  find_private(E);
+  find_linear(E);
+  find_pos_locals(E);
+  if (E->cuda) em_cuda_transforms(E);
+}

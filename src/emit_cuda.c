@@ -1,0 +1,828 @@
+/* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
+   thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
+#include "emit.h"
+
+static void cuda_one_position(Em *E, const char *label);
+static bool only_read(Em *E, Node *n, int slot, bool read_use);
+static bool list_only_read_args(Em *E, NodeList *l, int slot);
+
+/* CUDA: the update of a private array goes to the block's copy in shared memory, lane
+   _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
+   a global atomic (the copy's type cannot add it exactly: an int array and a real value). */
+bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
+  if (!E->S->priv_esz[k]) return false;
+  char *ix = em_sf(E, "((int64_t)(%s) << _lgR) + _ln", off);
+  if (E->S->priv_count[k]) {
+    em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
+    return true;
+  }
+  if (el == EL_I32 && em_kclass(vt) != K_INT) return false;
+  char *d = em_conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
+  em_line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, em_el_ctype(el), op == OP_SUB ? "-" : "", d);
+  return true;
+}
+
+/* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
+   of num_op and store_conv computes: int32 elements with int values (add, sub, min, max, and,
+   or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
+   double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
+   compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
+const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix) {
+  bool dp = rt_config.double_precision;
+  KKind vc = em_kclass(vt);
+  if (el == EL_I32 && vc == K_INT) {
+    static const struct { Op op; const char *fn, *fix; } m[] = {
+      {OP_ADD, "atomicAdd", "+"}, {OP_SUB, "atomicSub", "-"}, {OP_MAX, "atomicMax", "max"},
+      {OP_MIN, "atomicMin", "min"}, {OP_BAND, "atomicAnd", "&"}, {OP_BOR, "atomicOr", "|"},
+      {OP_BXOR, "atomicXor", "^"},
+    };
+    for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+      if (m[i].op == op) return *fix = m[i].fix, m[i].fn;
+    return NULL;
+  }
+  if ((el == (dp ? EL_F64 : EL_F32)) && (vc == K_INT || vc == K_REAL) && (op == OP_ADD || op == OP_SUB))
+    return *fix = op == OP_ADD ? "+" : "-", "atomicAdd";
+  return NULL;
+}
+
+/* *lv op= v with the native atomic fn; the new value into res (or dropped). */
+void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                              char *res) {
+  const char *ct = em_el_ctype(el);
+  char *x = em_tmp(E), *r0 = em_tmp(E);
+  em_line(E, "const %s %s = %s;", ct, x, el == EL_I32 ? v : em_conv(E, v, vt, K_REAL));
+  bool neg = !strcmp(fn, "atomicAdd") && !strcmp(fix, "-");   /* float subtraction: add -x */
+  em_line(E, "const %s %s = %s(&%s, %s%s);", ct, r0, fn, lv, neg ? "-" : "", x);
+  if (!res) em_line(E, "(void)%s;", r0);
+  else if (!strcmp(fix, "max") || !strcmp(fix, "min")) em_line(E, "%s = %s(%s, %s);", res, fix, r0, x);
+  else em_line(E, "%s = %s %s %s;", res, r0, fix, x);
+}
+
+void em_cuda_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
+  S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  S->xforms[0] = 0;
+  if (!S->tiled) {
+    E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
+    S->npriv = 0;       /* private copies need the block's merge after all its positions */
+  }
+  for (int k = 0; k < S->npriv; k++) {
+    S->priv_esz[k] = em_priv_shared_esz(S, k);
+    if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
+  }
+  for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
+  if (S->tiled) em_xform_note(S, "%s", "tiling");
+}
+
+/* ---- the CUDA dialect ---- */
+
+/* ---- syncthreads(grid) over any number of blocks ----
+   When every grid barrier is a statement of the kernel body itself and nothing but the
+   thread's position carries over one (no local, output or shared array lives across it), the
+   kernel runs as phases between the grid barriers: in each, the resident blocks loop over the
+   launch's blocks (vb), and every Quasar thread starts the phase afresh. The launcher then
+   starts only as many blocks as fit (rt_gpu.c). */
+
+static bool holds_grid_barrier(Node *n) {
+  if (!n) return false;
+  if (n->kind == N_EXPR) return em_is_barrier_stmt(n) && em_is_grid_barrier(n);
+  for (int i = 0; i < n->list.n; i++)
+    if (holds_grid_barrier(n->list.items[i])) return true;
+  for (int i = 0; i < n->list2.n; i++)
+    if (holds_grid_barrier(n->list2.items[i])) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (holds_grid_barrier(n->cases[i].body.items[j])) return true;
+  return false;
+}
+
+static bool grid_stride_ok(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (!S->grid_barrier || S->nshared || f->nouts) return false;
+  for (int i = 0; i < f->body.n; i++) {
+    Node *n = f->body.items[i];
+    if (holds_grid_barrier(n) && !(n->kind == N_EXPR && em_is_barrier_stmt(n))) return false;
+  }
+  int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
+  for (int s = f->ngenerics; s < first; s++)
+    if (E->sc[s] == SC_LOCAL) return false;   /* an assigned parameter */
+  unsigned char *bad = calloc(nslots + 1, 1);
+  em_phase_scan(E, &f->body, bad, first, nslots);
+  bool ok = true;
+  for (int s = first; s < nslots && ok; s++) ok = E->sc[s] != SC_LOCAL || !bad[s];
+  free(bad);
+  return ok;
+}
+
+/* Statements from..to-1 of the body for every thread of blocks vb of this phase. */
+static void grid_phase(Em *E, int from, int to) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  E->ind++;
+  em_line(E, "int64_t r_ = vb; (void)r_;");
+  for (int d = S->D - 1; d >= 0; d--)
+    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  em_thread_prelude(E, true);
+  em_line(E, "{");
+  E->ind++;
+  for (int i = from; i < to; i++) em_st(E, f->body.items[i]);
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
+static void emit_grid_stride(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  Buf nvb = {0};
+  for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
+  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  free(nvb.s);
+  int from = 0;
+  for (int i = 0; i <= f->body.n; i++) {
+    if (i < f->body.n && !holds_grid_barrier(f->body.items[i])) continue;
+    grid_phase(E, from, i);
+    if (i < f->body.n) em_st(E, f->body.items[i]);   /* the grid barrier */
+    from = i + 1;
+  }
+}
+
+/* The kernel as one extern "C" __global__ entry: each GPU thread is one Quasar thread of the
+   launch's blocks (P.blk: the oracle's, or the launcher's choice for kernels that do not see
+   blocks). Quasar's last dimension runs on x, the one before on y, then z. Threads outside
+   the data do nothing (no barriers here). Kernel outputs: each thread combines its value into
+   W->out_* atomically. The launch (sizes and arguments) comes by value in the kernel's
+   parameter space (OqkGrid, laid out as rt_gpu.c fills it); L is only the launch's error
+   record in device memory. */
+/* The entry's signature: the launch (sizes and arguments) by value in the parameter space. */
+static void entry_header(Em *E, Buf *body) {
+  int nargs = E->S->kspec->func->nparams + E->S->ncaps;
+  em_bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
+}
+
+/* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
+   x, the one before on y, then z. Threads outside the data do nothing unless there are
+   barriers (then they must reach them). */
+static void cuda_thread_body(Em *E) {
+  KSpec *S = E->S;
+  int D = S->D;
+  static const char *axis[3] = {"x", "y", "z"};
+  for (int d = 0; d < D; d++) {
+    const char *a = axis[D - 1 - d];
+    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+  }
+  if (S->nshared) em_line(E, "size_t _shoff = 0;");
+  Buf in = {0};
+  for (int d = 0; d < D && !S->barrier; d++) em_bprintf(&in, " && P%d < n%d", d, d);
+  em_line(E, "if (1%s) {", in.s ? in.s : "");
+  free(in.s);
+  E->ind++;
+  cuda_one_position(E, "_next");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* The body for the current position, in its own scope: `return` jumps past its
+   declarations (C++ forbids jumping into their scope); then its outputs are combined. */
+static void cuda_one_position(Em *E, const char *label) {
+  E->ret_label = label;
+  E->has_return = false;
+  em_thread_prelude(E, true);
+  em_line(E, "{");
+  E->ind++;
+  em_block(E, &E->S->kfunc->body);
+  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+     how a failed compile is reported (tests/run.sh) */
+  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) em_line(E, "oq_no_such_function();");
+  E->ind--;
+  em_line(E, "}");
+  if (E->has_return) em_line(E, "%s: ;", label);
+  em_thread_outputs(E);
+}
+
+/* ---- loads ahead ----
+   One load in flight per thread leaves HBM idle: the linear loop takes U positions at a time
+   and first loads, for all U, the elements x[pos] of the arrays the kernel reads that way and
+   never writes (so no update of this thread can change them; other threads' order is free). */
+
+static bool same_array(Em *E, Node *a, Node *b) {
+  if (a->kind != N_IDENT || b->kind != N_IDENT) return false;
+  NodeInfo *ia = ksema_info(E->f, a), *ib = ksema_info(E->f, b);
+  if (ia && ib && ia->cap >= 0) return ia->cap == ib->cap;
+  return a->slot >= 0 && a->slot == b->slot && a->depth == 0 && b->depth == 0 && !(ib && ib->cap >= 0);
+}
+
+static bool array_written(Em *E, Node *n, Node *base) {
+  if (!n) return false;
+  if (n->kind == N_ASSIGN || n->kind == N_EXCHANGE) {
+    int nt = n->kind == N_ASSIGN ? n->list.n : 1;
+    for (int i = 0; i < nt; i++) {
+      Node *t = n->kind == N_ASSIGN ? n->list.items[i] : n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (same_array(E, t, base)) return true;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (array_written(E, n->a, base) || array_written(E, n->b, base) || array_written(E, n->c, base)) return true;
+  for (int i = 0; i < n->list.n; i++) if (array_written(E, n->list.items[i], base)) return true;
+  for (int i = 0; i < n->list2.n; i++) if (array_written(E, n->list2.items[i], base)) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (array_written(E, n->cases[i].body.items[j], base)) return true;
+  return false;
+}
+
+static void pf_walk(Em *E, Node *n) {
+  if (!n) return;
+  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0 && n->a->kind == N_IDENT) {
+    NodeInfo *bi = ksema_info(E->f, n->a);
+    bool written = false;
+    for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
+    char *name = em_ex_ident(E, n->a);
+    if (bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
+      E->pf_arr[E->npf] = name;
+      E->pf_el[E->npf++] = bi->t.el;
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  pf_walk(E, n->a);
+  pf_walk(E, n->b);
+  pf_walk(E, n->c);
+  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i]);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
+}
+
+/* The linear loop U positions at a time, their elements loaded first; _r ends at the first
+   position left for the loop after it. Device functions may write anything: then none. */
+static void cuda_unrolled(Em *E) {
+  E->npf = 0;
+  if (E->nreach > 1) return;
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
+  if (!E->npf) return;
+  int U = E->npf <= 2 ? 8 : 4;
+  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
+  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  if (U == 1) {
+    E->npf = 0;
+    return;
+  }
+  em_line(E, "int64_t _rb = _r;");
+  em_line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
+  E->ind++;
+  for (int j = 0; j < E->npf; j++)
+    for (int k = 0; k < U; k++)
+      em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+  for (int k = 0; k < U; k++) {
+    em_line(E, "{");
+    E->ind++;
+    em_line(E, "const int64_t _r = _rb + %d * _st;", k);
+    E->pf_k = k;
+    cuda_one_position(E, em_sf(E, "_nextu%d", k));
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->ind--;
+  em_line(E, "}");
+  em_line(E, "_r = _rb;");
+  E->npf = 0;
+}
+
+/* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
+   consecutive threads read consecutive elements. When the arrays x[pos] reads have the
+   launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
+static void cuda_tiled_body(Em *E) {
+  KSpec *S = E->S;
+  int D = S->D;
+  Buf np = {0};
+  em_bputs(&np, "(int64_t)1");
+  for (int d = 0; d < D; d++) em_bprintf(&np, " * n%d", d);
+  em_line(E, "const int64_t _np = %s, _st = (int64_t)gridDim.x * blockDim.x;", np.s);
+  free(np.s);
+  em_line(E, "int64_t _r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  if (E->lin_slot >= 0) {
+    em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
+    E->ind++;
+    E->lin = true;
+    cuda_unrolled(E);
+    em_line(E, "for (; _r < _np; _r += _st) {");
+    E->ind++;
+    cuda_one_position(E, "_nextl");
+    E->ind--;
+    em_line(E, "}");
+    E->lin = false;
+    E->ind--;
+    em_line(E, "}");
+    free(E->lin_test.s);
+    E->lin_test = (Buf){0};
+  }
+  /* the position's digits (last dimension fastest) and the stride's, added with carries */
+  em_line(E, "int64_t _x[%d], _s[%d];", D, D);
+  em_line(E, "{ int64_t _q = _r < _np ? _r : 0, _w = _st;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
+  em_line(E, "}");
+  em_line(E, "for (; _r < _np; _r += _st) {");
+  E->ind++;
+  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = _x[%d];", d, d);
+  cuda_one_position(E, "_next");
+  em_line(E, "int _cy = 0;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
+   scratch (P.scr: [0] the blocks done, then each counted array's counts, zero between
+   launches); the last block to finish turns each total into the oracle's additions with
+   plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
+void em_cuda_count_offsets(Em *E) {
+  KSpec *S = E->S;
+  em_line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
+  em_line(E, "int64_t _gcn = 1;");
+  for (int k = 0; k < S->npriv; k++)
+    if (S->priv_esz[k] && S->priv_count[k]) em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
+}
+
+static void cuda_count_finish(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] && S->priv_count[k];
+  if (!any) return;
+  em_line(E, "__shared__ int _last;");
+  em_line(E, "__threadfence();");
+  em_line(E, "__syncthreads();");
+  em_line(E, "if (threadIdx.x == 0) _last = _gc && atomicAdd(_gc, 1ull) == gridDim.x - 1;");
+  em_line(E, "__syncthreads();");
+  em_line(E, "if (_last) {");
+  E->ind++;
+  em_line(E, "__threadfence();");
+  for (int k = 0; k < S->npriv; k++) {
+    if (!S->priv_esz[k] || !S->priv_count[k]) continue;
+    int a = S->priv_arg[k];
+    KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+    const char *ct = em_el_ctype(t.el);
+    em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+    E->ind++;
+    em_line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
+    em_line(E, "if (!_k) continue;");
+    em_line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
+    em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
+         t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+    em_line(E, "_gc[_gco%d + _i] = 0;", k);
+    E->ind--;
+    em_line(E, "}");
+  }
+  em_line(E, "if (threadIdx.x == 0) _gc[0] = 0;");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* After every position: the block's private copies are added into the arrays (replicas
+   summed from a rotated start, so the lanes of a warp read distinct banks), and the kernel
+   outputs are combined, per block when block_reduce, else per thread. */
+static void cuda_epilogue(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  bool any = false;
+  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
+  if (any) {
+    em_line(E, "__syncthreads();");
+    for (int k = 0; k < S->npriv; k++) {
+      if (!S->priv_esz[k]) continue;
+      int a = S->priv_arg[k];
+      KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
+      const char *ct = em_el_ctype(t.el), *st = S->priv_count[k] ? "unsigned" : ct;
+      em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+      E->ind++;
+      em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
+      em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
+      if (S->priv_count[k]) em_line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
+      else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
+      E->ind--;
+      em_line(E, "}");
+    }
+    cuda_count_finish(E);
+  }
+  for (int o = 0; o < f->nouts; o++) {
+    char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
+    em_line(E, "%s(&W->out_%c[%d], acc%d);", S->block_reduce ? em_sf(E, "oq_block_out_%c", c) : em_sf(E, "oq_out_%c", c), c, o, o);
+  }
+}
+
+/* The kernel as one extern "C" __global__ entry. The launch (sizes and arguments) comes by
+   value in the kernel's parameter space (OqkGrid, laid out as rt_gpu.c fills it: xf holds the
+   private copies' mask and replicas, scr the counted copies' scratch); L is only the launch's
+   error record in device memory. */
+static void emit_cuda_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  int D = S->D;
+  if (D > 3) em_efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
+  Buf body = {0};
+  em_kernel_analysis(E, &body);
+  S->grid_stride = grid_stride_ok(E);
+  if (S->grid_stride) {
+    S->block_reduce = false;
+    S->xforms[0] = 0;
+    em_bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
+    entry_header(E, &body);
+    em_kernel_loads(E);
+    emit_grid_stride(E);
+    em_bputs(&body, "  (void)W;\n");
+  } else {
+    em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
+            S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+    if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
+    entry_header(E, &body);
+    em_kernel_loads(E);
+    if (S->tiled) cuda_tiled_body(E);
+    else cuda_thread_body(E);
+    cuda_epilogue(E);
+  }
+  em_bputs(&body, "}\n");
+  em_bputs(out, body.s);
+  free(body.s);
+  em_kernel_end(E);
+}
+
+static const char *cuda_preamble_fmt =
+  "/* generated by oq (OpenQuasar) for CUDA from kernel %s */\n"
+  "typedef signed char int8_t; typedef unsigned char uint8_t;\n"
+  "typedef short int16_t; typedef unsigned short uint16_t;\n"
+  "typedef int int32_t; typedef unsigned int uint32_t;\n"
+  "typedef long long int64_t; typedef unsigned long long uint64_t;\n"
+  "typedef unsigned long size_t;\n"
+  "#define INT32_MIN (-2147483647 - 1)\n#define INT32_MAX 2147483647\n"
+  "#define INT64_MIN (-9223372036854775807LL - 1)\n#define INT64_MAX 9223372036854775807LL\n"
+  "#define INFINITY __int_as_float(0x7f800000)\n#define NAN __int_as_float(0x7fffffff)\n"
+  "%s\n"
+  "typedef %s oq_real;\n"
+  "#define OQ_FN static __device__ inline\n";
+
+/* Complex numbers: C's float/double _Complex as a struct with the operators and functions
+   the statement code uses. Products and quotients as GCC computes them for finite values
+   (the plain product; Smith's quotient), without C's recovery of infinities from NaN
+   results; the functions in double, by the textbook formulas (glibc's differ in the last
+   bits near branch cuts, as the real functions do between CPU and GPU). */
+static const char *cuda_complex_helpers =
+  "template <class T> struct oq_cx {\n"
+  "  T re, im;\n"
+  "  __device__ oq_cx() : re(0), im(0) {}\n"
+  "  __device__ oq_cx(double r) : re((T)r), im(0) {}\n"
+  "  __device__ oq_cx(T r, T i) : re(r), im(i) {}\n"
+  "  template <class U> __device__ oq_cx(oq_cx<U> z) : re((T)z.re), im((T)z.im) {}\n"
+  "};\n"
+  "typedef oq_cx<float> oq_c64;\ntypedef oq_cx<double> oq_c128;\n"
+  "#define OQ_CX template <class T> static __device__ inline\n"
+  "OQ_CX oq_cx<T> operator+(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re + b.re, a.im + b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re - b.re, a.im - b.im); }\n"
+  "OQ_CX oq_cx<T> operator-(oq_cx<T> a) { return oq_cx<T>(-a.re, -a.im); }\n"
+  "OQ_CX oq_cx<T> operator*(oq_cx<T> a, oq_cx<T> b) { return oq_cx<T>(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re); }\n"
+  "OQ_CX oq_cx<T> operator/(oq_cx<T> a, oq_cx<T> b) {\n"
+  "  T r, d;\n"
+  "  if (fabs(b.re) < fabs(b.im)) {\n"
+  "    r = b.re / b.im; d = b.re * r + b.im;\n"
+  "    return oq_cx<T>((a.re * r + a.im) / d, (a.im * r - a.re) / d);\n"
+  "  }\n"
+  "  r = b.im / b.re; d = b.im * r + b.re;\n"
+  "  return oq_cx<T>((a.im * r + a.re) / d, (a.im - a.re * r) / d);\n"
+  "}\n"
+  "OQ_CX T creal(oq_cx<T> z) { return z.re; }\n"
+  "OQ_CX T cimag(oq_cx<T> z) { return z.im; }\n"
+  "OQ_CX oq_cx<T> conj(oq_cx<T> z) { return oq_cx<T>(z.re, -z.im); }\n"
+  "static __device__ inline double cabs(oq_c128 z) { return hypot(z.re, z.im); }\n"
+  "static __device__ inline double carg(oq_c128 z) { return atan2(z.im, z.re); }\n"
+  "static __device__ inline oq_c128 cexp(oq_c128 z) { double e = exp(z.re); return oq_c128(e * cos(z.im), e * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 clog(oq_c128 z) { return oq_c128(log(hypot(z.re, z.im)), atan2(z.im, z.re)); }\n"
+  "static __device__ inline oq_c128 csqrt(oq_c128 z) {\n"
+  "  if (z.re == 0 && z.im == 0) return oq_c128(0.0, z.im);\n"
+  "  double t = sqrt((fabs(z.re) + hypot(z.re, z.im)) * 0.5);\n"
+  "  if (z.re >= 0) return oq_c128(t, z.im / (2 * t));\n"
+  "  return oq_c128(fabs(z.im) / (2 * t), copysign(t, z.im));\n"
+  "}\n"
+  "static __device__ inline oq_c128 csin(oq_c128 z) { return oq_c128(sin(z.re) * cosh(z.im), cos(z.re) * sinh(z.im)); }\n"
+  "static __device__ inline oq_c128 ccos(oq_c128 z) { return oq_c128(cos(z.re) * cosh(z.im), -(sin(z.re) * sinh(z.im))); }\n"
+  "static __device__ inline oq_c128 csinh(oq_c128 z) { return oq_c128(sinh(z.re) * cos(z.im), cosh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ccosh(oq_c128 z) { return oq_c128(cosh(z.re) * cos(z.im), sinh(z.re) * sin(z.im)); }\n"
+  "static __device__ inline oq_c128 ctan(oq_c128 z) { double d = cos(2 * z.re) + cosh(2 * z.im); return oq_c128(sin(2 * z.re) / d, sinh(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 ctanh(oq_c128 z) { double d = cosh(2 * z.re) + cos(2 * z.im); return oq_c128(sinh(2 * z.re) / d, sin(2 * z.im) / d); }\n"
+  "static __device__ inline oq_c128 oq_cpow(oq_c128 z, oq_c128 w) {\n"
+  "  double e = w.re;\n"
+  "  if (w.im == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
+  "    oq_c128 r = 1, b = z;\n"
+  "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r = r * b; b = b * b; }\n"
+  "    return e < 0 ? oq_c128(1) / r : r;\n  }\n"
+  "  return cexp(w * clog(z));\n}\n";
+
+/* Helpers over oq_cplx (after its typedef). */
+static const char *cuda_complex_more =
+  "OQ_FN oq_cplx oq_mkc(double re, double im) { return oq_cplx((oq_real)re, (oq_real)im); }\n"
+  "OQ_FN int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
+  "OQ_FN int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n";
+
+/* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
+   fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
+   by the element's size (1 and 2 bytes through the aligned word that holds them). */
+static const char *cuda_helpers =
+  "template <class T> OQ_FN void oq_aload(T *p, T *o) {   /* by size: T may be a struct */\n"
+  "  if (sizeof(T) == 8) *(unsigned long long *)o = *(volatile unsigned long long *)p;\n"
+  "  else if (sizeof(T) == 4) *(unsigned *)o = *(volatile unsigned *)p;\n"
+  "  else if (sizeof(T) == 2) *(unsigned short *)o = *(volatile unsigned short *)p;\n"
+  "  else if (sizeof(T) == 1) *(unsigned char *)o = *(volatile unsigned char *)p;\n"
+  "  else *o = *p;\n}\n"
+  "OQ_FN unsigned oq_cas_word(unsigned *w, unsigned e, unsigned n) { return atomicCAS(w, e, n); }\n"
+  "template <class T> OQ_FN bool oq_acas(T *p, T *o, T *n) {\n"
+  "  if (sizeof(T) == 8) {\n"
+  "    unsigned long long e = *(unsigned long long *)o, r = atomicCAS((unsigned long long *)p, e, *(unsigned long long *)n);\n"
+  "    if (r == e) return true; *(unsigned long long *)o = r; return false;\n"
+  "  }\n"
+  "  if (sizeof(T) == 4) {\n"
+  "    unsigned e = *(unsigned *)o, r = atomicCAS((unsigned *)p, e, *(unsigned *)n);\n"
+  "    if (r == e) return true; *(unsigned *)o = r; return false;\n"
+  "  }\n"
+  "  /* 1 or 2 bytes: CAS on the word, retried while only the other bytes changed */\n"
+  "  size_t a = (size_t)p, sh = (a & 3) * 8;\n"
+  "  unsigned *w = (unsigned *)(a & ~(size_t)3), mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << sh;\n"
+  "  unsigned ov = 0, nv = 0; for (size_t i = 0; i < sizeof(T); i++) { ov |= (unsigned)((unsigned char *)o)[i] << (8 * i); nv |= (unsigned)((unsigned char *)n)[i] << (8 * i); }\n"
+  "  for (;;) {\n"
+  "    unsigned cur = *(volatile unsigned *)w;\n"
+  "    if (((cur & mask) >> sh) != ov) {\n"
+  "      unsigned v = (cur & mask) >> sh; for (size_t i = 0; i < sizeof(T); i++) ((unsigned char *)o)[i] = (unsigned char)(v >> (8 * i));\n"
+  "      return false;\n"
+  "    }\n"
+  "    if (atomicCAS(w, cur, (cur & ~mask) | (nv << sh)) == cur) return true;\n"
+  "  }\n"
+  "}\n"
+  "template <class T> OQ_FN void oq_axchg(T *p, T *n, T *o) { oq_aload(p, o); while (!oq_acas(p, o, n)) {} }\n"
+  "#define __atomic_load(p, o, m) oq_aload(p, o)\n"
+  "#define __atomic_load_n(p, m) (*(volatile int *)(p))\n"
+  "#define __atomic_compare_exchange(p, o, n, weak, m1, m2) oq_acas(p, o, n)\n"
+  "#define __atomic_exchange(p, n, o, m) oq_axchg(p, n, o)\n"
+  "#define __atomic_add_fetch(p, v, m) (atomicAdd((p), (v)) + (v))\n"
+  "#define __atomic_sub_fetch(p, v, m) (atomicSub((p), (v)) - (v))\n"
+  "#define __atomic_and_fetch(p, v, m) (atomicAnd((p), (v)) & (v))\n"
+  "#define __atomic_or_fetch(p, v, m) (atomicOr((p), (v)) | (v))\n"
+  "#define __atomic_xor_fetch(p, v, m) (atomicXor((p), (v)) ^ (v))\n"
+  "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
+  "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* Block-shared memory: pieces of one dynamic buffer of OQ_SHMAX bytes, in the order of the
+   kernel's shared() calls (every thread makes them, with equal sizes); each piece is zeroed
+   by the block's threads together, as the oracle zero-fills. A bad size fails the launch and
+   leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+static const char *cuda_shared_helpers =
+  "#define OQ_SHMAX 49152\n"
+  "extern __shared__ double oq_shbuf[];\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off) {\n"
+  "  size_t n = 1; int bad = 0;\n"
+  "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
+  "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
+  "  if (bad || *off + bytes > OQ_SHMAX) { bad = 1; bytes = 0; }\n"
+  "  char *p = (char *)oq_shbuf + *off;\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
+  "  for (size_t i = tid; i < bytes / 4; i += nt) ((unsigned *)p)[i] = 0;\n"
+  "  __syncthreads();\n"
+  "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
+  "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
+  "  *off += bytes;\n  *pp = p;\n}\n";
+
+/* k identical additions of c to o, as the oracle makes them one after the other: at once
+   while every step is an exact integer, else one by one until adding c no longer changes the
+   value (float saturation past 2^24); as the CPU's oqk_finish. */
+static const char *cuda_merge_count =
+  "template <class T> OQ_FN T oq_count_add(T o, unsigned long long k, oq_real c, double lim) {\n"
+  "  double v = (double)o;\n"
+  "  if (v == trunc(v) && fabs(v) <= lim) {   /* the steps that stay exact integers, at once */\n"
+  "    double j = floor(c > 0 ? (lim - v) / c : (lim + v) / -c);\n"
+  "    if (j > (double)k) j = (double)k;\n"
+  "    o = (T)(v + j * (double)c);\n"
+  "    k -= (unsigned long long)j;\n"
+  "  }\n"
+  "  for (; k > 0; k--) { T m = (T)((oq_real)o + c); if (m == o || m != m) { o = m; break; } o = m; }\n"
+  "  return o;\n"
+  "}\n";
+
+/* Block-reduce: the threads' values combined by shuffles within each warp (only the lanes
+   that exist: the last warp of a block may be partial), the warps' results by the first
+   warp, and one atomic per block. Every thread of the block must call it. */
+static const char *cuda_block_out =
+  "#define OQ_BLOCK_OUT(NAME, T, COMB, OUT) \\\n"
+  "OQ_FN void NAME(T *p, T v) { \\\n"
+  "  __shared__ T part[32]; \\\n"
+  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); \\\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z, lane = tid & 31, w = tid >> 5; \\\n"
+  "  unsigned nl = nt - (w << 5) < 32 ? nt - (w << 5) : 32, nw = (nt + 31) >> 5; \\\n"
+  "  unsigned m = nl == 32 ? 0xffffffffu : (1u << nl) - 1; \\\n"
+  "  for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nl) v = COMB(v, x); } \\\n"
+  "  if (lane == 0) part[w] = v; \\\n"
+  "  __syncthreads(); \\\n"
+  "  if (w == 0) { \\\n"
+  "    if (lane < nw) v = part[lane]; \\\n"
+  "    for (unsigned o = 16; o; o >>= 1) { T x = __shfl_down_sync(m, v, o); if (lane + o < nw) v = COMB(v, x); } \\\n"
+  "    if (lane == 0) OUT(p, v); \\\n"
+  "  } \\\n"
+  "  __syncthreads(); \\\n"
+  "}\n"
+  "OQ_BLOCK_OUT(oq_block_out_i, int64_t, oq_comb_i, oq_out_i)\n"
+  "OQ_BLOCK_OUT(oq_block_out_r, double, oq_comb_r, oq_out_r)\n";
+
+/* Kernel outputs: one atomic per thread (or per block) into the launch's W->out_*, by the operator. */
+/* syncthreads(grid) without cooperative groups (which need relocatable device code): the
+   cooperative launch keeps every block resident; thread 0 of each block arrives at a counter
+   in module memory, the last one resets it and bumps the generation that the others wait on.
+   The counter is back at 0 after every barrier, so the next launch finds it clean. A wait
+   longer than OQ_GRID_WAIT_NS fails the launch (blocks that disagree would otherwise hang). */
+static const char *cuda_grid_helpers =
+  "#define OQ_GRID_WAIT_NS 20000000000ull\n"
+  "__device__ unsigned oq_gridbar[2];   /* arrivals, generation */\n"
+  "OQ_FN unsigned long long oq_nanotime(void) { unsigned long long t; asm volatile(\"mov.u64 %0, %%globaltimer;\" : \"=l\"(t)); return t; }\n"
+  "OQ_FN void oq_grid_sync(OqkLaunch *L, int site) {\n"
+  "  __syncthreads();\n"
+  "  if (threadIdx.x + threadIdx.y + threadIdx.z == 0) {\n"
+  "    unsigned nb = gridDim.x * gridDim.y * gridDim.z;\n"
+  "    unsigned gen = atomicAdd(&oq_gridbar[1], 0);\n"
+  "    __threadfence();\n"
+  "    if (atomicAdd(&oq_gridbar[0], 1) == nb - 1) {\n"
+  "      atomicExch(&oq_gridbar[0], 0);\n"
+  "      __threadfence();\n"
+  "      atomicAdd(&oq_gridbar[1], 1);\n"
+  "    } else {\n"
+  "      unsigned long long t0 = oq_nanotime();\n"
+  "      while (*(volatile unsigned *)&oq_gridbar[1] == gen)\n"
+  "        if (oq_nanotime() - t0 > OQ_GRID_WAIT_NS) { oq_fail(L, site); break; }\n"
+  "    }\n"
+  "    __threadfence();\n"
+  "  }\n"
+  "  __syncthreads();\n"
+  "}\n";
+
+/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
+static void cuda_out_helpers(KSpec *S, Buf *out) {
+  switch (S->out_op) {
+  case OP_MAX: case OP_MIN: {
+    const char *fn = S->out_op == OP_MAX ? "atomicMax" : "atomicMin", *cmp = S->out_op == OP_MAX ? ">" : "<";
+    em_bprintf(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { %s((long long *)p, (long long)v); }\n", fn);
+    em_bprintf(out, "OQ_FN void oq_out_r(double *p, double v) {\n"
+                 "  double o = *(volatile double *)p;\n"
+                 "  while ((v %s o || o != o) && v == v && !oq_acas(p, &o, &v)) {}\n}\n", cmp);
+    break;
+  }
+  case OP_MUL: case OP_EMUL:
+    em_bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { int64_t o = *(volatile int64_t *)p, n; do n = (int64_t)((uint64_t)o * (uint64_t)v); while (!oq_acas(p, &o, &n)); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { double o = *(volatile double *)p, n; do n = o * v; while (!oq_acas(p, &o, &n)); }\n");
+    break;
+  default:
+    em_bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
+               "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
+  }
+  if (!S->block_reduce) return;
+  const char *ci, *cr;
+  switch (S->out_op) {
+  case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
+  case OP_MIN: ci = "a < b ? a : b"; cr = "a < b || b != b ? a : b"; break;
+  case OP_MUL: case OP_EMUL: ci = "(int64_t)((uint64_t)a * (uint64_t)b)"; cr = "a * b"; break;
+  default: ci = "(int64_t)((uint64_t)a + (uint64_t)b)"; cr = "a + b";
+  }
+  em_bprintf(out, "OQ_FN int64_t oq_comb_i(int64_t a, int64_t b) { return %s; }\n"
+               "OQ_FN double oq_comb_r(double a, double b) { return %s; }\n", ci, cr);
+  em_bputs(out, cuda_block_out);
+}
+
+/* True when some value of the specialization is complex (the struct and its functions are
+   then part of the source: NVRTC compiles less without them). */
+static bool is_complex(KType t) { return t.kind == K_CPLX || (t.kind == K_ARRAY && el_is_complex(t.el)); }
+
+static bool uses_complex(KSpec *S) {
+  for (FSpec *g = S->funcs; g; g = g->next) {
+    for (int i = 0; i < g->info.cap; i++)
+      if (g->info.items[i].node && is_complex(g->info.items[i].t)) return true;
+    for (int i = 0; i < func_info(g->func)->nslots; i++)
+      if (is_complex(g->slots[i])) return true;
+    for (int i = 0; i < g->func->nparams; i++)
+      if (is_complex(g->params[i])) return true;
+  }
+  for (int c = 0; c < S->ncaps; c++)
+    if (is_complex(S->caps[c].type)) return true;
+  return false;
+}
+
+/* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
+   functions such as numel): no store, exchange, alias, call of a user function or nested
+   function that could write it. Only such arrays may live in constant memory or be read
+   through the non-coherent cache. */
+
+static bool list_only_read(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, false)) return false;
+  return true;
+}
+
+static bool only_read(Em *E, Node *n, int slot, bool read_use) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_IDENT: return read_use || n->slot != slot || n->depth != 0;
+  case N_INDEX: return only_read(E, n->a, slot, true) && list_only_read(E, &n->list, slot);
+  case N_ASSIGN: case N_EXCHANGE:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->list.items[i], slot, false)) return false;
+    }
+    if (n->kind == N_EXCHANGE) {
+      Node *t = n->a;
+      while (t->kind == N_INDEX) t = t->a;
+      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
+      if (!only_read(E, n->a, slot, false)) return false;
+    }
+    return only_read(E, n->b, slot, false);
+  case N_CALL: {
+    NodeInfo *ni = ksema_info(E->S->kspec, n);
+    bool builtin = ni && ni->builtin && ni->builtin != KB_SHARED;
+    if (!only_read(E, n->a, slot, false)) return false;
+    return builtin ? list_only_read_args(E, &n->list, slot) : list_only_read(E, &n->list, slot);
+  }
+  case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_MATCH:
+    if (!only_read(E, n->a, slot, false)) return false;
+    for (int i = 0; i < n->ncases; i++)
+      if (!only_read(E, n->cases[i].pattern, slot, false) || !list_only_read(E, &n->cases[i].body, slot)) return false;
+    return true;
+  default:
+    return only_read(E, n->a, slot, false) && only_read(E, n->b, slot, false) && only_read(E, n->c, slot, false) &&
+           list_only_read(E, &n->list, slot) && list_only_read(E, &n->list2, slot);
+  }
+}
+
+/* The arguments of a built-in: the array itself is only read there. */
+static bool list_only_read_args(Em *E, NodeList *l, int slot) {
+  for (int i = 0; i < l->n; i++)
+    if (!only_read(E, l->items[i], slot, true)) return false;
+  return true;
+}
+
+/* 'hwconst arrays in constant memory, 'hwtex_const ones through __ldg (kernel parameters that
+   the kernel only reads; the modifier is ignored elsewhere). */
+static void cuda_memory_kinds(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->cmem_params = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    int slot = f->ngenerics + i;
+    unsigned m = func_info(f)->slot_mods[slot];
+    KType t = S->kspec->params[i];
+    if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
+    if (!list_only_read(E, &f->body, slot)) continue;
+    if ((m & TM_HWCONST) && !S->no_cmem) S->cmem_params |= 1u << i;
+    else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
+  }
+}
+
+char *emit_cuda(KSpec *S) {
+  Em E = {.S = S, .cuda = true};
+  if (setjmp(S->fail)) {
+    free(E.arrtypes.s);
+    free(E.tuptypes.s);
+    free(E.reach);
+    return NULL;
+  }
+  em_reach(&E, S->kspec);
+  cuda_memory_kinds(&E);
+  Buf funcs = {0}, out = {0};
+  Buf protos = {0}, cx = {0};
+  for (int i = E.nreach - 1; i >= 1; i--) em_emit_device(&E, E.reach[i], &funcs);
+  emit_cuda_kernel(&E, &funcs);
+  em_emit_decls(&E, &protos, &cx);
+  bool dp = rt_config.double_precision;
+  em_bprintf(&out, cuda_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float");
+  if (uses_complex(S)) {
+    em_bputs(&out, cuda_complex_helpers);
+    em_bprintf(&out, "typedef %s oq_cplx;\n", dp ? "oq_c128" : "oq_c64");
+    em_bputs(&out, cuda_complex_more);
+  }
+  em_vec_types(&out);
+  em_bputs(&out, cuda_helpers);
+  em_bputs(&out, em_helpers_common);
+  if (S->nshared) em_bputs(&out, cuda_shared_helpers);
+  else if (S->npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
+  if (S->npriv) em_bputs(&out, cuda_merge_count);
+  if (S->grid_barrier) em_bputs(&out, cuda_grid_helpers);
+  if (S->cmem_params) em_bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
+  cuda_out_helpers(S, &out);
+  em_emit_tail(&E, &out, &protos, &cx, &funcs);
+  return out.s;
+}
