@@ -16,10 +16,9 @@
    Memory: an array argument is uploaded only when its device copy is not valid, and not at
    all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
    launch every array the kernel may write is marked written on the device (host stale) and
-   nothing is copied back. Host code that later reads it copies it back then (cuda_host_touch
-   in interp.c) and drops the device copy, because the host may write it. Not covered: an
-   array a kernel wrote that host code reaches only inside a container (cell, tuple) without
-   naming it. OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
+   nothing is copied back. Host code that later reads its elements copies it back then
+   (host_reads in interp.c) and keeps the device copy; a host write of an element drops it
+   (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
