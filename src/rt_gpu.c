@@ -922,7 +922,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
-  ProfRow *pr = prof_row(cl->kernel, "cuda");
+  ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
   if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
