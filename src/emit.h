@@ -73,6 +73,9 @@ typedef struct Em {
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
+  unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
+  int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
+  const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -204,6 +207,9 @@ KType em_k_params_type(KSpec *S, int a);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);
+void em_shared_plan(Em *E);
+bool em_coarsen_ok(Em *E);
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
 void em_cuda_transforms(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
 void em_kernel_loads(Em *E);

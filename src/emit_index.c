@@ -670,6 +670,8 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
+  } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
+    /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
   } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {
     em_cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {
