@@ -75,7 +75,7 @@ void em_cuda_transforms(Em *E) {
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
   if (S->tiled) em_xform_note(S, "%s", "tiling");
   if (S->nshared) em_shared_plan(E);
-  S->coarse = S->nshared && !getenv("OQ_CUDA_NO_COARSEN") && em_coarsen_ok(E);
+  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
 }
 
