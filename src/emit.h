@@ -74,6 +74,7 @@ typedef struct Em {
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
+  unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
   int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
 } Em;

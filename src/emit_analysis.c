@@ -833,6 +833,29 @@ static int alloc_stmt(NodeList *l, int s) {
   return -1;
 }
 
+/* Statements from..to-1 mention slot s's data only in one top-level statement
+   `s[blkpos[0], .., blkpos[D-1]] = v` (v without s): every thread writes its own element,
+   so zeroing the others cannot race with it. */
+static bool owner_store(Em *E, NodeList *l, int from, int to, int s) {
+  int found = 0;
+  for (int i = from; i < to; i++) {
+    Node *n = l->items[i];
+    if (!mentions_data(n, s)) continue;
+    if (found++ || n->kind != N_ASSIGN || n->op != OP_NONE || n->list.n != 1 || mentions_data(n->b, s)) return false;
+    Node *t = n->list.items[0];
+    if (t->kind != N_INDEX || t->a->kind != N_IDENT || t->a->slot != s || t->a->depth != 0 ||
+        t->list.n != E->S->D || E->f->slots[s].rank != E->S->D)
+      return false;
+    for (int k = 0; k < t->list.n; k++) {
+      Node *x = t->list.items[k];
+      if (x->kind != N_INDEX || !is_special_named(E, x->a, "blkpos") || E->sc[x->a->slot] != SC_SPECIAL ||
+          x->list.n != 1 || x->list.items[0]->kind != N_INT || x->list.items[0]->ival != k)
+        return false;
+    }
+  }
+  return found == 1;
+}
+
 static void shared_zeroing(Em *E) {
   Func *f = E->S->kfunc;
   NodeList *l = &f->body;
@@ -850,6 +873,11 @@ static void shared_zeroing(Em *E) {
       NodeInfo *nj = ksema_info(E->f, l->items[j]);
       if (nj && nj->barrier) break;
       ok = only_zero_stores(l->items[j], s, &count);
+    }
+    if (j < l->n && em_is_barrier_stmt(l->items[j]) && !ok && owner_store(E, l, i + 1, j, s)) {
+      E->sh_owned |= 1u << ci->site;   /* only what no thread writes is zeroed: no race */
+      E->sh_nosync |= 1u << ci->site;
+      continue;
     }
     if (!ok || j == l->n || !em_is_barrier_stmt(l->items[j])) continue;
     for (int k = i + 1; k < j; k++) mark_dead(E, l->items[k], s);
@@ -877,7 +905,7 @@ void em_shared_plan(Em *E) {
     found++;
   }
   S->shsized = ok && found == S->nshared;
-  E->sh_nosync = 0;
+  E->sh_nosync = E->sh_owned = 0;
   shared_zeroing(E);
   if (S->nshared && S->shsized) em_xform_note(S, "%s", "shared-sized");
   if (E->sh_nosync) em_xform_note(S, "%s", "shared-zero-nobarrier");

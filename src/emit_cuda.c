@@ -697,7 +697,8 @@ static const char *cuda_helpers =
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
    makes them, with equal sizes); each piece is zeroed by the block's threads together, as
    the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
-   em_shared_plan). A bad size fails the launch and leaves an empty array (every access
+   em_shared_plan); sync 2: each thread stores its own element before that barrier, only the
+   other elements are zeroed. A bad size fails the launch and leaves an empty array (every access
    outside). Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "extern __shared__ __align__(16) double oq_shbuf[];\n"
@@ -710,8 +711,15 @@ static const char *cuda_shared_helpers =
   "  char *p = (char *)oq_shbuf + *off;\n"
   "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
-  "  for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
-  "  if (sync) __syncthreads();\n"
+  "  if (sync == 2) {   /* thread [i0, i1, ..] writes element [i0, i1, ..]: zero the others */\n"
+  "    const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z};\n"
+  "    for (size_t i = tid; i < (bad ? 0 : n); i += nt) {\n"
+  "      size_t q = i; int mine = 1;\n"
+  "      for (int k = rank - 1; k >= 0; k--) { if (q % (size_t)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (size_t)dims[k]; }\n"
+  "      if (!mine) for (size_t b = 0; b < esz; b += 4) *(unsigned *)(p + i * esz + b) = 0;\n"
+  "    }\n"
+  "  } else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
+  "  if (sync == 1) __syncthreads();\n"
   "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
