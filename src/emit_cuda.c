@@ -77,6 +77,15 @@ void em_cuda_transforms(Em *E) {
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  /* arrays the kernel only reads through the read-only cache: its loads may then be issued
+     ahead of the shared atomics of earlier bodies */
+  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+    KType t = S->kspec->params[i];
+    bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
+    for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
+      ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
+    if (ro) E->ldg_params |= 1u << i;
+  }
 }
 
 /* ---- persistent blocks (em_coarsen_ok) ----
@@ -164,6 +173,8 @@ static void emit_coarse(Em *E) {
   em_line(E, "{ int64_t _q = blockIdx.x, _w = gridDim.x;");
   for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
   em_line(E, "}");
+  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
+  em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
   em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
   E->ind++;
   for (int d = 0; d < S->D; d++) em_line(E, "const int64_t B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
@@ -713,10 +724,10 @@ static const char *cuda_shared_helpers =
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
   "  if (sync == 2) {   /* thread [i0, i1, ..] writes element [i0, i1, ..]: zero the others */\n"
   "    const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z};\n"
-  "    for (size_t i = tid; i < (bad ? 0 : n); i += nt) {\n"
-  "      size_t q = i; int mine = 1;\n"
-  "      for (int k = rank - 1; k >= 0; k--) { if (q % (size_t)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (size_t)dims[k]; }\n"
-  "      if (!mine) for (size_t b = 0; b < esz; b += 4) *(unsigned *)(p + i * esz + b) = 0;\n"
+  "    for (unsigned i = tid; i < (bad ? 0u : (unsigned)n); i += nt) {   /* n < 2^24 here */\n"
+  "      unsigned q = i, mine = 1;\n"
+  "      for (int k = rank - 1; k >= 0; k--) { if (q % (unsigned)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (unsigned)dims[k]; }\n"
+  "      if (!mine) for (unsigned b = 0; b < esz; b += 4) *(unsigned *)(p + (size_t)i * esz + b) = 0;\n"
   "    }\n"
   "  } else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
   "  if (sync == 1) __syncthreads();\n"
