@@ -77,6 +77,8 @@ typedef struct Em {
   unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
   int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
+  int coarse_slot;      /* ... the shared accumulator */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -211,6 +213,7 @@ int em_priv_shared_esz(KSpec *S, int k);
 void em_shared_plan(Em *E);
 bool em_coarsen_ok(Em *E);
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
 void em_cuda_transforms(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
 void em_kernel_loads(Em *E);

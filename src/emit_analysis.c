@@ -1053,6 +1053,7 @@ bool em_coarsen_ok(Em *E) {
   for (int i = 0; i < l->n && sh; i++) sh = only_shared(l->items[i], c.a, &assigned);
   if (!sh || !body_locals_ok(E, l, b[0], b[1], c.a)) return false;
   S->coarse_inc = c.inc > 0 ? c.inc : 0;
+  E->coarse_slot = c.a;
   E->coarse_split[0] = b[0];
   E->coarse_split[1] = b[1];
   return true;

@@ -106,6 +106,15 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
   return false;
 }
 
+/* the body's A[off] += c (an int literal) as an integer count: shared-memory float atomics
+   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (coarse_grid),
+   so (float)count is what the float additions gave */
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v) {
+  if (!E->count_arr || strcmp(E->count_arr, arr) || op != OP_ADD) return false;
+  em_line(E, "atomicAdd((unsigned *)%s.p + (%s), (unsigned)(%s));", arr, off, v);
+  return true;
+}
+
 static void coarse_statements(Em *E, int from, int to) {
   for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
 }
@@ -164,6 +173,7 @@ static void emit_coarse(Em *E) {
     em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
   E->ret_label = "_next";
   E->has_return = false;
+  if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
   em_thread_prelude(E, true);
   em_line(E, "{");
   E->ind++;
@@ -193,6 +203,7 @@ static void emit_coarse(Em *E) {
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
   coarse_statements(E, b2 + 1, f->body.n);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  E->count_arr = NULL;
   E->ind--;
   em_line(E, "}");
   coarse_finish(E);
