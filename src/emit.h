@@ -18,27 +18,6 @@
 #include "kernel_ir.h"
 #include "oqk_abi.h"
 
-/* emit_c.c: C source for a specialized kernel (kernel_sema.c gives every node its type).
-
-   The generated file holds one exported entry, oqk_entry(L, W, lo, hi), that runs a range of
-   work: in "flat" kernels (only `pos` is used) a range of linear positions, run as loops whose
-   innermost dimension the C compiler can vectorize; otherwise a range of blocks, each block
-   running its threads in row-major order like the oracle. Kernels with syncthreads are cut
-   at their barriers into phases, each a loop over the threads of the block; locals become
-   per-thread arrays, and statements that hold a barrier (under conditions every thread
-   agrees on) run once per block around their phases.
-
-   Expressions become pure C expressions; what needs statements first (array reads with
-   their index temporaries, device calls, atomics) is written before the statement that uses
-   it. Arithmetic follows the interpreter: single-precision results are what double
-   arithmetic rounded to float gives (libm in double, then rounded), ints are int32_t. */
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include "kernel_ir.h"
-#include "oqk_abi.h"
-
 typedef struct Buf { char *s; size_t len, cap; } Buf;
 
 /* Slot storage in the kernel function. */
@@ -147,8 +126,7 @@ typedef struct PrivCount { int slot, cap, all, ok; } PrivCount;
 
 typedef struct LinScan { int slot, uses, ok; Buf *test; Em *E; bool bad; } LinScan;
 
-
-
+/* emit.c */
 void em_bputs(Buf *b, const char *s);
 void em_bprintf(Buf *b, const char *fmt, ...);
 _Noreturn void em_efail(Em *E, SrcLoc loc, const char *fmt, ...);
@@ -173,27 +151,6 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at);
 void em_put_pre(Em *E, const char *pre);
 char *em_ex_ident(Em *E, Node *n);
 char *em_ex_range_value(Em *E, Node *n);
-char *em_adim(Em *E, const char *arr, KType t, int d);
-char *em_idx64(Em *E, char *e, KType t);
-bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
-bool em_fast_access(Em *E, Node *n, PosOff *o, char **name);
-void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
-char *em_load(Em *E, ElemType el, char *lv);
-char *em_store_conv(Em *E, ElemType el, char *v, KType t);
-int em_private_of(Em *E, Node *id);
-bool em_mentions(Node *n, int slot);
-void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots);
-bool em_is_dead(Em *E, Node *n);
-bool em_all_dead(Em *E, NodeList *l);
-void em_emit_private_hooks(Em *E, Buf *out);
-char *em_prefetched(Em *E, const char *arr);
-char *em_index_read(Em *E, Node *n);
-bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
-const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
-void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
-                              char *res);
-char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
-char *em_ex_exchange(Em *E, Node *n);
 char *em_ex(Em *E, Node *n);
 void em_loc_comment(Em *E, Node *n);
 bool em_is_barrier_stmt(Node *n);
@@ -202,20 +159,39 @@ void em_st(Em *E, Node *n);
 void em_block(Em *E, NodeList *l);
 void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
-const KSpecial *em_special_of(KSpec *S, int param);
-void em_thread_prelude(Em *E, bool locals);
-void em_thread_outputs(Em *E);
+
+/* emit_index.c */
+char *em_adim(Em *E, const char *arr, KType t, int d);
+char *em_idx64(Em *E, char *e, KType t);
+bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
+bool em_fast_access(Em *E, Node *n, PosOff *o, char **name);
+void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
+char *em_load(Em *E, ElemType el, char *lv);
+char *em_store_conv(Em *E, ElemType el, char *v, KType t);
+char *em_prefetched(Em *E, const char *arr);
+char *em_index_read(Em *E, Node *n);
+char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
+char *em_ex_exchange(Em *E, Node *n);
+
+/* emit_analysis.c */
+int em_private_of(Em *E, Node *id);
+bool em_mentions(Node *n, int slot);
+void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots);
+bool em_is_dead(Em *E, Node *n);
+bool em_all_dead(Em *E, NodeList *l);
+void em_emit_private_hooks(Em *E, Buf *out);
 bool em_block_stride_loop(Em *E, Node *n);
-KType em_k_params_type(KSpec *S, int a);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);
 void em_shared_plan(Em *E);
 bool em_coarsen_ok(Em *E);
-bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
-bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
-void em_cuda_transforms(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
+
+/* emit_kernel.c */
+const KSpecial *em_special_of(KSpec *S, int param);
+void em_thread_prelude(Em *E, bool locals);
+void em_thread_outputs(Em *E);
 void em_kernel_loads(Em *E);
 void em_kernel_end(Em *E);
 extern const char *em_preamble_fmt;
@@ -224,6 +200,18 @@ void em_reach(Em *E, FSpec *f);
 void em_emit_decls(Em *E, Buf *protos, Buf *cx);
 void em_vec_types(Buf *out);
 void em_emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
+
+/* emit_c.c */
+KType em_k_params_type(KSpec *S, int a);
+
+/* emit_cuda.c */
+bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
+const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
+void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                              char *res);
+void em_cuda_transforms(Em *E);
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
 void em_cuda_count_offsets(Em *E);
 
 #endif
