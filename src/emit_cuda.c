@@ -1,6 +1,7 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
 #include "emit.h"
+#include "rt_gpu.h"
 
 static void cuda_one_position(Em *E, const char *label);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
@@ -136,7 +137,7 @@ static void coarse_finish(Em *E) {
     E->ind++;
     em_line(E, "const double _v = ((volatile double *)_shd%d)[_i];", k);
     em_line(E, "if (_v == 0) continue;");
-    em_line(E, "float *const _y = (float *)P.a[%d].data + _i;", S->coarse_arg[k]);
+    em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
     em_line(E, "*_y = (float)((double)*_y + _v);");
     em_line(E, "_shd%d[_i] = 0;", k);
     E->ind--;
@@ -162,7 +163,7 @@ static void emit_coarse(Em *E) {
     int a = S->coarse_arg[j];
     Buf n = {0};
     em_bputs(&n, "(int64_t)1");
-    for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a[%d].dims[%d]", a, d);
+    for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
     em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += _shn%d;", j, j, n.s, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
@@ -294,10 +295,23 @@ static void emit_grid_stride(Em *E) {
    W->out_* atomically. The launch (sizes and arguments) comes by value in the kernel's
    parameter space (OqkGrid, laid out as rt_gpu.c fills it); L is only the launch's error
    record in device memory. */
-/* The entry's signature: the launch (sizes and arguments) by value in the parameter space. */
+/* The entry's signature: the launch (sizes and arguments) by value in the parameter space:
+   OqkGridHead, then per argument only what the kernel reads, as rt_gpu.c packs it
+   (gpu_arg_words): a small parameter block launches faster than one of whole OqkArgs. */
 static void entry_header(Em *E, Buf *body) {
-  int nargs = E->S->kspec->func->nparams + E->S->ncaps;
-  em_bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  KSpec *S = E->S;
+  em_bputs(body, "struct OqkGrid : OqkGridHead {\n");
+  for (int i = 0; i < S->kfunc->nparams + S->ncaps; i++) {
+    int w = gpu_arg_words(S, i);
+    KType t = i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type;
+    if (!w) continue;
+    if (t.kind == K_ARRAY) em_bprintf(body, "  struct { void *data; int64_t i, dims[%d]; } a%d;\n", w - 2, i);
+    else if (t.kind == K_VEC) em_bprintf(body, "  struct { double v[%d]; } a%d;\n", w, i);
+    else if (t.kind == K_CPLX) em_bprintf(body, "  struct { double re, im; } a%d;\n", i);
+    else if (t.kind == K_REAL) em_bprintf(body, "  struct { double re; } a%d;\n", i);
+    else em_bprintf(body, "  struct { int64_t i; } a%d;\n", i);
+  }
+  em_bputs(body, "};\n");
   em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
@@ -310,7 +324,9 @@ static void cuda_thread_body(Em *E) {
   static const char *axis[3] = {"x", "y", "z"};
   for (int d = 0; d < D; d++) {
     const char *a = axis[D - 1 - d];
-    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+    /* boff: the first block of this chunk of a grid beyond the device's y/z limits */
+    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
+            d, d, d, d);
   }
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
@@ -508,7 +524,7 @@ static void cuda_count_finish(Em *E) {
     E->ind++;
     em_line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
     em_line(E, "if (!_k) continue;");
-    em_line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
+    em_line(E, "%s *const _y = (%s *)P.a%d.data + _i;", ct, ct, a);
     em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
          t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
     em_line(E, "_gc[_gco%d + _i] = 0;", k);
@@ -541,7 +557,7 @@ static void cuda_epilogue(Em *E) {
       em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
       if (S->priv_count[k]) em_line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
-      else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
+      else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
       E->ind--;
       em_line(E, "}");
     }
