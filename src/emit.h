@@ -52,6 +52,12 @@ typedef struct Em {
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
+  unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
+  unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
+  int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
+  const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
+  int coarse_slot;      /* ... the shared accumulator */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -180,6 +186,8 @@ bool em_block_stride_loop(Em *E, Node *n);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);
+void em_shared_plan(Em *E);
+bool em_coarsen_ok(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
 
 /* emit_kernel.c */
@@ -205,6 +213,8 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);
 void em_cuda_transforms(Em *E);
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
 void em_cuda_count_offsets(Em *E);
 
 #endif

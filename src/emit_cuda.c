@@ -95,6 +95,139 @@ void em_cuda_transforms(Em *E) {
   }
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
   if (S->tiled) em_xform_note(S, "%s", "tiling");
+  if (S->nshared) em_shared_plan(E);
+  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  /* arrays the kernel only reads through the read-only cache: its loads may then be issued
+     ahead of the shared atomics of earlier bodies */
+  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+    KType t = S->kspec->params[i];
+    bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
+    for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
+      ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
+    if (ro) E->ldg_params |= 1u << i;
+  }
+}
+
+/* ---- persistent blocks (em_coarsen_ok) ----
+   The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
+   body for blocks vb = blockIdx.x, + gridDim.x, ... (every thread of each, as the oracle),
+   and the epilogue once. Its += into float arrays add into a double shadow per element
+   (OqkGrid.scr: [0] the blocks done, then the shadows), and the last block to finish adds
+   each shadow into its array once: the sums are the oracle's whenever its own additions
+   were exact (integer counts), not rounded once per resident block. */
+
+/* the epilogue's y[off] += v into y's shadow; false when y has none */
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
+  for (int k = 0; k < E->S->ncoarse; k++)
+    if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
+      em_line(E, "atomicAdd(_shd%d + (%s), %s(double)(%s));", k, off, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      return true;
+    }
+  return false;
+}
+
+/* the body's A[off] += c (an int literal) as an integer count: shared-memory float atomics
+   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (coarse_grid),
+   so (float)count is what the float additions gave */
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v) {
+  if (!E->count_arr || strcmp(E->count_arr, arr) || op != OP_ADD) return false;
+  em_line(E, "atomicAdd((unsigned *)%s.p + (%s), (unsigned)(%s));", arr, off, v);
+  return true;
+}
+
+static void coarse_statements(Em *E, int from, int to) {
+  for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
+}
+
+static void coarse_finish(Em *E) {
+  KSpec *S = E->S;
+  if (!S->ncoarse) return;
+  em_line(E, "__shared__ int _last;");
+  em_line(E, "__threadfence();");
+  em_line(E, "__syncthreads();");
+  em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
+  em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
+  em_line(E, "if (_tid == 0) _last = atomicAdd((unsigned long long *)P.scr, 1ull) == gridDim.x - 1;");
+  em_line(E, "__syncthreads();");
+  em_line(E, "if (!_last) return;");
+  em_line(E, "__threadfence();");
+  for (int k = 0; k < S->ncoarse; k++) {
+    em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
+    E->ind++;
+    em_line(E, "const double _v = ((volatile double *)_shd%d)[_i];", k);
+    em_line(E, "if (_v == 0) continue;");
+    em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
+    em_line(E, "*_y = (float)((double)*_y + _v);");
+    em_line(E, "_shd%d[_i] = 0;", k);
+    E->ind--;
+    em_line(E, "}");
+  }
+  em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
+}
+
+static void emit_coarse(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
+  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  em_line(E, "size_t _shoff = 0;");
+  Buf nvb = {0};
+  for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
+  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  free(nvb.s);
+  em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
+  for (int j = 0; j < S->ncoarse; j++) {
+    int a = S->coarse_arg[j];
+    Buf n = {0};
+    em_bputs(&n, "(int64_t)1");
+    for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += _shn%d;", j, j, n.s, j);
+    free(n.s);
+    E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
+  }
+  /* prologue and epilogue see no block index: the first block's stands in */
+  em_line(E, "int64_t r_ = blockIdx.x; (void)r_;");
+  for (int d = S->D - 1; d >= 0; d--)
+    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  E->ret_label = "_next";
+  E->has_return = false;
+  if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
+  em_thread_prelude(E, true);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, 0, b1 + 1);
+  /* the block's digits and the stride's (last dimension fastest), added with carries */
+  em_line(E, "int64_t _x[%d], _s[%d];", S->D, S->D);
+  em_line(E, "{ int64_t _q = blockIdx.x, _w = gridDim.x;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
+  em_line(E, "}");
+  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
+  em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
+  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  E->ind++;
+  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
+  em_thread_prelude(E, false);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, b1 + 1, b2);
+  E->ind--;
+  em_line(E, "}");
+  em_line(E, "int _cy = 0;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
+  E->ind--;
+  em_line(E, "}");
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  coarse_statements(E, b2, b2 + 1);
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
+  coarse_statements(E, b2 + 1, f->body.n);
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  E->count_arr = NULL;
+  E->ind--;
+  em_line(E, "}");
+  coarse_finish(E);
 }
 
 /* ---- the CUDA dialect ---- */
@@ -564,11 +697,14 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bputs(&body, "  (void)W;\n");
   } else {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
-            S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+            S->tiled ? "a grid-stride loop over the positions"
+            : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
+                        : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
     if (S->tiled) cuda_tiled_body(E);
+    else if (S->coarse) emit_coarse(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
   }
@@ -700,23 +836,33 @@ static const char *cuda_helpers =
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
 
-/* Block-shared memory: pieces of one dynamic buffer of OQ_SHMAX bytes, in the order of the
-   kernel's shared() calls (every thread makes them, with equal sizes); each piece is zeroed
-   by the block's threads together, as the oracle zero-fills. A bad size fails the launch and
-   leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+/* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
+   reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
+   makes them, with equal sizes); each piece is zeroed by the block's threads together, as
+   the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
+   em_shared_plan); sync 2: each thread stores its own element before that barrier, only the
+   other elements are zeroed. A bad size fails the launch and leaves an empty array (every access
+   outside). Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
-  "#define OQ_SHMAX 49152\n"
-  "extern __shared__ double oq_shbuf[];\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off) {\n"
+  "extern __shared__ __align__(16) double oq_shbuf[];\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off, int sync) {\n"
   "  size_t n = 1; int bad = 0;\n"
+  "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
   "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
-  "  if (bad || *off + bytes > OQ_SHMAX) { bad = 1; bytes = 0; }\n"
+  "  if (bad || *off + bytes > have) { bad = 1; bytes = 0; }\n"
   "  char *p = (char *)oq_shbuf + *off;\n"
   "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
-  "  for (size_t i = tid; i < bytes / 4; i += nt) ((unsigned *)p)[i] = 0;\n"
-  "  __syncthreads();\n"
+  "  if (sync == 2) {   /* thread [i0, i1, ..] writes element [i0, i1, ..]: zero the others */\n"
+  "    const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z};\n"
+  "    for (unsigned i = tid; i < (bad ? 0u : (unsigned)n); i += nt) {   /* n < 2^24 here */\n"
+  "      unsigned q = i, mine = 1;\n"
+  "      for (int k = rank - 1; k >= 0; k--) { if (q % (unsigned)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (unsigned)dims[k]; }\n"
+  "      if (!mine) for (unsigned b = 0; b < esz; b += 4) *(unsigned *)(p + (size_t)i * esz + b) = 0;\n"
+  "    }\n"
+  "  } else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
+  "  if (sync == 1) __syncthreads();\n"
   "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";

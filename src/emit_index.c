@@ -604,6 +604,7 @@ char *em_index_read(Em *E, Node *n) {
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
   const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
+  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
@@ -675,6 +676,10 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
+  } else if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, op, v)) {
+    /* persistent blocks: the accumulator's counts (emit_cuda) */
+  } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
+    /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
   } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {
     em_cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {

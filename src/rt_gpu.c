@@ -31,6 +31,8 @@
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 #define MAX_ARGS 128              /* parameters and captures of one kernel */
 
+#define OQ_SHARED_MAX 49152   /* dynamic shared memory without the opt-in attribute */
+
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
   char *key;
@@ -47,7 +49,15 @@ typedef struct GSpec {
   unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
   unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
   CudaPtr cmem;
-  size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
+  size_t shared_bytes;      /* dynamic shared memory of this launch (shared_size) */
+  bool shsized;             /* KSpec.shsize gives it from the block; else all 48 KiB */
+  struct KShSize shsize[4];
+  int nshared;
+  bool coarse;              /* persistent blocks (coarse_grid): stride_blocks resident blocks */
+  int coarse_arg[4], ncoarse;
+  int64_t coarse_inc;
+  int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
+  size_t coarse_sh;
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
@@ -416,7 +426,14 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->grid_stride = S->grid_stride;
   g->cmem_params = S->cmem_params;
   if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
-  g->shared_bytes = S->nshared ? 49152 : 0;
+  g->nshared = S->nshared;
+  g->shsized = S->shsized;
+  memcpy(g->shsize, S->shsize, sizeof g->shsize);
+  g->coarse = S->coarse;
+  g->ncoarse = S->ncoarse;
+  memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
+  g->coarse_inc = S->coarse_inc;
+  g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
@@ -441,6 +458,29 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
 }
 
 /* ---- launch configuration ---- */
+
+/* The dynamic shared memory a launch's shared() calls take, each piece rounded to 16 bytes
+   as emit_cuda's oq_shared_take takes them; sizes it cannot know (or a bad one, which the
+   kernel reports) reserve the whole 48 KiB. */
+static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
+  if (!g->nshared || !g->shsized) return g->nshared ? OQ_SHARED_MAX : 0;
+  size_t total = 0;
+  int64_t nthr = 1;
+  for (int d = 0; d < D; d++) nthr *= blk[d];
+  for (int s = 0; s < g->nshared; s++) {
+    const struct KShSize *z = &g->shsize[s];
+    size_t n = 1;
+    for (int d = 0; d < z->rank; d++) {
+      int64_t b = z->k[d] < 0 ? 0 : z->k[d] >= D ? nthr : blk[z->k[d]];
+      int64_t v = z->mul[d] * b + z->add[d];
+      if (v < 0 || v > (1 << 24)) return OQ_SHARED_MAX;
+      n *= (size_t)v;
+      if (n > OQ_SHARED_MAX) return OQ_SHARED_MAX;
+    }
+    total += (n * z->esz + 15) & ~(size_t)15;
+  }
+  return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
+}
 
 static int64_t largest_divisor(int64_t n, int64_t cap) {
   if (n <= cap) return n < 1 ? 1 : n;
@@ -811,6 +851,36 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   g->tgrid = (unsigned)(want < most ? want : most);
 }
 
+/* Persistent blocks: as many blocks as are resident at once, but enough that no block's
+   shared counts pass 2^24 when every update adds the int coarse_inc (float counts stay exact);
+   OqkGrid.scr: the blocks-done counter and the shadows of the epilogue's float arrays. */
+static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
+  SrcLoc loc = cl->site->loc;
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
+  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes) {
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc);
+    g->coarse_thr = (int)threads;
+    g->coarse_sh = g->shared_bytes;
+  }
+  int64_t grid = (int64_t)cuda_device()->sm_count * (g->coarse_occ > 0 ? g->coarse_occ : 1);
+  if (g->coarse_inc) {
+    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
+    int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
+    if (grid < least) grid = least;
+  }
+  if (grid > blocks) grid = blocks;
+  if (grid > INT32_MAX) grid = INT32_MAX;
+  g->stride_blocks = (unsigned)grid;
+  size_t bytes = 8;
+  for (int k = 0; k < g->ncoarse; k++) {
+    Value v = cl->args[g->coarse_arg[k]];
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 : 0;
+  }
+  count_scratch(g, bytes, loc);
+  ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
+}
+
 /* One cuLaunchKernel of the current G.param on `grid` blocks. */
 static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3], SrcLoc loc) {
   if (G.nslots == RING) gpu_sync(loc);
@@ -835,8 +905,8 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     block[cl->D - 1 - d] = (unsigned)blk[d];
   }
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
-  if (g->grid_stride) full[0] = g->stride_blocks;
-  if (g->tiled || g->grid_stride) full[1] = full[2] = 1;
+  if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
+  if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -877,6 +947,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
   if (npos > 0) {
     if (g->nouts) reset_outputs(g, loc);
     if (g->tiled) gpu_tiling(g, cl, S, npos);
+    if (g->coarse) coarse_grid(g, cl, blk, cnt);
     launch(g, cl, blk, cnt, prof || ktime());
   }
   for (int i = 0; i < f->nparams; i++)
@@ -949,6 +1020,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  g->shared_bytes = shared_size(g, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;
   prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
