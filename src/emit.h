@@ -54,6 +54,12 @@ typedef struct Em {
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
   bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
+  unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
+  unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
+  int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
+  const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
+  int coarse_slot;      /* ... the shared accumulator */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -81,6 +87,8 @@ typedef struct Plan {
   int priv;                    /* private-copy candidate k (see find_private), or -1 */
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
   bool inside;                 /* x[pos + c] in a row known to be inside x */
+  char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
+                                  element is: its array is shorter than 2^31), or NULL */
 } Plan;
 
 /* ---- exact integer views of scalar index arithmetic ----
@@ -181,6 +189,8 @@ bool em_block_stride_loop(Em *E, Node *n);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);
+void em_shared_plan(Em *E);
+bool em_coarsen_ok(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
 
 /* emit_kernel.c */
@@ -202,10 +212,13 @@ KType em_k_params_type(KSpec *S, int a);
 
 /* emit_cuda.c */
 bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
+void em_cuda_priv_count(Em *E, int k, char *off, const char *valid);
 const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);
 void em_cuda_transforms(Em *E);
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
 void em_cuda_count_offsets(Em *E);
 
 #endif

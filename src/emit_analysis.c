@@ -773,3 +773,288 @@ void em_kernel_analysis(Em *E, Buf *body) {
   find_pos_locals(E);
   if (E->cuda) em_cuda_transforms(E);
 }
+
+/* ---- CUDA shared memory: its size at the launch, its zeroing ----
+   The launcher reserves what the launch's shared() calls take when every dimension is a
+   constant or mul * blkdim[k] + add (else the whole 48 KiB, which limits the resident blocks).
+   shared() memory reads zero until written (the oracle zero-fills it): the block zeroes it
+   where it is allocated, and a barrier orders that before other threads' accesses. The
+   program's next barrier does that job when no thread touches the array before it except
+   with zero stores (dropped: they store what is already there). */
+
+static bool blk_lin(Em *E, Node *n, int *k, int64_t *mul, int64_t *add) {
+  int ka, kb;
+  int64_t ma, mb, aa, ab;
+  bool blkdim = is_special_named(E, n->kind == N_INDEX ? n->a : n, "blkdim") &&
+                E->sc[(n->kind == N_INDEX ? n->a : n)->slot] == SC_SPECIAL;
+  switch (n->kind) {
+  case N_INT: *k = -1, *mul = 0, *add = n->ival; return true;
+  case N_IDENT:   /* an int blkdim: the block's thread count */
+    if (!blkdim || em_T(E, n).kind != K_INT) return false;
+    *k = E->S->D, *mul = 1, *add = 0;
+    return true;
+  case N_INDEX:
+    if (!blkdim || n->list.n != 1 || n->list.items[0]->kind != N_INT || n->list.items[0]->ival < 0 ||
+        n->list.items[0]->ival >= E->S->D)
+      return false;
+    *k = (int)n->list.items[0]->ival, *mul = 1, *add = 0;
+    return true;
+  case N_BINARY:
+    if (!blk_lin(E, n->a, &ka, &ma, &aa) || !blk_lin(E, n->b, &kb, &mb, &ab) || (ka >= 0 && kb >= 0 && ka != kb))
+      return false;
+    *k = ka >= 0 ? ka : kb;
+    if (n->op == OP_ADD) *mul = ma + mb, *add = aa + ab;
+    else if (n->op == OP_SUB) *mul = ma - mb, *add = aa - ab;
+    else if (n->op == OP_MUL && (ma == 0 || mb == 0)) *mul = ma * ab + mb * aa, *add = aa * ab;
+    else return false;
+    return true;
+  default: return false;
+  }
+}
+
+static bool holds_return(Node *n) {
+  if (!n) return false;
+  if (n->kind == N_RETURN) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (holds_return(n->a) || holds_return(n->b) || holds_return(n->c)) return true;
+  for (int i = 0; i < n->list.n; i++) if (holds_return(n->list.items[i])) return true;
+  for (int i = 0; i < n->list2.n; i++) if (holds_return(n->list2.items[i])) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (holds_return(n->cases[i].body.items[j])) return true;
+  return false;
+}
+
+/* The top-level statement of the body that allocates slot s (or -1). */
+static int alloc_stmt(NodeList *l, int s) {
+  for (int i = 0; i < l->n; i++)
+    if (l->items[i]->kind == N_ASSIGN && l->items[i]->list.n == 1 && l->items[i]->list.items[0]->kind == N_IDENT &&
+        l->items[i]->list.items[0]->slot == s && l->items[i]->b && l->items[i]->b->kind == N_CALL)
+      return i;
+  return -1;
+}
+
+/* Statements from..to-1 mention slot s's data only in one top-level statement
+   `s[blkpos[0], .., blkpos[D-1]] = v` (v without s): every thread writes its own element,
+   so zeroing the others cannot race with it. */
+static bool owner_store(Em *E, NodeList *l, int from, int to, int s) {
+  int found = 0;
+  for (int i = from; i < to; i++) {
+    Node *n = l->items[i];
+    if (!mentions_data(n, s)) continue;
+    if (found++ || n->kind != N_ASSIGN || n->op != OP_NONE || n->list.n != 1 || mentions_data(n->b, s)) return false;
+    Node *t = n->list.items[0];
+    if (t->kind != N_INDEX || t->a->kind != N_IDENT || t->a->slot != s || t->a->depth != 0 ||
+        t->list.n != E->S->D || E->f->slots[s].rank != E->S->D)
+      return false;
+    for (int k = 0; k < t->list.n; k++) {
+      Node *x = t->list.items[k];
+      if (x->kind != N_INDEX || !is_special_named(E, x->a, "blkpos") || E->sc[x->a->slot] != SC_SPECIAL ||
+          x->list.n != 1 || x->list.items[0]->kind != N_INT || x->list.items[0]->ival != k)
+        return false;
+    }
+  }
+  return found == 1;
+}
+
+static void shared_zeroing(Em *E) {
+  Func *f = E->S->kfunc;
+  NodeList *l = &f->body;
+  for (int i = 0; i < l->n; i++)
+    if (holds_return(l->items[i])) return;   /* a finished thread does not order its stores */
+  int nslots = func_info(f)->nslots;
+  for (int s = f->ngenerics + f->nparams + f->nouts; s < nslots; s++) {
+    bool assigned = false, sh = E->sc[s] == SC_LOCAL && E->f->slots[s].kind == K_ARRAY && E->f->slots[s].shared;
+    for (int i = 0; i < l->n && sh; i++) sh = only_shared(l->items[i], s, &assigned);
+    int i = sh && assigned ? alloc_stmt(l, s) : -1, j = i + 1, count = 0;
+    NodeInfo *ci = i >= 0 ? ksema_info(E->f, l->items[i]->b) : NULL;
+    if (!ci || ci->builtin != KB_SHARED || ci->site >= 32) continue;
+    bool ok = true;
+    for (; j < l->n && ok; j++) {
+      NodeInfo *nj = ksema_info(E->f, l->items[j]);
+      if (nj && nj->barrier) break;
+      ok = only_zero_stores(l->items[j], s, &count);
+    }
+    if (j < l->n && em_is_barrier_stmt(l->items[j]) && !ok && owner_store(E, l, i + 1, j, s)) {
+      E->sh_owned |= 1u << ci->site;   /* only what no thread writes is zeroed: no race */
+      E->sh_nosync |= 1u << ci->site;
+      continue;
+    }
+    if (!ok || j == l->n || !em_is_barrier_stmt(l->items[j])) continue;
+    for (int k = i + 1; k < j; k++) mark_dead(E, l->items[k], s);
+    E->sh_nosync |= 1u << ci->site;
+  }
+}
+
+void em_shared_plan(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  int found = 0;
+  bool ok = S->nshared <= 4;
+  for (int i = 0; i < k->info.cap && ok; i++) {
+    NodeInfo *ni = &k->info.items[i];
+    if (!ni->node || ni->builtin != KB_SHARED) continue;
+    struct KShSize *z = &S->shsize[ni->site];
+    Node *n = (Node *)ni->node;
+    z->rank = n->list.n;
+    z->esz = (int)el_size(ni->t.el);
+    for (int d = 0; d < n->list.n && ok; d++) {
+      int kk;
+      ok = blk_lin(E, n->list.items[d], &kk, &z->mul[d], &z->add[d]);
+      z->k[d] = (signed char)kk;
+    }
+    found++;
+  }
+  S->shsized = ok && found == S->nshared;
+  E->sh_nosync = E->sh_owned = 0;
+  shared_zeroing(E);
+  if (S->nshared && S->shsized) em_xform_note(S, "%s", "shared-sized");
+  if (E->sh_nosync) em_xform_note(S, "%s", "shared-zero-nobarrier");
+}
+
+/* ---- persistent blocks (CUDA) ----
+   A kernel `prologue; syncthreads; body; syncthreads; epilogue` with one shared array A
+   that starts at zero, that the body only adds to and that the epilogue adds, as a linear
+   function, into global memory: each block's epilogue adds L(A_b), and
+   L(A_1) + L(A_2) = L(A_1 + A_2), so the resident blocks may run the bodies of many blocks
+   between one prologue and one epilogue (docs/cuda.md lists the conditions checked here). */
+
+typedef struct Coarse { Em *E; int a; int inc; bool ok; } Coarse;
+
+static bool is_a(Node *n, int a) { return a >= 0 && n->kind == N_IDENT && n->slot == a && n->depth == 0; }
+
+/* pos and blkidx differ between the blocks a resident block runs */
+static bool reads_block(Em *E, Node *n) {
+  if (!n) return false;
+  if (n->kind == N_IDENT) return is_special_named(E, n, "pos") || is_special_named(E, n, "blkidx");
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (reads_block(E, n->a) || reads_block(E, n->b) || reads_block(E, n->c)) return true;
+  for (int i = 0; i < n->list.n; i++) if (reads_block(E, n->list.items[i])) return true;
+  for (int i = 0; i < n->list2.n; i++) if (reads_block(E, n->list2.items[i])) return true;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (reads_block(E, n->cases[i].body.items[j])) return true;
+  return false;
+}
+
+/* e is linear in A (no term without it): A's elements, sums, negations, sums and
+   differences of linear terms, products and quotients by terms without A */
+static bool linear_in(Em *E, Node *e, int a) {
+  if (!mentions_data(e, a)) return false;
+  switch (e->kind) {
+  case N_INDEX:
+    if (!is_a(e->a, a)) return false;
+    for (int i = 0; i < e->list.n; i++) if (mentions_data(e->list.items[i], a)) return false;
+    return true;
+  case N_UNARY: return (e->op == OP_NEG || e->op == OP_PLUS) && linear_in(E, e->a, a);
+  case N_BINARY:
+    if (e->op == OP_ADD || e->op == OP_SUB) return linear_in(E, e->a, a) && linear_in(E, e->b, a);
+    if (e->op == OP_MUL) return (linear_in(E, e->a, a) && !mentions_data(e->b, a)) || (linear_in(E, e->b, a) && !mentions_data(e->a, a));
+    if (e->op == OP_DIV) return linear_in(E, e->a, a) && !mentions_data(e->b, a);
+    return false;
+  case N_CALL: return builtin_call(E, e, KB_SUM, 1) && linear_in(E, e->list.items[0], a);
+  default: return false;
+  }
+}
+
+/* What a part of the kernel may do (part 0 prologue, 1 body, 2 epilogue): its assignments
+   are to locals, zero stores into A (0), `A[i] += v` (1), `y[j] += e` with e linear in A (2);
+   no other mention of A; no device function, no exchange, no return. */
+static bool part_ok(Coarse *c, Node *n, int part) {
+  Em *E = c->E;
+  if (!n) return true;
+  NodeInfo *ni = ksema_info(E->f, n);
+  if (n->kind == N_RETURN || n->kind == N_EXCHANGE || n->kind == N_LAMBDA || n->kind == N_FUNCDEF || (ni && ni->callee))
+    return false;
+  if (c->a >= 0 && n->kind == N_CALL && !mentions_data(n, c->a)) {   /* A only in size(A), numel(A) */
+    Coarse d = *c;
+    d.a = -1;
+    return part_ok(&d, n, part);
+  }
+  if (is_a(n, c->a)) return false;   /* any use not accepted below */
+  if (n->kind == N_ASSIGN) {
+    if (n->list.n != 1 || (n->b && n->b->kind == N_ASSIGN)) return false;
+    Node *t = n->list.items[0];
+    if (t->kind == N_IDENT && t->slot == c->a) return part == 0;   /* the allocation (only_shared) */
+    if (t->kind == N_IDENT && t->depth == 0 && E->sc[t->slot] != SC_PARAM && E->sc[t->slot] != SC_SPECIAL)
+      return !mentions_data(n->b, c->a) && part_ok(c, n->b, part);
+    if (t->kind != N_INDEX || t->a->kind != N_IDENT || t->a->depth != 0) return false;
+    for (int i = 0; i < t->list.n; i++)
+      if (mentions_data(t->list.items[i], c->a) || !part_ok(c, t->list.items[i], part)) return false;
+    if (part == 0) return is_zero_store(n, c->a);
+    if (part == 1) {
+      if (!is_a(t->a, c->a) || n->op != OP_ADD || mentions_data(n->b, c->a) || !part_ok(c, n->b, part)) return false;
+      bool lit = n->b->kind == N_INT && n->b->ival > 0 && n->b->ival <= (1 << 20);
+      c->inc = !lit || c->inc == 0 ? 0 : c->inc > n->b->ival ? c->inc : (int)n->b->ival;
+      return true;
+    }
+    NodeInfo *ti = ksema_info(E->f, t->a);
+    bool real = ti && ti->t.kind == K_ARRAY && !ti->t.shared && (ti->t.el == EL_F32 || ti->t.el == EL_F64);
+    if (!real || E->sc[t->a->slot] != SC_PARAM || n->op != OP_ADD || !linear_in(E, n->b, c->a)) return false;
+    if (ti->t.el == EL_F32) {
+      int p = t->a->slot - E->S->kfunc->ngenerics, k = 0;
+      while (k < E->S->ncoarse && E->S->coarse_arg[k] != p) k++;
+      if (k == 4) return false;
+      E->S->coarse_arg[k] = p;
+      if (k == E->S->ncoarse) E->S->ncoarse++;
+    }
+    return true;
+  }
+  if (!part_ok(c, n->a, part) || !part_ok(c, n->b, part) || !part_ok(c, n->c, part)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!part_ok(c, n->list.items[i], part)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!part_ok(c, n->list2.items[i], part)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (!part_ok(c, n->cases[i].body.items[j], part)) return false;
+  return true;
+}
+
+/* a local the body assigns: it must start each block afresh (assigned before read there)
+   and be no concern of the prologue's or epilogue's */
+static bool body_locals_ok(Em *E, NodeList *l, int b1, int b2, int a) {
+  Func *f = E->S->kfunc;
+  int nslots = func_info(f)->nslots;
+  for (int s = f->ngenerics + f->nparams + f->nouts; s < nslots; s++) {
+    if (s == a) continue;
+    bool in_body = false, elsewhere = false;
+    for (int i = b1 + 1; i < b2; i++) in_body |= count_assign(l->items[i], s) > 0;
+    if (!in_body) continue;
+    for (int i = 0; i < l->n; i++) elsewhere |= (i < b1 || i > b2) && em_mentions(l->items[i], s);
+    if (elsewhere || !defined_first(l, b1 + 1, b2, s)) return false;
+  }
+  return true;
+}
+
+bool em_coarsen_ok(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  NodeList *l = &f->body;
+  S->ncoarse = 0;
+  if (!S->barrier || S->grid_barrier || S->nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 || S->divergent)
+    return false;
+  int nb = 0, b[2] = {0, 0};
+  for (int i = 0; i < l->n; i++) {
+    NodeInfo *ni = ksema_info(E->f, l->items[i]);
+    if (!ni || !ni->barrier) continue;
+    if (nb == 2 || !em_is_barrier_stmt(l->items[i]) || em_is_grid_barrier(l->items[i])) return false;
+    b[nb++] = i;
+  }
+  if (nb != 2) return false;
+  Coarse c = {.E = E, .a = -1, .inc = -1, .ok = true};
+  for (int i = 0; i < b[0] && c.a < 0; i++) {
+    NodeInfo *ci = l->items[i]->kind == N_ASSIGN && l->items[i]->b ? ksema_info(E->f, l->items[i]->b) : NULL;
+    if (ci && ci->builtin == KB_SHARED && l->items[i]->list.n == 1 && l->items[i]->list.items[0]->kind == N_IDENT)
+      c.a = l->items[i]->list.items[0]->slot;
+  }
+  if (c.a < 0 || E->sc[c.a] != SC_LOCAL) return false;
+  for (int i = 0; i < l->n; i++) {
+    if (i == b[0] || i == b[1]) continue;
+    int part = i < b[0] ? 0 : i < b[1] ? 1 : 2;
+    if ((part != 1 && reads_block(E, l->items[i])) || !part_ok(&c, l->items[i], part)) return false;
+  }
+  bool assigned = false, sh = true;   /* A only ever holds the shared array */
+  for (int i = 0; i < l->n && sh; i++) sh = only_shared(l->items[i], c.a, &assigned);
+  if (!sh || !body_locals_ok(E, l, b[0], b[1], c.a)) return false;
+  S->coarse_inc = c.inc > 0 ? c.inc : 0;
+  E->coarse_slot = c.a;
+  E->coarse_split[0] = b[0];
+  E->coarse_split[1] = b[1];
+  return true;
+}

@@ -527,6 +527,26 @@ static void cpu_transforms(Em *E) {
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
   if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
+  S->coarse = S->barrier && !E->fiber && S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+}
+
+/* Persistent blocks (em_coarsen_ok, docs/cuda.md): the prologue once for up to _K blocks of
+   the worker's range, each block's body, then the epilogue once: one zeroing and one merge of
+   the shared accumulator per _K blocks instead of per block. */
+static void coarse_block_level(Em *E) {
+  NodeList *l = &E->S->kfunc->body;
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
+  NodeList pro = {l->items, b1}, body = {l->items + b1 + 1, b2 - b1 - 1}, epi = {l->items + b2 + 1, l->n - b2 - 1};
+  block_level(E, &pro);
+  em_line(E, "for (int64_t _vb = _b; _vb < hi && _vb < _b + _K; _vb++) {");
+  E->ind++;
+  em_line(E, "int64_t _q = _vb;");
+  for (int d = E->S->D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+  block_level(E, &body);
+  E->ind--;
+  em_line(E, "}");
+  block_level(E, &epi);
 }
 
 static void emit_kernel(Em *E, Buf *out) {
@@ -597,7 +617,13 @@ static void emit_kernel(Em *E, Buf *out) {
         const char *ct = em_ctype(E, k->slots[s]);
         em_line(E, "%s *%s = (%s *)_sp; _sp += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ct, em_slot_name(E, k, s), ct, ct);
       }
-    em_line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
+    /* persistent blocks: _K blocks per prologue, few enough that no float count in the
+       accumulator passes 2^24 when every update adds the same int */
+    if (S->coarse && S->coarse_inc)
+      em_line(E, "const int64_t _K = (int64_t)%lld * _nthr > (1 << 24) ? 1 : (1 << 24) / ((int64_t)%lld * _nthr);",
+           (long long)S->coarse_inc, (long long)S->coarse_inc);
+    else if (S->coarse) em_line(E, "const int64_t _K = hi - lo;");
+    em_line(E, "for (int64_t _b = lo; _b < hi; _b %s) {", S->coarse ? "+= _K" : "++");
     E->ind++;
     em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
     em_line(E, "int64_t _q = _b;");
@@ -611,7 +637,8 @@ static void emit_kernel(Em *E, Buf *out) {
     em_thread_prelude(E, true);
     E->ind--;
     em_line(E, "}");
-    block_level(E, &f->body);
+    if (S->coarse) coarse_block_level(E);
+    else block_level(E, &f->body);
     em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
     E->ind++;
     em_thread_outputs(E);

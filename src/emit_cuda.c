@@ -1,6 +1,7 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
 #include "emit.h"
+#include "rt_gpu.h"
 
 static void cuda_one_position(Em *E, const char *label);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
@@ -8,18 +9,34 @@ static bool list_only_read_args(Em *E, NodeList *l, int slot);
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
-   a global atomic (the copy's type cannot add it exactly: an int array and a real value). */
+   a global atomic (the copy's type cannot add it exactly: an int array and a real value).
+   The copy fits in shared memory: its offsets are 32-bit. */
 bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
   if (!E->S->priv_esz[k]) return false;
-  char *ix = em_sf(E, "((int64_t)(%s) << _lgR) + _ln", off);
+  char *ix = em_sf(E, "((unsigned)(%s) << _lgR) + _ln", off);
   if (E->S->priv_count[k]) {
-    em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (%s), 1u);", k, k, ix);
+    em_cuda_priv_count(E, k, off, "1");
     return true;
   }
   if (el == EL_I32 && em_kclass(vt) != K_INT) return false;
   char *d = em_conv(E, v, vt, el == EL_I32 ? K_INT : K_REAL);
   em_line(E, "if (pv%d) atomicAdd(pvp%d + (%s), (%s)(%s(%s)));", k, k, ix, em_el_ctype(el), op == OP_SUB ? "-" : "", d);
   return true;
+}
+
+/* CUDA: one count of counted private array k at offset off when valid holds, without a
+   branch: an invalid element adds 0 to element 0 (a branch per position costs more than
+   the rare extra atomic). */
+void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
+  if (!strcmp(valid, "1")) {
+    em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (((unsigned)(%s) << _lgR) + _ln), 1u);", k, k, off);
+    return;
+  }
+  char *ok = em_tmp(E);
+  em_line(E, "const bool %s = %s;", ok, valid);
+  em_line(E, "if (pv%d) atomicAdd((unsigned *)pvp%d + (((%s ? (unsigned)(%s) : 0u) << _lgR) + _ln), (unsigned)%s);", k, k,
+          ok, off, ok);
+  em_line(E, "else if (%s) {", ok);
 }
 
 /* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
@@ -64,6 +81,10 @@ void em_cuda_transforms(Em *E) {
   S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
+  S->tile_ppt = 1;
+  S->merge_copies = 8;
+  const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
+  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
   if (!S->tiled) {
     E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
     S->npriv = 0;       /* private copies need the block's merge after all its positions */
@@ -74,6 +95,139 @@ void em_cuda_transforms(Em *E) {
   }
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
   if (S->tiled) em_xform_note(S, "%s", "tiling");
+  if (S->nshared) em_shared_plan(E);
+  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  /* arrays the kernel only reads through the read-only cache: its loads may then be issued
+     ahead of the shared atomics of earlier bodies */
+  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+    KType t = S->kspec->params[i];
+    bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
+    for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
+      ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
+    if (ro) E->ldg_params |= 1u << i;
+  }
+}
+
+/* ---- persistent blocks (em_coarsen_ok) ----
+   The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
+   body for blocks vb = blockIdx.x, + gridDim.x, ... (every thread of each, as the oracle),
+   and the epilogue once. Its += into float arrays add into a double shadow per element
+   (OqkGrid.scr: [0] the blocks done, then the shadows), and the last block to finish adds
+   each shadow into its array once: the sums are the oracle's whenever its own additions
+   were exact (integer counts), not rounded once per resident block. */
+
+/* the epilogue's y[off] += v into y's shadow; false when y has none */
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
+  for (int k = 0; k < E->S->ncoarse; k++)
+    if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
+      em_line(E, "atomicAdd(_shd%d + (%s), %s(double)(%s));", k, off, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      return true;
+    }
+  return false;
+}
+
+/* the body's A[off] += c (an int literal) as an integer count: shared-memory float atomics
+   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (coarse_grid),
+   so (float)count is what the float additions gave */
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v) {
+  if (!E->count_arr || strcmp(E->count_arr, arr) || op != OP_ADD) return false;
+  em_line(E, "atomicAdd((unsigned *)%s.p + (%s), (unsigned)(%s));", arr, off, v);
+  return true;
+}
+
+static void coarse_statements(Em *E, int from, int to) {
+  for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
+}
+
+static void coarse_finish(Em *E) {
+  KSpec *S = E->S;
+  if (!S->ncoarse) return;
+  em_line(E, "__shared__ int _last;");
+  em_line(E, "__threadfence();");
+  em_line(E, "__syncthreads();");
+  em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
+  em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
+  em_line(E, "if (_tid == 0) _last = atomicAdd((unsigned long long *)P.scr, 1ull) == gridDim.x - 1;");
+  em_line(E, "__syncthreads();");
+  em_line(E, "if (!_last) return;");
+  em_line(E, "__threadfence();");
+  for (int k = 0; k < S->ncoarse; k++) {
+    em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
+    E->ind++;
+    em_line(E, "const double _v = ((volatile double *)_shd%d)[_i];", k);
+    em_line(E, "if (_v == 0) continue;");
+    em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
+    em_line(E, "*_y = (float)((double)*_y + _v);");
+    em_line(E, "_shd%d[_i] = 0;", k);
+    E->ind--;
+    em_line(E, "}");
+  }
+  em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
+}
+
+static void emit_coarse(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
+  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  em_line(E, "size_t _shoff = 0;");
+  Buf nvb = {0};
+  for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
+  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  free(nvb.s);
+  em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
+  for (int j = 0; j < S->ncoarse; j++) {
+    int a = S->coarse_arg[j];
+    Buf n = {0};
+    em_bputs(&n, "(int64_t)1");
+    for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += _shn%d;", j, j, n.s, j);
+    free(n.s);
+    E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
+  }
+  /* prologue and epilogue see no block index: the first block's stands in */
+  em_line(E, "int64_t r_ = blockIdx.x; (void)r_;");
+  for (int d = S->D - 1; d >= 0; d--)
+    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  E->ret_label = "_next";
+  E->has_return = false;
+  if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
+  em_thread_prelude(E, true);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, 0, b1 + 1);
+  /* the block's digits and the stride's (last dimension fastest), added with carries */
+  em_line(E, "int64_t _x[%d], _s[%d];", S->D, S->D);
+  em_line(E, "{ int64_t _q = blockIdx.x, _w = gridDim.x;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
+  em_line(E, "}");
+  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
+  em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
+  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  E->ind++;
+  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
+  em_thread_prelude(E, false);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, b1 + 1, b2);
+  E->ind--;
+  em_line(E, "}");
+  em_line(E, "int _cy = 0;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
+  E->ind--;
+  em_line(E, "}");
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  coarse_statements(E, b2, b2 + 1);
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
+  coarse_statements(E, b2 + 1, f->body.n);
+  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  E->count_arr = NULL;
+  E->ind--;
+  em_line(E, "}");
+  coarse_finish(E);
 }
 
 /* ---- the CUDA dialect ---- */
@@ -161,10 +315,23 @@ static void emit_grid_stride(Em *E) {
    W->out_* atomically. The launch (sizes and arguments) comes by value in the kernel's
    parameter space (OqkGrid, laid out as rt_gpu.c fills it); L is only the launch's error
    record in device memory. */
-/* The entry's signature: the launch (sizes and arguments) by value in the parameter space. */
+/* The entry's signature: the launch (sizes and arguments) by value in the parameter space:
+   OqkGridHead, then per argument only what the kernel reads, as rt_gpu.c packs it
+   (gpu_arg_words): a small parameter block launches faster than one of whole OqkArgs. */
 static void entry_header(Em *E, Buf *body) {
-  int nargs = E->S->kspec->func->nparams + E->S->ncaps;
-  em_bprintf(body, "struct OqkGrid { int64_t dims[3], blk[3], cnt[3], xf, scr; OqkArg a[%d]; };\n", nargs ? nargs : 1);
+  KSpec *S = E->S;
+  em_bputs(body, "struct OqkGrid : OqkGridHead {\n");
+  for (int i = 0; i < S->kfunc->nparams + S->ncaps; i++) {
+    int w = gpu_arg_words(S, i);
+    KType t = i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type;
+    if (!w) continue;
+    if (t.kind == K_ARRAY) em_bprintf(body, "  struct { void *data; int64_t i, dims[%d]; } a%d;\n", w - 2, i);
+    else if (t.kind == K_VEC) em_bprintf(body, "  struct { double v[%d]; } a%d;\n", w, i);
+    else if (t.kind == K_CPLX) em_bprintf(body, "  struct { double re, im; } a%d;\n", i);
+    else if (t.kind == K_REAL) em_bprintf(body, "  struct { double re; } a%d;\n", i);
+    else em_bprintf(body, "  struct { int64_t i; } a%d;\n", i);
+  }
+  em_bputs(body, "};\n");
   em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
@@ -177,7 +344,9 @@ static void cuda_thread_body(Em *E) {
   static const char *axis[3] = {"x", "y", "z"};
   for (int d = 0; d < D; d++) {
     const char *a = axis[D - 1 - d];
-    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s, P%d = B%d * b%d + T%d;", d, a, d, a, d, d, d, d);
+    /* boff: the first block of this chunk of a grid beyond the device's y/z limits */
+    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
+            d, d, d, d);
   }
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
@@ -262,38 +431,116 @@ static void pf_walk(Em *E, Node *n) {
     for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
 }
 
-/* The linear loop U positions at a time, their elements loaded first; _r ends at the first
-   position left for the loop after it. Device functions may write anything: then none. */
+/* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
+static const char *pf_vec_type(ElemType el, int V) {
+  static const struct { ElemType el; int V; const char *t; } m[] = {
+    {EL_F32, 2, "float2"}, {EL_F32, 4, "float4"}, {EL_I32, 2, "int2"}, {EL_I32, 4, "int4"}, {EL_F64, 2, "double2"},
+  };
+  for (size_t i = 0; i < sizeof m / sizeof *m; i++)
+    if (m[i].el == el && m[i].V == V) return m[i].t;
+  return NULL;
+}
+
+/* Elements per vector load: 16 bytes of the widest array loaded ahead, when every such
+   array has a vector type of that many elements; else 1. */
+static int pf_width(Em *E) {
+  size_t w = 0;
+  for (int j = 0; j < E->npf; j++) w = el_size(E->pf_el[j]) > w ? el_size(E->pf_el[j]) : w;
+  int V = w == 4 || w == 8 ? (int)(16 / w) : 1;
+  for (int j = 0; j < E->npf && V > 1; j++)
+    if (!pf_vec_type(E->pf_el[j], V)) V = 1;
+  return V;
+}
+
+/* The load of vector i of array j (V elements) of the step at element base. */
+static char *pf_load(Em *E, int j, int i, int V, const char *base) {
+  const char *vt = pf_vec_type(E->pf_el[j], V);
+  return em_sf(E, "*(const %s *)(%s.p + %s + %d * _st)", vt, E->pf_arr[j], base, i * V);
+}
+
+/* One step of the linear loop from element _rb: m loads of V elements per array (vector i
+   at _rb + i * V * _st), then the m * V positions, element e of vector i being
+   _rb + i * V * _st + e (a `return` there jumps to label<e>). pipe: the vectors were loaded into _qn by the step before, and
+   this step loads the next one's (up to _nv) before its positions, so that loads stay in
+   flight while the positions run. */
+static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
+  for (int j = 0; j < E->npf; j++) {
+    const char *ct = em_el_ctype(E->pf_el[j]);
+    for (int i = 0; i < m; i++) {
+      if (V == 1) {
+        em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", ct, j, i, E->pf_arr[j], i);
+        continue;
+      }
+      const char *vt = pf_vec_type(E->pf_el[j], V);
+      em_line(E, "const %s _pv%d_%d = %s;", vt, j, i, pipe ? em_sf(E, "_qn%d_%d", j, i) : pf_load(E, j, i, V, "_rb"));
+      for (int e = 0; e < V; e++) em_line(E, "const %s _pf%d_%d = _pv%d_%d.%c;", ct, j, i * V + e, j, i, "xyzw"[e]);
+    }
+  }
+  if (pipe) {
+    em_line(E, "if (_rb + %d * _st < _nv) {", m * V);
+    for (int j = 0; j < E->npf; j++)
+      for (int i = 0; i < m; i++) em_line(E, "  _qn%d_%d = %s;", j, i, pf_load(E, j, i, V, em_sf(E, "_rb + %d * _st", m * V)));
+    em_line(E, "}");
+  }
+  for (int k = 0; k < m * V; k++) {
+    em_line(E, "{");
+    E->ind++;
+    em_line(E, "const int64_t _r = _rb + %d * _st + %d;", k / V * V, k % V);
+    E->pf_k = k;
+    cuda_one_position(E, em_sf(E, "%s%d", label, k));
+    E->ind--;
+    em_line(E, "}");
+  }
+}
+
+/* The linear loop U positions at a time, their elements loaded first, V at once (vector
+   loads, when every such array is aligned for them): while the whole grid has U positions
+   per thread left (_nv), thread t takes V consecutive elements at V * t + i * V * _st; then
+   single vectors up to the last whole vector (_nq); _r ends at the first position left for
+   the loop after it. Device functions may write anything: then none. */
 static void cuda_unrolled(Em *E) {
   E->npf = 0;
   if (E->nreach > 1) return;
   for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
   if (!E->npf) return;
-  int U = E->npf <= 2 ? 8 : 4;
+  int U = E->npf <= 2 ? 16 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
   if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  int V = pf_width(E);
+  if (U % V) V = 1;
   if (U == 1) {
     E->npf = 0;
     return;
   }
-  em_line(E, "int64_t _rb = _r;");
-  em_line(E, "for (; _rb + %d * _st < _np; _rb += %d * _st) {", U - 1, U);
+  E->S->tile_ppt = V > 1 ? U : 1;
+  if (V > 1) em_xform_note(E->S, "%s", V == 4 ? "vector-loads(4)" : "vector-loads(2)");
+  Buf al = {0};
+  for (int j = 0; j < E->npf && V > 1; j++)
+    em_bprintf(&al, " && ((size_t)%s.p & %zu) == 0", E->pf_arr[j], V * el_size(E->pf_el[j]) - 1);
+  em_line(E, "const bool _va = 1%s;", al.s ? al.s : "");
+  free(al.s);
+  em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
+  em_line(E, "int64_t _rb = %d * _r;", V);
+  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
+  const char *pe = getenv("OQ_CUDA_PIPE");
+  int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
+  for (int j = 0; j < E->npf && pipe; j++)
+    for (int i = 0; i < U / V; i++)
+      em_line(E, "%s _qn%d_%d = _rb < _nv ? %s : %s{};", pf_vec_type(E->pf_el[j], V), j, i, pf_load(E, j, i, V, "_rb"),
+              pf_vec_type(E->pf_el[j], V));
+  em_line(E, "for (; _rb < _nv; _rb += %d * _st) {", U);
   E->ind++;
-  for (int j = 0; j < E->npf; j++)
-    for (int k = 0; k < U; k++)
-      em_line(E, "const %s _pf%d_%d = %s.p[_rb + %d * _st];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
-  for (int k = 0; k < U; k++) {
-    em_line(E, "{");
+  pf_step(E, V, U / V, pipe, "_nextu");
+  E->ind--;
+  em_line(E, "}");
+  if (V > 1) {
+    em_line(E, "for (; _rb < _nq; _rb += %d * _st) {", V);
     E->ind++;
-    em_line(E, "const int64_t _r = _rb + %d * _st;", k);
-    E->pf_k = k;
-    cuda_one_position(E, em_sf(E, "_nextu%d", k));
+    pf_step(E, V, 1, 0, "_nextv");
     E->ind--;
     em_line(E, "}");
   }
-  E->ind--;
-  em_line(E, "}");
-  em_line(E, "_r = _rb;");
+  em_line(E, "_r += %s;", V > 1 ? "_nq" : "_nv");
   E->npf = 0;
 }
 
@@ -341,15 +588,18 @@ static void cuda_tiled_body(Em *E) {
 }
 
 /* Counted private arrays: every block adds its counts into 64-bit integers in the launch's
-   scratch (P.scr: [0] the blocks done, then each counted array's counts, zero between
-   launches); the last block to finish turns each total into the oracle's additions with
-   plain stores and zeroes the scratch again. Integer atomics: exact and uncontended. */
+   scratch (P.scr: [0] the blocks done, then each counted array's counts, merge_copies times:
+   block b adds into copy b mod merge_copies, so that fewer blocks contend for one address;
+   zero between launches); the last block to finish sums the copies, turns each total into
+   the oracle's additions with plain stores and zeroes the scratch again. Integer atomics:
+   exact. */
 void em_cuda_count_offsets(Em *E) {
   KSpec *S = E->S;
   em_line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
   em_line(E, "int64_t _gcn = 1;");
   for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k]) em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += pvn%d;", k, k, k);
+    if (S->priv_esz[k] && S->priv_count[k])
+      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->merge_copies, k);
 }
 
 static void cuda_count_finish(Em *E) {
@@ -373,12 +623,15 @@ static void cuda_count_finish(Em *E) {
     const char *ct = em_el_ctype(t.el);
     em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
     E->ind++;
-    em_line(E, "const unsigned long long _k = ((volatile unsigned long long *)_gc)[_gco%d + _i];", k);
+    em_line(E, "unsigned long long _k = 0;");
+    em_line(E, "for (int64_t _c = _gco%d + _i; _c < _gco%d + %d * pvn%d; _c += pvn%d) {", k, k, S->merge_copies, k, k);
+    em_line(E, "  _k += ((volatile unsigned long long *)_gc)[_c];");
+    em_line(E, "  _gc[_c] = 0;");
+    em_line(E, "}");
     em_line(E, "if (!_k) continue;");
-    em_line(E, "%s *const _y = (%s *)P.a[%d].data + _i;", ct, ct, a);
+    em_line(E, "%s *const _y = (%s *)P.a%d.data + _i;", ct, ct, a);
     em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
          t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
-    em_line(E, "_gc[_gco%d + _i] = 0;", k);
     E->ind--;
     em_line(E, "}");
   }
@@ -407,8 +660,9 @@ static void cuda_epilogue(Em *E) {
       E->ind++;
       em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k]) em_line(E, "if (_v) atomicAdd(_gc + _gco%d + _i, _v);", k);
-      else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a[%d].data + _i, _v);", ct, a);
+      if (S->priv_count[k])
+        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
+      else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
       E->ind--;
       em_line(E, "}");
     }
@@ -443,11 +697,14 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bputs(&body, "  (void)W;\n");
   } else {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
-            S->tiled ? "a grid-stride loop over the positions" : "one GPU thread per Quasar thread");
+            S->tiled ? "a grid-stride loop over the positions"
+            : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
+                        : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
     if (S->tiled) cuda_tiled_body(E);
+    else if (S->coarse) emit_coarse(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
   }
@@ -579,23 +836,33 @@ static const char *cuda_helpers =
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
 
-/* Block-shared memory: pieces of one dynamic buffer of OQ_SHMAX bytes, in the order of the
-   kernel's shared() calls (every thread makes them, with equal sizes); each piece is zeroed
-   by the block's threads together, as the oracle zero-fills. A bad size fails the launch and
-   leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+/* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
+   reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
+   makes them, with equal sizes); each piece is zeroed by the block's threads together, as
+   the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
+   em_shared_plan); sync 2: each thread stores its own element before that barrier, only the
+   other elements are zeroed. A bad size fails the launch and leaves an empty array (every access
+   outside). Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
-  "#define OQ_SHMAX 49152\n"
-  "extern __shared__ double oq_shbuf[];\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off) {\n"
+  "extern __shared__ __align__(16) double oq_shbuf[];\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off, int sync) {\n"
   "  size_t n = 1; int bad = 0;\n"
+  "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
   "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
-  "  if (bad || *off + bytes > OQ_SHMAX) { bad = 1; bytes = 0; }\n"
+  "  if (bad || *off + bytes > have) { bad = 1; bytes = 0; }\n"
   "  char *p = (char *)oq_shbuf + *off;\n"
   "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
-  "  for (size_t i = tid; i < bytes / 4; i += nt) ((unsigned *)p)[i] = 0;\n"
-  "  __syncthreads();\n"
+  "  if (sync == 2) {   /* thread [i0, i1, ..] writes element [i0, i1, ..]: zero the others */\n"
+  "    const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z};\n"
+  "    for (unsigned i = tid; i < (bad ? 0u : (unsigned)n); i += nt) {   /* n < 2^24 here */\n"
+  "      unsigned q = i, mine = 1;\n"
+  "      for (int k = rank - 1; k >= 0; k--) { if (q % (unsigned)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (unsigned)dims[k]; }\n"
+  "      if (!mine) for (unsigned b = 0; b < esz; b += 4) *(unsigned *)(p + (size_t)i * esz + b) = 0;\n"
+  "    }\n"
+  "  } else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
+  "  if (sync == 1) __syncthreads();\n"
   "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
   "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";

@@ -449,6 +449,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
    For rules that resolve indices, the resolved indices are written first. */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
+  P->off32 = NULL;
   if (P->lin) {
     *off = "_r";
     *valid = "1";
@@ -486,6 +487,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
       if (P->rule == R_ZERO)
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
       res[d] = em_sf(E, "(int64_t)%s", P->ridx[d]);
+      if (P->ndim == 1) P->off32 = em_sf(E, "(int32_t)%s", P->ridx[d]);
       ix[d] = res[d];
       continue;
     }
@@ -611,6 +613,7 @@ char *em_index_read(Em *E, Node *n) {
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
   const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
+  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
@@ -655,11 +658,14 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) em_line(E, "%s = %s;", res, v);
     return;
   }
-  em_line(E, "if (%s) {", valid);
+  /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
+  bool counted = E->cuda && P->priv >= 0 && E->S->priv_esz[P->priv] && E->S->priv_count[P->priv] && strcmp(valid, "1");
+  if (counted) em_cuda_priv_count(E, P->priv, P->off32 ? P->off32 : off, valid);
+  else em_line(E, "if (%s) {", valid);
   E->ind++;
   bool fast_int = el == EL_I32 && em_kclass(vt) == K_INT &&
                   (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  bool priv = P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, off, el, op, v, vt));
+  bool priv = !counted && P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, P->off32 ? P->off32 : off, el, op, v, vt));
   if (priv && E->cuda) {
     em_line(E, "else {");
     E->ind++;
@@ -679,6 +685,10 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
+  } else if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, op, v)) {
+    /* persistent blocks: the accumulator's counts (emit_cuda) */
+  } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
+    /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
   } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {
     em_cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
   } else if (fast_int) {

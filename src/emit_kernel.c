@@ -162,7 +162,7 @@ static void cuda_priv_load(Em *E, int k, int a, KType t) {
   em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
   Buf n = {0};
   em_bputs(&n, "(int64_t)1");
-  for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a[%d].dims[%d]", a, d);
+  for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
   em_line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
   free(n.s);
   em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po); (void)pvp%d;", ct, k, ct, k);
@@ -190,15 +190,16 @@ void em_kernel_loads(Em *E) {
   Func *f = k->func;
   int D = S->D;
   int obase = f->ngenerics + f->nparams;
-  /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel); C through L */
-  const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a" : "L->args";
+  /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel; argument i is P.a<i>);
+     C through L */
+  const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
   for (int d = 0; d < D; d++)
     em_line(E, "const int64_t n%d = %sdims[%d], b%d = %sblk[%d], c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
          d, lp, d, d, lp, d, d, lp, d, d, d, d);
   /* parameters and captures */
   for (int i = 0; i < f->nparams; i++) {
     if (em_special_of(S, i) || !em_has_repr(k->params[i])) continue;
-    char *a = em_sf(E, "%s[%d]", la, i);
+    char *a = em_sf(E, la, i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? em_slot_name(E, k, s) : em_sf(E, "p%d", i);
     char *v = arg_load(E, k->params[i], a);
@@ -210,7 +211,7 @@ void em_kernel_loads(Em *E) {
   for (int c = 0; c < S->ncaps; c++) {
     Capture *cp = &S->caps[c];
     if (!em_has_repr(cp->type)) continue;
-    char *a = em_sf(E, "%s[%d]", la, f->nparams + c);
+    char *a = em_sf(E, la, f->nparams + c);
     em_line(E, "const %s cap%d = %s; (void)cap%d;", em_ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     em_bprintf(&cxinit, ", cap%d", c);
   }

@@ -76,9 +76,9 @@ static inline Value *slot_ref(Interp *I, Node *id) {
   return &f->slots[id->slot];
 }
 
-/* A variable's value as it is stored: parallel_do's arguments stay where they are (on the
-   GPU, when a kernel wrote them there). */
-static Value eval_ident_raw(Interp *I, Node *n) {
+/* A variable's value as it is stored: naming an array moves nothing (its elements are made
+   current on the host where host code reads them: host_reads). */
+static Value eval_ident(Interp *I, Node *n) {
   if (n->slot < 0) {
     const Global *g = n->aux;
     val_retain(g->value);
@@ -90,12 +90,23 @@ static Value eval_ident_raw(Interp *I, Node *n) {
   return v;
 }
 
-/* Host code reads arrays through variables and call results: the host copy is made current
-   there (a no-op test of the state bits for arrays the GPU never touched). */
-static Value eval_ident(Interp *I, Node *n) {
-  Value v = eval_ident_raw(I, n);
-  if (v.kind == V_ARRAY) cuda_host_touch(v.arr, n->loc);
-  return v;
+/* Host code reads v's elements (an operand, an index, a built-in's argument): arrays, also
+   inside tuples, get a current host copy; their device copy stays valid. */
+static void host_reads(Value v, SrcLoc loc) {
+  if (v.kind == V_ARRAY) cuda_host_read(v.arr, loc);
+  else if (v.kind == V_TUPLE)
+    for (int i = 0; i < v.tup->n; i++) host_reads(v.tup->v[i], loc);
+}
+
+/* Host code writes v's elements (an indexed assignment, an exchange): its device copy is
+   dropped as well. */
+static void host_writes(Value v, SrcLoc loc) {
+  if (v.kind == V_ARRAY) cuda_host_touch(v.arr, loc);
+}
+
+static bool truthy(Value v, SrcLoc loc) {
+  host_reads(v, loc);
+  return rt_truthy(v, loc);
 }
 
 static bool is_launch(Value fn) {
@@ -104,8 +115,8 @@ static bool is_launch(Value fn) {
 }
 
 /* size, numel and ndims read an array's shape, never its elements: an array that only the
-   GPU holds current stays there (else each `size(im)` would copy im back and drop its device
-   copy, and the next launch would upload it again). */
+   GPU holds current stays there (else each `size(im)` would copy im back, and a host copy
+   made current costs a transfer per call). */
 static bool is_shape_query(Value fn) {
   return fn.kind == V_FUNC && fn.fn->kind == CALL_BUILTIN && fn.fn->name &&
          (!strcmp(fn.fn->name, "size") || !strcmp(fn.fn->name, "numel") || !strcmp(fn.fn->name, "ndims"));
@@ -158,17 +169,19 @@ static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
 static Value binary(Op op, Value a, Value b, SrcLoc loc) {
   Value r;
   if (arith_fast(op, a, b, &r)) return r;
+  host_reads(a, loc);
+  host_reads(b, loc);
   return rt_binary(op, a, b, loc);
 }
 
 static Value eval_binary(Interp *I, Node *n) {
   if (n->op == OP_AND || n->op == OP_OR) {
     Value a = eval(I, n->a);
-    bool ta = rt_truthy(a, n->a->loc);
+    bool ta = truthy(a, n->a->loc);
     val_release(a);
     if (n->op == OP_AND ? !ta : ta) return v_bool(ta);
     Value b = eval(I, n->b);
-    bool tb = rt_truthy(b, n->b->loc);
+    bool tb = truthy(b, n->b->loc);
     val_release(b);
     return v_bool(tb);
   }
@@ -185,6 +198,7 @@ COLD static Value eval_unary(Interp *I, Node *n) {
   if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
   if (n->op == OP_PLUS && v_is_num(a)) return a;
+  host_reads(a, n->loc);
   Value r = rt_unary(n->op, a, n->loc);
   val_release(a);
   return r;
@@ -255,6 +269,7 @@ COLD static Value eval_matrix(Interp *I, Node *n) {
   for (int i = 0; i < count; i++) {
     el[i] = eval(I, n->list.items[i]);
     Value v = el[i];
+    host_reads(v, n->loc);
     if (v.kind == V_ARRAY) { any_array = true; et = i ? promote(et, v.arr->elem) : v.arr->elem; }
     else if (v_is_num(v)) { all_arrays = false; et = i ? promote(et, value_elem(v)) : value_elem(v); }
     else rt_error(n->list.items[i]->loc, "a %s cannot be an element of a vector", rt_kind_name(v));
@@ -313,6 +328,7 @@ static int eval_indices(Interp *I, Node *index, Value *idx) {
   for (int i = 0; i < n; i++) {
     Node *e = index->list.items[i];
     idx[i] = e->kind == N_COLON ? v_colon() : eval(I, e);
+    host_reads(idx[i], e->loc);   /* an index array's elements */
   }
   return n;
 }
@@ -368,6 +384,7 @@ COLD static Value eval_index(Interp *I, Node *n) {
   Value idx[OQ_MAX_RANK];
   int k = eval_indices(I, n, idx);
   IndexCtx ctx = index_ctx(I, n);
+  host_reads(base, n->loc);
   Value r = rt_index_get(base, k, idx, &ctx);
   release_all(idx, k);
   val_release(base);
@@ -408,6 +425,7 @@ static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *sit
   int rank = 0;
   for (int i = 0; i < argc; i++) {
     if (argv[i].kind == V_ARRAY) {
+      host_reads(argv[i], site->loc);
       for (int64_t k = 0; k < argv[i].arr->numel && rank < OQ_MAX_RANK; k++)
         dims[rank++] = (int64_t)arr_load(argv[i].arr, k);
     } else if (rank < OQ_MAX_RANK) {
@@ -439,9 +457,14 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
     }
     if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
       rt_error(site->loc, "wrong number of arguments to '%s' (got %d)", b->name, argc);
+    if (!is_shape_query(fn))
+      for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
     return b->fn(argc, argv, site->loc);
   }
-  case CALL_IBUILTIN: return c->ibuiltin(I, site, argc, argv);
+  case CALL_IBUILTIN:   /* print, imwrite, assert...; a launch moves its arguments itself */
+    if (!is_launch(fn))
+      for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
+    return c->ibuiltin(I, site, argc, argv);
   case CALL_USER:
     if (c->func->kind == FK_KERNEL)
       rt_error(site->loc, "'%s' is a __kernel__ function: launch it with parallel_do",
@@ -499,13 +522,11 @@ static void bind_params(Interp *I, Callable *c, Frame *fr, int argc, Value *argv
   I->frame = fr;
   for (int i = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
-    char what[160];
-    snprintf(what, sizeof what, "argument '%s' of '%s'", p->name, fname);
     Value v;
     if (i < argc) v = argv[i], val_retain(v);
     else if (p->defval) v = eval(I, p->defval);
     else rt_error(site->loc, "too few arguments to '%s': '%s' is missing", fname, p->name);
-    fr->slots[base + i] = rt_convert(v, p->type, what, i < argc ? site->loc : p->loc);
+    fr->slots[base + i] = rt_convert_arg(v, p->type, p->name, "", fname, i < argc ? site->loc : p->loc);
     val_release(v);
   }
   I->frame = saved;
@@ -593,15 +614,8 @@ COLD static Value eval_call(Interp *I, Node *n) {
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
-  /* launches, shape queries and user functions take array variables as they are: the host
-     copy is made current where host code reads elements (eval_ident in the callee) */
-  bool launch = is_launch(fn) || is_shape_query(fn) || (fn.kind == V_FUNC && fn.fn->kind == CALL_USER);
-  for (int i = 0; i < argc; i++) {
-    Node *a = n->list.items[i];
-    argv[i] = launch && a->kind == N_IDENT ? eval_ident_raw(I, a) : eval(I, a);
-  }
+  for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
   Value r = call_value(I, fn, argc, argv, n);
-  if (r.kind == V_ARRAY) cuda_host_touch(r.arr, n->loc);
   release_all(argv, argc);
   if (argv != stack_args) free(argv);
   val_release(fn);
@@ -615,6 +629,7 @@ COLD static Value eval_exchange(Interp *I, Node *n) {
   Value idx[OQ_MAX_RANK];
   int k = eval_indices(I, n->a, idx);
   IndexCtx ctx = index_ctx(I, n->a);
+  host_writes(base, n->loc);
   Value old = rt_index_get(base, k, idx, &ctx);
   bool cas = n->b->kind == N_TUPLE;
   if (cas && n->b->list.n != 2) rt_error(n->b->loc, "compare-exchange takes (expected, new)");
@@ -622,7 +637,7 @@ COLD static Value eval_exchange(Interp *I, Node *n) {
   Value nv = eval(I, cas ? n->b->list.items[1] : n->b);
   bool swap = true;
   if (cas) {
-    Value eq = rt_binary(OP_EQ, old, expected, n->loc);
+    Value eq = binary(OP_EQ, old, expected, n->loc);
     swap = rt_truthy(eq, n->loc);
     val_release(eq);
   }
@@ -646,7 +661,7 @@ Value eval(Interp *I, Node *n) {
   case N_RANGE: return eval_range(I, n);
   case N_COND: {
     Value c = eval(I, n->a);
-    bool t = rt_truthy(c, n->a->loc);
+    bool t = truthy(c, n->a->loc);
     val_release(c);
     return eval(I, t ? n->b : n->c);
   }
@@ -708,6 +723,8 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     Value idx[OQ_MAX_RANK];
     int k = eval_indices(I, target, idx);
     IndexCtx ctx = index_ctx(I, target);
+    host_writes(base, loc);
+    host_reads(v, loc);   /* an array stored into a slice */
     if (op == OP_NONE) {
       rt_index_set(base, k, idx, v, &ctx);
       if (result) { val_retain(v); *result = v; }
@@ -738,6 +755,7 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
         rt_error(n->loc, "%d values assigned from %d outputs", count, v.tup->n);
       for (int i = 0; i < count; i++) { vals[i] = v.tup->v[i]; val_retain(vals[i]); }
     } else if (v.kind == V_ARRAY) {
+      host_reads(v, n->loc);
       if (v.arr->numel != count)
         rt_error(n->loc, "%d values assigned from a %s of %lld elements", count,
                  rt_kind_name(v), (long long)v.arr->numel);
@@ -816,6 +834,7 @@ COLD static void exec_for(Interp *I, Node *n) {
     loop_exit(I);
     return;
   }
+  host_reads(it, n->a->loc);
   for (int64_t k = 0; k < it.arr->numel; k++) {
     slot_store(I, &var, arr_get(it.arr, k));
     exec_block(I, &n->list);
@@ -948,7 +967,7 @@ COLD static void exec_parloop(Interp *I, Node *n) {
 
 static bool cond_true(Interp *I, Node *c) {
   Value v = eval(I, c);
-  bool t = rt_truthy(v, c->loc);
+  bool t = truthy(v, c->loc);
   val_release(v);
   return t;
 }
@@ -957,7 +976,7 @@ static bool case_matches(Value subject, Value pattern, SrcLoc loc) {
   if (subject.kind == V_STRING || pattern.kind == V_STRING)
     return subject.kind == V_STRING && pattern.kind == V_STRING &&
            !strcmp(subject.str->s, pattern.str->s);
-  Value eq = rt_binary(OP_EQ, subject, pattern, loc);
+  Value eq = binary(OP_EQ, subject, pattern, loc);
   bool t = rt_truthy(eq, loc);
   val_release(eq);
   return t;

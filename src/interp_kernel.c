@@ -90,12 +90,24 @@ static Value int_vector(const int64_t *x, int n) {
 
 static int64_t product(const int64_t *x, int D);
 
+/* Halves the largest of out[0..D) until their product is at most limit (none when 0). */
+static void halve_to(int64_t *out, int D, int64_t limit) {
+  while (limit > 0 && product(out, D) > limit) {
+    int big = 0;
+    for (int d = 1; d < D; d++) big = out[d] > out[big] ? d : big;
+    out[big] = (out[big] + 1) / 2;
+  }
+}
+
 Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count) {
   int need = count ? 3 : 2;
   const char *fname = count ? "opt_block_cnt" : "max_block_size";
   if (argc != need) rt_error(site->loc, "%s takes %d arguments", fname, need);
   int64_t dims[OQ_MAX_RANK], blk[OQ_MAX_RANK], out[OQ_MAX_RANK];
-  Value dv = argv[argc - 1];
+  Value dv = argv[argc - 1], kv = argv[0];
+  /* the kernel, when launches go to the GPU: the answers fit it there */
+  Func *gk = I->prog->opt && I->prog->opt->target == TARGET_CUDA && kv.kind == V_FUNC &&
+             kv.fn->kind == CALL_USER ? kv.fn->func : NULL;
   int D = read_dims(dv, dims, "the data size", site->loc);
   if (count) {
     int Db = read_dims(argv[1], blk, "the block size", site->loc);
@@ -104,17 +116,13 @@ Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count
       if (blk[d] < 1) rt_error(site->loc, "opt_block_cnt: block size must be positive");
       out[d] = (dims[d] + blk[d] - 1) / blk[d];
     }
+    /* on the GPU, no more blocks than it holds at once (grid barriers need them all
+       resident; a grid-stride loop covers the rest) */
+    halve_to(out, D, gk ? gpu_resident_blocks(gk, product(blk, D)) : 0);
   } else {
     for (int d = 0; d < D; d++) out[d] = dims[d] < 1 ? 1 : (dims[d] < block_cap(D, d) ? dims[d] : block_cap(D, d));
-    /* on the GPU, no more threads than the kernel can run there: halve the largest side */
-    Value kv = argv[0];
-    int64_t limit = I->prog->opt && I->prog->opt->target == TARGET_CUDA && kv.kind == V_FUNC &&
-                    kv.fn->kind == CALL_USER ? gpu_max_block_threads(kv.fn->func) : 0;
-    while (limit > 0 && product(out, D) > limit) {
-      int big = 0;
-      for (int d = 1; d < D; d++) big = out[d] > out[big] ? d : big;
-      out[big] = (out[big] + 1) / 2;
-    }
+    /* on the GPU, no more threads than the kernel can run there */
+    halve_to(out, D, gk ? gpu_max_block_threads(gk) : 0);
   }
   return v_is_real(dv) ? v_int(out[0]) : int_vector(out, D);
 }
@@ -392,16 +400,7 @@ static void bind_kernel_args(Launch *L, int nargs, Value *args) {
   for (int i = 0, a = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
     if (is_special_kernel_param(p->name)) continue;
-    char what[160];
-    snprintf(what, sizeof what, "argument '%s' of kernel '%s'", p->name, kname);
-    Value v = rt_convert(args[a], p->type, what, L->site->loc);
-    if (v.kind == V_ARRAY && args[a].kind == V_ARRAY && v.arr != args[a].arr && (args[a].arr->state & ARR_HOST_STALE)) {
-      /* a converted copy was made from a stale host copy: copy back, then convert */
-      val_release(v);
-      cuda_host_touch(args[a].arr, L->site->loc);
-      v = rt_convert(args[a], p->type, what, L->site->loc);
-    }
-    L->args[i] = v;
+    L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
     a++;
   }
 }
@@ -414,6 +413,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
     rt_error(site->loc, "parallel_do: the last argument must be a __kernel__ function, not a %s",
              kv.kind == V_FUNC ? "non-kernel function" : rt_kind_name(kv));
   Launch L = {.host = I, .site = site, .kernel = kv.fn, .func = kv.fn->func};
+  if (argv[0].kind == V_ARRAY) cuda_host_read(argv[0].arr, site->loc);   /* the launch's size */
   parse_launch_size(&L, argv[0], site->loc);
   bind_kernel_args(&L, argc - 2, argv + 1);
   FuncInfo *fi = func_info(L.func);

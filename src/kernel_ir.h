@@ -158,9 +158,25 @@ typedef struct KSpec {
   /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
+  int tile_ppt;              /* the least positions per thread of a tiled launch (a step of
+                                vector loads), so that small launches run whole steps */
+  int merge_copies;          /* counted private arrays: copies of their counts in the launch's
+                                scratch; block b adds into copy b mod merge_copies */
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
                                 (0: its updates stay global atomics on the GPU) */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
+  /* CUDA shared memory (emit_analysis.c, em_shared_plan): each shared() call's dimensions
+     as mul * blk[k] + add (k -1: a constant, D: the block's thread count), so that the
+     launcher reserves what the launch needs; shsized false: the whole 48 KiB */
+  struct KShSize { int rank, esz; signed char k[OQ_MAX_RANK]; int64_t mul[OQ_MAX_RANK], add[OQ_MAX_RANK]; } shsize[4];
+  bool shsized;
+  /* persistent blocks (em_coarsen_ok): the resident blocks run every block's body between
+     one prologue and one epilogue; the epilogue's float += go through a double shadow of
+     these arguments in OqkGrid.scr, added in by the launch's last block */
+  bool coarse;
+  int coarse_arg[4], ncoarse;
+  int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
+                                launcher keeps each block's counts below 2^24 */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

@@ -261,45 +261,84 @@ static int64_t small_dim(const Array *a, int d) {
 
 /* ---- launch facts as text ---- */
 
-static void value_desc(KSpec *S, Value v, char *buf, size_t n) {
+/* The key is built at every launch: appended by hand, not by snprintf (a third of a
+   launch's host time). A value's description has at most 40 bytes, and 3 more per array
+   dimension where the kernel slices. */
+static void put_s(char **p, const char *s, size_t most) {
+  size_t n = strnlen(s, most);
+  memcpy(*p, s, n);
+  *p += n;
+}
+
+static void put_u(char **p, unsigned long long u, unsigned base) {
+  char t[24];
+  int n = 0;
+  do t[n++] = "0123456789abcdef"[u % base]; while (u /= base);
+  while (n) *(*p)++ = t[--n];
+}
+
+static void put_i(char **p, long long v) {
+  if (v < 0) *(*p)++ = '-';
+  put_u(p, v < 0 ? -(unsigned long long)v : (unsigned long long)v, 10);
+}
+
+static void value_desc(KSpec *S, char **p, Value v) {
   switch (v.kind) {
-  case V_BOOL: snprintf(buf, n, "b"); break;
-  case V_INT: snprintf(buf, n, "i"); break;
-  case V_SCALAR: snprintf(buf, n, "r"); break;
-  case V_CSCALAR: snprintf(buf, n, "c"); break;
+  case V_BOOL: *(*p)++ = 'b'; break;
+  case V_INT: *(*p)++ = 'i'; break;
+  case V_SCALAR: *(*p)++ = 'r'; break;
+  case V_CSCALAR: *(*p)++ = 'c'; break;
   case V_ARRAY:
-    snprintf(buf, n, "a%d.%d.%lld", (int)v.arr->elem, v.arr->rank,
-             v.arr->rank == 1 && v.arr->numel <= K_MAX_VEC ? (long long)v.arr->numel : -1LL);
+    *(*p)++ = 'a';
+    put_i(p, (int)v.arr->elem);
+    *(*p)++ = '.';
+    put_i(p, v.arr->rank);
+    *(*p)++ = '.';
+    put_i(p, v.arr->rank == 1 && v.arr->numel <= K_MAX_VEC ? (long long)v.arr->numel : -1LL);
     for (int d = 0; S->slices && d < v.arr->rank; d++) {
-      size_t l = strlen(buf);
-      snprintf(buf + l, n - l, "%c%lld", d ? 'x' : ':', (long long)small_dim(v.arr, d));
+      *(*p)++ = d ? 'x' : ':';
+      put_i(p, small_dim(v.arr, d));
     }
     break;
   case V_FUNC:
-    if (v.fn->kind == CALL_USER) snprintf(buf, n, "f%p.%d", (void *)v.fn->func, v.fn->env != NULL);
-    else snprintf(buf, n, "B%s", callable_name(v.fn));
+    if (v.fn->kind == CALL_USER) {
+      *(*p)++ = 'f';
+      put_u(p, (uintptr_t)v.fn->func, 16);
+      *(*p)++ = '.';
+      *(*p)++ = v.fn->env ? '1' : '0';
+    } else {
+      *(*p)++ = 'B';
+      put_s(p, callable_name(v.fn), 38);
+    }
     break;
-  case V_TYPE: snprintf(buf, n, "t%p", (void *)v.type); break;
-  case V_STRING: snprintf(buf, n, "s"); break;
-  default: snprintf(buf, n, "n"); break;
+  case V_TYPE: *(*p)++ = 't'; put_u(p, (uintptr_t)v.type, 16); break;
+  case V_STRING: *(*p)++ = 's'; break;
+  default: *(*p)++ = 'n'; break;
   }
 }
 
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
-  size_t cap = 256 + strlen(refs) + (32 + 4 * OQ_MAX_RANK) * (S->kfunc->nparams + S->ncaps), len = 0;
-  char *key = malloc(cap), d[256];
-  len += snprintf(key + len, cap - len, "%p|%d|%d|", (void *)S->kfunc, S->D, rt_config.double_precision);
+  size_t nrefs = strlen(refs);
+  size_t each = 41 + (S->slices ? 3 * OQ_MAX_RANK : 0);
+  char *key = malloc(64 + nrefs + 1 + each * (S->kfunc->nparams + S->ncaps)), *p = key;
+  put_u(&p, (uintptr_t)S->kfunc, 16);
+  *p++ = '|';
+  put_i(&p, S->D);
+  *p++ = '|';
+  put_i(&p, rt_config.double_precision);
+  *p++ = '|';
   for (int i = 0; i < S->kfunc->nparams; i++) {
-    value_desc(S, args[i], d, sizeof d);
-    len += snprintf(key + len, cap - len, "%s,", d);
+    value_desc(S, &p, args[i]);
+    *p++ = ',';
   }
-  len += snprintf(key + len, cap - len, "|");
+  *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
-    value_desc(S, S->caps[i].value, d, sizeof d);
-    len += snprintf(key + len, cap - len, "%s,", d);
+    value_desc(S, &p, S->caps[i].value);
+    *p++ = ',';
   }
-  snprintf(key + len, cap - len, "|%s", refs);
+  *p++ = '|';
+  memcpy(p, refs, nrefs + 1);
   free(refs);
   return key;
 }

@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stddef.h>
 
-#define OQK_ABI_VERSION 2
+#define OQK_ABI_VERSION 3
 #define OQK_MAX_OUTS 8
 #define OQK_SHARED_SLOTS 16        /* scratch slots for shared() arrays; more slots follow */
 #define OQK_PRIV_SLOTS 8           /* scratch slots for private copies of += arrays */
@@ -33,7 +33,12 @@
     void *scr[28]; size_t scrsz[28];   /* scratch memory reused between launches */        \
   } OqkWorker;                                                                             \
   typedef void (*OqkEntry)(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi);             \
-  typedef void (*OqkHook)(OqkLaunch *L, OqkWorker *W);
+  typedef void (*OqkHook)(OqkLaunch *L, OqkWorker *W);                                     \
+  typedef struct OqkGridHead {  /* a CUDA launch's sizes, first in its parameter block */  \
+    int64_t dims[3], blk[3], cnt[3];                                                       \
+    int64_t boff[3];            /* first block of this chunk, per Quasar dimension */       \
+    int64_t xf, scr;            /* tiled kernels' private copies (rt_gpu.c gpu_tiling) */   \
+  } OqkGridHead;
 
 OQK_ABI_BODY
 

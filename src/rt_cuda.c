@@ -97,7 +97,7 @@ static CudaDevice dev;
 static CUcontext ctx;
 
 /* The last launch, to blame for a fault that shows later. */
-static char last_kernel[256];
+static const char *last_kernel;   /* its label: the launcher keeps it for the process */
 static SrcLoc last_loc;
 
 /* ---- errors ---- */
@@ -120,7 +120,7 @@ static bool is_kernel_fault(CUresult r) {
 }
 
 _Noreturn static void fail(CUresult r, const char *what, SrcLoc loc) {
-  if (is_kernel_fault(r) && last_kernel[0])
+  if (is_kernel_fault(r) && last_kernel)
     rt_error(last_loc, "CUDA: kernel '%s' failed (seen while %s): %s: %s", last_kernel, what,
              err_name(r), err_text(r));
   rt_error(loc, "CUDA: %s failed: %s: %s", what, err_name(r), err_text(r));
@@ -225,6 +225,7 @@ static bool init(void) {
     return setf(r, "cannot make the context of device %d current", ordinal);
   read_device(d, ordinal);
   rt_array_free_hook = cuda_array_free;
+  rt_array_host_hook = cuda_array_host;
   return true;
 }
 
@@ -278,6 +279,7 @@ void cuda_module_unload(CudaModule *m) {
   cu.ModuleUnload(m->mod);
   for (CudaKernel *k = m->kernels, *next; k; k = next) {
     next = k->next;
+    if (last_kernel == k->label) last_kernel = NULL;
     free(k->name);
     free(k);
   }
@@ -355,7 +357,7 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
              grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes);
     fail(r, what, loc);
   }
-  snprintf(last_kernel, sizeof last_kernel, "%s", k->label);
+  last_kernel = k->label;
   last_loc = loc;
   cuda_stats.launches++;
 }

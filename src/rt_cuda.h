@@ -152,7 +152,7 @@ void cuda_mem_info(size_t *free_bytes, size_t *total_bytes, SrcLoc loc);
    false when the kernel overwrites a entirely: 'nocopy); after the launch
    cuda_array_written(a) for every array the kernel may write (not for 'const ones). Host
    code calls cuda_array_host(a) before it reads or writes a, and cuda_array_host_written(a)
-   after it writes. */
+   when it writes (cuda_host_read and cuda_host_touch below). */
 
 /* The device buffer of a (allocated from the pool if missing), with the host values copied
    in when upload is set and the device copy is not valid. NULL for an empty array. */
@@ -163,11 +163,16 @@ void cuda_array_host_written(Array *a);            /* host copy newest; device i
 void cuda_array_free(Array *a);                    /* rt_array_free_hook: releases the device
                                                       block and unpins the host buffer */
 
-/* Host code is about to read or write a (interp.c, at variables and call results): the host
-   copy is made current and the device copy dropped, since the host may write it. Arrays the
-   GPU never touched cost one test of the state bits. */
+/* Host code reads or writes a's elements. The host copy is made current where host code
+   reads elements (indexing, operators, built-ins: interp.c), and the device copy stays valid;
+   where host code writes elements the device copy is dropped as well. Naming an array,
+   passing, assigning, returning or storing it moves nothing. Arrays the GPU never touched
+   cost one test of the state bits. */
 void cuda_host_touch_slow(Array *a, SrcLoc loc);
-static inline void cuda_host_touch(Array *a, SrcLoc loc) {
+static inline void cuda_host_read(Array *a, SrcLoc loc) {
+  if (a->state & ARR_HOST_STALE) cuda_array_host(a, loc);
+}
+static inline void cuda_host_touch(Array *a, SrcLoc loc) {   /* before host code writes a */
   if (a->state & (ARR_DEVICE_VALID | ARR_HOST_STALE)) cuda_host_touch_slow(a, loc);
 }
 

@@ -16,10 +16,9 @@
    Memory: an array argument is uploaded only when its device copy is not valid, and not at
    all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
    launch every array the kernel may write is marked written on the device (host stale) and
-   nothing is copied back. Host code that later reads it copies it back then (cuda_host_touch
-   in interp.c) and drops the device copy, because the host may write it. Not covered: an
-   array a kernel wrote that host code reaches only inside a container (cell, tuple) without
-   naming it. OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
+   nothing is copied back. Host code that later reads its elements copies it back then
+   (host_reads in interp.c) and keeps the device copy; a host write of an element drops it
+   (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +28,10 @@
 #include "rt_cuda.h"
 
 #define RING 128                  /* error records: launches in flight between two waits */
-#define GRID_HEAD (11 * sizeof(int64_t))  /* OqkGrid: dims[3], blk[3], cnt[3], xf, scr, then the args */
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
+#define MAX_ARGS 128              /* parameters and captures of one kernel */
+
+#define OQ_SHARED_MAX 49152   /* dynamic shared memory without the opt-in attribute */
 
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
@@ -48,8 +49,18 @@ typedef struct GSpec {
   unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
   unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
   CudaPtr cmem;
-  size_t shared_bytes;      /* dynamic shared memory: OQ_SHMAX of emit_cuda when it uses shared() */
-  size_t param_bytes;       /* its OqkGrid: GRID_HEAD + nargs OqkArg */
+  size_t shared_bytes;      /* dynamic shared memory of this launch (shared_size) */
+  bool shsized;             /* KSpec.shsize gives it from the block; else all 48 KiB */
+  struct KShSize shsize[4];
+  int nshared;
+  bool coarse;              /* persistent blocks (coarse_grid): stride_blocks resident blocks */
+  int coarse_arg[4], ncoarse;
+  int64_t coarse_inc;
+  int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
+  size_t coarse_sh;
+  size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
+  int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
+  KType *arg_type;          /* ... and its type, which says what is passed */
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
   KSite *sites; int nsites;
   char *name;
@@ -60,6 +71,7 @@ typedef struct GSpec {
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
+  int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
   bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
   unsigned tgrid;           /* this launch's grid and shared memory when tiled */
@@ -82,6 +94,7 @@ static struct {
   OqkLaunch back[RING];     /* the records as read back */
   CudaPtr worker;           /* the OqkWorker that kernel outputs are combined into */
   _Alignas(16) char param[PARAM_MAX + 4];
+  OqkArg args[MAX_ARGS];    /* this launch's arguments, as the CPU back end fills them */
   size_t param_max;
   bool pending;             /* launches not waited for */
   long since;               /* how many */
@@ -343,10 +356,47 @@ static size_t param_limit(void) {
   return big ? PARAM_MAX : 4096;
 }
 
+/* Type of argument i of S: a parameter, then a capture. */
+static KType arg_type(const KSpec *S, int i) {
+  return i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type;
+}
+
+int gpu_arg_words(const KSpec *S, int i) {
+  Func *f = S->kfunc;
+  if (i < f->nparams && is_special_kernel_param(f->params[i].name)) return 0;
+  KType t = arg_type(S, i);
+  switch (t.kind) {
+  case K_ARRAY: return 2 + (t.rank > 0 ? t.rank : 1);
+  case K_BOOL: case K_INT: case K_REAL: return 1;
+  case K_CPLX: return 2;
+  case K_VEC: return t.len;
+  default: return 0;
+  }
+}
+
+/* Where each argument goes in the parameter block, and the block's size. */
+static void arg_layout(GSpec *g, const KSpec *S) {
+  int nargs = S->kfunc->nparams + S->ncaps;
+  g->arg_off = malloc((nargs + 1) * sizeof *g->arg_off);
+  g->arg_type = malloc((nargs + 1) * sizeof *g->arg_type);
+  size_t off = sizeof(OqkGridHead);
+  for (int i = 0; i < nargs; i++) {
+    int w = gpu_arg_words(S, i);
+    g->arg_off[i] = w ? (int)off : -1;
+    g->arg_type[i] = arg_type(S, i);
+    off += (size_t)w * 8;
+  }
+  g->param_bytes = off;
+}
+
 static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
+  if (S->kfunc->nparams + S->ncaps > MAX_ARGS) {
+    fail(g, "more than 128 arguments and captured variables");
+    return;
+  }
   char *src = make_source(g, S, cl->args);
   if (!src) return;
-  g->param_bytes = GRID_HEAD + (size_t)(S->kfunc->nparams + S->ncaps) * sizeof(OqkArg);
+  arg_layout(g, S);
   if (g->param_bytes > param_limit()) {
     free(src);
     fail(g, "too many arguments and captured variables to pass by value");
@@ -376,7 +426,14 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->grid_stride = S->grid_stride;
   g->cmem_params = S->cmem_params;
   if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
-  g->shared_bytes = S->nshared ? 49152 : 0;
+  g->nshared = S->nshared;
+  g->shsized = S->shsized;
+  memcpy(g->shsize, S->shsize, sizeof g->shsize);
+  g->coarse = S->coarse;
+  g->ncoarse = S->ncoarse;
+  memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
+  g->coarse_inc = S->coarse_inc;
+  g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
   memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
@@ -389,17 +446,41 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
   memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
+  g->tile_ppt = S->tile_ppt;
+  g->merge_copies = S->merge_copies;
   for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
   prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
-  for (int i = 0; i < nargs; i++)
-    g->byval[i] = (i < S->kfunc->nparams ? S->kspec->params[i] : S->caps[i - S->kfunc->nparams].type).kind == K_VEC;
+  for (int i = 0; i < nargs; i++) g->byval[i] = arg_type(S, i).kind == K_VEC;
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
 }
 
 /* ---- launch configuration ---- */
+
+/* The dynamic shared memory a launch's shared() calls take, each piece rounded to 16 bytes
+   as emit_cuda's oq_shared_take takes them; sizes it cannot know (or a bad one, which the
+   kernel reports) reserve the whole 48 KiB. */
+static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
+  if (!g->nshared || !g->shsized) return g->nshared ? OQ_SHARED_MAX : 0;
+  size_t total = 0;
+  int64_t nthr = 1;
+  for (int d = 0; d < D; d++) nthr *= blk[d];
+  for (int s = 0; s < g->nshared; s++) {
+    const struct KShSize *z = &g->shsize[s];
+    size_t n = 1;
+    for (int d = 0; d < z->rank; d++) {
+      int64_t b = z->k[d] < 0 ? 0 : z->k[d] >= D ? nthr : blk[z->k[d]];
+      int64_t v = z->mul[d] * b + z->add[d];
+      if (v < 0 || v > (1 << 24)) return OQ_SHARED_MAX;
+      n *= (size_t)v;
+      if (n > OQ_SHARED_MAX) return OQ_SHARED_MAX;
+    }
+    total += (n * z->esz + 15) & ~(size_t)15;
+  }
+  return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
+}
 
 static int64_t largest_divisor(int64_t n, int64_t cap) {
   if (n <= cap) return n < 1 ? 1 : n;
@@ -449,8 +530,10 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
   for (int d = 0; d < cl->D; d++) {
     int axis = cl->D - 1 - d;
     threads *= blk[d];
-    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape */
-    if (!g->tiled && (blk[d] > dev->max_block_dim[axis] || cnt[d] > dev->max_grid_dim[axis]))
+    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape; grids
+       beyond the y and z limits run in chunks (launch), unless a grid barrier spans them */
+    bool chunked = axis > 0 && !g->cooperative;
+    if (!g->tiled && (blk[d] > dev->max_block_dim[axis] || (cnt[d] > dev->max_grid_dim[axis] && !chunked)))
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
@@ -621,21 +704,40 @@ static void cmem_key(const CpuLaunch *cl, char **key, bool *no_cmem) {
   memcpy(*key + n, "|gmem", 6);
 }
 
-/* The launch's OqkGrid in G.param: sizes, then parameters and captures. */
+/* Argument a into the parameter block at w, only what a kernel of type t reads (the order of
+   gpu_arg_words). */
+static void pack(int64_t *w, const OqkArg *a, KType t) {
+  switch (t.kind) {
+  case K_ARRAY:
+    w[0] = (int64_t)(uintptr_t)a->data;
+    w[1] = a->i;
+    memcpy(w + 2, a->dims, (size_t)(t.rank > 0 ? t.rank : 1) * sizeof *w);
+    break;
+  case K_BOOL: case K_INT: w[0] = a->i; break;
+  case K_REAL: memcpy(w, &a->re, sizeof a->re); break;
+  case K_CPLX: memcpy(w, &a->re, sizeof a->re), memcpy(w + 1, &a->im, sizeof a->im); break;
+  case K_VEC: memcpy(w, a->v, (size_t)t.len * sizeof *a->v); break;
+  default: break;
+  }
+}
+
+/* The launch's OqkGrid in G.param: sizes, then parameters and captures (G.args first). */
 static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt) {
   Func *f = S->kfunc;
-  int64_t *h = (int64_t *)G.param;
-  memset(h, 0, GRID_HEAD);
+  OqkGridHead *h = (OqkGridHead *)G.param;
+  memset(h, 0, sizeof *h);
   for (int d = 0; d < cl->D; d++) {
-    h[d] = cl->dims[d];
-    h[3 + d] = blk[d];
-    h[6 + d] = cnt[d];
+    h->dims[d] = cl->dims[d];
+    h->blk[d] = blk[d];
+    h->cnt[d] = cnt[d];
   }
-  OqkArg *a = (OqkArg *)(G.param + GRID_HEAD);
+  OqkArg *a = G.args;
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
   for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
   if (g->cmem_params) fill_cmem(g, f, a, cl->args, loc);
+  for (int i = 0; i < f->nparams + S->ncaps; i++)
+    if (g->arg_off[i] >= 0) pack((int64_t *)(G.param + g->arg_off[i]), &a[i], g->arg_type[i]);
 }
 
 /* The error record of this launch: the next slot of the ring (launch waited when it is
@@ -701,9 +803,16 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   }
 }
 
+/* The integer environment variable name when set within [lo, hi], else def. */
+static int env_int(const char *name, int lo, int hi, int def) {
+  const char *e = getenv(name);
+  int v = e ? atoi(e) : def;
+  return v >= lo && v <= hi ? v : def;
+}
+
 static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   Func *f = S->kfunc;
-  const OqkArg *args = (const OqkArg *)(G.param + GRID_HEAD);
+  const OqkArg *args = G.args;
   unsigned mask = 0;
   size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
   for (int k = 0; k < g->npriv; k++) {
@@ -718,41 +827,87 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
     per += v.arr->numel * g->priv_esz[k] + 16;
-    if (g->priv_count[k]) counts += v.arr->numel * 8;
+    if (g->priv_count[k]) counts += v.arr->numel * 8 * g->merge_copies;
   }
-  int64_t *h = (int64_t *)G.param;
+  OqkGridHead *h = (OqkGridHead *)G.param;
   if (counts > 8) {
     count_scratch(g, counts, cl->site->loc);
-    h[10] = (int64_t)g->counts;
+    h->scr = (int64_t)g->counts;
   }
-  unsigned lg = 5;
+  unsigned lg = (unsigned)env_int("OQ_CUDA_LGR", 0, 5, 5);   /* tuning knob: log2 of the replicas */
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
-  h[9] = mask ? mask | lg << 8 : 0;
+  h->xf = mask ? mask | lg << 8 : 0;
   g->tshared = mask ? per << lg : 0;
   if (!g->occ_blocks || g->occ_shared != g->tshared) {
     g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
     g->occ_shared = g->tshared;
   }
   int per_sm = g->occ_blocks;
-  int64_t want = (npos + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
+     tuning knob) */
+  int64_t ppt = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, g->tile_ppt > 1 ? g->tile_ppt : 1);
+  int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
 }
 
-static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
+/* Persistent blocks: as many blocks as are resident at once, but enough that no block's
+   shared counts pass 2^24 when every update adds the int coarse_inc (float counts stay exact);
+   OqkGrid.scr: the blocks-done counter and the shadows of the epilogue's float arrays. */
+static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   SrcLoc loc = cl->site->loc;
-  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  for (int d = 0; d < cl->D; d++) {
-    grid[cl->D - 1 - d] = (unsigned)cnt[d];
-    block[cl->D - 1 - d] = (unsigned)blk[d];
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
+  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes) {
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc);
+    g->coarse_thr = (int)threads;
+    g->coarse_sh = g->shared_bytes;
   }
-  if (g->tiled) {
-    grid[0] = g->tgrid, grid[1] = grid[2] = 1;
-    block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  int64_t grid = (int64_t)cuda_device()->sm_count * (g->coarse_occ > 0 ? g->coarse_occ : 1);
+  if (g->coarse_inc) {
+    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
+    int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
+    if (grid < least) grid = least;
   }
-  if (G.nslots == RING || G.ntimed == RING) gpu_sync(loc);
+  if (grid > blocks) grid = blocks;
+  if (grid > INT32_MAX) grid = INT32_MAX;
+  g->stride_blocks = (unsigned)grid;
+  size_t bytes = 8;
+  for (int k = 0; k < g->ncoarse; k++) {
+    Value v = cl->args[g->coarse_arg[k]];
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 : 0;
+  }
+  count_scratch(g, bytes, loc);
+  ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
+}
+
+/* One cuLaunchKernel of the current G.param on `grid` blocks. */
+static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3], SrcLoc loc) {
+  if (G.nslots == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
+  cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
+  G.pending = true;
+  G.since++;
+  G.last = g;
+  G.last_loc = loc;
+}
+
+/* The launch. A grid beyond the device's y or z limit (blocks are independent here: no grid
+   barrier, not tiled) runs as chunks of at most the limit, OqkGridHead.boff their first
+   block; cuLaunchKernel copies the parameters at each call. */
+static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
+  SrcLoc loc = cl->site->loc;
+  int64_t full[3] = {1, 1, 1};
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  for (int d = 0; d < cl->D; d++) {
+    full[cl->D - 1 - d] = cnt[d];
+    block[cl->D - 1 - d] = (unsigned)blk[d];
+  }
+  if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
+  if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
+  if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
     t = &G.timed[G.ntimed++];
@@ -760,13 +915,18 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
     cuda_event_record(t->start, loc);
   }
-  if (g->grid_stride) grid[0] = g->stride_blocks, grid[1] = grid[2] = 1;
-  cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
+  const int *most = cuda_device()->max_grid_dim;
+  int64_t *boff = ((OqkGridHead *)G.param)->boff;
+  grid[0] = (unsigned)full[0];
+  for (int64_t z = 0; z < full[2]; z += most[2])
+    for (int64_t y = 0; y < full[1]; y += most[1]) {
+      grid[1] = (unsigned)(full[1] - y < most[1] ? full[1] - y : most[1]);
+      grid[2] = (unsigned)(full[2] - z < most[2] ? full[2] - z : most[2]);
+      if (cl->D >= 2) boff[cl->D - 2] = y;
+      if (cl->D >= 3) boff[cl->D - 3] = z;
+      launch_one(g, grid, block, loc);
+    }
   if (t) cuda_event_record(t->stop, loc);
-  G.pending = true;
-  G.since++;
-  G.last = g;
-  G.last_loc = loc;
 }
 
 static double now_ms(void) {
@@ -787,6 +947,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
   if (npos > 0) {
     if (g->nouts) reset_outputs(g, loc);
     if (g->tiled) gpu_tiling(g, cl, S, npos);
+    if (g->coarse) coarse_grid(g, cl, blk, cnt);
     launch(g, cl, blk, cnt, prof || ktime());
   }
   for (int i = 0; i < f->nparams; i++)
@@ -845,7 +1006,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
-  ProfRow *pr = prof_row(cl->kernel, "cuda");
+  ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
   if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
@@ -859,6 +1020,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  g->shared_bytes = shared_size(g, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;
   prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
@@ -875,6 +1037,24 @@ int gpu_max_block_threads(Func *f) {
   for (GSpec *g = specs; g; g = g->next)
     if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
   return n;
+}
+
+#define ASSUMED_REGS 64   /* per thread, for a kernel not compiled yet */
+
+int64_t gpu_resident_blocks(Func *f, int64_t threads) {
+  const CudaDevice *dev = cuda_device();
+  if (!dev || threads < 1 || threads > dev->max_threads_per_block) return 0;
+  int64_t per_sm = -1;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->func == f && g->k) {
+      int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, (SrcLoc){0});
+      if (per_sm < 0 || n < per_sm) per_sm = n;
+    }
+  if (per_sm < 0) {
+    int64_t by_threads = dev->max_threads_per_sm / threads, by_regs = dev->regs_per_block / (threads * ASSUMED_REGS);
+    per_sm = by_threads < by_regs ? by_threads : by_regs;
+  }
+  return (per_sm > 0 ? per_sm : 1) * dev->sm_count;
 }
 
 /* ---- --profile ---- */

@@ -22,6 +22,18 @@ void gpu_sync(SrcLoc loc);
    limit); 0 without a GPU. */
 int gpu_max_block_threads(Func *f);
 
+/* opt_block_cnt on --target cuda: how many blocks of `threads` threads of kernel f the device
+   holds at once (occupancy x SMs), the fewest over its compiled specializations; before
+   one is compiled, the device's thread and register limits at 64 registers a thread. 0
+   without a GPU. */
+int64_t gpu_resident_blocks(Func *f, int64_t threads);
+
+/* The 8-byte words argument i of S (a parameter, then a capture) takes in a CUDA launch's
+   parameter block, after OqkGridHead, in order: an array: data, i (its 'hwconst offset),
+   dims[rank]; an int, bool or real: i or re; a complex: re, im; a small vector: v[len];
+   special parameters (pos, ...) and functions: none. emit_cuda declares them so. */
+int gpu_arg_words(const KSpec *S, int i);
+
 /* --profile: per specialization, launches, device time (CUDA events around each launch) and
    host time per launch; then the counters of rt_cuda.h (cuMemAlloc calls, pool hits,
    transfers). Nothing when no kernel ran on the GPU. */

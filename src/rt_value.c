@@ -46,6 +46,7 @@ Value v_tuple(int n) {
 }
 
 void (*rt_array_free_hook)(Array *a);
+void (*rt_array_host_hook)(Array *a, SrcLoc loc);
 
 void val_free_(Value v) {
   switch (v.kind) {
@@ -424,10 +425,17 @@ static const char *type_name(const Type *t) {
   return t->name ? t->name : "the declared type";
 }
 
-_Noreturn static void mismatch(Value v, const Type *t, const char *what, SrcLoc loc,
+/* What a conversion converts, for its message: `what`, or "argument 'param' of <kind>'fn'"
+   (formatted only when the conversion fails: argument binding is on every call's path). */
+typedef struct Named { const char *what, *param, *kind, *fn; } Named;
+
+_Noreturn static void mismatch(Value v, const Type *t, const Named *nm, SrcLoc loc,
                                const char *detail) {
-  rt_error(loc, "type mismatch: %s expects %s, got %s%s", what ? what : "value",
-           type_name(t), rt_kind_name(v), detail ? detail : "");
+  char what[200];
+  if (nm->param) snprintf(what, sizeof what, "argument '%s' of %s'%s'", nm->param, nm->kind, nm->fn);
+  else snprintf(what, sizeof what, "%s", nm->what ? nm->what : "value");
+  rt_error(loc, "type mismatch: %s expects %s, got %s%s", what, type_name(t), rt_kind_name(v),
+           detail ? detail : "");
 }
 
 /* Rank ignoring trailing dimensions of 1 (a [3,1] matrix is a valid vec). */
@@ -449,7 +457,7 @@ static int64_t wrap_int(int64_t x, TypeKind k) {
   }
 }
 
-static Value convert_int(Value v, const Type *t, const char *what, SrcLoc loc) {
+static Value convert_int(Value v, const Type *t, const Named *what, SrcLoc loc) {
   switch (v.kind) {
   case V_BOOL: case V_INT: return v_int(wrap_int(v.i, t->kind));
   case V_SCALAR:
@@ -459,7 +467,7 @@ static Value convert_int(Value v, const Type *t, const char *what, SrcLoc loc) {
   }
 }
 
-static Value convert_array(Value v, const Type *t, const char *what, SrcLoc loc) {
+static Value convert_array(Value v, const Type *t, const Named *what, SrcLoc loc) {
   if (v.kind != V_ARRAY) mismatch(v, t, what, loc, NULL);
   Array *a = v.arr;
   if (t->rank > 0 && effective_rank(a) > t->rank) mismatch(v, t, what, loc, NULL);
@@ -480,10 +488,11 @@ static Value convert_array(Value v, const Type *t, const char *what, SrcLoc loc)
     return v;
   }
   if (el_is_complex(a->elem) && !el_is_complex(e)) mismatch(v, t, what, loc, NULL);
+  if ((a->state & ARR_HOST_STALE) && rt_array_host_hook) rt_array_host_hook(a, loc);   /* the copy reads them */
   return v_array(arr_convert(a, e));
 }
 
-Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc) {
+static Value convert(Value v, const Type *t, const Named *what, SrcLoc loc) {
   if (!t) { val_retain(v); return v; }
   switch (t->kind) {
   case TY_SCALAR:
@@ -513,4 +522,12 @@ Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc) {
     val_retain(v);
     return v;
   }
+}
+
+Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc) {
+  return convert(v, t, &(Named){.what = what}, loc);
+}
+
+Value rt_convert_arg(Value v, const Type *t, const char *param, const char *kind, const char *fn, SrcLoc loc) {
+  return convert(v, t, &(Named){.param = param, .kind = kind, .fn = fn}, loc);
 }

@@ -48,6 +48,9 @@ typedef struct Array {
 
 /* Called by val_free_ before an array with a device copy is freed; set by the CUDA layer. */
 extern void (*rt_array_free_hook)(Array *a);
+/* Makes the host copy of an array with ARR_HOST_STALE current (before the runtime library
+   copies its elements); set by the CUDA layer. */
+extern void (*rt_array_host_hook)(Array *a, SrcLoc loc);
 
 typedef struct String { int refcount; int len; char s[]; } String;
 
@@ -157,6 +160,9 @@ const char *rt_kind_name(Value v);          /* "int", "scalar", "vec", "mat", "c
    `what` (e.g. "argument 'x' of 'f'"). TY_UNKNOWN/TY_NAMED accept anything. Returns a new
    reference (v itself retained when no conversion is needed). */
 Value rt_convert(Value v, const Type *t, const char *what, SrcLoc loc);
+/* The same for argument `param` of function fn; kind ("kernel " or "") prefixes fn's name in
+   the message, which is only formatted when the conversion fails. */
+Value rt_convert_arg(Value v, const Type *t, const char *param, const char *kind, const char *fn, SrcLoc loc);
 
 /* ---- operators ---- */
 /* All binary operators of ast.h on every pair of values: numbers, arrays (element-wise with

@@ -112,8 +112,13 @@ pool_check() {
   a=$(counter "$logs/pool.out" cuMemAlloc)
   u=$(counter "$logs/pool.out" uploads)
   ur=$(counter "$logs/pool_read.out" uploads)
+  build/oq run --target cuda --profile tests/gpu/host_copy.q >"$logs/host_copy.out" 2>&1 || return 1
+  local hu hd
+  hu=$(counter "$logs/host_copy.out" uploads)
+  hd=$(counter "$logs/host_copy.out" downloads)
   echo "pool.q: ${a:-?} cuMemAlloc for 1000 zeros(256), ${u:-?} uploads; pool_read.q: ${ur:-?} uploads"
-  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ]
+  echo "host_copy.q: ${hu:-?} uploads, ${hd:-?} downloads (want 2 and 3)"
+  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ] && [ "$hu" = 2 ] && [ "$hd" = 3 ]
 }
 if want pool && [ $gpu_ok = 1 ]; then
   export logs
@@ -134,9 +139,18 @@ if want suite-cuda && [ $gpu_ok = 1 ]; then
   [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
   step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
-  # programs only the GPU runs (launches beyond the interpreter's limits)
+  # programs only the GPU runs (launches beyond the interpreter's limits): a kernel of theirs
+  # that falls back to the CPU fails them
+  gpu_only() {
+    local out rc
+    out=$(build/oq run --verbose --target cuda "$1" 2>&1)
+    rc=$?
+    printf '%s\n' "$out"
+    [ $rc -eq 0 ] && ! grep -q 'does not run on the GPU' <<<"$out"
+  }
+  export -f gpu_only
   for f in tests/gpu/*.q; do
-    step "gpu-$(basename "$f" .q)" 300 build/oq run --target cuda "$f"
+    step "gpu-$(basename "$f" .q)" 300 bash -c "gpu_only $f"
   done
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do

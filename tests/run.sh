@@ -324,6 +324,11 @@ cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+# persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions
+persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.q 2>/dev/null |
+          sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | tr '\n' ' ')
+if [ "$persist" = "hist_shared weighted " ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: persistent blocks for [$persist], expected [hist_shared weighted ]"; cli_fail=$((cli_fail + 1)); fi
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
   export OQ_CUDA_CHECK=1 OQ_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \

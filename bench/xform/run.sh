@@ -4,7 +4,8 @@
 # it and gpu.q (--target cuda, OQ_CUDA_KTIME=1: each kernel's own time from CUDA events), and
 # prints per benchmark the best kernel time, the best wall time per call (toc: launch and
 # argument upload included), the reference's best time and the ratios (PROG: another
-# program with the same labels; OQ_CUDA_UNROLL=U: positions per step of the tiled loop):
+# program with the same labels; OQ_CUDA_UNROLL=U: positions per step of the tiled loop;
+# REF_LOG=FILE: take the references' times from an earlier run's ref.log instead):
 #   read/oq  throughput of oq's kernel as a fraction of a read-only pass over the same image
 #   oq/cub   oq's kernel time over CUB's (HistogramEven, DeviceReduce::Sum)
 set -u
@@ -15,8 +16,12 @@ out=${1:-/tmp/oq-xform}
 mkdir -p "$out"
 bin=$(mktemp -d "${TMPDIR:-/tmp}/oq-xform.XXXXXX") || exit 1
 trap 'rm -rf "$bin"' EXIT
-nvcc -O3 -arch=sm_90 -o "$bin/ref" bench/xform/ref.cu || exit 1
-"$bin/ref" >"$out/ref.log" || { cat "$out/ref.log"; exit 1; }
+if [ -n "${REF_LOG:-}" ]; then   # the references of an earlier run (tuning oq alone)
+  cp "$REF_LOG" "$out/ref.log" || exit 1
+else
+  nvcc -O3 -arch=sm_90 -o "$bin/ref" bench/xform/ref.cu || exit 1
+  "$bin/ref" >"$out/ref.log" || { cat "$out/ref.log"; exit 1; }
+fi
 OQ_CUDA_KTIME=1 stdbuf -oL -eL "$OQ" run --target cuda --verbose --profile "$PROG" >"$out/oq.log" 2>&1 ||
   { tail -n 20 "$out/oq.log"; exit 1; }
 awk '
