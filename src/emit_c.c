@@ -29,16 +29,30 @@ static void block_stride_phase(Em *E, Node *n) {
   em_line(E, "}");
 }
 
-/* A phase: the statements run for every thread of the block in turn. */
-static void phase(Em *E, NodeList *l, int from, int to) {
-  if (to - from == 1 && !E->cuda && em_block_stride_loop(E, l->items[from])) {
-    block_stride_phase(E, l->items[from]);
-    return;
-  }
-  em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
-  E->ind++;
+/* The threads of a block in row-major order, _t counting them: nested loops, so that the C
+   compiler sees positions advance by one in the last dimension (per-thread locals are
+   indexed by _t; `continue` in thread code still advances it). */
+static void thread_loop_open(Em *E) {
   int D = E->S->D;
-  for (int d = 0; d < D; d++) em_line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+  em_line(E, "{ int64_t _t = 0;");
+  for (int d = 0; d < D; d++)
+    em_line(E, "for (int64_t T%d = 0; T%d < b%d; T%d++%s)", d, d, d, d, d == D - 1 ? ", _t++" : "");
+  em_line(E, "{");
+  E->ind++;
+  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+  /* (int32_t)_t is the thread index of the program: tell the compiler it is not negative,
+     so that mod(ind, 4) is an and and the index test after it folds */
+  em_line(E, "if (_t < 0 || _t > 2147483647) __builtin_unreachable();");
+}
+
+static void thread_loop_close(Em *E) {
+  E->ind--;
+  em_line(E, "} }");
+}
+
+/* The statements of a phase for every thread of the block in turn. */
+static void phase_threads(Em *E, NodeList *l, int from, int to) {
+  thread_loop_open(E);
   em_thread_prelude(E, false);
   FSpec *k = E->S->kspec;
   for (int s = 0; s < func_info(k->func)->nslots; s++)
@@ -48,22 +62,55 @@ static void phase(Em *E, NodeList *l, int from, int to) {
       if (used) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
     }
   for (int i = from; i < to; i++) em_st(E, l->items[i]);
+  thread_loop_close(E);
+}
+
+/* A phase. When it reads or writes arguments at pos + c (em_row_tests), a block whose first
+   and last positions are inside them for every such access has every access inside: that
+   block runs a copy of the phase without their bounds tests (E->row_fast). */
+static void phase(Em *E, NodeList *l, int from, int to) {
+  if (to - from == 1 && !E->cuda && em_block_stride_loop(E, l->items[from])) {
+    block_stride_phase(E, l->items[from]);
+    return;
+  }
+  Buf tests = {0}, unused = {0};
+  for (int i = from; i < to && !E->cuda; i++) em_row_tests(E, l->items[i], -1, &tests, &unused);
+  free(unused.s);
+  if (!tests.len) {
+    phase_threads(E, l, from, to);
+    return;
+  }
+  char *in = em_tmp(E);
+  em_line(E, "int %s = 1;", in);
+  for (int corner = 0; corner < 2; corner++) {
+    em_line(E, "if (%s) {", in);
+    for (int d = 0; d < E->S->D; d++)
+      em_line(E, "  const int64_t P%d = B%d * b%d%s;", d, d, d, corner ? em_sf(E, " + b%d - 1", d) : "");
+    em_line(E, "  %s = 1%s;", in, tests.s);
+    em_line(E, "}");
+  }
+  free(tests.s);
+  em_line(E, "if (%s) {", in);
+  E->ind++;
+  E->row_fast = true;
+  phase_threads(E, l, from, to);
+  E->row_fast = false;
+  E->ind--;
+  em_line(E, "} else {");
+  E->ind++;
+  phase_threads(E, l, from, to);
   E->ind--;
   em_line(E, "}");
 }
 
 /* Evaluates a condition (or range bounds) for every thread, requiring they all agree. */
 static void uniform_eval(Em *E, Node *at, int nvals, Node **vals, bool cond, char **out) {
-  KSpec *S = E->S;
   int site = em_div_site(E, at, KE_BARRIER);
   for (int i = 0; i < nvals; i++) {
     out[i] = em_tmp(E);
     em_line(E, "%s %s = 0;", cond ? "int32_t" : "int64_t", out[i]);
   }
-  em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
-  E->ind++;
-  int D = S->D;
-  for (int d = 0; d < D; d++) em_line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+  thread_loop_open(E);
   em_thread_prelude(E, false);
   for (int i = 0; i < nvals; i++) {
     KType t = em_T(E, vals[i]);
@@ -74,8 +121,7 @@ static void uniform_eval(Em *E, Node *at, int nvals, Node **vals, bool cond, cha
     em_line(E, "if (_t == 0) %s = %s;", out[i], x);
     em_line(E, "else if (%s != %s) { oq_fail(L, %d); goto _done; }", x, out[i], site);
   }
-  E->ind--;
-  em_line(E, "}");
+  thread_loop_close(E);
 }
 
 static void block_stmt(Em *E, Node *n) {
@@ -600,12 +646,6 @@ static void emit_kernel(Em *E, Buf *out) {
     /* phases: every thread of the block runs, per-thread locals live in scratch memory */
     em_line(E, "int64_t _nthr = 1;");
     for (int d = 0; d < D; d++) em_line(E, "_nthr *= b%d;", d);
-    em_line(E, "int64_t *_tc = oq_scratch(W, %d, (size_t)_nthr * %d * sizeof(int64_t));", OQK_SHARED_SLOTS, D);
-    em_line(E, "if (!_tc) goto _done;");
-    em_line(E, "{ int64_t _x[%d] = {0};", D);
-    em_line(E, "  for (int64_t _t = 0; _t < _nthr; _t++) {");
-    em_line(E, "    for (int _d = 0; _d < %d; _d++) _tc[_t * %d + _d] = _x[_d];", D, D);
-    em_line(E, "    for (int _d = %d; _d >= 0; _d--) { if (++_x[_d] < L->blk[_d]) break; _x[_d] = 0; } } }", D - 1);
     em_line(E, "size_t _need = 0;");
     for (int s = f->ngenerics; s < fi->nslots; s++)
       if (E->sc[s] == SC_LOCAL && !E->pphase[s])
@@ -631,12 +671,9 @@ static void emit_kernel(Em *E, Buf *out) {
     for (int s = 0; s < S->nshared; s++) em_line(E, "sh%d_init = 0;", s);
     for (int s = f->ngenerics; s < fi->nslots; s++)
       if (E->sc[s] == SC_LOCAL && E->pphase[s] == 2) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
-    em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
-    E->ind++;
-    for (int d = 0; d < D; d++) em_line(E, "const int64_t T%d = _tc[_t * %d + %d], P%d = B%d * b%d + T%d;", d, D, d, d, d, d, d);
+    thread_loop_open(E);
     em_thread_prelude(E, true);
-    E->ind--;
-    em_line(E, "}");
+    thread_loop_close(E);
     if (S->coarse) coarse_block_level(E);
     else block_level(E, &f->body);
     em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
