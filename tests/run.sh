@@ -329,6 +329,10 @@ persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.
           sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | tr '\n' ' ')
 if [ "$persist" = "hist_shared weighted " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: persistent blocks for [$persist], expected [hist_shared weighted ]"; cli_fail=$((cli_fail + 1)); fi
+ldg=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/hwconst_ldg.q 2>/dev/null |
+      sed -n '/^\/\* kernel kernel_ldg_sync/,/^\/\* kernel /p' | grep -c '__ldg(')
+if [ "${ldg:-0}" -ge 1 ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: kernel_ldg_sync (a barrier kernel) does not read x through __ldg"; cli_fail=$((cli_fail + 1)); fi
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
   export OQ_CUDA_CHECK=1 OQ_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \

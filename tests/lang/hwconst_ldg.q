@@ -88,4 +88,18 @@ for p = 0..M-1
     assert(y[p] == a[mod(p, 3)] + b[4 - mod(p, 5)])
     assert(w[p] == p)
 endfor
+% a kernel with a barrier: the barrier statement reads no parameter, so x still goes
+% through __ldg on the GPU (tests/run.sh checks the CUDA source)
+function [] = __kernel__ kernel_ldg_sync(x : vec'hwtex_const, y : vec, blkpos : int, blkdim : int, blkidx : int)
+    s = shared(blkdim)
+    s[blkpos] = x[blkidx * blkdim + blkpos]
+    syncthreads
+    y[blkidx * blkdim + blkpos] = s[blkdim - 1 - blkpos]
+endfunction
+xs = 0..63
+y = ones(64) * -1
+parallel_do([[64], [16]], xs, y, kernel_ldg_sync)
+for p = 0..63
+    assert(y[p] == 16 * floor(p / 16) + 15 - mod(p, 16))
+endfor
 print "hwconst_ldg: ok"
