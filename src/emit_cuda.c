@@ -1061,6 +1061,41 @@ static void cuda_memory_kinds(Em *E) {
   }
 }
 
+/* ---- barriers the threads of a block may disagree on ----
+   The GPU releases a block barrier once every thread that has not exited waits at it
+   (seed 10.7's tree and a barrier only some threads reach ran so on the H100), but threads
+   waiting at two different barrier instructions at once hung it (tests/cpu/fiber_barriers.q).
+   So CUDA takes such a kernel only when no thread can wait elsewhere while others wait at
+   the divergent barrier: the divergent statement holds exactly one barrier, no barrier
+   follows it, and every other barrier is a statement of the body outside any loop (all
+   threads pass those together, before it). Others run on the CPU back end, as fibers. */
+typedef struct BarScan { const Node *div; int inside, after, looped; bool seen_div; } BarScan;
+
+static void bar_scan(BarScan *b, Node *n, bool in_div, bool in_loop) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  if (n == b->div) in_div = b->seen_div = true;
+  if (em_is_barrier_stmt(n)) {
+    if (in_div) b->inside++;
+    else if (b->seen_div) b->after++;
+    else if (in_loop) b->looped++;
+    return;
+  }
+  bool loop = in_loop || n->kind == N_WHILE || n->kind == N_REPEAT || n->kind == N_FOR;
+  bar_scan(b, n->a, in_div, loop);
+  bar_scan(b, n->b, in_div, loop);
+  bar_scan(b, n->c, in_div, loop);
+  for (int i = 0; i < n->list.n; i++) bar_scan(b, n->list.items[i], in_div, loop);
+  for (int i = 0; i < n->list2.n; i++) bar_scan(b, n->list2.items[i], in_div, loop);
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) bar_scan(b, n->cases[i].body.items[j], in_div, loop);
+}
+
+static bool cuda_divergent_ok(KSpec *S) {
+  BarScan b = {.div = S->divergent_at};
+  for (int i = 0; i < S->kfunc->body.n; i++) bar_scan(&b, S->kfunc->body.items[i], false, false);
+  return b.seen_div && b.inside == 1 && !b.after && !b.looped;
+}
+
 char *emit_cuda(KSpec *S) {
   Em E = {.S = S, .cuda = true};
   if (setjmp(S->fail)) {
@@ -1069,6 +1104,9 @@ char *emit_cuda(KSpec *S) {
     free(E.reach);
     return NULL;
   }
+  if (S->divergent && !cuda_divergent_ok(S))
+    em_efail(&E, S->divergent_loc, "%s, and the GPU's barriers need every waiting thread at the same one",
+             S->divergent);
   em_reach(&E, S->kspec);
   cuda_memory_kinds(&E);
   Buf funcs = {0}, out = {0};

@@ -146,9 +146,11 @@ typedef struct KSpec {
   int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
                                 private copy counts the updates */
   const char *divergent;     /* a block barrier under a condition the threads may disagree
-                                on (why, at divergent_loc): CUDA runs it (see emit_cuda), the
-                                CPU runs the block's threads as fibers (emit_c) */
+                                on (why, at divergent_loc, the statement divergent_at): the
+                                CPU runs the block's threads as fibers (emit_c), CUDA only
+                                the shapes cuda_divergent_ok accepts */
   SrcLoc divergent_loc;
+  const Node *divergent_at;
   bool grid_stride;          /* emit_cuda: a syncthreads(grid) kernel cut into phases at its
                                 top-level grid barriers, each a loop of the resident blocks
                                 over the launch's blocks (any grid size) */

@@ -1576,6 +1576,7 @@ static void divergent(Uni *U, Node *n, const char *why) {
   if (!U->S->divergent) {
     U->S->divergent = why;
     U->S->divergent_loc = n->loc;
+    U->S->divergent_at = n;
   }
 }
 
