@@ -110,21 +110,24 @@ void em_thread_outputs(Em *E) {
     em_line(E, "acc%d = %s;", o, combine(E, em_sf(E, "acc%d", o), em_slot_ref(E, obase + o), E->S->kspec->slots[obase + o]));
 }
 
+/* The array value of argument a (its dims) whose elements are at data. */
+static char *array_literal(Em *E, KType t, const char *data, const char *a) {
+  Buf b = {0};
+  em_bprintf(&b, "%s(%s *)%s, {", em_lit_open(E, em_ctype(E, t)), em_el_ctype(t.el), data);
+  for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
+  em_bputs(&b, "}}");
+  char *r = em_sf(E, "%s", b.s);
+  free(b.s);
+  return r;
+}
+
 /* Loads of the parameters and captured variables at the entry. */
 static char *arg_load(Em *E, KType t, const char *a) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return em_sf(E, "(int32_t)%s.i", a);
   case K_REAL: return em_sf(E, "(oq_real)%s.re", a);
   case K_CPLX: return em_sf(E, "oq_mkc(%s.re, %s.im)", a, a);
-  case K_ARRAY: {
-    Buf b = {0};
-    em_bprintf(&b, "%s(%s *)%s.data, {", em_lit_open(E, em_ctype(E, t)), em_el_ctype(t.el), a);
-    for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
-    em_bputs(&b, "}}");
-    char *r = em_sf(E, "%s", b.s);
-    free(b.s);
-    return r;
-  }
+  case K_ARRAY: return array_literal(E, t, em_sf(E, "%s.data", a), a);
   case K_VEC: {
     Buf b = {0};
     em_bprintf(&b, "%s{", em_lit_open(E, em_ctype(E, t)));
@@ -140,13 +143,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
 
 /* An array parameter in constant memory: the launcher copied it to offset a.i of oq_cmem. */
 static char *cuda_cmem_load(Em *E, KType t, const char *a) {
-  Buf b = {0};
-  em_bprintf(&b, "%s(%s *)(oq_cmem + %s.i), {", em_lit_open(E, em_ctype(E, t)), em_el_ctype(t.el), a);
-  for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
-  em_bputs(&b, "}}");
-  char *r = em_sf(E, "%s", b.s);
-  free(b.s);
-  return r;
+  return array_literal(E, t, em_sf(E, "(oq_cmem + %s.i)", a), a);
 }
 
 /* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
