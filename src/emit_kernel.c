@@ -190,9 +190,11 @@ void em_kernel_loads(Em *E) {
   /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel; argument i is P.a<i>);
      C through L */
   const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
-  for (int d = 0; d < D; d++)
-    em_line(E, "const int64_t n%d = %sdims[%d], b%d = %sblk[%d], c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
-         d, lp, d, d, lp, d, d, lp, d, d, d, d);
+  for (int d = 0; d < D; d++) {
+    char *blk = !E->cuda && S->cblk[0] ? em_sf(E, "(int64_t)%lld", (long long)S->cblk[d]) : em_sf(E, "%sblk[%d]", lp, d);
+    em_line(E, "const int64_t n%d = %sdims[%d], b%d = %s, c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
+         d, lp, d, d, blk, d, lp, d, d, d, d);
+  }
   /* parameters and captures */
   for (int i = 0; i < f->nparams; i++) {
     if (em_special_of(S, i) || !em_has_repr(k->params[i])) continue;

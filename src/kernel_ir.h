@@ -124,6 +124,8 @@ typedef struct KSpec {
   Callable *kernel;
   Func *kfunc;
   int D;                     /* launch dimensionality */
+  int64_t cblk[3];           /* C launches of kernels with block parameters: the block size,
+                                part of the key, so the C compiler sees constant thread loops */
   FSpec *kspec;              /* the kernel itself */
   FSpec *funcs;              /* every specialization, the kernel included */
   int nfuncs;

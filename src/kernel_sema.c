@@ -321,7 +321,7 @@ char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
   size_t each = 41 + (S->slices ? 3 * OQ_MAX_RANK : 0);
-  char *key = malloc(64 + nrefs + 1 + each * (S->kfunc->nparams + S->ncaps)), *p = key;
+  char *key = malloc(64 + 3 * 21 + nrefs + 1 + each * (S->kfunc->nparams + S->ncaps)), *p = key;
   put_u(&p, (uintptr_t)S->kfunc, 16);
   *p++ = '|';
   put_i(&p, S->D);
@@ -335,6 +335,11 @@ char *ksema_key(KSpec *S, Value *args) {
   *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
     value_desc(S, &p, S->caps[i].value);
+    *p++ = ',';
+  }
+  *p++ = '|';
+  for (int d = 0; d < S->D && d < 3 && S->cblk[0]; d++) {
+    put_i(&p, S->cblk[d]);
     *p++ = ',';
   }
   *p++ = '|';
