@@ -59,6 +59,39 @@ static char *identity(Em *E, KType t) {
   }
 }
 
+/* Whether output slot is only ever the target of `+=` (never read otherwise). */
+static bool only_accumulated(const Node *n, int slot) {
+  if (!n) return true;
+  if (n->kind == N_IDENT) return n->slot != slot || n->depth != 0;
+  if (n->kind == N_ASSIGN && n->op == OP_ADD && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+      n->list.items[0]->slot == slot && n->list.items[0]->depth == 0)
+    return only_accumulated(n->b, slot);
+  if (!only_accumulated(n->a, slot) || !only_accumulated(n->b, slot) || !only_accumulated(n->c, slot)) return false;
+  for (int i = 0; i < n->list.n; i++)
+    if (!only_accumulated(n->list.items[i], slot)) return false;
+  for (int i = 0; i < n->list2.n; i++)
+    if (!only_accumulated(n->list2.items[i], slot)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++)
+      if (!only_accumulated(n->cases[i].body.items[j], slot)) return false;
+  return true;
+}
+
+/* A thread's starting value of output slot s: the identity of its operator. A real output
+   only ever added to starts at -0, which `-0 + x` returns exactly (x for every x, where
+   +0 + -0 is +0), so that the C compiler drops the addition; the thread's value is then
+   added into the worker's accumulator, which starts at +0 as the oracle's output does. */
+static char *thread_identity(Em *E, int s) {
+  KType t = E->S->kspec->slots[s];
+  if (t.kind == K_REAL && E->S->out_op == OP_ADD) {
+    const NodeList *body = &E->S->kfunc->body;
+    bool only = true;
+    for (int i = 0; i < body->n && only; i++) only = only_accumulated(body->items[i], s);
+    if (only) return "(-(oq_real)0)";
+  }
+  return identity(E, t);
+}
+
 static char *combine(Em *E, char *acc, char *v, KType t) {
   Op op = E->S->out_op;
   bool i = t.kind == K_INT;
@@ -93,12 +126,12 @@ void em_thread_prelude(Em *E, bool locals) {
     if (is_param && em_special_of(E->S, pi)) continue;
     if (E->phases) {
       if (is_param) em_line(E, "%s = p%d;", em_slot_ref(E, s), pi);
-      else if (is_out) em_line(E, "%s = %s;", em_slot_ref(E, s), identity(E, k->slots[s]));
+      else if (is_out) em_line(E, "%s = %s;", em_slot_ref(E, s), thread_identity(E, s));
       continue;
     }
     const char *ct = em_ctype(E, k->slots[s]);
     if (is_param) em_line(E, "%s %s = p%d;", ct, em_slot_name(E, k, s), pi);
-    else if (is_out) em_line(E, "%s %s = %s;", ct, em_slot_name(E, k, s), identity(E, k->slots[s]));
+    else if (is_out) em_line(E, "%s %s = %s;", ct, em_slot_name(E, k, s), thread_identity(E, s));
     else em_line(E, "%s %s = {0};", ct, em_slot_name(E, k, s));
   }
 }

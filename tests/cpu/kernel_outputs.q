@@ -83,4 +83,21 @@ for i = 0..nb-1
 endfor
 y = parallel_do([[nb * 64], [64]], xb, kblocks)
 assert(y == nb * (nb - 1) / 2)
+% a sum of negative zeros is +0, as the oracle's output starts at +0 (compiled threads
+% start an output only ever added to at -0, which their worker adds into +0)
+function [y : scalar] = __kernel__ kzeros(x : vec, pos : int)
+    y += x[pos]
+endfunction
+% an output that is also read starts at +0 in each thread: 1 / y is +inf
+function [y : scalar] = __kernel__ kread(x : vec, pos : int)
+    y += 1 / y > 0
+endfunction
+nz = 1000
+xz = zeros(nz)
+for i = 0..nz-1
+    xz[i] = -0.0
+endfor
+z = parallel_do(nz, xz, kzeros)
+assert(z == 0 && 1 / z > 0)
+assert(parallel_do(nz, xz, kread) == nz)
 print "kernel_outputs: ok"
