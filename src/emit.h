@@ -182,6 +182,7 @@ char *em_ex_exchange(Em *E, Node *n);
 /* emit_analysis.c */
 int em_private_of(Em *E, Node *id);
 bool em_mentions(Node *n, int slot);
+int em_phase_end(Em *E, const NodeList *l, int i);
 void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots);
 bool em_is_dead(Em *E, Node *n);
 bool em_all_dead(Em *E, NodeList *l);

@@ -240,6 +240,17 @@ static bool defined_first(NodeList *l, int from, int to, int slot) {
   return true;
 }
 
+/* The first statement of l from i on that holds a barrier (l->n if none): statements i..end-1
+   are one phase. */
+int em_phase_end(Em *E, const NodeList *l, int i) {
+  while (i < l->n) {
+    NodeInfo *ni = ksema_info(E->f, l->items[i]);
+    if (ni && ni->barrier) break;
+    i++;
+  }
+  return i;
+}
+
 void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots) {
   int i = 0;
   while (i < l->n) {
@@ -257,12 +268,7 @@ void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots
       i++;
       continue;
     }
-    int j = i;
-    while (j < l->n) {
-      NodeInfo *nj = ksema_info(E->f, l->items[j]);
-      if (nj && nj->barrier) break;
-      j++;
-    }
+    int j = em_phase_end(E, l, i);
     for (int s = first; s < nslots; s++)
       if (!defined_first(l, i, j, s)) bad[s] = 1;
     i = j;

@@ -206,12 +206,7 @@ static void block_level(Em *E, NodeList *l) {
       i++;
       continue;
     }
-    int j = i;
-    while (j < l->n) {
-      NodeInfo *nj = ksema_info(E->f, l->items[j]);
-      if (nj && nj->barrier) break;
-      j++;
-    }
+    int j = em_phase_end(E, l, i);
     phase(E, l, i, j);
     i = j;
   }

@@ -39,6 +39,7 @@ typedef struct FuncInfo {
   bool captures;            /* reads or writes a slot of an enclosing function */
   bool uses_barrier;        /* its body calls syncthreads (runs threads as fibers) */
   bool uses_grid_barrier;   /* syncthreads(grid): the whole grid runs as fibers */
+  bool block_params;        /* has blkpos, blkdim, blkidx or blkcnt parameters (sees blocks) */
   Op out_op;                /* kernel outputs: the compound operator used on them */
   NodeList hoisted;         /* nested function definitions, bound at entry */
 } FuncInfo;

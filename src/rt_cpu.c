@@ -456,22 +456,13 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   }
 }
 
-/* A kernel with block parameters (blkpos, blkdim, ...) of at most 3 dimensions: its block
-   size becomes a constant of the C source (phase loops with known trip counts). */
-static bool sees_blocks(const Func *f, int D) {
-  if (D > 3) return false;
-  for (int i = 0; i < f->nparams; i++)
-    if (is_special_kernel_param(f->params[i].name) && strcmp(f->params[i].name, "pos") &&
-        strcmp(f->params[i].name, "warpsize"))
-      return true;
-  return false;
-}
-
 bool cpu_launch(const CpuLaunch *cl, Value *result) {
   ProfRow *st = prof_row(cl->kernel, "cpu");
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  if (sees_blocks(cl->kernel->func, cl->D))
+  /* a kernel with block parameters: its block size is a constant of the C source (phase
+     loops with known trip counts) */
+  if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
     for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
