@@ -1003,7 +1003,7 @@ bool em_is_grid_barrier(Node *n) {
          !strcmp(e->list.items[0]->name, "grid");
 }
 
-bool em_is_memfence_stmt(Node *n) {
+static bool is_memfence_stmt(Node *n) {
   if (n->kind != N_EXPR) return false;
   Node *e = n->a;
   return (e->kind == N_IDENT && !strcmp(e->name, "memfence")) ||
@@ -1135,7 +1135,7 @@ void em_st(Em *E, Node *n) {
       em_line(E, "oq_grid_sync(%s, %d);", E->L, em_div_site(E, n, KE_GRID_BARRIER));
       return;
     }
-    if (E->cuda && (em_is_barrier_stmt(n) || em_is_memfence_stmt(n))) {
+    if (E->cuda && (em_is_barrier_stmt(n) || is_memfence_stmt(n))) {
       em_line(E, em_is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
       return;
     }
@@ -1143,7 +1143,7 @@ void em_st(Em *E, Node *n) {
       em_line(E, "oq_yield();");
       return;
     }
-    if (em_is_barrier_stmt(n) || em_is_memfence_stmt(n)) return;
+    if (em_is_barrier_stmt(n) || is_memfence_stmt(n)) return;
     {
       char *e = em_ex(E, n->a);
       if (strcmp(e, "0") && em_T(E, n->a).kind != K_VEC && em_T(E, n->a).kind != K_ARRAY) em_line(E, "(void)%s;", e);

@@ -160,7 +160,6 @@ char *em_ex(Em *E, Node *n);
 void em_loc_comment(Em *E, Node *n);
 bool em_is_barrier_stmt(Node *n);
 bool em_is_grid_barrier(Node *n);
-bool em_is_memfence_stmt(Node *n);
 void em_st(Em *E, Node *n);
 void em_block(Em *E, NodeList *l);
 void em_func_signature(Em *E, FSpec *g, Buf *out);

@@ -1000,8 +1000,6 @@ static bool list_only_read(Em *E, NodeList *l, int slot) {
 
 static bool only_read(Em *E, Node *n, int slot, bool read_use) {
   if (!n) return true;
-  /* their identifier is not resolved (slot 0): it names no parameter */
-  if (em_is_barrier_stmt(n) || em_is_memfence_stmt(n)) return true;
   switch (n->kind) {
   case N_IDENT: return read_use || n->slot != slot || n->depth != 0;
   case N_INDEX: return only_read(E, n->a, slot, true) && list_only_read(E, &n->list, slot);

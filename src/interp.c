@@ -81,6 +81,7 @@ static inline Value *slot_ref(Interp *I, Node *id) {
 static Value eval_ident(Interp *I, Node *n) {
   if (n->slot < 0) {
     const Global *g = n->aux;
+    if (!g) rt_error(n->loc, "'%s' is not a value", n->name);   /* syncthreads, memfence */
     val_retain(g->value);
     return g->value;
   }

@@ -215,11 +215,22 @@ static bool is_barrier_name(Node *n) {
   return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
 }
 
+/* syncthreads, memfence and their keyword arguments (block, warp, grid) name no variable:
+   no slot, so that no analysis of slots takes them for one */
+static void no_slot(Node *n) {
+  n->slot = -1;
+  n->aux = NULL;
+}
+
 static void resolve_expr(Resolver *R, Node *n) {
   if (!n) return;
   switch (n->kind) {
   case N_IDENT:
-    if (is_barrier_name(n)) { if (!strcmp(n->name, "syncthreads")) mark_barrier(R, NULL); return; }
+    if (is_barrier_name(n)) {
+      no_slot(n);
+      if (!strcmp(n->name, "syncthreads")) mark_barrier(R, NULL);
+      return;
+    }
     if (!lookup(R, n)) {
       n->slot = -1;   /* neither a slot nor a global: nothing may use it */
       n->aux = NULL;
@@ -228,6 +239,8 @@ static void resolve_expr(Resolver *R, Node *n) {
     return;
   case N_CALL:
     if (is_barrier_name(n->a)) {
+      no_slot(n->a);
+      for (int i = 0; i < n->list.n; i++) no_slot(n->list.items[i]);
       if (!strcmp(n->a->name, "syncthreads")) mark_barrier(R, n);
       return;   /* its argument (block, warp, grid) is a keyword, not a name */
     }
