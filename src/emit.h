@@ -197,6 +197,7 @@ void em_kernel_analysis(Em *E, Buf *body);
 /* emit_kernel.c */
 const KSpecial *em_special_of(KSpec *S, int param);
 void em_thread_prelude(Em *E, bool locals);
+void em_phase_body(Em *E, NodeList *l, int from, int to);
 bool em_shared_type(Em *E, int s, KType *t);
 void em_thread_outputs(Em *E);
 void em_kernel_loads(Em *E);

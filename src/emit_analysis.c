@@ -450,7 +450,7 @@ static void find_phase_locals(Em *E) {
     else if (!bad[s]) E->pphase[s] = 1;
   }
   free(bad);
-  find_dead_zero_stores(E);
+  if (!E->cuda) find_dead_zero_stores(E);   /* CUDA: em_shared_plan decides its zeroing */
 }
 
 static void lin_walk(LinScan *c, Node *n) {
@@ -753,7 +753,8 @@ void em_kernel_analysis(Em *E, Buf *body) {
   E->f = k;
   E->b = body;
   E->ind = 1;
-  E->phases = S->barrier && !E->cuda && !E->fiber;   /* CUDA threads and fibers keep their own locals */
+  E->phases = S->barrier && !E->cuda && !E->fiber;   /* fibers and CUDA threads keep their own locals
+                                                     (virtual ones do not: em_cuda_transforms) */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
@@ -772,12 +773,12 @@ void em_kernel_analysis(Em *E, Buf *body) {
   if (E->phases) find_thread_consts(E);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
-  if (E->phases) find_phase_locals(E);
 
   find_private(E);
   find_linear(E);
   find_pos_locals(E);
-  if (E->cuda) em_cuda_transforms(E);
+  if (E->cuda) em_cuda_transforms(E);   /* virtual threads set E->phases */
+  if (E->phases) find_phase_locals(E);
 }
 
 /* ---- CUDA shared memory: its size at the launch, its zeroing ----

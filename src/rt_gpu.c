@@ -58,6 +58,7 @@ typedef struct GSpec {
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
   size_t coarse_sh;
+  int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
@@ -433,6 +434,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->ncoarse = S->ncoarse;
   memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
   g->coarse_inc = S->coarse_inc;
+  g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -537,7 +539,7 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (!g->tiled && threads > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads / g->vthreads > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 
@@ -902,7 +904,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   for (int d = 0; d < cl->D; d++) {
     full[cl->D - 1 - d] = cnt[d];
-    block[cl->D - 1 - d] = (unsigned)blk[d];
+    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads);
   }
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
@@ -986,6 +988,35 @@ static void check_cooperative(GSpec *g, const CpuLaunch *cl, const int64_t *blk,
              (long long)fit, (long long)threads);
 }
 
+/* Virtual threads (emit_cuda) proposed for a block: F Quasar threads per GPU thread along
+   dimension 0 when F divides it and a block keeps at least 128 GPU threads (F = 4, else 2);
+   OQ_CUDA_VTHREADS=F asks for F (1: none). */
+static int vthreads_for(const int64_t *blk, int D) {
+  int64_t threads = 1;
+  for (int d = 0; d < D; d++) threads *= blk[d];
+  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);
+  if (want) return blk[0] % want ? 1 : want;
+  for (int F = 4; F >= 2; F /= 2)
+    if (blk[0] % F == 0 && threads / F >= 128) return F;
+  return 1;
+}
+
+/* The specialization's key. A barrier kernel with block parameters compiles per block size
+   (constant blkdim, as on the CPU) and per proposal of virtual threads. */
+static char *spec_key(KSpec *S, const CpuLaunch *cl) {
+  FuncInfo *fi = func_info(cl->kernel->func);
+  S->vthreads = 1;
+  if (cl->D <= 3 && fi->block_params && fi->uses_barrier && !fi->uses_grid_barrier) {
+    for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
+    S->vthreads = vthreads_for(cl->blk, cl->D);
+  }
+  char *key = ksema_key(S, cl->args);
+  size_t n = strlen(key);
+  key = realloc(key, n + 16);
+  snprintf(key + n, 16, "|vt%d", S->vthreads);
+  return key;
+}
+
 /* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
 static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *pr) {
   long hits = cuda_stats.cache_hits;
@@ -999,7 +1030,7 @@ static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *p
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  char *key = ksema_key(&S, cl->args);
+  char *key = spec_key(&S, cl);
   cmem_key(cl, &key, &S.no_cmem);
   GSpec *g = lookup(key);
   free(key);
@@ -1106,7 +1137,7 @@ bool gpu_check_enabled(void) {
 void gpu_check(const CpuLaunch *cl) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  char *key = ksema_key(&S, cl->args);
+  char *key = spec_key(&S, cl);
   GSpec *g = lookup(key);
   free(key);
   bool verbose = cl->opt && cl->opt->verbose;
