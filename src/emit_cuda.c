@@ -113,6 +113,20 @@ static void vthread_close(Em *E) {
   em_line(E, "}");
 }
 
+/* With the block size in the key, the compiler may know each thread index's bound (index
+   tests of blkpos and its products fold). */
+static void block_facts(Em *E) {
+  KSpec *S = E->S;
+  static const char *axis[3] = {"x", "y", "z"};
+  if (!S->cblk[0] || S->tiled) return;
+  Buf c = {0};
+  for (int d = 0; d < S->D; d++)
+    em_bprintf(&c, "%sthreadIdx.%s >= %lld", d ? " || " : "", axis[S->D - 1 - d],
+               (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads));
+  em_line(E, "if (%s) __builtin_unreachable();", c.s);
+  free(c.s);
+}
+
 static void cuda_vthread_body(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -774,6 +788,7 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
+    block_facts(E);
     if (S->tiled) cuda_tiled_body(E);
     else if (S->coarse) emit_coarse(E);
     else if (S->vthreads > 1) cuda_vthread_body(E);
@@ -914,8 +929,9 @@ static const char *cuda_helpers =
    the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
    em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
    only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
-   along dimension 0 make the box vt times the GPU block there). A bad size fails the launch
-   and leaves an empty array (every access outside). Needs helpers_common (oq_fail). */
+   along dimension 0 make the box vt times the GPU block there). A bad size (the same for
+   every thread of the block) fails the launch, and the block's threads exit: the kernel
+   then knows the array has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "extern __shared__ __align__(16) double oq_shbuf[];\n"
   "/* sync 2: GPU thread t zeroes the elements e with e = t mod the GPU block (in every dimension)\n"
@@ -941,15 +957,19 @@ static const char *cuda_shared_helpers =
   "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
   "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
-  "  if (bad || *off + bytes > have) { bad = 1; bytes = 0; }\n"
+  "  if (bad || *off + bytes > have) bad = 1;\n"
   "  char *p = (char *)oq_shbuf + *off;\n"
   "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
-  "  if (sync == 2) { if (!bad) oq_shared_zero_rest(p, esz, rank, dims, vt); }\n"
+  "  if (bad) {   /* every thread of the block alike: the launch fails, the block stops */\n"
+  "    if (tid == 0) oq_fail(L, site);\n"
+  "    asm volatile(\"exit;\");\n"
+  "    __builtin_unreachable();\n"
+  "  }\n"
+  "  if (sync == 2) oq_shared_zero_rest(p, esz, rank, dims, vt);\n"
   "  else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
   "  if (sync == 1) __syncthreads();\n"
-  "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
-  "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
+  "  for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
 /* k identical additions of c to o, as the oracle makes them one after the other: at once

@@ -216,14 +216,17 @@ static void transpose_case(int n) {
   double rows16 = best_ms([&] { transpose_rows<16, 8><<<dim3(n / 16, n / 16), dim3(16, 8)>>>(a, b, n); });
   cudaFree(a);
   cudaFree(b);
-  // each tile size with oq's choice of virtual threads, then without (OQ_CUDA_VTHREADS=1)
+  // each tile size with oq's choice of virtual threads (or OQ_CUDA_VTHREADS's), then without
   for (int k = 16; k <= 32; k *= 2)
     for (int vt = 0; vt < 2; vt++) {
       char call[200], what[120];
       snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
+      const char *was = getenv("OQ_CUDA_VTHREADS");
+      std::string keep = was ? was : "";
       if (vt) setenv("OQ_CUDA_VTHREADS", "1", 1);
       bool ok = oq(call);
-      unsetenv("OQ_CUDA_VTHREADS");
+      if (was) setenv("OQ_CUDA_VTHREADS", keep.c_str(), 1);
+      else unsetenv("OQ_CUDA_VTHREADS");
       if (!ok) continue;
       double oq_ms = oq_kernel("k_transpose");
       snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles%s", n, k, k, vt ? ", 1 thread" : "");
