@@ -928,7 +928,7 @@ static const char *cuda_helpers =
    makes them, with equal sizes); each piece is zeroed by the block's threads together, as
    the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
    em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
-   only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
+   only the elements outside the block's box are zeroed (sync 3: none, nothing reads them) (vt virtual threads per GPU thread
    along dimension 0 make the box vt times the GPU block there). A bad size (the same for
    every thread of the block) fails the launch, and the block's threads exit: the kernel
    then knows the array has its dimensions. Needs helpers_common (oq_fail). */
@@ -967,7 +967,7 @@ static const char *cuda_shared_helpers =
   "    __builtin_unreachable();\n"
   "  }\n"
   "  if (sync == 2) oq_shared_zero_rest(p, esz, rank, dims, vt);\n"
-  "  else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
+  "  else if (sync != 3) for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
   "  if (sync == 1) __syncthreads();\n"
   "  for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";

@@ -2,7 +2,7 @@
 % the body run each block with fewer GPU threads, each running several Quasar threads phase
 % by phase; locals that live across a barrier become per-GPU-thread arrays. Every kernel
 % here is checked against host loops (outputs poisoned first), on every target. tests/run.sh
-% checks that the CUDA code of the five kernels applies the transform.
+% checks that the CUDA code of the six kernels applies the transform.
 
 % seed 002's transpose through a padded tile (square blocks; the padding column is zeroed,
 % never written)
@@ -11,6 +11,15 @@ function [] = __kernel__ transpose(inp : mat, out : mat, blkidx : ivec2, blkdim 
     tile[blkpos[0], blkpos[1]] = inp[blkidx[0] * blkdim[0] + blkpos[0], blkidx[1] * blkdim[1] + blkpos[1]]
     syncthreads
     out[blkidx[1] * blkdim[1] + blkpos[0], blkidx[0] * blkdim[0] + blkpos[1]] = tile[blkpos[1], blkpos[0]]
+endfunction
+
+% reads of the tile at transposed block positions: with square blocks every element read was
+% stored by its owner (CUDA zeroes nothing); 16 x 8 blocks read the padding column (zero)
+function [] = __kernel__ cross(x : mat, y : mat, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
+    t = shared(blkdim[0], blkdim[1] + 1)
+    t[blkpos[0], blkpos[1]] = x[pos] + 1
+    syncthreads
+    y[pos] = t[blkpos[1], blkpos[0]]
 endfunction
 
 % locals living across one, two and three barriers (a scalar, an int, a vector), a loop
@@ -101,6 +110,22 @@ for b = 0..1
             % t after the second phase: t[r, c] = (x[r', c] * 2 + 1) + (x[r, c] * 2 + 1) + s(c)
             % with r' the mirror of r; y reads row ri of it
             e = (x[i, j] * 2 + 1) + (x[ri, j] * 2 + 1) + s - (x[i, j] * 2 + 1) + (k0 - 1 - bi) * 1000
+            assert(y[i, j] == e)
+        endfor
+    endfor
+endfor
+
+for b = 0..2
+    k0 = b == 1 ? 8 : 16
+    k1 = b == 2 ? 8 : 16
+    y = ones(m, n) * -7
+    parallel_do([[m, n], [k0, k1]], x, y, cross)
+    for i = 0..m-1
+        for j = 0..n-1
+            p0 = mod(i, k0)
+            p1 = mod(j, k1)
+            % t[p1, p0] holds x[.. + p1, .. + p0] + 1 where p1 < k0 and p0 < k1, else 0
+            e = p1 < k0 && p0 < k1 ? x[i - p0 + p1, j - p1 + p0] + 1 : 0
             assert(y[i, j] == e)
         endfor
     endfor
