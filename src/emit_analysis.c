@@ -777,8 +777,8 @@ void em_kernel_analysis(Em *E, Buf *body) {
   find_private(E);
   find_linear(E);
   find_pos_locals(E);
+  if (E->phases || (E->cuda && S->barrier)) find_phase_locals(E);   /* CUDA: for virtual threads */
   if (E->cuda) em_cuda_transforms(E);   /* virtual threads set E->phases */
-  if (E->phases) find_phase_locals(E);
 }
 
 /* ---- CUDA shared memory: its size at the launch, its zeroing ----

@@ -84,18 +84,36 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
    across a barrier is an array of F per GPU thread (registers), indexed by _t; the others
    are plain locals of their phase. The launcher proposes F (S->vthreads, in the key) and
    starts blocks of b0/F GPU threads in dimension 0; blkpos, blkdim and pos stay the user's. */
+/* Bytes of a value a GPU thread keeps for each of its Quasar threads (a rough register count). */
+static int state_bytes(KType t) {
+  int real = rt_config.double_precision ? 8 : 4;
+  switch (t.kind) {
+  case K_BOOL: case K_INT: return 4;
+  case K_REAL: return real;
+  case K_CPLX: return 2 * real;
+  case K_VEC: return t.len * (t.elem == K_INT ? 4 : real);
+  case K_ARRAY: return 8 + 8 * t.rank;
+  default: return 8;
+  }
+}
+
+/* Whether the kernel can run F = S->vthreads Quasar threads per GPU thread; F halves while the
+   state kept across barriers for F threads would pass 256 bytes (64 registers). */
 static bool vthreads_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  int F = S->vthreads;
-  if (F < 2 || !S->cblk[0] || S->cblk[0] % F || !S->barrier || S->grid_barrier || S->divergent || S->coarse ||
-      f->nouts || S->D > 3)
+  if (S->vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->vthreads || !S->barrier || S->grid_barrier || S->divergent ||
+      S->coarse || f->nouts || S->D > 3)
     return false;
   for (int i = 0; i < f->body.n; i++) {
     NodeInfo *ni = ksema_info(E->f, f->body.items[i]);
     if (ni && ni->barrier && !em_is_barrier_stmt(f->body.items[i])) return false;
   }
-  return true;
+  int bytes = 0;
+  for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
+    if (E->sc[s] == SC_LOCAL && !E->pphase[s]) bytes += state_bytes(S->kspec->slots[s]);
+  while (S->vthreads >= 2 && S->vthreads * bytes > 256) S->vthreads /= 2;
+  return S->vthreads >= 2;
 }
 
 /* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 */

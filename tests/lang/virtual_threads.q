@@ -2,7 +2,7 @@
 % the body run each block with fewer GPU threads, each running several Quasar threads phase
 % by phase; locals that live across a barrier become per-GPU-thread arrays. Every kernel
 % here is checked against host loops (outputs poisoned first), on every target. tests/run.sh
-% checks that the CUDA code of the six kernels applies the transform.
+% checks that the CUDA code of the seven kernels applies the transform.
 
 % seed 002's transpose through a padded tile (square blocks; the padding column is zeroed,
 % never written)
@@ -57,6 +57,17 @@ function [] = __kernel__ reverse1(x : vec, y : vec, pos : int, blkpos : int, blk
     t[blkpos] = w
     syncthreads
     y[pos] = t[blkdim - 1 - blkpos] * 10 + w
+endfunction
+
+% two vectors of 16 live across the barrier: fewer virtual threads per GPU thread (2, not 4)
+function [] = __kernel__ heavy(x : vec, y : vec, pos : int, blkpos : int, blkdim : int)
+    t = shared(blkdim)
+    a = x[pos]
+    u = [a, a+1, a+2, a+3, a+4, a+5, a+6, a+7, a+8, a+9, a+10, a+11, a+12, a+13, a+14, a+15]
+    w = u * 2
+    t[blkpos] = a
+    syncthreads
+    y[pos] = sum(u) + sum(w) + t[blkdim - 1 - blkpos]
 endfunction
 
 % three dimensions
@@ -151,6 +162,13 @@ for k = 256..256..512
         r = i - mod(i, k) + (k - 1 - mod(i, k))
         assert(y1[i] == x1[r] * 10 + x1[i])
     endfor
+endfor
+
+y1 = ones(2048) * -1
+parallel_do([[2048], [256]], x1, y1, heavy)
+for i = 0..2047
+    r = i - mod(i, 256) + (255 - mod(i, 256))
+    assert(y1[i] == 48 * x1[i] + 360 + x1[r])
 endfor
 
 x3 = zeros(8, 16, 8)
