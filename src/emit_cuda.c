@@ -116,6 +116,15 @@ static bool vthreads_ok(Em *E) {
   return S->vthreads >= 2;
 }
 
+/* The thread's coordinates in dimension d: T (in its block), B (the block), P (position);
+   boff: the first block of this chunk of a grid beyond the device's y/z limits. */
+static void thread_coords(Em *E, int d) {
+  static const char *axis[3] = {"x", "y", "z"};
+  const char *a = axis[E->S->D - 1 - d];
+  em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
+          d, d, d);
+}
+
 /* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 */
 static void vthread_open(Em *E) {
   static const char *axis[3] = {"x", "y", "z"};
@@ -147,12 +156,8 @@ static void cuda_vthread_body(Em *E) {
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < S->D; d++) {
-    const char *a = axis[S->D - 1 - d];
-    if (d == 0) em_line(E, "const int64_t B0 = blockIdx.%s + P.boff[0];", a);
-    else em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a,
-                 d, d, d, d, d);
-  }
+  em_line(E, "const int64_t B0 = blockIdx.%s + P.boff[0];", axis[S->D - 1]);
+  for (int d = 1; d < S->D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
@@ -440,13 +445,7 @@ static void entry_header(Em *E, Buf *body) {
 static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
-  static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < D; d++) {
-    const char *a = axis[D - 1 - d];
-    /* boff: the first block of this chunk of a grid beyond the device's y/z limits */
-    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
-            d, d, d, d);
-  }
+  for (int d = 0; d < D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
   for (int d = 0; d < D && !S->barrier; d++) em_bprintf(&in, " && P%d < n%d", d, d);
@@ -943,8 +942,9 @@ static const char *cuda_helpers =
    makes them, with equal sizes); each piece is zeroed by the block's threads together, as
    the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
    em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
-   only the elements outside the block's box are zeroed (sync 3: none, nothing reads them) (vt virtual threads per GPU thread
-   along dimension 0 make the box vt times the GPU block there). A bad size (the same for
+   only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
+   along dimension 0 make the box vt times the GPU block there); sync 3: nothing is zeroed,
+   nothing reads those elements (owned_reads). A bad size (the same for
    every thread of the block) fails the launch, and the block's threads exit: the kernel
    then knows the array has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
