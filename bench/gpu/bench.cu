@@ -138,6 +138,18 @@ template <int K, int R> __global__ void transpose_rows(const float *in, float *o
   for (int r = 0; r < K; r += R) out[(size_t)(oi + r) * n + oj] = tile[threadIdx.x][threadIdx.y + r];
 }
 
+// The same in dynamic shared memory with oq's bounds tests on every access (rows m, columns
+// n): what oq's generated kernel does beyond the hand-written one.
+template <int K, int R> __global__ void transpose_rows_checked(const float *in, float *out, int m, int n) {
+  extern __shared__ float dtile[];   // K x (K + 1)
+  int i = blockIdx.y * K + threadIdx.y, j = blockIdx.x * K + threadIdx.x;
+  for (int r = 0; r < K; r += R) dtile[(threadIdx.y + r) * (K + 1) + threadIdx.x] = (unsigned)(i + r) < (unsigned)m && (unsigned)j < (unsigned)n ? in[(i + r) * n + j] : 0.f;
+  __syncthreads();
+  int oi = blockIdx.x * K + threadIdx.y, oj = blockIdx.y * K + threadIdx.x;
+  for (int r = 0; r < K; r += R)
+    if ((unsigned)(oi + r) < (unsigned)n && (unsigned)oj < (unsigned)m) out[(oi + r) * m + oj] = dtile[threadIdx.x * (K + 1) + threadIdx.y + r];
+}
+
 __global__ void empty_kernel(float *x) {
   if (threadIdx.x == 1000) x[0] = 1;
 }
@@ -214,6 +226,7 @@ static void transpose_case(int n) {
   double hand32 = best_ms([&] { transpose_shared<32><<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, n); });
   double rows32 = best_ms([&] { transpose_rows<32, 8><<<dim3(n / 32, n / 32), dim3(32, 8)>>>(a, b, n); });
   double rows16 = best_ms([&] { transpose_rows<16, 8><<<dim3(n / 16, n / 16), dim3(16, 8)>>>(a, b, n); });
+  double checked32 = best_ms([&] { transpose_rows_checked<32, 4><<<dim3(n / 32, n / 32), dim3(32, 4), 32 * 33 * 4>>>(a, b, n, n); });
   cudaFree(a);
   cudaFree(b);
   // each tile size with oq's choice of virtual threads (or OQ_CUDA_VTHREADS's), then without
@@ -234,6 +247,7 @@ static void transpose_case(int n) {
       if (vt) continue;
       row("", oq_ms, k == 16 ? "CUDA tiled (seed 002)" : "CUDA tiled, 32x32", k == 16 ? hand16 : hand32, "-");
       row("", oq_ms, k == 16 ? "CUDA 16x8 threads" : "CUDA 32x8 threads", k == 16 ? rows16 : rows32, "-");
+      if (k == 32) row("", oq_ms, "CUDA 32x4, dyn, tests", checked32, "-");
     }
 }
 
