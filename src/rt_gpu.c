@@ -989,15 +989,15 @@ static void check_cooperative(GSpec *g, const CpuLaunch *cl, const int64_t *blk,
 }
 
 /* Virtual threads (emit_cuda) proposed for a block: F Quasar threads per GPU thread along
-   dimension 0, the most of 8, 4 and 2 that divides it and leaves a block of at least 64 GPU
-   threads (seed 002's transpose on the H100: 8 for 32x32 tiles, 4 for 16x16 were the best);
-   OQ_CUDA_VTHREADS=F asks for F (1: none). */
+   dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU threads
+   (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without zeroing,
+   for 32x32 ones); OQ_CUDA_VTHREADS=F asks for F (1: none). */
 static int vthreads_for(const int64_t *blk, int D) {
   int64_t threads = 1;
   for (int d = 0; d < D; d++) threads *= blk[d];
   int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);
   if (want) return blk[0] % want ? 1 : want;
-  for (int F = 8; F >= 2; F /= 2)
+  for (int F = 4; F >= 2; F /= 2)
     if (blk[0] % F == 0 && threads / F >= 64) return F;
   return 1;
 }
