@@ -84,6 +84,7 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
    across a barrier is an array of F per GPU thread (registers), indexed by _t; the others
    are plain locals of their phase. The launcher proposes F (S->vthreads, in the key) and
    starts blocks of b0/F GPU threads in dimension 0; blkpos, blkdim and pos stay the user's. */
+
 /* Bytes of a value a GPU thread keeps for each of its Quasar threads (a rough register count). */
 static int state_bytes(KType t) {
   int real = rt_config.double_precision ? 8 : 4;
@@ -944,9 +945,9 @@ static const char *cuda_helpers =
    em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
    only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
    along dimension 0 make the box vt times the GPU block there); sync 3: nothing is zeroed,
-   nothing reads those elements (owned_reads). A bad size (the same for
-   every thread of the block) fails the launch, and the block's threads exit: the kernel
-   then knows the array has its dimensions. Needs helpers_common (oq_fail). */
+   nothing reads those elements (owned_reads). A bad size (the same for every thread of the
+   block) fails the launch, and the block's threads exit: the kernel then knows the array
+   has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "extern __shared__ __align__(16) double oq_shbuf[];\n"
   "/* sync 2: GPU thread t zeroes the elements e with e = t mod the GPU block (in every dimension)\n"
