@@ -392,12 +392,13 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
 static void bind_kernel_args(Launch *L, int nargs, Value *args) {
   Func *f = L->func;
   const char *kname = callable_name(L->kernel);
+  const bool *special = func_info(f)->special_params;
   L->args = f->nparams < 8 ? L->few_args : malloc((f->nparams + 1) * sizeof *L->args);
   int a = 0;
   for (int i = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
     L->args[i] = v_none();
-    if (is_special_kernel_param(p->name)) continue;
+    if (special[i]) continue;
     if (a < nargs) L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
     a++;
   }

@@ -69,6 +69,7 @@ typedef struct GSpec {
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
+  const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
   int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
@@ -467,6 +468,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
+  for (int k = 0; k < S->kfunc->nparams; k++)
+    if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
   g->tiled = S->tiled;
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
@@ -660,9 +663,7 @@ static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
   int64_t n = 1;
   for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
   if (a->numel != n) return true;
-  const Type *pt = NULL;
-  for (int k = 0; k < f->nparams; k++)
-    if (!strcmp(f->params[k].name, "pos")) pt = f->params[k].type;
+  const Type *pt = g->pos_type;
   bool linear = g->param_fill[i] == 1 && pt &&
                 (pt->kind == TY_INT || pt->kind == TY_SCALAR || (pt->kind == TY_UNKNOWN && cl->D == 1));
   for (int d = 0; d < cl->D; d++) {
@@ -676,8 +677,10 @@ static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
   return false;
 }
 
-/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. */
+/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. A special
+   parameter (V_NONE) has no OqkArg: nothing packs or compares it. */
 static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
+  if (v.kind == V_NONE) return;
   if (byval && v.kind == V_ARRAY) cuda_array_host(v.arr, loc);
   cpu_fill_arg(a, v);
   if (v.kind != V_ARRAY) return;
