@@ -96,15 +96,15 @@ typedef struct GSpec {
 #define MEMO_ARGS 8
 #define MEMO_RANK 4
 typedef struct ArgShape { int kind, elem, rank; int64_t dims[MEMO_RANK]; } ArgShape;
-typedef struct SiteShape {   /* compared with memcmp: zeroed before it is filled */
+typedef struct SiteMemo {
   const Node *site;
   Func *kfunc;
   Frame *env;
-  int D, nparams;
-  bool dp;
-  ArgShape arg[MEMO_ARGS];
-} SiteShape;
-typedef struct SiteMemo { SiteShape shape; GSpec *g; bool no_cmem; } SiteMemo;
+  int D;
+  bool dp, no_cmem;
+  ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
+  GSpec *g;                  /* NULL: nothing kept */
+} SiteMemo;
 
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
@@ -127,7 +127,7 @@ static struct {
   int ntimed;
   bool sync_each;           /* OQ_CUDA_SYNC=1 */
   long waits;
-  SiteMemo memo[MEMO_SLOTS];   /* by call site (site_shape) */
+  SiteMemo memo[MEMO_SLOTS];   /* by call site (find_spec) */
   CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
   CudaKernel *bare;
 } G;
@@ -1024,42 +1024,56 @@ static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *p
   if (g->k) prof_compile(pr, now_ms() - t0, cuda_stats.cache_hits > hits);
 }
 
-/* The launch's site and argument shapes into *sh; false when an argument is of a kind the
-   memo does not take (functions, types, strings: their part of the key is more than a kind). */
-static bool site_shape(const CpuLaunch *cl, SiteShape *sh) {
+/* The shape of argument v into *a; false for a kind the memo does not take (functions,
+   types, strings: their part of the key is more than a kind). */
+static bool arg_shape(Value v, ArgShape *a) {
+  memset(a, 0, sizeof *a);
+  a->kind = v.kind;
+  if (v.kind == V_ARRAY) {
+    if (v.arr->rank > MEMO_RANK) return false;
+    a->elem = v.arr->elem;
+    a->rank = v.arr->rank;
+    memcpy(a->dims, v.arr->dims, v.arr->rank * sizeof *a->dims);
+    return true;
+  }
+  return v.kind == V_NONE || v.kind == V_BOOL || v.kind == V_INT || v.kind == V_SCALAR || v.kind == V_CSCALAR;
+}
+
+/* Whether the launch is the memo's: same site, kernel, closure, dimensionality, precision
+   and argument shapes, and its GSpec compiled (or refused) already. */
+static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
   Func *f = cl->kernel->func;
-  memset(sh, 0, sizeof *sh);
-  if (f->nparams > MEMO_ARGS) return false;
-  sh->site = cl->site;
-  sh->kfunc = f;
-  sh->env = cl->kernel->env;
-  sh->D = cl->D;
-  sh->nparams = f->nparams;
-  sh->dp = rt_config.double_precision;
+  if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
+      m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision)
+    return false;
   for (int i = 0; i < f->nparams; i++) {
-    Value v = cl->args[i];
-    ArgShape *a = &sh->arg[i];
-    a->kind = v.kind;
-    if (v.kind == V_ARRAY) {
-      if (v.arr->rank > MEMO_RANK) return false;
-      a->elem = v.arr->elem;
-      a->rank = v.arr->rank;
-      memcpy(a->dims, v.arr->dims, v.arr->rank * sizeof *a->dims);
-    } else if (v.kind != V_NONE && v.kind != V_BOOL && v.kind != V_INT && v.kind != V_SCALAR &&
-               v.kind != V_CSCALAR) {
-      return false;
-    }
+    ArgShape a;
+    if (!arg_shape(cl->args[i], &a) || memcmp(&a, &m->arg[i], sizeof a)) return false;
   }
   return true;
+}
+
+/* Keeps g as the site's specialization, unless an argument's kind is not taken. */
+static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem) {
+  Func *f = cl->kernel->func;
+  m->g = NULL;
+  if (f->nparams > MEMO_ARGS) return;
+  for (int i = 0; i < f->nparams; i++)
+    if (!arg_shape(cl->args[i], &m->arg[i])) return;
+  m->site = cl->site;
+  m->kfunc = f;
+  m->env = cl->kernel->env;
+  m->D = cl->D;
+  m->dp = rt_config.double_precision;
+  m->no_cmem = no_cmem;
+  m->g = g;
 }
 
 /* The launch's specialization: the site's last one when the shapes match, else by its key
    (S gets the captured variables). */
 static GSpec *find_spec(const CpuLaunch *cl, KSpec *S) {
-  SiteShape sh;
-  bool memo = site_shape(cl, &sh);
   SiteMemo *m = &G.memo[((uintptr_t)cl->site >> 4) % MEMO_SLOTS];
-  if (memo && m->g && (m->g->k || m->g->failed) && !memcmp(&m->shape, &sh, sizeof sh)) {
+  if (memo_hit(m, cl)) {
     S->no_cmem = m->no_cmem;
     return m->g;
   }
@@ -1067,11 +1081,7 @@ static GSpec *find_spec(const CpuLaunch *cl, KSpec *S) {
   cmem_key(cl, &key, &S->no_cmem);
   GSpec *g = lookup(key);
   free(key);
-  if (memo && !S->ncaps) {
-    memcpy(&m->shape, &sh, sizeof sh);
-    m->g = g;
-    m->no_cmem = S->no_cmem;
-  }
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem);
   return g;
 }
 
