@@ -66,13 +66,6 @@ static int64_t block_cap(int D, int d) {
   return d < first3 ? 1 : caps3[d - first3];
 }
 
-static int64_t largest_divisor(int64_t n, int64_t cap) {
-  if (n <= cap) return n < 1 ? 1 : n;
-  for (int64_t k = cap; k > 1; k--)
-    if (n % k == 0) return k;
-  return 1;
-}
-
 /* Reads a size: a number, or a vector of numbers. Returns the count. */
 static int read_dims(Value v, int64_t *dims, const char *what, SrcLoc loc) {
   if (v_is_real(v)) { dims[0] = rt_to_int(v, loc); return 1; }
@@ -381,7 +374,7 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
        10.9's kernel1 reduces over the whole launch); else each dimension's block divides it */
     bool one_block = product(L->dims, L->D) <= 512;
     for (int d = 0; d < L->D; d++)
-      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : largest_divisor(L->dims[d], block_cap(L->D, d));
+      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : rt_largest_divisor(L->dims[d], block_cap(L->D, d));
   }
   for (int d = 0; d < L->D; d++) {
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");

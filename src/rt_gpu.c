@@ -510,13 +510,6 @@ static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
   return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
 }
 
-static int64_t largest_divisor(int64_t n, int64_t cap) {
-  if (n <= cap) return n < 1 ? 1 : n;
-  for (int64_t k = cap; k > 1; k--)
-    if (n % k == 0) return k;
-  return 1;
-}
-
 /* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
    explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
    threads per block for its registers, filled from Quasar's last dimension (CUDA x:
@@ -542,7 +535,7 @@ static void block_shape(GSpec *g, const CpuLaunch *cl, int64_t *blk, int64_t *cn
       cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
     } else {
       int64_t ext = cl->cnt[d] * cl->blk[d];
-      blk[d] = largest_divisor(ext, cap);
+      blk[d] = rt_largest_divisor(ext, cap);
       cnt[d] = ext / blk[d];
     }
     budget /= blk[d];
