@@ -770,26 +770,31 @@ static CudaPtr error_record(GSpec *g, SrcLoc loc) {
   return G.ring + s * sizeof(OqkLaunch);
 }
 
+/* The kernel outputs' part of the OqkWorker, out_r then out_i: one copy each way. */
+#define OUTS_AT offsetof(OqkWorker, out_r)
+#define OUTS_BYTES (offsetof(OqkWorker, out_i) + sizeof(((OqkWorker *)0)->out_i) - OUTS_AT)
+_Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof(((OqkWorker *)0)->out_r),
+               "out_i follows out_r");
+
+static void identity_outputs(const GSpec *g, OqkWorker *w) {
+  for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
+    w->out_r[o] = cpu_identity_r(g->out_op);
+    w->out_i[o] = cpu_identity_i(g->out_op);
+  }
+}
+
 static void reset_outputs(GSpec *g, SrcLoc loc) {
   OqkWorker w;
-  for (int o = 0; o < g->nouts; o++) {
-    w.out_r[o] = cpu_identity_r(g->out_op);
-    w.out_i[o] = cpu_identity_i(g->out_op);
-  }
-  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_r), w.out_r, sizeof w.out_r, loc);
-  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_i), w.out_i, sizeof w.out_i, loc);
+  identity_outputs(g, &w);
+  cuda_raw_htod(G.worker + OUTS_AT, (char *)&w + OUTS_AT, OUTS_BYTES, loc);
 }
 
 static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   OqkWorker w;
-  for (int o = 0; o < g->nouts; o++) {
-    w.out_r[o] = cpu_identity_r(g->out_op);
-    w.out_i[o] = cpu_identity_i(g->out_op);
-  }
+  identity_outputs(g, &w);
   if (g->nouts && npos > 0) {
     gpu_sync(loc);
-    cuda_raw_dtoh(w.out_r, G.worker + offsetof(OqkWorker, out_r), sizeof w.out_r, loc);
-    cuda_raw_dtoh(w.out_i, G.worker + offsetof(OqkWorker, out_i), sizeof w.out_i, loc);
+    cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
   }
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < g->nouts; o++)
