@@ -87,11 +87,13 @@ typedef struct GSpec {
 /* ---- the specialization of a call site's last launch ----
    A loop launches one kernel with alike arguments launch after launch. When the site's last
    launch had no captured variables (its key then depends only on the kernel, the launch's
-   dimensionality, the precision and the arguments) and this launch's arguments have the
-   same kinds, element types and shapes, the site's GSpec is taken again without the key
-   (ksema_key walks the kernel's body and formats every argument). Shapes are compared
-   exactly, more strictly than the key: a miss costs the key, a hit is never wrong. Only a
-   GSpec compiled (or refused) already is taken: compiling needs the key's KSpec. */
+   sizes, the precision and the arguments) and this launch has the same sizes and its
+   arguments the same kinds, element types and shapes, the site's GSpec is taken again
+   without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
+   shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
+   never wrong (a key fact drawn from the launch's extents, such as 32-bit indexing, is
+   covered). Only a GSpec compiled (or refused) already is taken: compiling needs the key's
+   KSpec. */
 #define MEMO_SLOTS 64
 #define MEMO_ARGS 8
 #define MEMO_RANK 4
@@ -101,7 +103,8 @@ typedef struct SiteMemo {
   Func *kfunc;
   Frame *env;
   int D;
-  bool dp, no_cmem;
+  bool dp, no_cmem, explicit_blk;
+  int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
   ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
   GSpec *g;                  /* NULL: nothing kept */
 } SiteMemo;
@@ -1042,7 +1045,9 @@ static bool arg_shape(Value v, ArgShape *a) {
 static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
   Func *f = cl->kernel->func;
   if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
-      m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision)
+      m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
+      m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk))
     return false;
   for (int i = 0; i < f->nparams; i++) {
     ArgShape a;
@@ -1055,13 +1060,16 @@ static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
 static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem) {
   Func *f = cl->kernel->func;
   m->g = NULL;
-  if (f->nparams > MEMO_ARGS) return;
+  if (f->nparams > MEMO_ARGS || cl->D > MEMO_RANK) return;
   for (int i = 0; i < f->nparams; i++)
     if (!arg_shape(cl->args[i], &m->arg[i])) return;
   m->site = cl->site;
   m->kfunc = f;
   m->env = cl->kernel->env;
   m->D = cl->D;
+  memcpy(m->dims, cl->dims, cl->D * sizeof *m->dims);
+  memcpy(m->blk, cl->blk, cl->D * sizeof *m->blk);
+  m->explicit_blk = cl->explicit_blk;
   m->dp = rt_config.double_precision;
   m->no_cmem = no_cmem;
   m->g = g;

@@ -1,6 +1,6 @@
 % One parallel_do call site launched again and again with arguments that differ in number
 % kind, element type, length and kernel, and with a kernel whose captured variable changes
-% type. The CUDA launcher takes a site's last specialization again when the arguments match
+% type; another whose launch size changes. The CUDA launcher takes a site's last specialization again when the arguments match
 % it; each change here must pick another. Checked against host loops; outputs poisoned.
 
 function [] = __kernel__ scale(y : vec, x, a, pos : int)
@@ -23,6 +23,15 @@ function y = launch(k, x, a)
         y[i] = -777
     endfor
     parallel_do(numel(y), y, x, a, k)
+endfunction
+
+% a site whose launch size changes while the arguments stay alike
+function y = launch_first(k, x, a, n)
+    y = zeros(numel(x))
+    for i = 0..numel(y)-1
+        y[i] = -777
+    endfor
+    parallel_do(n, y, x, a, k)
 endfunction
 
 function r = ramp(x)
@@ -64,6 +73,12 @@ for round = 1..2
         w[i] = xf[i] + 2
     endfor
     check(launch(offset, xf, 2), w, "another kernel at the site")
+    for n = [40, 17, 40]
+        for i = 0..39
+            w[i] = i < n ? xf[i] + 2 : -777
+        endfor
+        check(launch_first(offset, xf, 2, n), w, "the first n elements")
+    endfor
     c = 1
     for i = 0..39
         w[i] = xf[i] - 2
