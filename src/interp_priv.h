@@ -40,6 +40,7 @@ typedef struct FuncInfo {
   bool uses_barrier;        /* its body calls syncthreads (runs threads as fibers) */
   bool uses_grid_barrier;   /* syncthreads(grid): the whole grid runs as fibers */
   bool block_params;        /* has blkpos, blkdim, blkidx or blkcnt parameters (sees blocks) */
+  bool *special_params;     /* per parameter: pos, blkpos, ... (parallel_do passes no argument) */
   Op out_op;                /* kernel outputs: the compound operator used on them */
   NodeList hoisted;         /* nested function definitions, bound at entry */
 } FuncInfo;

@@ -393,10 +393,12 @@ static void resolve_func(Resolver *R, Func *f, Node *def) {
   f->sema = fi;
   Scope s = {.parent = R->scope, .func = f, .info = fi};
   for (int i = 0; i < f->ngenerics; i++) slot_add(&s, f->generics[i].name, 0);
+  fi->special_params = calloc(f->nparams + 1, sizeof *fi->special_params);
   for (int i = 0; i < f->nparams; i++) {
     const char *n = f->params[i].name;
     slot_add(&s, n, f->params[i].type->mods);
-    if (is_special_kernel_param(n) && strcmp(n, "pos") && strcmp(n, "warpsize")) fi->block_params = true;
+    fi->special_params[i] = is_special_kernel_param(n);
+    if (fi->special_params[i] && strcmp(n, "pos") && strcmp(n, "warpsize")) fi->block_params = true;
   }
   for (int i = 0; i < f->nouts; i++) slot_add(&s, f->outs[i].name, f->outs[i].type->mods);
   R->scope = &s;
