@@ -42,6 +42,7 @@ typedef struct FuncInfo {
   bool block_params;        /* has blkpos, blkdim, blkidx or blkcnt parameters (sees blocks) */
   bool *special_params;     /* per parameter: pos, blkpos, ... (parallel_do passes no argument) */
   Op out_op;                /* kernel outputs: the compound operator used on them */
+  int *out_param;           /* per output: the parameter it starts as (same name), or -1 */
   NodeList hoisted;         /* nested function definitions, bound at entry */
 } FuncInfo;
 
