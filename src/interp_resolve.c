@@ -332,8 +332,12 @@ static void resolve_assign(Resolver *R, Node *n) {
     if (t->kind == N_IDENT && t->depth == 0 && t->slot >= 0) {
       Func *f = R->scope->func;
       for (int o = 0; o < f->nouts; o++)
-        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name) && n->op != OP_NONE)
-          R->scope->info->out_op = n->op;
+        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name)) {
+          if (n->op == OP_NONE)   /* every thread's value is combined: `=` would mean nothing */
+            diag_error(t->loc, "kernel output '%s' is combined over all threads: update it with a "
+                       "compound operator (+=, *=, ^^= for max, __= for min, ...)", t->name);
+          else R->scope->info->out_op = n->op;
+        }
     }
   }
   if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);
