@@ -166,6 +166,7 @@ void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
 
 /* emit_index.c */
+void em_index_types(KSpec *S, Buf *out);
 char *em_adim(Em *E, const char *arr, KType t, int d);
 char *em_idx64(Em *E, char *e, KType t);
 bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);

@@ -172,11 +172,11 @@ static void emit_coarse(Em *E) {
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
   em_line(E, "size_t _shoff = 0;");
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
-  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
   for (int j = 0; j < S->ncoarse; j++) {
@@ -189,9 +189,9 @@ static void emit_coarse(Em *E) {
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
   /* prologue and epilogue see no block index: the first block's stands in */
-  em_line(E, "int64_t r_ = blockIdx.x; (void)r_;");
+  em_line(E, "oq_ix r_ = blockIdx.x; (void)r_;");
   for (int d = S->D - 1; d >= 0; d--)
-    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+    em_line(E, "const oq_ix B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
   E->ret_label = "_next";
   E->has_return = false;
   if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
@@ -200,15 +200,15 @@ static void emit_coarse(Em *E) {
   E->ind++;
   coarse_statements(E, 0, b1 + 1);
   /* the block's digits and the stride's (last dimension fastest), added with carries */
-  em_line(E, "int64_t _x[%d], _s[%d];", S->D, S->D);
-  em_line(E, "{ int64_t _q = blockIdx.x, _w = gridDim.x;");
+  em_line(E, "oq_ix _x[%d], _s[%d];", S->D, S->D);
+  em_line(E, "{ oq_ix _q = blockIdx.x, _w = gridDim.x;");
   for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
   em_line(E, "}");
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
   em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
-  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
   E->ind++;
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
   em_thread_prelude(E, false);
   em_line(E, "{");
   E->ind++;
@@ -275,11 +275,11 @@ static bool grid_stride_ok(Em *E) {
 static void grid_phase(Em *E, int from, int to) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
   E->ind++;
-  em_line(E, "int64_t r_ = vb; (void)r_;");
+  em_line(E, "oq_ix r_ = vb; (void)r_;");
   for (int d = S->D - 1; d >= 0; d--)
-    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+    em_line(E, "const oq_ix B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
   em_thread_prelude(E, true);
   em_line(E, "{");
   E->ind++;
@@ -294,10 +294,10 @@ static void emit_grid_stride(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
-  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
   int from = 0;
   for (int i = 0; i <= f->body.n; i++) {
@@ -345,7 +345,7 @@ static void cuda_thread_body(Em *E) {
   for (int d = 0; d < D; d++) {
     const char *a = axis[D - 1 - d];
     /* boff: the first block of this chunk of a grid beyond the device's y/z limits */
-    em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
+    em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
             d, d, d, d);
   }
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
@@ -485,7 +485,7 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
   for (int k = 0; k < m * V; k++) {
     em_line(E, "{");
     E->ind++;
-    em_line(E, "const int64_t _r = _rb + %d * _st + %d;", k / V * V, k % V);
+    em_line(E, "const oq_ix _r = _rb + %d * _st + %d;", k / V * V, k % V);
     E->pf_k = k;
     cuda_one_position(E, em_sf(E, "%s%d", label, k));
     E->ind--;
@@ -519,8 +519,8 @@ static void cuda_unrolled(Em *E) {
     em_bprintf(&al, " && ((size_t)%s.p & %zu) == 0", E->pf_arr[j], V * el_size(E->pf_el[j]) - 1);
   em_line(E, "const bool _va = 1%s;", al.s ? al.s : "");
   free(al.s);
-  em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
-  em_line(E, "int64_t _rb = %d * _r;", V);
+  em_line(E, "const oq_ix _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
+  em_line(E, "oq_ix _rb = %d * _r;", V);
   /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
   const char *pe = getenv("OQ_CUDA_PIPE");
   int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
@@ -551,11 +551,11 @@ static void cuda_tiled_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
   Buf np = {0};
-  em_bputs(&np, "(int64_t)1");
+  em_bputs(&np, "(oq_ix)1");
   for (int d = 0; d < D; d++) em_bprintf(&np, " * n%d", d);
-  em_line(E, "const int64_t _np = %s, _st = (int64_t)gridDim.x * blockDim.x;", np.s);
+  em_line(E, "const oq_ix _np = %s, _st = (oq_ix)gridDim.x * blockDim.x;", np.s);
   free(np.s);
-  em_line(E, "int64_t _r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  em_line(E, "oq_ix _r = (oq_ix)blockIdx.x * blockDim.x + threadIdx.x;");
   if (E->lin_slot >= 0) {
     em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
     E->ind++;
@@ -573,13 +573,13 @@ static void cuda_tiled_body(Em *E) {
     E->lin_test = (Buf){0};
   }
   /* the position's digits (last dimension fastest) and the stride's, added with carries */
-  em_line(E, "int64_t _x[%d], _s[%d];", D, D);
-  em_line(E, "{ int64_t _q = _r < _np ? _r : 0, _w = _st;");
+  em_line(E, "oq_ix _x[%d], _s[%d];", D, D);
+  em_line(E, "{ oq_ix _q = _r < _np ? _r : 0, _w = _st;");
   for (int d = D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
   em_line(E, "}");
   em_line(E, "for (; _r < _np; _r += _st) {");
   E->ind++;
-  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = _x[%d];", d, d);
+  for (int d = 0; d < D; d++) em_line(E, "const oq_ix P%d = _x[%d];", d, d);
   cuda_one_position(E, "_next");
   em_line(E, "int _cy = 0;");
   for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
@@ -845,7 +845,7 @@ static const char *cuda_helpers =
    outside). Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "extern __shared__ __align__(16) double oq_shbuf[];\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off, int sync) {\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync) {\n"
   "  size_t n = 1; int bad = 0;\n"
   "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
@@ -1121,6 +1121,7 @@ char *emit_cuda(KSpec *S) {
   }
   em_vec_types(&out);
   em_bputs(&out, cuda_helpers);
+  em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);
   else if (S->npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernel_ir.h"
+#include "oqk_abi.h"
 
 /* ---- failing ---- */
 
@@ -317,6 +318,12 @@ static void value_desc(KSpec *S, char **p, Value v) {
   }
 }
 
+bool ksema_idx32(int D, const int64_t *dims, const int64_t *blk, const int64_t *cnt) {
+  static int off = -1;   /* OQ_NO_IDX32=1: always the 64-bit code (tests compare the two) */
+  if (off < 0) off = getenv("OQ_NO_IDX32") && strcmp(getenv("OQ_NO_IDX32"), "0") != 0;
+  return !off && oqk_idx32_launch(D, dims, blk, cnt);
+}
+
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
@@ -331,13 +338,16 @@ char *ksema_key(KSpec *S, Value *args) {
   for (int i = 0; i < S->kfunc->nparams; i++) {
     value_desc(S, &p, args[i]);
     *p++ = ',';
+    S->idx32 &= args[i].kind != V_ARRAY || args[i].arr->numel < INT32_MAX;
   }
   *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
     value_desc(S, &p, S->caps[i].value);
     *p++ = ',';
+    S->idx32 &= S->caps[i].value.kind != V_ARRAY || S->caps[i].value.arr->numel < INT32_MAX;
   }
   *p++ = '|';
+  if (S->idx32) *p++ = 'w';   /* 32-bit indices */
   for (int d = 0; d < S->D && d < 3 && S->cblk[0]; d++) {
     put_i(&p, S->cblk[d]);
     *p++ = ',';
