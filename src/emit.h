@@ -60,6 +60,8 @@ typedef struct Em {
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
+                                  while set, read k of the body (pf_k) is register _la<j>_<k> */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -175,6 +177,7 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
 char *em_load(Em *E, ElemType el, char *lv);
 char *em_store_conv(Em *E, ElemType el, char *v, KType t);
 char *em_prefetched(Em *E, const char *arr);
+bool em_at_pos(Em *E, Node *n);
 char *em_index_read(Em *E, Node *n);
 char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
 char *em_ex_exchange(Em *E, Node *n);

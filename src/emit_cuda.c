@@ -4,6 +4,7 @@
 #include "rt_gpu.h"
 
 static void cuda_one_position(Em *E, const char *label);
+static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
 
@@ -166,6 +167,66 @@ static void coarse_finish(Em *E) {
   em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
 }
 
+/* The body of the block whose digits are B<d> = fmt(d), in its own scope. */
+static void coarse_body(Em *E, const char *fmt) {
+  KSpec *S = E->S;
+  for (int d = 0; d < S->D; d++)
+    em_line(E, "const oq_ix B%d = %s, P%d = B%d * b%d + T%d; (void)P%d;", d, em_sf(E, fmt, d), d, d, d, d, d);
+  em_thread_prelude(E, false);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, E->coarse_split[0] + 1, E->coarse_split[1]);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* The digits _x of the next block of this resident block: _s added with carries. */
+static void coarse_carry(Em *E) {
+  em_line(E, "{ int _cy = 0;");
+  for (int d = E->S->D - 1; d >= 0; d--)
+    em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
+  em_line(E, "}");
+}
+
+/* U bodies per step whose x[pos] reads (E->ahead) are all loaded first, so that U loads per
+   thread are in flight instead of one: the digits of the step's blocks, the loads of those
+   present (vb + k * grid < nvb; a load outside the array reads 0, as the zero rule does),
+   then the bodies. */
+static void coarse_ahead_loop(Em *E, int U) {
+  KSpec *S = E->S;
+  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += %d * (oq_ix)gridDim.x) {", U);
+  E->ind++;
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
+    coarse_carry(E);
+  }
+  int nahead = E->nahead;
+  for (int k = 0; k < U; k++) {
+    for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d = 0;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
+    em_line(E, "if (vb + %d * (oq_ix)gridDim.x < nvb) {", k);
+    E->ind++;
+    for (int d = 0; d < S->D; d++)
+      em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
+    em_thread_prelude(E, false);
+    E->nahead = 0;   /* the loads themselves */
+    for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, k, em_index_read(E, E->ahead[j]));
+    E->nahead = nahead;
+    E->ind--;
+    em_line(E, "}");
+  }
+  for (int k = 0; k < U; k++) {
+    em_line(E, "if (vb + %d * (oq_ix)gridDim.x < nvb) {", k);
+    E->ind++;
+    E->pf_k = k;
+    coarse_body(E, em_sf(E, "_x%d_%%d", k));
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->nahead = 0;
+  E->ind--;
+  em_line(E, "}");
+}
+
 static void emit_coarse(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
@@ -205,20 +266,19 @@ static void emit_coarse(Em *E) {
   for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
   em_line(E, "}");
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
-  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
-  E->ind++;
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
-  em_thread_prelude(E, false);
-  em_line(E, "{");
-  E->ind++;
-  coarse_statements(E, b1 + 1, b2);
-  E->ind--;
-  em_line(E, "}");
-  em_line(E, "int _cy = 0;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
-  E->ind--;
-  em_line(E, "}");
+  int U = u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4;
+  E->nahead = 0;
+  for (int i = b1 + 1; i < b2; i++) pf_walk(E, f->body.items[i], true);
+  if (E->nahead) coarse_ahead_loop(E, U);
+  else {
+    em_line(E, "#pragma unroll %d", U);
+    em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+    E->ind++;
+    coarse_body(E, "_x[%d]");
+    coarse_carry(E);
+    E->ind--;
+    em_line(E, "}");
+  }
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
@@ -408,27 +468,31 @@ static bool array_written(Em *E, Node *n, Node *base) {
   return false;
 }
 
-static void pf_walk(Em *E, Node *n) {
+/* The reads to load ahead: of the linear loop, x[pos] as element _r (pf_arr); of persistent
+   blocks (at_pos), x[pos] nodes (ahead). Only of arrays the kernel never writes. */
+static void pf_walk(Em *E, Node *n, bool at_pos) {
   if (!n) return;
-  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
-      n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0 && n->a->kind == N_IDENT) {
+  bool lin = !at_pos && n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+             n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0;
+  if ((lin || (at_pos && em_at_pos(E, n))) && n->a->kind == N_IDENT) {
     NodeInfo *bi = ksema_info(E->f, n->a);
     bool written = false;
     for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
     char *name = em_ex_ident(E, n->a);
-    if (bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
+    if (at_pos && !written && E->nahead < 4) E->ahead[E->nahead++] = n;
+    else if (lin && bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
       E->pf_arr[E->npf] = name;
       E->pf_el[E->npf++] = bi->t.el;
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  pf_walk(E, n->a);
-  pf_walk(E, n->b);
-  pf_walk(E, n->c);
-  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i]);
+  pf_walk(E, n->a, at_pos);
+  pf_walk(E, n->b, at_pos);
+  pf_walk(E, n->c, at_pos);
+  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i], at_pos);
+  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i], at_pos);
   for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
+    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j], at_pos);
 }
 
 /* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
@@ -501,7 +565,7 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
 static void cuda_unrolled(Em *E) {
   E->npf = 0;
   if (E->nreach > 1) return;
-  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return;
   int U = E->npf <= 2 ? 16 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */

@@ -595,6 +595,17 @@ char *em_prefetched(Em *E, const char *arr) {
   return NULL;
 }
 
+/* x[pos] (no offset) on a parameter or captured array of the launch's rank, read with the
+   zero or unchecked rule: a load that raises no error, so it may run ahead of its statement. */
+bool em_at_pos(Em *E, Node *n) {
+  PosOff o;
+  if (!em_fast_access(E, n, &o, NULL)) return false;
+  Rule r = rule_of((unsigned)n->a->ival);
+  for (int d = 0; d < E->S->D; d++)
+    if (o.c[d] || o.inv[d]) return false;
+  return r == R_ZERO || r == R_UNCHECKED;
+}
+
 /* The kernel parameter that identifier n names (at the kernel's top level), or -1. */
 static int kernel_param_of(Em *E, Node *n) {
   if (E->f != E->S->kspec || n->kind != N_IDENT || n->slot < 0 || n->depth != 0) return -1;
@@ -608,6 +619,8 @@ static bool ldg_param(Em *E, Node *n) {
 }
 
 char *em_index_read(Em *E, Node *n) {
+  for (int j = 0; j < E->nahead; j++)
+    if (E->ahead[j] == n) return em_sf(E, "_la%d_%d", j, E->pf_k);
   KType at = em_T(E, n->a), r = em_T(E, n);
   char *arr = em_vname(E, em_ex(E, n->a), at);
   if (at.kind == K_VEC) {
