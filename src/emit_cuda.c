@@ -180,30 +180,38 @@ static void coarse_body(Em *E, const char *fmt) {
   em_line(E, "}");
 }
 
-/* The digits _x of the next block of this resident block: _s added with carries. */
-static void coarse_carry(Em *E) {
-  em_line(E, "{ int _cy = 0;");
-  for (int d = E->S->D - 1; d >= 0; d--)
-    em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
-  em_line(E, "}");
+/* The digits _x of this resident block's next block (last dimension fastest): one added,
+   with carries; the same for every thread of the block, so the branches are uniform. */
+static void coarse_next(Em *E) {
+  Buf b = {0};
+  for (int d = E->S->D - 1; d >= 0; d--) em_bprintf(&b, "if (++_x[%d] == c%d) { _x[%d] = 0; ", d, d, d);
+  for (int d = E->S->D - 1; d >= 0; d--) em_bputs(&b, "}");
+  em_line(E, "%s", b.s);
+  free(b.s);
 }
 
-/* U bodies per step whose x[pos] reads (E->ahead) are all loaded first, so that U loads per
-   thread are in flight instead of one: the digits of the step's blocks, the loads of those
-   present (vb + k * grid < nvb; a load outside the array reads 0, as the zero rule does),
-   then the bodies. */
-static void coarse_ahead_loop(Em *E, int U) {
+/* The bodies of a contiguous run [vb, _vb1) of the launch's blocks, U per step. The step's
+   x[pos] reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in
+   flight instead of one: the digits of the step's blocks, the loads of those present (a
+   load outside the array reads 0, as the zero rule does), then the bodies. */
+static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += %d * (oq_ix)gridDim.x) {", U);
+  em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
+  em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
+  em_line(E, "oq_ix _x[%d];", S->D);
+  em_line(E, "{ oq_ix _q = _vb0;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
+  em_line(E, "}");
+  em_line(E, "for (oq_ix vb = _vb0; vb < _vb1; vb += %d) {", U);
   E->ind++;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
-    coarse_carry(E);
+    coarse_next(E);
   }
   int nahead = E->nahead;
-  for (int k = 0; k < U; k++) {
+  for (int k = 0; k < U && nahead; k++) {
     for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d = 0;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
-    em_line(E, "if (vb + %d * (oq_ix)gridDim.x < nvb) {", k);
+    em_line(E, "if (vb + %d < _vb1) {", k);
     E->ind++;
     for (int d = 0; d < S->D; d++)
       em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
@@ -215,7 +223,7 @@ static void coarse_ahead_loop(Em *E, int U) {
     em_line(E, "}");
   }
   for (int k = 0; k < U; k++) {
-    em_line(E, "if (vb + %d * (oq_ix)gridDim.x < nvb) {", k);
+    em_line(E, "if (vb + %d < _vb1) {", k);
     E->ind++;
     E->pf_k = k;
     coarse_body(E, em_sf(E, "_x%d_%%d", k));
@@ -260,25 +268,10 @@ static void emit_coarse(Em *E) {
   em_line(E, "{");
   E->ind++;
   coarse_statements(E, 0, b1 + 1);
-  /* the block's digits and the stride's (last dimension fastest), added with carries */
-  em_line(E, "oq_ix _x[%d], _s[%d];", S->D, S->D);
-  em_line(E, "{ oq_ix _q = blockIdx.x, _w = gridDim.x;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
-  em_line(E, "}");
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  int U = u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4;
   E->nahead = 0;
   for (int i = b1 + 1; i < b2; i++) pf_walk(E, f->body.items[i], true);
-  if (E->nahead) coarse_ahead_loop(E, U);
-  else {
-    em_line(E, "#pragma unroll %d", U);
-    em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
-    E->ind++;
-    coarse_body(E, "_x[%d]");
-    coarse_carry(E);
-    E->ind--;
-    em_line(E, "}");
-  }
+  coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);

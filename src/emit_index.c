@@ -401,6 +401,20 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
     for (int j = 0; j < n->cases[i].body.n; j++) em_row_tests(E, n->cases[i].body.items[j], in, t, r);
 }
 
+static int kernel_param_of(Em *E, Node *n);
+
+/* x[pos] on an argument with the launch's dimensions when no thread is outside the launch
+   (KSpec.at_launch): inside, for every rule. */
+static bool launch_inside(Em *E, Node *n) {
+  PosOff o;
+  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL)) return false;
+  for (int d = 0; d < E->S->D; d++)
+    if (o.c[d] || o.inv[d]) return false;
+  NodeInfo *bi = ksema_info(E->f, n->a);
+  int a = bi && bi->cap >= 0 ? E->S->kfunc->nparams + bi->cap : kernel_param_of(E, n->a);
+  return a >= 0 && a < 32 && (E->S->at_launch >> a & 1);
+}
+
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
@@ -445,7 +459,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
     PosOff o;
-    if (E->row_fast && em_fast_access(E, n, &o, NULL)) P->inside = true;
+    if ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n)) P->inside = true;
     return;
   }
   P->ndim = nidx;
@@ -470,7 +484,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), &P->ridx[d]);
   }
   PosOff o;
-  if (E->row_fast && P->vdim < 0 && em_fast_access(E, n, &o, NULL)) P->inside = true;
+  if (P->vdim < 0 && ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n))) P->inside = true;
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).

@@ -464,7 +464,7 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
      loops with known trip counts) */
   if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
     for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
-  S.idx32 = ksema_idx32(cl->D, cl->dims, cl->blk, cl->cnt);
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);

@@ -998,8 +998,8 @@ static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *p
 
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
-  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena,
-             .idx32 = ksema_idx32(cl->D, cl->dims, cl->blk, cl->cnt)};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = ksema_key(&S, cl->args);
   cmem_key(cl, &key, &S.no_cmem);
   GSpec *g = lookup(key);
@@ -1106,8 +1106,8 @@ bool gpu_check_enabled(void) {
 
 void gpu_check(const CpuLaunch *cl) {
   Arena arena = {0};
-  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena,
-             .idx32 = ksema_idx32(cl->D, cl->dims, cl->blk, cl->cnt)};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = ksema_key(&S, cl->args);
   GSpec *g = lookup(key);
   free(key);
