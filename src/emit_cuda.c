@@ -542,7 +542,7 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
   for (int k = 0; k < m * V; k++) {
     em_line(E, "{");
     E->ind++;
-    em_line(E, "const oq_ix _r = _rb + %d * _st + %d;", k / V * V, k % V);
+    em_line(E, "const int64_t _r = _rb + %d * _st + %d;", k / V * V, k % V);
     E->pf_k = k;
     cuda_one_position(E, em_sf(E, "%s%d", label, k));
     E->ind--;
@@ -576,8 +576,8 @@ static void cuda_unrolled(Em *E) {
     em_bprintf(&al, " && ((size_t)%s.p & %zu) == 0", E->pf_arr[j], V * el_size(E->pf_el[j]) - 1);
   em_line(E, "const bool _va = 1%s;", al.s ? al.s : "");
   free(al.s);
-  em_line(E, "const oq_ix _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
-  em_line(E, "oq_ix _rb = %d * _r;", V);
+  em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
+  em_line(E, "int64_t _rb = %d * _r;", V);
   /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
   const char *pe = getenv("OQ_CUDA_PIPE");
   int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
@@ -602,17 +602,18 @@ static void cuda_unrolled(Em *E) {
 }
 
 /* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
-   consecutive threads read consecutive elements. When the arrays x[pos] reads have the
+   consecutive threads read consecutive elements. The linear positions stay int64 under idx32
+   (measured: 1 % slower in int32, the addresses then extend each step's offset). When the arrays x[pos] reads have the
    launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
 static void cuda_tiled_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
   Buf np = {0};
-  em_bputs(&np, "(oq_ix)1");
+  em_bputs(&np, "(int64_t)1");
   for (int d = 0; d < D; d++) em_bprintf(&np, " * n%d", d);
-  em_line(E, "const oq_ix _np = %s, _st = (oq_ix)gridDim.x * blockDim.x;", np.s);
+  em_line(E, "const int64_t _np = %s, _st = (int64_t)gridDim.x * blockDim.x;", np.s);
   free(np.s);
-  em_line(E, "oq_ix _r = (oq_ix)blockIdx.x * blockDim.x + threadIdx.x;");
+  em_line(E, "int64_t _r = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
   if (E->lin_slot >= 0) {
     em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
     E->ind++;

@@ -187,7 +187,8 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
    Fills out[0..len-1] with named temporaries. */
 /* rout (may be NULL): for the zero/unchecked rules a scalar index stays a scalar (named in
    rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then.
-   On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside); for the checked rule
+   On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside; narrow: its int32, INT32_MIN
+   outside, which every array of an idx32 launch is shorter than); for the checked rule
    (`checked`) rout[k] then names the scalar, which the error report converts exactly. */
 static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, bool narrow, char **rout) {
   const char *ixt = narrow ? "oq_ix" : "int64_t";
@@ -218,7 +219,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && ((cheap && !narrow) || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && (cheap || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -231,7 +232,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
         xk = rout[k];
       }
       out[k] = em_tmp(E);
-      em_line(E, "const int64_t %s = oq_cvtt(%s);", out[k], xk);
+      em_line(E, narrow ? "const oq_ix %s = oq_cvtt32(%s);" : "const int64_t %s = oq_cvtt(%s);", out[k], xk);
     }
     free(tests.s);
     free(pre.s);
