@@ -62,6 +62,8 @@ typedef struct Em {
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */
+  const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
+                           in launch-shaped arguments (KSpec.at_launch) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -88,6 +90,7 @@ typedef struct Plan {
   int rank;
   int priv;                    /* private-copy candidate k (see find_private), or -1 */
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
+  const char *linoff;          /* lin: the element's offset when not _r (Em.lpos) */
   bool inside;                 /* x[pos + c] in a row known to be inside x */
   char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
                                   element is: its array is shorter than 2^31), or NULL */

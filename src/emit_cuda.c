@@ -184,38 +184,38 @@ static void coarse_body(Em *E, const char *fmt) {
    with carries; the same for every thread of the block, so the branches are uniform. */
 static void coarse_next(Em *E) {
   Buf b = {0};
-  for (int d = E->S->D - 1; d >= 0; d--) em_bprintf(&b, "if (++_x[%d] == c%d) { _x[%d] = 0; ", d, d, d);
-  for (int d = E->S->D - 1; d >= 0; d--) em_bputs(&b, "}");
+  int D = E->S->D;
+  /* _lb: the row-major position of the block's first thread, K<d> per digit, less c<d> K<d>
+     where it wraps */
+  em_bprintf(&b, "_lb += _K%d; ", D - 1);
+  for (int d = D - 1; d >= 0; d--) {
+    em_bprintf(&b, "if (++_x[%d] == c%d) { _x[%d] = 0; ", d, d, d);
+    em_bprintf(&b, d ? "_lb += _K%d - c%d * _K%d; " : "_lb -= c%d * _K%d; ", d ? d - 1 : d, d, d);
+  }
+  for (int d = D - 1; d >= 0; d--) em_bputs(&b, "}");
   em_line(E, "%s", b.s);
   free(b.s);
 }
 
-/* The bodies of a contiguous run [vb, _vb1) of the launch's blocks, U per step. The step's
-   x[pos] reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in
-   flight instead of one: the digits of the step's blocks, the loads of those present (a
-   load outside the array reads 0, as the zero rule does), then the bodies. */
-static void coarse_loop(Em *E, int U) {
+/* One step of U bodies of the blocks from the digits _x on (all present). The step's x[pos]
+   reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
+   instead of one: the digits of the step's blocks, the loads, then the bodies. */
+static void coarse_step(Em *E, int U) {
   KSpec *S = E->S;
-  em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
-  em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
-  em_line(E, "oq_ix _x[%d];", S->D);
-  em_line(E, "{ oq_ix _q = _vb0;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
-  em_line(E, "}");
-  em_line(E, "for (oq_ix vb = _vb0; vb < _vb1; vb += %d) {", U);
-  E->ind++;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
+    em_line(E, "const oq_ix _lp%d = _lb + _lt; (void)_lp%d;", k, k);
     coarse_next(E);
   }
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
-    for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d = 0;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
-    em_line(E, "if (vb + %d < _vb1) {", k);
+    for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
+    em_line(E, "{");
     E->ind++;
     for (int d = 0; d < S->D; d++)
       em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
     em_thread_prelude(E, false);
+    E->lpos = em_sf(E, "_lp%d", k);
     E->nahead = 0;   /* the loads themselves */
     for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, k, em_index_read(E, E->ahead[j]));
     E->nahead = nahead;
@@ -223,16 +223,55 @@ static void coarse_loop(Em *E, int U) {
     em_line(E, "}");
   }
   for (int k = 0; k < U; k++) {
-    em_line(E, "if (vb + %d < _vb1) {", k);
-    E->ind++;
     E->pf_k = k;
+    E->lpos = em_sf(E, "_lp%d", k);
+    em_line(E, "{");
+    E->ind++;
     coarse_body(E, em_sf(E, "_x%d_%%d", k));
     E->ind--;
     em_line(E, "}");
   }
-  E->nahead = 0;
-  E->ind--;
+}
+
+/* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
+   one at a time. */
+static void coarse_loop(Em *E, int U) {
+  KSpec *S = E->S;
+  em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
+  em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
+  em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
+  em_line(E, "{ oq_ix _q = _vb0;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
   em_line(E, "}");
+  /* row-major positions: the thread's in its block (_lt), its block's first (_lb), and what
+     one more of digit d adds to that (_K<d>) */
+  Buf lt = {0}, lb = {0}, kd = {0};
+  em_bputs(&lt, "(oq_ix)0");
+  em_bputs(&lb, "(oq_ix)0");
+  for (int d = 0; d < S->D; d++) {
+    char *a = em_sf(E, "%s", lt.s), *c = em_sf(E, "%s", lb.s);
+    lt.len = lb.len = 0;
+    em_bprintf(&lt, "(%s) * n%d + T%d", a, d, d);
+    em_bprintf(&lb, "(%s) * n%d + _x[%d] * b%d", c, d, d, d);
+  }
+  em_bputs(&kd, "1");
+  for (int d = S->D - 1; d >= 0; d--) {
+    em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
+    em_bprintf(&kd, " * n%d", d);
+  }
+  em_line(E, "const oq_ix _lt = %s; oq_ix _lb = %s; (void)_lt; (void)_lb;", lt.s, lb.s);
+  free(lt.s);
+  free(lb.s);
+  free(kd.s);
+  for (int u = U; u >= 1; u = u > 1 ? 1 : 0) {
+    em_line(E, "for (; vb + %d <= _vb1; vb += %d) {", u, u);
+    E->ind++;
+    coarse_step(E, u);
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->nahead = 0;
+  E->lpos = NULL;
 }
 
 static void emit_coarse(Em *E) {

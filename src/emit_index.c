@@ -19,7 +19,8 @@ static Rule rule_of(unsigned m) {
    fits an int32 with room to spare (oqk_idx32_launch): array dimensions, positions and the
    indices of the zero and unchecked rules are oq_ix = int32_t, offsets int32 arithmetic.
    Other rules keep int64 indices: their values matter beyond inside/outside (circular,
-   mirror and clamp wrap them; checked reports them). Otherwise oq_ix is int64_t. */
+   mirror and clamp wrap them; checked reports them). Otherwise oq_ix is int64_t. The CPU
+   launcher sets idx32 only for tests (OQ_CPU_IDX32, rt_cpu.c); the C dialect compiles it. */
 
 void em_index_types(KSpec *S, Buf *out) {
   em_bprintf(out, "typedef %s oq_ix; typedef %s oq_ux;\n", S->idx32 ? "int32_t" : "int64_t",
@@ -187,8 +188,7 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
    Fills out[0..len-1] with named temporaries. */
 /* rout (may be NULL): for the zero/unchecked rules a scalar index stays a scalar (named in
    rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then.
-   On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside; narrow: its int32, INT32_MIN
-   outside, which every array of an idx32 launch is shorter than); for the checked rule
+   On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside); for the checked rule
    (`checked`) rout[k] then names the scalar, which the error report converts exactly. */
 static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, bool narrow, char **rout) {
   const char *ixt = narrow ? "oq_ix" : "int64_t";
@@ -219,7 +219,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && (cheap || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && ((cheap && !narrow) || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -232,7 +232,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
         xk = rout[k];
       }
       out[k] = em_tmp(E);
-      em_line(E, narrow ? "const oq_ix %s = oq_cvtt32(%s);" : "const int64_t %s = oq_cvtt(%s);", out[k], xk);
+      em_line(E, "const int64_t %s = oq_cvtt(%s);", out[k], xk);
     }
     free(tests.s);
     free(pre.s);
@@ -432,8 +432,9 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     return;
   }
   PosOff po;
-  if (E->lin_pos && em_fast_access(E, n, &po, NULL)) {
+  if ((E->lin_pos && em_fast_access(E, n, &po, NULL)) || (E->lpos && launch_inside(E, n))) {
     P->lin = true;
+    P->linoff = E->lin_pos ? NULL : E->lpos;
     P->ndim = 1;
     return;
   }
@@ -496,7 +497,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   const char *ixt = narrow ? "oq_ix" : "int64_t", *uxt = narrow ? "oq_ux" : "uint64_t";
   P->off32 = NULL;
   if (P->lin) {
-    *off = "_r";
+    *off = P->linoff ? (char *)P->linoff : "_r";
     *valid = "1";
     return;
   }
