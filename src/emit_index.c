@@ -405,10 +405,11 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
 static int kernel_param_of(Em *E, Node *n);
 
 /* x[pos] on an argument with the launch's dimensions when no thread is outside the launch
-   (KSpec.at_launch): inside, for every rule. */
+   (KSpec.at_launch): inside, for every rule. pos must be an ivec (a vec3 pos gives scalar
+   indices, which plans keep as scalars). */
 static bool launch_inside(Em *E, Node *n) {
   PosOff o;
-  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL)) return false;
+  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL) || em_T(E, n->list.items[0]).elem == K_REAL) return false;
   for (int d = 0; d < E->S->D; d++)
     if (o.c[d] || o.inv[d]) return false;
   NodeInfo *bi = ksema_info(E->f, n->a);

@@ -17,6 +17,12 @@ function [] = __kernel__ writes(y : vec'safe, v : vec, pos : int)
     y[v[pos]] += 1
 endfunction
 
+% a real position on arguments of the launch's shape (their x[pos] needs no bounds test:
+% the plan must still resolve the scalar indices)
+function [] = __kernel__ twice(x : cube, y : cube, pos : vec3)
+    y[pos] = 2 * x[pos]
+endfunction
+
 % the host's reading of a scalar index: truncated toward zero, inside when -1 < t < n
 function r = host_read(x, t)
     r = 0
@@ -73,6 +79,23 @@ function [] = main()
     endfor
     for i = 0..n-1
         assert(y[i] == expect[i])
+    endfor
+    c = zeros(4, 6, 3)
+    for i = 0..3
+        for j = 0..5
+            for k = 0..2
+                c[i, j, k] = i * 100 + j * 10 + k
+            endfor
+        endfor
+    endfor
+    d = zeros(4, 6, 3)
+    parallel_do(size(c), c, d, twice)
+    for i = 0..3
+        for j = 0..5
+            for k = 0..2
+                assert(d[i, j, k] == 2 * c[i, j, k])
+            endfor
+        endfor
     endfor
     print "index_wide ok"
 endfunction
