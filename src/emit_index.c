@@ -405,16 +405,24 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
 static int kernel_param_of(Em *E, Node *n);
 
 /* x[pos] on an argument with the launch's dimensions when no thread is outside the launch
-   (KSpec.at_launch): inside, for every rule. pos must be an ivec (a vec3 pos gives scalar
-   indices, which plans keep as scalars). */
+   (KSpec.at_launch): inside, for every rule. */
 static bool launch_inside(Em *E, Node *n) {
   PosOff o;
-  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL) || em_T(E, n->list.items[0]).elem == K_REAL) return false;
+  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL)) return false;
   for (int d = 0; d < E->S->D; d++)
     if (o.c[d] || o.inv[d]) return false;
   NodeInfo *bi = ksema_info(E->f, n->a);
   int a = bi && bi->cap >= 0 ? E->S->kfunc->nparams + bi->cap : kernel_param_of(E, n->a);
   return a >= 0 && a < 32 && (E->S->at_launch >> a & 1);
+}
+
+/* Whether access n of plan P is known inside its array (row_fast, launch_inside); only when
+   every index is an int (a scalar index of a vec pos stays a scalar: ridx). */
+static bool plan_inside(Em *E, Node *n, Plan *P) {
+  PosOff o;
+  for (int d = 0; d < P->ndim; d++)
+    if (!P->idx[d]) return false;
+  return P->vdim < 0 && ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n));
 }
 
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
@@ -461,8 +469,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->idx[d] = d < vt.len ? ix[d] : "0";
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
-    PosOff o;
-    if ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n)) P->inside = true;
+    P->inside = plan_inside(E, n, P);
     return;
   }
   P->ndim = nidx;
@@ -486,8 +493,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     }
     index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), &P->ridx[d]);
   }
-  PosOff o;
-  if (P->vdim < 0 && ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n))) P->inside = true;
+  P->inside = plan_inside(E, n, P);
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
