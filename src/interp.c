@@ -531,6 +531,12 @@ static void bind_params(Interp *I, Callable *c, Frame *fr, int argc, Value *argv
     val_release(v);
   }
   I->frame = saved;
+  FuncInfo *fi = func_info(f);
+  for (int i = 0; i < f->nouts; i++)
+    if (fi->out_param && fi->out_param[i] >= 0) {
+      fr->slots[base + f->nparams + i] = fr->slots[base + fi->out_param[i]];
+      val_retain(fr->slots[base + f->nparams + i]);
+    }
   infer_generics(f, fr, argc, argv);
 }
 

@@ -58,6 +58,13 @@ static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
   return v_scalar(ms);
 }
 
+/* oq_bare_launch_us(n): the launch floor that tests/gpu/launch.q compares parallel_do with. */
+static Value ib_bare_launch_us(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1 || !v_is_real(argv[0])) rt_error(call->loc, "oq_bare_launch_us takes a launch count");
+  return v_scalar(gpu_bare_launch_us(rt_to_int(argv[0], call->loc), call->loc));
+}
+
 static Value ib_parallel_do(Interp *I, Node *call, int argc, Value *argv) {
   return kernel_parallel_do(I, call, argc, argv);
 }
@@ -150,7 +157,7 @@ static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
   {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
   {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title},
   {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
-  {"tic", ib_tic}, {"toc", ib_toc},
+  {"tic", ib_tic}, {"toc", ib_toc}, {"oq_bare_launch_us", ib_bare_launch_us},
   {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},
   {"max_block_size", ib_max_block_size}, {"opt_block_size", ib_max_block_size},
   {"opt_block_cnt", ib_opt_block_cnt},

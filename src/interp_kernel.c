@@ -34,6 +34,7 @@ typedef struct Launch {
   int D;
   int64_t dims[OQ_MAX_RANK], blk[OQ_MAX_RANK], cnt[OQ_MAX_RANK];
   Value *args;              /* converted arguments, by parameter index (V_NONE: special) */
+  Value few_args[8];        /* args when they fit (no allocation per launch) */
   Value *acc;               /* kernel outputs, combined over threads */
   bool fibers, grid_fibers;
   ucontext_t sched;         /* where a fiber's first switch returns to */
@@ -63,13 +64,6 @@ static int64_t block_cap(int D, int d) {
   if (D == 2) return caps2[d];
   int first3 = D - 3;
   return d < first3 ? 1 : caps3[d - first3];
-}
-
-static int64_t largest_divisor(int64_t n, int64_t cap) {
-  if (n <= cap) return n < 1 ? 1 : n;
-  for (int64_t k = cap; k > 1; k--)
-    if (n % k == 0) return k;
-  return 1;
 }
 
 /* Reads a size: a number, or a vector of numbers. Returns the count. */
@@ -380,7 +374,7 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
        10.9's kernel1 reduces over the whole launch); else each dimension's block divides it */
     bool one_block = product(L->dims, L->D) <= 512;
     for (int d = 0; d < L->D; d++)
-      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : largest_divisor(L->dims[d], block_cap(L->D, d));
+      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : rt_largest_divisor(L->dims[d], block_cap(L->D, d));
   }
   for (int d = 0; d < L->D; d++) {
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");
@@ -391,18 +385,24 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
 static void bind_kernel_args(Launch *L, int nargs, Value *args) {
   Func *f = L->func;
   const char *kname = callable_name(L->kernel);
-  int nregular = 0;
-  for (int i = 0; i < f->nparams; i++) nregular += !is_special_kernel_param(f->params[i].name);
-  if (nregular != nargs)
-    rt_error(L->site->loc, "parallel_do: kernel '%s' takes %d argument%s (besides pos, blkpos, ...), got %d",
-             kname, nregular, nregular == 1 ? "" : "s", nargs);
-  L->args = calloc(f->nparams + 1, sizeof *L->args);
-  for (int i = 0, a = 0; i < f->nparams; i++) {
+  const bool *special = func_info(f)->special_params;
+  L->args = f->nparams < 8 ? L->few_args : malloc((f->nparams + 1) * sizeof *L->args);
+  int a = 0;
+  for (int i = 0; i < f->nparams; i++) {
     Param *p = &f->params[i];
-    if (is_special_kernel_param(p->name)) continue;
-    L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
+    L->args[i] = v_none();
+    if (special[i]) continue;
+    if (a < nargs) L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
     a++;
   }
+  if (a != nargs)
+    rt_error(L->site->loc, "parallel_do: kernel '%s' takes %d argument%s (besides pos, blkpos, ...), got %d",
+             kname, a, a == 1 ? "" : "s", nargs);
+}
+
+static void release_kernel_args(Launch *L) {
+  for (int i = 0; i < L->func->nparams; i++) val_release(L->args[i]);
+  if (L->args != L->few_args) free(L->args);
 }
 
 Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
@@ -427,8 +427,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
   if (!on_gpu && target != TARGET_INTERP && (gpu_check_enabled() || (cl.opt && cl.opt->emit_cuda))) gpu_check(&cl);
   if (on_gpu || (target != TARGET_INTERP && cpu_launch(&cl, &compiled))) {
-    for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
-    free(L.args);
+    release_kernel_args(&L);
     return compiled;
   }
   /* the interpreter reads the arguments on the host (captures go through variables) */
@@ -447,8 +446,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   }
   free_stacks(&L);
   if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, kernel_now_ms() - t0);
-  for (int i = 0; i < L.func->nparams; i++) val_release(L.args[i]);
-  free(L.args);
+  release_kernel_args(&L);
   Value result = v_none();
   if (L.func->nouts == 1) result = L.acc[0];
   else if (L.func->nouts > 1) {

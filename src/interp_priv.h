@@ -40,7 +40,9 @@ typedef struct FuncInfo {
   bool uses_barrier;        /* its body calls syncthreads (runs threads as fibers) */
   bool uses_grid_barrier;   /* syncthreads(grid): the whole grid runs as fibers */
   bool block_params;        /* has blkpos, blkdim, blkidx or blkcnt parameters (sees blocks) */
+  bool *special_params;     /* per parameter: pos, blkpos, ... (parallel_do passes no argument) */
   Op out_op;                /* kernel outputs: the compound operator used on them */
+  int *out_param;           /* per output: the parameter it starts as (same name), or -1 */
   NodeList hoisted;         /* nested function definitions, bound at entry */
 } FuncInfo;
 

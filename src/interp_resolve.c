@@ -50,15 +50,15 @@ bool is_special_kernel_param(const char *name) {
 
 /* ---- slots ---- */
 
+/* The last slot of that name: an output named like a parameter has a slot of its own, after
+   the parameter's, and the body means the output (resolve_outputs). */
 static int slot_find(Scope *s, const char *name) {
-  for (int i = 0; i < s->info->nslots; i++)
+  for (int i = s->info->nslots - 1; i >= 0; i--)
     if (!strcmp(s->info->slot_names[i], name)) return i;
   return -1;
 }
 
-static int slot_add(Scope *s, const char *name, unsigned mods) {
-  int i = slot_find(s, name);
-  if (i >= 0) { s->info->slot_mods[i] |= mods; return i; }
+static int slot_new(Scope *s, const char *name, unsigned mods) {
   FuncInfo *fi = s->info;
   if (fi->nslots == s->cap) {
     s->cap = s->cap ? 2 * s->cap : 16;
@@ -70,6 +70,33 @@ static int slot_add(Scope *s, const char *name, unsigned mods) {
   fi->slot_mods[fi->nslots] = mods;
   s->slot_funcs[fi->nslots] = NULL;
   return fi->nslots++;
+}
+
+static int slot_add(Scope *s, const char *name, unsigned mods) {
+  int i = slot_find(s, name);
+  if (i >= 0) { s->info->slot_mods[i] |= mods; return i; }
+  return slot_new(s, name, mods);
+}
+
+/* Outputs take the slots after the parameters (callers find them there). `function x = f(x)`
+   is MATLAB's idiom: the output starts as the parameter (FuncInfo.out_param). Kernels and
+   device functions are compiled with outputs as accumulators or return values: there the
+   name must be new. */
+static void resolve_outputs(Resolver *R, Scope *s, Func *f) {
+  FuncInfo *fi = s->info;
+  fi->out_param = calloc(f->nouts + 1, sizeof *fi->out_param);
+  for (int i = 0; i < f->nouts; i++) {
+    int prev = slot_find(s, f->outs[i].name), first = f->ngenerics + f->nparams;
+    fi->out_param[i] = -1;
+    if (prev >= first) diag_error(f->outs[i].loc, "output '%s' is named twice", f->outs[i].name);
+    else if (prev >= f->ngenerics && f->kind != FK_HOST)
+      diag_error(f->outs[i].loc, "output '%s' of a %s function has the name of a parameter",
+                 f->outs[i].name, f->kind == FK_KERNEL ? "__kernel__" : "__device__");
+    else if (prev >= f->ngenerics) fi->out_param[i] = prev - f->ngenerics;
+    else if (prev >= 0) diag_error(f->outs[i].loc, "output '%s' has the name of a type parameter", f->outs[i].name);
+    slot_new(s, f->outs[i].name, f->outs[i].type->mods);
+  }
+  (void)R;
 }
 
 static void nodelist_push(NodeList *l, Node *n) {
@@ -305,8 +332,12 @@ static void resolve_assign(Resolver *R, Node *n) {
     if (t->kind == N_IDENT && t->depth == 0 && t->slot >= 0) {
       Func *f = R->scope->func;
       for (int o = 0; o < f->nouts; o++)
-        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name) && n->op != OP_NONE)
-          R->scope->info->out_op = n->op;
+        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name)) {
+          if (n->op == OP_NONE)   /* every thread's value is combined: `=` would mean nothing */
+            diag_error(t->loc, "kernel output '%s' is combined over all threads: update it with a "
+                       "compound operator (+=, *=, ^^= for max, __= for min, ...)", t->name);
+          else R->scope->info->out_op = n->op;
+        }
     }
   }
   if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);
@@ -393,12 +424,14 @@ static void resolve_func(Resolver *R, Func *f, Node *def) {
   f->sema = fi;
   Scope s = {.parent = R->scope, .func = f, .info = fi};
   for (int i = 0; i < f->ngenerics; i++) slot_add(&s, f->generics[i].name, 0);
+  fi->special_params = calloc(f->nparams + 1, sizeof *fi->special_params);
   for (int i = 0; i < f->nparams; i++) {
     const char *n = f->params[i].name;
     slot_add(&s, n, f->params[i].type->mods);
-    if (is_special_kernel_param(n) && strcmp(n, "pos") && strcmp(n, "warpsize")) fi->block_params = true;
+    fi->special_params[i] = is_special_kernel_param(n);
+    if (fi->special_params[i] && strcmp(n, "pos") && strcmp(n, "warpsize")) fi->block_params = true;
   }
-  for (int i = 0; i < f->nouts; i++) slot_add(&s, f->outs[i].name, f->outs[i].type->mods);
+  resolve_outputs(R, &s, f);
   R->scope = &s;
   for (int i = 0; i < f->nparams; i++) resolve_expr(R, f->params[i].defval);
   collect_locals(R, &s, &f->body);

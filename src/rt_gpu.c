@@ -69,6 +69,7 @@ typedef struct GSpec {
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
+  const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
   int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
@@ -82,6 +83,31 @@ typedef struct GSpec {
   double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
 } GSpec;
+
+/* ---- the specialization of a call site's last launch ----
+   A loop launches one kernel with alike arguments launch after launch. When the site's last
+   launch had no captured variables (its key then depends only on the kernel, the launch's
+   sizes, the precision and the arguments) and this launch has the same sizes and its
+   arguments the same kinds, element types and shapes, the site's GSpec is taken again
+   without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
+   shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
+   never wrong (a key fact drawn from the launch's extents, such as 32-bit indexing, is
+   covered). Only a GSpec compiled (or refused) already is taken: compiling needs the key's
+   KSpec. */
+#define MEMO_SLOTS 64
+#define MEMO_ARGS 8
+#define MEMO_RANK 4
+typedef struct ArgShape { int kind, elem, rank; int64_t dims[MEMO_RANK]; } ArgShape;
+typedef struct SiteMemo {
+  const Node *site;
+  Func *kfunc;
+  Frame *env;
+  int D;
+  bool dp, no_cmem, explicit_blk;
+  int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
+  ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
+  GSpec *g;                  /* NULL: nothing kept */
+} SiteMemo;
 
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
@@ -104,6 +130,9 @@ static struct {
   int ntimed;
   bool sync_each;           /* OQ_CUDA_SYNC=1 */
   long waits;
+  SiteMemo memo[MEMO_SLOTS];   /* by call site (find_spec) */
+  CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
+  CudaKernel *bare;
 } G;
 
 static GSpec *specs;
@@ -442,6 +471,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
+  for (int k = 0; k < S->kfunc->nparams; k++)
+    if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
   g->tiled = S->tiled;
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
@@ -482,13 +513,6 @@ static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
   return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
 }
 
-static int64_t largest_divisor(int64_t n, int64_t cap) {
-  if (n <= cap) return n < 1 ? 1 : n;
-  for (int64_t k = cap; k > 1; k--)
-    if (n % k == 0) return k;
-  return 1;
-}
-
 /* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
    explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
    threads per block for its registers, filled from Quasar's last dimension (CUDA x:
@@ -514,7 +538,7 @@ static void block_shape(GSpec *g, const CpuLaunch *cl, int64_t *blk, int64_t *cn
       cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
     } else {
       int64_t ext = cl->cnt[d] * cl->blk[d];
-      blk[d] = largest_divisor(ext, cap);
+      blk[d] = rt_largest_divisor(ext, cap);
       cnt[d] = ext / blk[d];
     }
     budget /= blk[d];
@@ -635,9 +659,7 @@ static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
   int64_t n = 1;
   for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
   if (a->numel != n) return true;
-  const Type *pt = NULL;
-  for (int k = 0; k < f->nparams; k++)
-    if (!strcmp(f->params[k].name, "pos")) pt = f->params[k].type;
+  const Type *pt = g->pos_type;
   bool linear = g->param_fill[i] == 1 && pt &&
                 (pt->kind == TY_INT || pt->kind == TY_SCALAR || (pt->kind == TY_UNKNOWN && cl->D == 1));
   for (int d = 0; d < cl->D; d++) {
@@ -651,8 +673,10 @@ static bool needs_upload(const GSpec *g, const CpuLaunch *cl, KSpec *S, int i) {
   return false;
 }
 
-/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. */
+/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. A special
+   parameter (V_NONE) has no OqkArg: nothing packs or compares it. */
 static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
+  if (v.kind == V_NONE) return;
   if (byval && v.kind == V_ARRAY) cuda_array_host(v.arr, loc);
   cpu_fill_arg(a, v);
   if (v.kind != V_ARRAY) return;
@@ -749,26 +773,31 @@ static CudaPtr error_record(GSpec *g, SrcLoc loc) {
   return G.ring + s * sizeof(OqkLaunch);
 }
 
+/* The kernel outputs' part of the OqkWorker, out_r then out_i: one copy each way. */
+#define OUTS_AT offsetof(OqkWorker, out_r)
+#define OUTS_BYTES (offsetof(OqkWorker, out_i) + sizeof(((OqkWorker *)0)->out_i) - OUTS_AT)
+_Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof(((OqkWorker *)0)->out_r),
+               "out_i follows out_r");
+
+static void identity_outputs(const GSpec *g, OqkWorker *w) {
+  for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
+    w->out_r[o] = cpu_identity_r(g->out_op);
+    w->out_i[o] = cpu_identity_i(g->out_op);
+  }
+}
+
 static void reset_outputs(GSpec *g, SrcLoc loc) {
   OqkWorker w;
-  for (int o = 0; o < g->nouts; o++) {
-    w.out_r[o] = cpu_identity_r(g->out_op);
-    w.out_i[o] = cpu_identity_i(g->out_op);
-  }
-  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_r), w.out_r, sizeof w.out_r, loc);
-  cuda_raw_htod(G.worker + offsetof(OqkWorker, out_i), w.out_i, sizeof w.out_i, loc);
+  identity_outputs(g, &w);
+  cuda_raw_htod(G.worker + OUTS_AT, (char *)&w + OUTS_AT, OUTS_BYTES, loc);
 }
 
 static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   OqkWorker w;
-  for (int o = 0; o < g->nouts; o++) {
-    w.out_r[o] = cpu_identity_r(g->out_op);
-    w.out_i[o] = cpu_identity_i(g->out_op);
-  }
+  identity_outputs(g, &w);
   if (g->nouts && npos > 0) {
     gpu_sync(loc);
-    cuda_raw_dtoh(w.out_r, G.worker + offsetof(OqkWorker, out_r), sizeof w.out_r, loc);
-    cuda_raw_dtoh(w.out_i, G.worker + offsetof(OqkWorker, out_i), sizeof w.out_i, loc);
+    cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
   }
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < g->nouts; o++)
@@ -996,14 +1025,77 @@ static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *p
   if (g->k) prof_compile(pr, now_ms() - t0, cuda_stats.cache_hits > hits);
 }
 
+/* The shape of argument v into *a; false for a kind the memo does not take (functions,
+   types, strings: their part of the key is more than a kind). */
+static bool arg_shape(Value v, ArgShape *a) {
+  memset(a, 0, sizeof *a);
+  a->kind = v.kind;
+  if (v.kind == V_ARRAY) {
+    if (v.arr->rank > MEMO_RANK) return false;
+    a->elem = v.arr->elem;
+    a->rank = v.arr->rank;
+    memcpy(a->dims, v.arr->dims, v.arr->rank * sizeof *a->dims);
+    return true;
+  }
+  return v.kind == V_NONE || v.kind == V_BOOL || v.kind == V_INT || v.kind == V_SCALAR || v.kind == V_CSCALAR;
+}
+
+/* Whether the launch is the memo's: same site, kernel, closure, dimensionality, precision
+   and argument shapes, and its GSpec compiled (or refused) already. */
+static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
+  Func *f = cl->kernel->func;
+  if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
+      m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
+      m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk))
+    return false;
+  for (int i = 0; i < f->nparams; i++) {
+    ArgShape a;
+    if (!arg_shape(cl->args[i], &a) || memcmp(&a, &m->arg[i], sizeof a)) return false;
+  }
+  return true;
+}
+
+/* Keeps g as the site's specialization, unless an argument's kind is not taken. */
+static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem) {
+  Func *f = cl->kernel->func;
+  m->g = NULL;
+  if (f->nparams > MEMO_ARGS || cl->D > MEMO_RANK) return;
+  for (int i = 0; i < f->nparams; i++)
+    if (!arg_shape(cl->args[i], &m->arg[i])) return;
+  m->site = cl->site;
+  m->kfunc = f;
+  m->env = cl->kernel->env;
+  m->D = cl->D;
+  memcpy(m->dims, cl->dims, cl->D * sizeof *m->dims);
+  memcpy(m->blk, cl->blk, cl->D * sizeof *m->blk);
+  m->explicit_blk = cl->explicit_blk;
+  m->dp = rt_config.double_precision;
+  m->no_cmem = no_cmem;
+  m->g = g;
+}
+
+/* The launch's specialization: the site's last one when the shapes match, else by its key
+   (S gets the captured variables). */
+static GSpec *find_spec(const CpuLaunch *cl, KSpec *S) {
+  SiteMemo *m = &G.memo[((uintptr_t)cl->site >> 4) % MEMO_SLOTS];
+  if (memo_hit(m, cl)) {
+    S->no_cmem = m->no_cmem;
+    return m->g;
+  }
+  char *key = ksema_key(S, cl->args);
+  cmem_key(cl, &key, &S->no_cmem);
+  GSpec *g = lookup(key);
+  free(key);
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem);
+  return g;
+}
+
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
-  char *key = ksema_key(&S, cl->args);
-  cmem_key(cl, &key, &S.no_cmem);
-  GSpec *g = lookup(key);
-  free(key);
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);   /* the memo's shapes decide its facts too */
+  GSpec *g = find_spec(cl, &S);
   if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
@@ -1029,6 +1121,38 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
   run(g, cl, &S, blk, cnt, result);
   kspec_free(&S);
   return true;
+}
+
+/* ---- the launch floor ----
+   n launches of an empty kernel of one thread and one pointer parameter (bench-gpu's
+   `<<<>>>` peer) through cuda_launch, back to back, then a wait: what the driver and the
+   device take per launch without oq's launch path, in the process whose launches it is
+   compared with (tests/gpu/launch.q). */
+double gpu_bare_launch_us(int64_t n, SrcLoc loc) {
+  char why[256];
+  if (!cuda_available(why, sizeof why)) rt_error(loc, "oq_bare_launch_us needs a GPU: %s", why);
+  if (n < 1) rt_error(loc, "oq_bare_launch_us needs a positive count");
+  ready(loc);
+  if (!G.bare) {
+    void *image;
+    size_t size;
+    char *log = NULL;
+    if (!cuda_compile("extern \"C\" __global__ void oq_empty(float *x) { (void)x; }\n", "oq_empty",
+                      cuda_device()->arch, &image, &size, &log, loc))
+      rt_error(loc, "the empty kernel did not compile: %s", log ? log : "?");
+    free(log);
+    G.bare_mod = cuda_module_load(image, size, "oq_empty", loc);
+    free(image);
+    G.bare = cuda_kernel(G.bare_mod, "oq_empty", loc);
+  }
+  gpu_sync(loc);
+  CudaPtr x = G.worker;
+  void *params[] = {&x};
+  const unsigned one[3] = {1, 1, 1};
+  double t0 = now_ms();
+  for (int64_t i = 0; i < n; i++) cuda_launch(G.bare, one, one, 0, false, params, loc);
+  cuda_sync(loc);
+  return (now_ms() - t0) * 1e3 / (double)n;
 }
 
 int gpu_max_block_threads(Func *f) {

@@ -17,6 +17,10 @@ bool gpu_launch(const CpuLaunch *c, Value *result);
    cuda_wait_hook), for kernel outputs, by tic/toc and at the end of the program. */
 void gpu_sync(SrcLoc loc);
 
+/* oq_bare_launch_us(n): microseconds per launch of n back-to-back launches of an empty
+   kernel (cuLaunchKernel, no oq launch path), ending in a wait; an rt_error without a GPU. */
+double gpu_bare_launch_us(int64_t n, SrcLoc loc);
+
 /* max_block_size/opt_block_size on --target cuda: the most threads a block of kernel f may
    have on the device (the fewest its compiled specializations allow, else the device's
    limit); 0 without a GPU. */

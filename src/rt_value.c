@@ -210,6 +210,17 @@ bool arr_same_shape(const Array *a, const Array *b) {
   return true;
 }
 
+int64_t rt_largest_divisor(int64_t n, int64_t cap) {
+  if (n <= cap) return n < 1 ? 1 : n;
+  static struct { int64_t n, cap, k; } last[16];
+  unsigned s = (unsigned)(((uint64_t)n * 0x9E3779B97F4A7C15ull + (uint64_t)cap) >> 60);
+  if (last[s].n == n && last[s].cap == cap) return last[s].k;
+  int64_t k = cap > 1 ? cap : 1;
+  while (k > 1 && n % k) k--;
+  last[s].n = n, last[s].cap = cap, last[s].k = k;
+  return k;
+}
+
 int64_t rt_trunc_i64(double x) {
   if (x != x) return 0;
   if (x >= 9223372036854775807.0) return INT64_MAX;

@@ -147,6 +147,10 @@ void arr_store(Array *a, int64_t i, double x);    /* converts: truncation toward
 Value arr_get(const Array *a, int64_t i);         /* V_INT, V_SCALAR or V_CSCALAR */
 void arr_set(Array *a, int64_t i, Value v, SrcLoc loc);
 bool arr_same_shape(const Array *a, const Array *b);
+/* The largest divisor of n that is at most cap (n itself when n <= cap, 1 for n < 1): a block
+   extent that tiles n exactly. Kept for the sizes asked last (launches repeat theirs, and a
+   prime n costs cap divisions); host thread only. */
+int64_t rt_largest_divisor(int64_t n, int64_t cap);
 
 /* ---- conversions and checks ---- */
 int64_t rt_to_int(Value v, SrcLoc loc);     /* truncates toward zero; errors on non-numbers */

@@ -56,3 +56,24 @@ y = zeros(2)
 no_outputs(y)
 assert(y[0] == 1)
 print "multiple_outputs: ok"
+
+% MATLAB's idiom: an output named like a parameter starts as the argument's value
+function x = bump(x)
+    x = x + 1
+endfunction
+
+function [a, b] = keep_and_double(a)
+    b = a * 2
+endfunction
+
+function x = untouched(x)
+endfunction
+
+assert(bump(5) == 6)
+v = [1, 2, 3]
+w = bump(v)
+assert(w[0] == 2 && w[2] == 4 && v[0] == 1)
+[p, q] = keep_and_double(3)
+assert(p == 3 && q == 6)
+assert(untouched(7) == 7)
+print "same-name outputs ok"

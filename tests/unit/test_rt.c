@@ -1499,9 +1499,29 @@ static void test_idx32_launch(void) {
     CHECK(oqk_idx32_launch(c[i].D, c[i].dims, c[i].blk, c[i].cnt) == c[i].want, "oqk_idx32_launch case %zu", i);
 }
 
+/* rt_largest_divisor against a plain search from cap down, twice over (the second pass
+   answers from the sizes it keeps, interleaved with others so that slots are reused). */
+static void test_largest_divisor(void) {
+  int64_t caps[] = {0, 1, 16, 32, 512};
+  int bad = 0, n_checked = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int64_t n = -3; n < 3000; n += 1 + (n > 600) * 6)
+      for (int c = 0; c < 5; c++) {
+        int64_t want = n < 1 ? 1 : n;
+        if (n > caps[c])
+          for (want = caps[c] > 1 ? caps[c] : 1; want > 1 && n % want; want--) {}
+        bad += rt_largest_divisor(n, caps[c]) != want;
+        n_checked++;
+      }
+  CHECK(rt_largest_divisor(1000003, 512) == 1 && rt_largest_divisor(1000003, 512) == 1, "a prime");
+  CHECK(rt_largest_divisor(6220800, 512) == 512 && rt_largest_divisor(4095, 512) == 455, "4095 = 455 * 9");
+  CHECK(bad == 0, "%d of %d largest divisors differ from the plain search", bad, n_checked);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
   test_idx32_launch();
+  test_largest_divisor();
   test_elements();
   test_arrays();
   test_conversions();
