@@ -129,7 +129,7 @@ const char *em_ctype(Em *E, KType t) {
   case K_ARRAY:
     if (!E->arrdone[t.el][t.rank]) {
       E->arrdone[t.el][t.rank] = true;
-      em_bprintf(&E->arrtypes, "typedef struct { %s *p; int64_t d[%d]; } oqa_%d_%d;\n", em_el_ctype(t.el), t.rank,
+      em_bprintf(&E->arrtypes, "typedef struct { %s *p; oq_ix d[%d]; } oqa_%d_%d;\n", em_el_ctype(t.el), t.rank,
               (int)t.el, t.rank);
     }
     return em_sf(E, "oqa_%d_%d", (int)t.el, t.rank);

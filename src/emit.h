@@ -61,6 +61,10 @@ typedef struct Em {
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
+                                  while set, read k of the body (pf_k) is register _la<j>_<k> */
+  const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
+                           in launch-shaped arguments (KSpec.at_launch) */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -87,6 +91,7 @@ typedef struct Plan {
   int rank;
   int priv;                    /* private-copy candidate k (see find_private), or -1 */
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
+  const char *linoff;          /* lin: the element's offset when not _r (Em.lpos) */
   bool inside;                 /* x[pos + c] in a row known to be inside x */
   char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
                                   element is: its array is shorter than 2^31), or NULL */
@@ -167,6 +172,7 @@ void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
 
 /* emit_index.c */
+void em_index_types(KSpec *S, Buf *out);
 char *em_adim(Em *E, const char *arr, KType t, int d);
 char *em_idx64(Em *E, char *e, KType t);
 bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
@@ -175,6 +181,7 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
 char *em_load(Em *E, ElemType el, char *lv);
 char *em_store_conv(Em *E, ElemType el, char *v, KType t);
 char *em_prefetched(Em *E, const char *arr);
+bool em_at_pos(Em *E, Node *n);
 char *em_index_read(Em *E, Node *n);
 char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
 char *em_ex_exchange(Em *E, Node *n);

@@ -710,7 +710,7 @@ static const char *helpers_c_shared =
   "    W->scrsz[k] = W->scr[k] ? bytes : 0;\n  }\n"
   "  return W->scr[k];\n}\n"
   "static int oq_shared_alloc(OqkLaunch *L, OqkWorker *W, int k, int site, int rank, const int64_t *dims, void *pp,\n"
-  "                           int64_t *d, size_t esz) {\n"
+  "                           oq_ix *d, size_t esz) {\n"
   "  size_t n = 1;\n"
   "  for (int i = 0; i < rank; i++) {\n"
   "    if (dims[i] < 0 || dims[i] > (1 << 24)) { oq_fail(L, site); return 0; }\n"
@@ -744,6 +744,7 @@ char *emit_c(KSpec *S) {
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
   em_bputs(&out, helpers_c);
+  em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   em_bputs(&out, helpers_c_shared);
   if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");

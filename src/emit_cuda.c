@@ -4,6 +4,7 @@
 #include "rt_gpu.h"
 
 static void cuda_one_position(Em *E, const char *label);
+static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
 
@@ -122,7 +123,7 @@ static bool vthreads_ok(Em *E) {
 static void thread_coords(Em *E, int d) {
   static const char *axis[3] = {"x", "y", "z"};
   const char *a = axis[E->S->D - 1 - d];
-  em_line(E, "const int64_t T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
+  em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
           d, d, d);
 }
 
@@ -132,7 +133,7 @@ static void vthread_open(Em *E) {
   em_line(E, "#pragma unroll");
   em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
   E->ind++;
-  em_line(E, "const int64_t T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", axis[E->S->D - 1],
+  em_line(E, "const oq_ix T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", axis[E->S->D - 1],
           (long long)(E->S->cblk[0] / E->S->vthreads));
 }
 
@@ -157,7 +158,7 @@ static void cuda_vthread_body(Em *E) {
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
-  em_line(E, "const int64_t B0 = blockIdx.%s + P.boff[0];", axis[S->D - 1]);
+  em_line(E, "const oq_ix B0 = blockIdx.%s + P.boff[0];", axis[S->D - 1]);
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
@@ -271,17 +272,124 @@ static void coarse_finish(Em *E) {
   em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
 }
 
+/* The body of the block whose digits are B<d> = fmt(d), in its own scope. */
+static void coarse_body(Em *E, const char *fmt) {
+  KSpec *S = E->S;
+  for (int d = 0; d < S->D; d++)
+    em_line(E, "const oq_ix B%d = %s, P%d = B%d * b%d + T%d; (void)P%d;", d, em_sf(E, fmt, d), d, d, d, d, d);
+  em_thread_prelude(E, false);
+  em_line(E, "{");
+  E->ind++;
+  coarse_statements(E, E->coarse_split[0] + 1, E->coarse_split[1]);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* The digits _x of this resident block's next block (last dimension fastest): one added,
+   with carries; the same for every thread of the block, so the branches are uniform. */
+static void coarse_next(Em *E) {
+  Buf b = {0};
+  int D = E->S->D;
+  /* _lb: the row-major position of the block's first thread, K<d> per digit, less c<d> K<d>
+     where it wraps */
+  em_bprintf(&b, "_lb += _K%d; ", D - 1);
+  for (int d = D - 1; d >= 0; d--) {
+    em_bprintf(&b, "if (++_x[%d] == c%d) { _x[%d] = 0; ", d, d, d);
+    em_bprintf(&b, d ? "_lb += _K%d - c%d * _K%d; " : "_lb -= c%d * _K%d; ", d ? d - 1 : d, d, d);
+  }
+  for (int d = D - 1; d >= 0; d--) em_bputs(&b, "}");
+  em_line(E, "%s", b.s);
+  free(b.s);
+}
+
+/* One step of U bodies of the blocks from the digits _x on (all present). The step's x[pos]
+   reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
+   instead of one: the digits of the step's blocks, the loads, then the bodies. */
+static void coarse_step(Em *E, int U) {
+  KSpec *S = E->S;
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
+    em_line(E, "const oq_ix _lp%d = _lb + _lt; (void)_lp%d;", k, k);
+    coarse_next(E);
+  }
+  int nahead = E->nahead;
+  for (int k = 0; k < U && nahead; k++) {
+    for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
+    em_line(E, "{");
+    E->ind++;
+    for (int d = 0; d < S->D; d++)
+      em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
+    em_thread_prelude(E, false);
+    E->lpos = em_sf(E, "_lp%d", k);
+    E->nahead = 0;   /* the loads themselves */
+    for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, k, em_index_read(E, E->ahead[j]));
+    E->nahead = nahead;
+    E->ind--;
+    em_line(E, "}");
+  }
+  for (int k = 0; k < U; k++) {
+    E->pf_k = k;
+    E->lpos = em_sf(E, "_lp%d", k);
+    em_line(E, "{");
+    E->ind++;
+    coarse_body(E, em_sf(E, "_x%d_%%d", k));
+    E->ind--;
+    em_line(E, "}");
+  }
+}
+
+/* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
+   one at a time. */
+static void coarse_loop(Em *E, int U) {
+  KSpec *S = E->S;
+  em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
+  em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
+  em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
+  em_line(E, "{ oq_ix _q = _vb0;");
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
+  em_line(E, "}");
+  /* row-major positions: the thread's in its block (_lt), its block's first (_lb), and what
+     one more of digit d adds to that (_K<d>) */
+  Buf lt = {0}, lb = {0}, kd = {0};
+  em_bputs(&lt, "(oq_ix)0");
+  em_bputs(&lb, "(oq_ix)0");
+  for (int d = 0; d < S->D; d++) {
+    char *a = em_sf(E, "%s", lt.s), *c = em_sf(E, "%s", lb.s);
+    lt.len = lb.len = 0;
+    em_bprintf(&lt, "(%s) * n%d + T%d", a, d, d);
+    em_bprintf(&lb, "(%s) * n%d + _x[%d] * b%d", c, d, d, d);
+  }
+  em_bputs(&kd, "1");
+  for (int d = S->D - 1; d >= 0; d--) {
+    em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
+    em_bprintf(&kd, " * n%d", d);
+  }
+  em_line(E, "const oq_ix _lt = %s; oq_ix _lb = %s; (void)_lt; (void)_lb;", lt.s, lb.s);
+  free(lt.s);
+  free(lb.s);
+  free(kd.s);
+  for (int u = U; u >= 1; u = u > 1 ? 1 : 0) {
+    em_line(E, "for (; vb + %d <= _vb1; vb += %d) {", u, u);
+    E->ind++;
+    coarse_step(E, u);
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->nahead = 0;
+  E->lpos = NULL;
+}
+
 static void emit_coarse(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
   em_line(E, "size_t _shoff = 0;");
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
-  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
   for (int j = 0; j < S->ncoarse; j++) {
@@ -294,9 +402,9 @@ static void emit_coarse(Em *E) {
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
   /* prologue and epilogue see no block index: the first block's stands in */
-  em_line(E, "int64_t r_ = blockIdx.x; (void)r_;");
+  em_line(E, "oq_ix r_ = blockIdx.x; (void)r_;");
   for (int d = S->D - 1; d >= 0; d--)
-    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+    em_line(E, "const oq_ix B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
   E->ret_label = "_next";
   E->has_return = false;
   if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
@@ -304,26 +412,10 @@ static void emit_coarse(Em *E) {
   em_line(E, "{");
   E->ind++;
   coarse_statements(E, 0, b1 + 1);
-  /* the block's digits and the stride's (last dimension fastest), added with carries */
-  em_line(E, "int64_t _x[%d], _s[%d];", S->D, S->D);
-  em_line(E, "{ int64_t _q = blockIdx.x, _w = gridDim.x;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
-  em_line(E, "}");
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  em_line(E, "#pragma unroll %d", u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 4);
-  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
-  E->ind++;
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t B%d = _x[%d], P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d, d, d);
-  em_thread_prelude(E, false);
-  em_line(E, "{");
-  E->ind++;
-  coarse_statements(E, b1 + 1, b2);
-  E->ind--;
-  em_line(E, "}");
-  em_line(E, "int _cy = 0;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d;", d, d, d, d, d, d);
-  E->ind--;
-  em_line(E, "}");
+  E->nahead = 0;
+  for (int i = b1 + 1; i < b2; i++) pf_walk(E, f->body.items[i], true);
+  coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
@@ -380,11 +472,11 @@ static bool grid_stride_ok(Em *E) {
 static void grid_phase(Em *E, int from, int to) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  em_line(E, "for (int64_t vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
+  em_line(E, "for (oq_ix vb = blockIdx.x; vb < nvb; vb += gridDim.x) {");
   E->ind++;
-  em_line(E, "int64_t r_ = vb; (void)r_;");
+  em_line(E, "oq_ix r_ = vb; (void)r_;");
   for (int d = S->D - 1; d >= 0; d--)
-    em_line(E, "const int64_t B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+    em_line(E, "const oq_ix B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
   em_thread_prelude(E, true);
   em_line(E, "{");
   E->ind++;
@@ -399,10 +491,10 @@ static void emit_grid_stride(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < S->D; d++) em_line(E, "const int64_t T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
-  em_line(E, "const int64_t nvb = %s;", nvb.s);
+  em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
   int from = 0;
   for (int i = 0; i <= f->body.n; i++) {
@@ -507,27 +599,31 @@ static bool array_written(Em *E, Node *n, Node *base) {
   return false;
 }
 
-static void pf_walk(Em *E, Node *n) {
+/* The reads to load ahead: of the linear loop, x[pos] as element _r (pf_arr); of persistent
+   blocks (at_pos), x[pos] nodes (ahead). Only of arrays the kernel never writes. */
+static void pf_walk(Em *E, Node *n, bool at_pos) {
   if (!n) return;
-  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
-      n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0 && n->a->kind == N_IDENT) {
+  bool lin = !at_pos && n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
+             n->list.items[0]->slot == E->lin_slot && n->list.items[0]->depth == 0;
+  if ((lin || (at_pos && em_at_pos(E, n))) && n->a->kind == N_IDENT) {
     NodeInfo *bi = ksema_info(E->f, n->a);
     bool written = false;
     for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
     char *name = em_ex_ident(E, n->a);
-    if (bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
+    if (at_pos && !written && E->nahead < 4) E->ahead[E->nahead++] = n;
+    else if (lin && bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
       E->pf_arr[E->npf] = name;
       E->pf_el[E->npf++] = bi->t.el;
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  pf_walk(E, n->a);
-  pf_walk(E, n->b);
-  pf_walk(E, n->c);
-  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i]);
+  pf_walk(E, n->a, at_pos);
+  pf_walk(E, n->b, at_pos);
+  pf_walk(E, n->c, at_pos);
+  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i], at_pos);
+  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i], at_pos);
   for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j]);
+    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j], at_pos);
 }
 
 /* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
@@ -600,7 +696,7 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
 static void cuda_unrolled(Em *E) {
   E->npf = 0;
   if (E->nreach > 1) return;
-  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i]);
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return;
   int U = E->npf <= 2 ? 16 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
@@ -644,7 +740,8 @@ static void cuda_unrolled(Em *E) {
 }
 
 /* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
-   consecutive threads read consecutive elements. When the arrays x[pos] reads have the
+   consecutive threads read consecutive elements. The linear positions stay int64 under idx32
+   (measured: 1 % slower in int32, the addresses then extend each step's offset). When the arrays x[pos] reads have the
    launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
 static void cuda_tiled_body(Em *E) {
   KSpec *S = E->S;
@@ -672,13 +769,13 @@ static void cuda_tiled_body(Em *E) {
     E->lin_test = (Buf){0};
   }
   /* the position's digits (last dimension fastest) and the stride's, added with carries */
-  em_line(E, "int64_t _x[%d], _s[%d];", D, D);
-  em_line(E, "{ int64_t _q = _r < _np ? _r : 0, _w = _st;");
+  em_line(E, "oq_ix _x[%d], _s[%d];", D, D);
+  em_line(E, "{ oq_ix _q = _r < _np ? _r : 0, _w = _st;");
   for (int d = D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
   em_line(E, "}");
   em_line(E, "for (; _r < _np; _r += _st) {");
   E->ind++;
-  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = _x[%d];", d, d);
+  for (int d = 0; d < D; d++) em_line(E, "const oq_ix P%d = _x[%d];", d, d);
   cuda_one_position(E, "_next");
   em_line(E, "int _cy = 0;");
   for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
@@ -968,7 +1065,7 @@ static const char *cuda_shared_helpers =
   "        else for (unsigned c = 0; c < esz; c++) e[c] = 0;\n"
   "      }\n"
   "}\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, int64_t *d, size_t esz, size_t *off, int sync, int vt) {\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync, int vt) {\n"
   "  size_t n = 1; int bad = 0;\n"
   "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
@@ -1242,6 +1339,7 @@ char *emit_cuda(KSpec *S) {
   }
   em_vec_types(&out);
   em_bputs(&out, cuda_helpers);
+  em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);
   else if (S->npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");

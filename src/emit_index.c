@@ -14,10 +14,31 @@ static Rule rule_of(unsigned m) {
   return R_ZERO;
 }
 
+/* ---- index types ----
+   Under KSpec.idx32 every array has fewer than 2^31 elements and every position and extent
+   fits an int32 with room to spare (oqk_idx32_launch): array dimensions, positions and the
+   indices of the zero and unchecked rules are oq_ix = int32_t, offsets int32 arithmetic.
+   Other rules keep int64 indices: their values matter beyond inside/outside (circular,
+   mirror and clamp wrap them; checked reports them). Otherwise oq_ix is int64_t. The CPU
+   launcher sets idx32 only for tests (OQ_CPU_IDX32, rt_cpu.c); the C dialect compiles it. */
+
+void em_index_types(KSpec *S, Buf *out) {
+  em_bprintf(out, "typedef %s oq_ix; typedef %s oq_ux;\n", S->idx32 ? "int32_t" : "int64_t",
+             S->idx32 ? "uint32_t" : "uint64_t");
+  if (!S->idx32) return;
+  /* NaN and values an int32 does not hold give INT32_MIN: outside every array (float
+     compares are exact against -2^31 and 2^31) */
+  em_bputs(out, "OQ_FN oq_ix oq_ixf(oq_real x) { return x > (oq_real)-2147483648.0 && x < (oq_real)2147483648.0 ? (oq_ix)x : INT32_MIN; }\n"
+                "OQ_FN oq_ix oq_ixl(int64_t x) { return x >= INT32_MIN && x <= INT32_MAX ? (oq_ix)x : INT32_MIN; }\n");
+}
+
+/* Indices of this rule are oq_ix when that is int32 (else int64_t). */
+static bool narrow_rule(Em *E, Rule r) { return E->S->idx32 && (r == R_ZERO || r == R_UNCHECKED); }
+
 /* Dimension d of array arr (of type t) as a C expression: a constant when known. */
 char *em_adim(Em *E, const char *arr, KType t, int d) {
   if (d >= t.rank) return "1";
-  if (t.cdims && t.cdims[d] >= 0) return em_sf(E, "(int64_t)%lld", (long long)t.cdims[d]);
+  if (t.cdims && t.cdims[d] >= 0) return em_sf(E, "(oq_ix)%lld", (long long)t.cdims[d]);
   return em_sf(E, "%s.d[%d]", arr, d);
 }
 
@@ -26,8 +47,10 @@ char *em_idx64(Em *E, char *e, KType t) {
   return em_sf(E, "oq_idxf(%s)", e);
 }
 
-/* For the zero and unchecked rules only inside/outside matters: a cheaper conversion. */
-static char *idx64_rule(Em *E, char *e, KType t, bool cheap) {
+/* For the zero and unchecked rules only inside/outside matters: a cheaper conversion, and
+   under idx32 one to int32 (a scalar through oq_ixf: truncation where it is an int32). */
+static char *idx_rule(Em *E, char *e, KType t, bool cheap, bool narrow) {
+  if (narrow) return em_kclass(t) == K_INT ? em_sf(E, "(oq_ix)%s", e) : em_sf(E, "oq_ixf(%s)", e);
   if (em_kclass(t) == K_INT || !cheap) return em_idx64(E, e, t);
   return em_sf(E, "oq_idxz((double)%s)", e);
 }
@@ -167,7 +190,8 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
    rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then.
    On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside); for the checked rule
    (`checked`) rout[k] then names the scalar, which the error report converts exactly. */
-static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, char **rout) {
+static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, bool narrow, char **rout) {
+  const char *ixt = narrow ? "oq_ix" : "int64_t";
   for (int k = 0; k < len; k++)
     if (rout) rout[k] = NULL;
   Buf tests = {0}, pre = {0};
@@ -182,7 +206,11 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
     if (pre.len) em_put_pre(E, pre.s);
     for (int k = 0; k < len; k++) {
       out[k] = em_tmp(E);
-      em_line(E, "int64_t %s = %s;", out[k], v.c[k]);
+      /* narrowed: the value is an int32, or its test below fails (a bound of 2^24), unless
+         the bound is known and larger */
+      if (narrow && v.bound[k] > INT32_MAX) em_line(E, "oq_ix %s = oq_ixl(%s);", out[k], v.c[k]);
+      else if (narrow) em_line(E, "oq_ix %s = (oq_ix)(%s);", out[k], v.c[k]);
+      else em_line(E, "int64_t %s = %s;", out[k], v.c[k]);
     }
     if (tests.len) {
       em_line(E, "if (__builtin_expect(!(%s), 0)) {", tests.s);
@@ -191,7 +219,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && (cheap || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && ((cheap && !narrow) || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -229,11 +257,12 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
     for (int k = 0; k < len; k++) {
-      char *c = t.kind == K_VEC ? idx64_rule(E, em_sf(E, "%s.v[%d]", x, k), em_kt(t.elem), cheap) : idx64_rule(E, x, t, cheap);
+      char *c = t.kind == K_VEC ? idx_rule(E, em_sf(E, "%s.v[%d]", x, k), em_kt(t.elem), cheap, narrow)
+                                : idx_rule(E, x, t, cheap, narrow);
       if (ok) em_line(E, "%s = %s;", out[k], c);
       else {
         out[k] = em_tmp(E);
-        em_line(E, "int64_t %s = %s;", out[k], c);
+        em_line(E, "%s %s = %s;", ixt, out[k], c);
       }
     }
   }
@@ -373,6 +402,29 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
     for (int j = 0; j < n->cases[i].body.n; j++) em_row_tests(E, n->cases[i].body.items[j], in, t, r);
 }
 
+static int kernel_param_of(Em *E, Node *n);
+
+/* x[pos] on an argument with the launch's dimensions when no thread is outside the launch
+   (KSpec.at_launch): inside, for every rule. */
+static bool launch_inside(Em *E, Node *n) {
+  PosOff o;
+  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL)) return false;
+  for (int d = 0; d < E->S->D; d++)
+    if (o.c[d] || o.inv[d]) return false;
+  NodeInfo *bi = ksema_info(E->f, n->a);
+  int a = bi && bi->cap >= 0 ? E->S->kfunc->nparams + bi->cap : kernel_param_of(E, n->a);
+  return a >= 0 && a < 32 && (E->S->at_launch >> a & 1);
+}
+
+/* Whether access n of plan P is known inside its array (row_fast, launch_inside); only when
+   every index is an int (a scalar index of a vec pos stays a scalar: ridx). */
+static bool plan_inside(Em *E, Node *n, Plan *P) {
+  PosOff o;
+  for (int d = 0; d < P->ndim; d++)
+    if (!P->idx[d]) return false;
+  return P->vdim < 0 && ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n));
+}
+
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
@@ -389,8 +441,9 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     return;
   }
   PosOff po;
-  if (E->lin_pos && em_fast_access(E, n, &po, NULL)) {
+  if ((E->lin_pos && em_fast_access(E, n, &po, NULL)) || (E->lpos && launch_inside(E, n))) {
     P->lin = true;
+    P->linoff = E->lin_pos ? NULL : E->lpos;
     P->ndim = 1;
     return;
   }
@@ -409,15 +462,14 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     KType vt = em_T(E, n->list.items[0]);
     char *ix[K_MAX_VEC];
     char *rx[K_MAX_VEC];
-    index_ints(E, n->list.items[0], vt.len, ix, cheap, P->rule == R_CHECKED, rx);
+    index_ints(E, n->list.items[0], vt.len, ix, cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), rx);
     P->ndim = vt.len > R ? vt.len : R;
     for (int d = 0; d < P->ndim; d++) {
       P->size[d] = em_adim(E, arr, at, d);
       P->idx[d] = d < vt.len ? ix[d] : "0";
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
-    PosOff o;
-    if (E->row_fast && em_fast_access(E, n, &o, NULL)) P->inside = true;
+    P->inside = plan_inside(E, n, P);
     return;
   }
   P->ndim = nidx;
@@ -439,19 +491,20 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vec = e->kind == N_RANGE ? em_ex_range_value(E, e) : em_vname(E, em_ex(E, e), t);
       continue;
     }
-    index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, &P->ridx[d]);
+    index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), &P->ridx[d]);
   }
-  PosOff o;
-  if (E->row_fast && P->vdim < 0 && em_fast_access(E, n, &o, NULL)) P->inside = true;
+  P->inside = plan_inside(E, n, P);
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
    For rules that resolve indices, the resolved indices are written first. */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
+  bool narrow = narrow_rule(E, P->rule);
+  const char *ixt = narrow ? "oq_ix" : "int64_t", *uxt = narrow ? "oq_ux" : "uint64_t";
   P->off32 = NULL;
   if (P->lin) {
-    *off = "_r";
+    *off = P->linoff ? (char *)P->linoff : "_r";
     *valid = "1";
     return;
   }
@@ -472,7 +525,7 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
     if (d == P->vdim) {
       char *t0 = em_tmp(E);
       bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
-      em_line(E, "int64_t %s = %s;", t0, idx64_rule(E, em_sf(E, "%s.v[%d]", P->vec, k), em_kt(P->vt.elem), cheap));
+      em_line(E, "%s %s = %s;", ixt, t0, idx_rule(E, em_sf(E, "%s.v[%d]", P->vec, k), em_kt(P->vt.elem), cheap, narrow));
       ix[d] = t0;
     } else {
       ix[d] = P->idx[d];
@@ -486,14 +539,14 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
          with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
       if (P->rule == R_ZERO)
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
-      res[d] = em_sf(E, "(int64_t)%s", P->ridx[d]);
+      res[d] = em_sf(E, "(%s)%s", ixt, P->ridx[d]);
       if (P->ndim == 1) P->off32 = em_sf(E, "(int32_t)%s", P->ridx[d]);
       ix[d] = res[d];
       continue;
     }
     switch (P->rule) {
     case R_ZERO: case R_CHECKED:
-      em_bprintf(&v, "%s(uint64_t)%s < (uint64_t)%s", v.len ? " && " : "", ix[d], P->size[d]);
+      em_bprintf(&v, "%s(%s)%s < (%s)%s", v.len ? " && " : "", uxt, ix[d], uxt, P->size[d]);
       res[d] = ix[d];
       break;
     case R_UNCHECKED: res[d] = ix[d]; break;
@@ -565,6 +618,17 @@ char *em_prefetched(Em *E, const char *arr) {
   return NULL;
 }
 
+/* x[pos] (no offset) on a parameter or captured array of the launch's rank, read with the
+   zero or unchecked rule: a load that raises no error, so it may run ahead of its statement. */
+bool em_at_pos(Em *E, Node *n) {
+  PosOff o;
+  if (!em_fast_access(E, n, &o, NULL)) return false;
+  Rule r = rule_of((unsigned)n->a->ival);
+  for (int d = 0; d < E->S->D; d++)
+    if (o.c[d] || o.inv[d]) return false;
+  return r == R_ZERO || r == R_UNCHECKED;
+}
+
 /* The kernel parameter that identifier n names (at the kernel's top level), or -1. */
 static int kernel_param_of(Em *E, Node *n) {
   if (E->f != E->S->kspec || n->kind != N_IDENT || n->slot < 0 || n->depth != 0) return -1;
@@ -578,6 +642,8 @@ static bool ldg_param(Em *E, Node *n) {
 }
 
 char *em_index_read(Em *E, Node *n) {
+  for (int j = 0; j < E->nahead; j++)
+    if (E->ahead[j] == n) return em_sf(E, "_la%d_%d", j, E->pf_k);
   KType at = em_T(E, n->a), r = em_T(E, n);
   char *arr = em_vname(E, em_ex(E, n->a), at);
   if (at.kind == K_VEC) {

@@ -161,7 +161,7 @@ void em_thread_outputs(Em *E) {
 static char *array_literal(Em *E, KType t, const char *data, const char *a) {
   Buf b = {0};
   em_bprintf(&b, "%s(%s *)%s, {", em_lit_open(E, em_ctype(E, t)), em_el_ctype(t.el), data);
-  for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s%s.dims[%d]", d ? ", " : "", a, d);
+  for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s(oq_ix)%s.dims[%d]", d ? ", " : "", a, d);
   em_bputs(&b, "}}");
   char *r = em_sf(E, "%s", b.s);
   free(b.s);
@@ -238,8 +238,8 @@ void em_kernel_loads(Em *E) {
      C through L */
   const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
   for (int d = 0; d < D; d++) {
-    char *blk = S->cblk[0] ? em_sf(E, "(int64_t)%lld", (long long)S->cblk[d]) : em_sf(E, "%sblk[%d]", lp, d);
-    em_line(E, "const int64_t n%d = %sdims[%d], b%d = %s, c%d = %scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
+    char *blk = S->cblk[0] ? em_sf(E, "(oq_ix)%lld", (long long)S->cblk[d]) : em_sf(E, "(oq_ix)%sblk[%d]", lp, d);
+    em_line(E, "const oq_ix n%d = (oq_ix)%sdims[%d], b%d = %s, c%d = (oq_ix)%scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
          d, lp, d, d, blk, d, lp, d, d, d, d);
   }
   /* parameters and captures */
@@ -345,7 +345,7 @@ const char *em_helpers_common =
   "  int64_t j = oq_pmod(i, 2 * n - 2);\n"
   "  return j < n ? j : 2 * n - 2 - j;\n}\n"
   "OQ_FN int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
-  "OQ_FN int64_t oq_dim(const int64_t *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
+  "OQ_FN int64_t oq_dim(const oq_ix *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
   "OQ_FN int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
   "OQ_FN int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
   "OQ_FN int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
@@ -361,7 +361,7 @@ const char *em_helpers_common =
   "  return n >= 64 ? (x < 0 ? -1 : 0) : x >> n;\n}\n"
   "OQ_FN int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
   "OQ_FN void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
-  "OQ_FN void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const int64_t *dims) {\n"
+  "OQ_FN void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const oq_ix *dims) {\n"
   "  if (!oq_claim(L, site)) return;\n"
   "  L->err_n = n; L->err_rank = rank;\n"
   "  for (int i = 0; i < n && i < 16; i++) L->err_ix[i] = ix[i];\n"

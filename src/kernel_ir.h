@@ -142,6 +142,14 @@ typedef struct KSpec {
   bool slices;               /* x[i, :] in reachable code: array dimensions of at most
                                 K_MAX_VEC are facts of the launch (KType.cdims) */
   bool small_launch;         /* the code assumes launch extents below 2^23 (exact in float) */
+  bool idx32;                /* index arithmetic in int32 (a bit of the key): ksema_launch
+                                sets it when the extents allow (oqk_idx32_launch), ksema_key
+                                clears it for arrays of 2^31 elements or more */
+  const int64_t *ldims;      /* the launch's dimensions (ksema_launch), when its blocks tile
+                                them exactly (cnt * blk == dims: no thread outside), else NULL */
+  unsigned at_launch;        /* arguments (bit i: parameter, then capture, i < 32) that are
+                                arrays of exactly those dimensions (ksema_key; in the key):
+                                x[pos] is inside them for every thread */
   int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
                                 (parameters, then captures); the launcher decides whether
                                 each gets per-worker private copies */
@@ -198,6 +206,9 @@ typedef struct KSpec {
    identifies the specialization: equal keys give equal generated code. */
 void ksema_gather(KSpec *S, Value *args);
 char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
+/* The launch's facts that ksema_key completes: idx32 (the extents allow it and OQ_NO_IDX32 is
+   not set) and ldims. Called before ksema_key; dims must outlive S. */
+void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt);
 /* Specializes the kernel. Returns false with S->reason set when something is not
    supported by compiled code (the launch then runs in the interpreter). */
 bool ksema_run(KSpec *S, Value *args);

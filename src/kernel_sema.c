@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernel_ir.h"
+#include "oqk_abi.h"
 
 /* ---- failing ---- */
 
@@ -317,6 +318,23 @@ static void value_desc(KSpec *S, char **p, Value v) {
   }
 }
 
+void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt) {
+  static int off = -1;   /* OQ_NO_IDX32=1: always the 64-bit code (tests compare the two) */
+  if (off < 0) off = getenv("OQ_NO_IDX32") && strcmp(getenv("OQ_NO_IDX32"), "0") != 0;
+  S->idx32 = !off && oqk_idx32_launch(S->D, dims, blk, cnt);
+  S->ldims = dims;
+  for (int d = 0; d < S->D; d++)
+    if (cnt[d] * blk[d] != dims[d]) S->ldims = NULL;
+}
+
+/* Whether value v is an array of the launch's rank and dimensions (S->ldims). */
+static bool launch_shaped(KSpec *S, Value v) {
+  if (!S->ldims || v.kind != V_ARRAY || v.arr->rank != S->D) return false;
+  for (int d = 0; d < S->D; d++)
+    if (v.arr->dims[d] != S->ldims[d]) return false;
+  return true;
+}
+
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
@@ -331,13 +349,20 @@ char *ksema_key(KSpec *S, Value *args) {
   for (int i = 0; i < S->kfunc->nparams; i++) {
     value_desc(S, &p, args[i]);
     *p++ = ',';
+    S->idx32 &= args[i].kind != V_ARRAY || args[i].arr->numel < INT32_MAX;
+    if (i < 32 && launch_shaped(S, args[i])) S->at_launch |= 1u << i;
   }
   *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
     value_desc(S, &p, S->caps[i].value);
     *p++ = ',';
+    S->idx32 &= S->caps[i].value.kind != V_ARRAY || S->caps[i].value.arr->numel < INT32_MAX;
+    int a = S->kfunc->nparams + i;
+    if (a < 32 && launch_shaped(S, S->caps[i].value)) S->at_launch |= 1u << a;
   }
   *p++ = '|';
+  if (S->idx32) *p++ = 'w';   /* 32-bit indices */
+  if (S->at_launch) put_u(&p, S->at_launch, 16);
   for (int d = 0; d < S->D && d < 3 && S->cblk[0]; d++) {
     put_i(&p, S->cblk[d]);
     *p++ = ',';

@@ -46,4 +46,22 @@ OQK_ABI_BODY
 #define OQK_STR(...) OQK_STR_(__VA_ARGS__)
 #define OQK_ABI_TEXT OQK_STR(OQK_ABI_BODY)
 
+/* Whether a launch's extents allow 32-bit index arithmetic (KSpec.idx32): every position,
+   block count and linear position the generated code forms, with room for a stride added
+   past the end. The oracle's padded extent cnt * blk bounds each dimension but the first,
+   which the GPU may pad to less than twice its extent instead (rt_gpu.c block_shape), and
+   strides of tiled loops stay below 2^24. So each padded extent and their product at most
+   2^29 leave every such value below 2^31. */
+#define OQK_IDX32_MAX ((int64_t)1 << 29)
+static inline int oqk_idx32_launch(int D, const int64_t *dims, const int64_t *blk, const int64_t *cnt) {
+  int64_t all = 1;
+  for (int d = 0; d < D; d++) {
+    if (dims[d] < 0 || blk[d] < 1 || cnt[d] < 0 || dims[d] > OQK_IDX32_MAX || cnt[d] > OQK_IDX32_MAX / blk[d]) return 0;
+    int64_t ext = cnt[d] * blk[d] > dims[d] ? cnt[d] * blk[d] : dims[d];
+    if (ext && all > OQK_IDX32_MAX / ext) return 0;
+    all *= ext;
+  }
+  return 1;
+}
+
 #endif

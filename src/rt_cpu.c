@@ -464,6 +464,13 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
      loops with known trip counts) */
   if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
     for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
+  /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
+     slower (bench/hist.q, session 4). OQ_CPU_IDX32=1 compiles them all the same (tests run
+     the int32 index code here, where no GPU is) */
+  static int cpu32 = -1;
+  if (cpu32 < 0) cpu32 = getenv("OQ_CPU_IDX32") && strcmp(getenv("OQ_CPU_IDX32"), "0") != 0;
+  S.idx32 &= cpu32;
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);

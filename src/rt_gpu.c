@@ -1134,6 +1134,7 @@ static GSpec *find_spec(const CpuLaunch *cl, KSpec *S) {
 bool gpu_launch(const CpuLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);   /* the memo's shapes decide its facts too */
   GSpec *g = find_spec(cl, &S);
   if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
@@ -1270,6 +1271,7 @@ bool gpu_check_enabled(void) {
 void gpu_check(const CpuLaunch *cl) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = spec_key(&S, cl);
   GSpec *g = lookup(key);
   free(key);

@@ -385,5 +385,36 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   add "$kc_pass" "$kc_fail"
 fi
 
+# (g) 32-bit index arithmetic (the idx32 key bit): the generated code uses it for these
+# launches, and OQ_NO_IDX32=1 (the 64-bit code) prints the same, per target run here
+ix_pass=0
+ix_fail=0
+ix() {   # ix DESCRIPTION CONDITION-RESULT
+  if [ "$2" = ok ]; then ix_pass=$((ix_pass + 1)); else echo "FAIL idx32: $1"; ix_fail=$((ix_fail + 1)); fi
+}
+ixsrc=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/kernel_2d_3d.q 2>/dev/null)
+ix "small launches compile with int32 indices for CUDA" "$(grep -q 'typedef int32_t oq_ix;' <<<"$ixsrc" && echo ok)"
+ixsrc=$(OQ_NO_IDX32=1 timeout -k 5 60 "$OQ" emit --target cuda tests/lang/kernel_2d_3d.q 2>/dev/null)
+ix "OQ_NO_IDX32=1 keeps int64 indices" "$(grep -q 'typedef int64_t oq_ix;' <<<"$ixsrc" && ! grep -q int32_t\ oq_ix <<<"$ixsrc" && echo ok)"
+ixsrc=$(timeout -k 5 60 "$OQ" emit --target c tests/lang/kernel_2d_3d.q 2>/dev/null)
+ix "the C back end keeps int64 indices" "$(grep -q 'typedef int64_t oq_ix;' <<<"$ixsrc" && ! grep -q int32_t\ oq_ix <<<"$ixsrc" && echo ok)"
+for target in ${OQ_TEST_TARGETS:-cpu}; do
+  # the CPU compiles int32 indices only when asked (OQ_CPU_IDX32=1), CUDA unless told not to
+  case $target in cpu) on=OQ_CPU_IDX32=1 off=OQ_CPU_IDX32=0 ;; cuda) on=OQ_NO_IDX32=0 off=OQ_NO_IDX32=1 ;; *) continue ;; esac
+  for f in tests/cpu/*.q tests/lang/index_wide.q tests/lang/boundary_*.q tests/lang/kernel_2d_3d.q \
+           tests/lang/shared_*.q tests/seeds_run/hist_*.q; do
+    if [ -n "${OQ_TEST_ONLY:-}" ] && ! [[ $f =~ ${OQ_TEST_ONLY} ]]; then continue; fi
+    env "$on" timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$f" >"$tmp/ix32.out" 2>&1
+    rc32=$?
+    env "$off" timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$f" >"$tmp/ix64.out" 2>&1
+    rc64=$?
+    # toc's times differ from run to run
+    ix "$f ($target): the int32 and int64 index code print the same" \
+       "$([ $rc32 -eq 0 ] && [ $rc64 -eq 0 ] && cmp -s <(grep -v ' ms$' "$tmp/ix32.out") <(grep -v ' ms$' "$tmp/ix64.out") && echo ok)"
+  done
+done
+echo "idx32: $ix_pass passed, $ix_fail failed"
+add "$ix_pass" "$ix_fail"
+
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

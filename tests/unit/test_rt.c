@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "value.h"
+#include "oqk_abi.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -1478,6 +1479,26 @@ static void test_builtin_strings(void) {
   gc();
 }
 
+/* The launch part of the idx32 key bit: padded extents, and their product, up to 2^29. */
+static void test_idx32_launch(void) {
+  const int64_t M = (int64_t)1 << 29;
+  struct { int D; int64_t dims[3], blk[3], cnt[3]; int want; } c[] = {
+    {3, {8192, 8192, 3}, {1, 16, 3}, {8192, 512, 1}, 1},    /* seed 000's image: 3 * 2^26 */
+    {3, {8192, 8192, 3}, {1, 16, 16}, {8192, 512, 1}, 0},   /* padded to 2^30 */
+    {1, {M}, {256}, {M / 256}, 1},                           /* exactly the limit */
+    {1, {M + 1}, {1}, {M + 1}, 0},                           /* one more position */
+    {1, {M}, {512}, {M / 512 + 1}, 0},                       /* the padding passes it */
+    {2, {1 << 15, 1 << 14}, {1, 1}, {1 << 15, 1 << 14}, 1},  /* a product of 2^29 */
+    {2, {1 << 15, 1 << 15}, {1, 1}, {1 << 15, 1 << 15}, 0},  /* 2^30 */
+    {3, {1 << 20, 1 << 20, 1 << 20}, {1, 1, 1}, {1 << 20, 1 << 20, 1 << 20}, 0},   /* would overflow int64 */
+    {2, {0, (int64_t)1 << 40}, {1, 1}, {0, (int64_t)1 << 40}, 0},   /* empty, but one extent is too long */
+    {2, {0, 5}, {1, 1}, {0, 5}, 1},
+    {0, {0}, {0}, {0}, 1},                                   /* no dimensions: one position */
+  };
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++)
+    CHECK(oqk_idx32_launch(c[i].D, c[i].dims, c[i].blk, c[i].cnt) == c[i].want, "oqk_idx32_launch case %zu", i);
+}
+
 /* rt_largest_divisor against a plain search from cap down, twice over (the second pass
    answers from the sizes it keeps, interleaved with others so that slots are reused). */
 static void test_largest_divisor(void) {
@@ -1499,6 +1520,7 @@ static void test_largest_divisor(void) {
 
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  test_idx32_launch();
   test_largest_divisor();
   test_elements();
   test_arrays();
