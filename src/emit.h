@@ -56,6 +56,7 @@ typedef struct Em {
   bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
   unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
   unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
+  unsigned sh_unread;   /* ... of which nothing reads those elements (owned_reads): no zeroing */
   int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   int coarse_slot;      /* ... the shared accumulator */
@@ -204,6 +205,7 @@ void em_kernel_analysis(Em *E, Buf *body);
 /* emit_kernel.c */
 const KSpecial *em_special_of(KSpec *S, int param);
 void em_thread_prelude(Em *E, bool locals);
+void em_phase_body(Em *E, NodeList *l, int from, int to);
 bool em_shared_type(Em *E, int s, KType *t);
 void em_thread_outputs(Em *E);
 void em_kernel_loads(Em *E);

@@ -450,7 +450,7 @@ static void find_phase_locals(Em *E) {
     else if (!bad[s]) E->pphase[s] = 1;
   }
   free(bad);
-  find_dead_zero_stores(E);
+  if (!E->cuda) find_dead_zero_stores(E);   /* CUDA: em_shared_plan decides its zeroing */
 }
 
 static void lin_walk(LinScan *c, Node *n) {
@@ -753,7 +753,8 @@ void em_kernel_analysis(Em *E, Buf *body) {
   E->f = k;
   E->b = body;
   E->ind = 1;
-  E->phases = S->barrier && !E->cuda && !E->fiber;   /* CUDA threads and fibers keep their own locals */
+  E->phases = S->barrier && !E->cuda && !E->fiber;   /* fibers and CUDA threads keep their own locals
+                                                     (virtual ones do not: em_cuda_transforms) */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
@@ -772,12 +773,12 @@ void em_kernel_analysis(Em *E, Buf *body) {
   if (E->phases) find_thread_consts(E);
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
-  if (E->phases) find_phase_locals(E);
 
   find_private(E);
   find_linear(E);
   find_pos_locals(E);
-  if (E->cuda) em_cuda_transforms(E);
+  if (E->phases || (E->cuda && S->barrier)) find_phase_locals(E);   /* CUDA: for virtual threads */
+  if (E->cuda) em_cuda_transforms(E);   /* virtual threads set E->phases */
 }
 
 /* ---- CUDA shared memory: its size at the launch, its zeroing ----
@@ -862,6 +863,42 @@ static bool owner_store(Em *E, NodeList *l, int from, int to, int s) {
   return found == 1;
 }
 
+/* blkpos[j] as the index of dimension k of an array the owner store wrote: the element
+   [.., blkpos[j], ..] was stored by its owner when the block is no longer in dimension j than
+   in k (the block size of the key), or is outside the array (it reads zero). */
+static bool owned_index(Em *E, Node *x, int k) {
+  KSpec *S = E->S;
+  if (x->kind != N_INDEX || !is_special_named(E, x->a, "blkpos") || E->sc[x->a->slot] != SC_SPECIAL ||
+      x->list.n != 1 || x->list.items[0]->kind != N_INT)
+    return false;
+  int64_t j = x->list.items[0]->ival;
+  return j == k || (j >= 0 && j < S->D && S->cblk[0] && S->cblk[j] <= S->cblk[k]);
+}
+
+/* Every mention of slot s's data in n reads an element at owned indices (owned_index): none
+   reads an element that only the zeroing set. No write, alias or exchange. */
+static bool owned_reads(Em *E, Node *n, int s) {
+  if (!n || !mentions_data(n, s)) return true;
+  if (n->kind == N_INDEX && n->a->kind == N_IDENT && n->a->slot == s && n->a->depth == 0) {
+    if (n->list.n != E->S->D) return false;
+    for (int k = 0; k < n->list.n; k++)
+      if (!owned_index(E, n->list.items[k], k)) return false;
+    return true;
+  }
+  if (n->kind == N_IDENT || n->kind == N_EXCHANGE || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  for (int i = 0; n->kind == N_ASSIGN && i < n->list.n; i++) {
+    Node *t = n->list.items[i];
+    while (t->kind == N_INDEX) t = t->a;
+    if (t->kind == N_IDENT && t->slot == s && t->depth == 0) return false;
+  }
+  if (!owned_reads(E, n->a, s) || !owned_reads(E, n->b, s) || !owned_reads(E, n->c, s)) return false;
+  for (int i = 0; i < n->list.n; i++) if (!owned_reads(E, n->list.items[i], s)) return false;
+  for (int i = 0; i < n->list2.n; i++) if (!owned_reads(E, n->list2.items[i], s)) return false;
+  for (int i = 0; i < n->ncases; i++)
+    for (int j = 0; j < n->cases[i].body.n; j++) if (!owned_reads(E, n->cases[i].body.items[j], s)) return false;
+  return true;
+}
+
 static void shared_zeroing(Em *E) {
   Func *f = E->S->kfunc;
   NodeList *l = &f->body;
@@ -883,6 +920,9 @@ static void shared_zeroing(Em *E) {
     if (j < l->n && em_is_barrier_stmt(l->items[j]) && !ok && owner_store(E, l, i + 1, j, s)) {
       E->sh_owned |= 1u << ci->site;   /* only what no thread writes is zeroed: no race */
       E->sh_nosync |= 1u << ci->site;
+      bool unread = true;   /* ... and when nothing reads those elements, nothing is zeroed */
+      for (int r = j + 1; r < l->n && unread; r++) unread = owned_reads(E, l->items[r], s);
+      if (unread) E->sh_unread |= 1u << ci->site;
       continue;
     }
     if (!ok || j == l->n || !em_is_barrier_stmt(l->items[j])) continue;
@@ -911,10 +951,11 @@ void em_shared_plan(Em *E) {
     found++;
   }
   S->shsized = ok && found == S->nshared;
-  E->sh_nosync = E->sh_owned = 0;
+  E->sh_nosync = E->sh_owned = E->sh_unread = 0;
   shared_zeroing(E);
   if (S->nshared && S->shsized) em_xform_note(S, "%s", "shared-sized");
-  if (E->sh_nosync) em_xform_note(S, "%s", "shared-zero-nobarrier");
+  if (E->sh_nosync & ~E->sh_unread) em_xform_note(S, "%s", "shared-zero-nobarrier");
+  if (E->sh_unread) em_xform_note(S, "%s", "shared-no-zeroing");
 }
 
 /* ---- persistent blocks (CUDA) ----

@@ -53,15 +53,7 @@ static void thread_loop_close(Em *E) {
 /* The statements of a phase for every thread of the block in turn. */
 static void phase_threads(Em *E, NodeList *l, int from, int to) {
   thread_loop_open(E);
-  em_thread_prelude(E, false);
-  FSpec *k = E->S->kspec;
-  for (int s = 0; s < func_info(k->func)->nslots; s++)
-    if (E->sc[s] == SC_LOCAL && E->pphase[s] == 1) {
-      bool used = false;
-      for (int i = from; i < to && !used; i++) used = em_mentions(l->items[i], s);
-      if (used) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
-    }
-  for (int i = from; i < to; i++) em_st(E, l->items[i]);
+  em_phase_body(E, l, from, to);
   thread_loop_close(E);
 }
 

@@ -76,6 +76,108 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
   else em_line(E, "%s = %s %s %s;", res, r0, fix, x);
 }
 
+/* ---- virtual threads ----
+   A barrier kernel whose barriers are all statements of its body may run each block (the
+   user's blkdim, constants of the key) with F times fewer GPU threads: GPU thread y of
+   dimension 0 runs the Quasar threads T0 = y, y + b0/F, ... of each phase between two
+   barriers in turn (a loop the compiler unrolls: their loads are independent), so a thread
+   keeps several loads in flight. The phases are the CPU's (emit_c.c): a local that lives
+   across a barrier is an array of F per GPU thread (registers), indexed by _t; the others
+   are plain locals of their phase. The launcher proposes F (S->vthreads, in the key) and
+   starts blocks of b0/F GPU threads in dimension 0; blkpos, blkdim and pos stay the user's. */
+
+/* Bytes of a value a GPU thread keeps for each of its Quasar threads (a rough register count). */
+static int state_bytes(KType t) {
+  int real = rt_config.double_precision ? 8 : 4;
+  switch (t.kind) {
+  case K_BOOL: case K_INT: return 4;
+  case K_REAL: return real;
+  case K_CPLX: return 2 * real;
+  case K_VEC: return t.len * (t.elem == K_INT ? 4 : real);
+  case K_ARRAY: return 8 + 8 * t.rank;
+  default: return 8;
+  }
+}
+
+/* Whether the kernel can run F = S->vthreads Quasar threads per GPU thread; F halves while the
+   state kept across barriers for F threads would pass 256 bytes (64 registers). */
+static bool vthreads_ok(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (S->vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->vthreads || !S->barrier || S->grid_barrier || S->divergent ||
+      S->coarse || f->nouts || S->D > 3)
+    return false;
+  for (int i = 0; i < f->body.n; i++) {
+    NodeInfo *ni = ksema_info(E->f, f->body.items[i]);
+    if (ni && ni->barrier && !em_is_barrier_stmt(f->body.items[i])) return false;
+  }
+  int bytes = 0;
+  for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
+    if (E->sc[s] == SC_LOCAL && !E->pphase[s]) bytes += state_bytes(S->kspec->slots[s]);
+  while (S->vthreads >= 2 && S->vthreads * bytes > 256) S->vthreads /= 2;
+  return S->vthreads >= 2;
+}
+
+/* The thread's coordinates in dimension d: T (in its block), B (the block), P (position);
+   boff: the first block of this chunk of a grid beyond the device's y/z limits. */
+static void thread_coords(Em *E, int d) {
+  static const char *axis[3] = {"x", "y", "z"};
+  const char *a = axis[E->S->D - 1 - d];
+  em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
+          d, d, d);
+}
+
+/* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 */
+static void vthread_open(Em *E) {
+  static const char *axis[3] = {"x", "y", "z"};
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
+  E->ind++;
+  em_line(E, "const oq_ix T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", axis[E->S->D - 1],
+          (long long)(E->S->cblk[0] / E->S->vthreads));
+}
+
+static void vthread_close(Em *E) {
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* With the block size in the key, the compiler may know each thread index's bound (index
+   tests of blkpos and its products fold). */
+static void block_facts(Em *E) {
+  KSpec *S = E->S;
+  static const char *axis[3] = {"x", "y", "z"};
+  if (!S->cblk[0] || S->tiled) return;
+  for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
+    em_line(E, "__builtin_assume(threadIdx.%s < %lld);", axis[S->D - 1 - d],
+            (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads));
+}
+
+static void cuda_vthread_body(Em *E) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = S->kfunc;
+  static const char *axis[3] = {"x", "y", "z"};
+  em_line(E, "const oq_ix B0 = blockIdx.%s + P.boff[0];", axis[S->D - 1]);
+  for (int d = 1; d < S->D; d++) thread_coords(E, d);
+  if (S->nshared) em_line(E, "size_t _shoff = 0;");
+  for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
+    if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
+      em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->vthreads);
+  vthread_open(E);
+  em_thread_prelude(E, true);
+  vthread_close(E);
+  NodeList *l = &f->body;
+  for (int i = 0; i < l->n;) {
+    int j = em_phase_end(E, l, i);
+    vthread_open(E);
+    em_phase_body(E, l, i, j);
+    vthread_close(E);
+    if (j < l->n) em_st(E, l->items[j]);   /* a barrier statement (vthreads_ok) */
+    i = j + 1;
+  }
+}
+
 void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
@@ -99,6 +201,9 @@ void em_cuda_transforms(Em *E) {
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  if (!vthreads_ok(E)) S->vthreads = 1;
+  E->phases = S->vthreads > 1;   /* locals live across a barrier: an array per GPU thread */
+  if (E->phases) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
   for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
@@ -433,13 +538,7 @@ static void entry_header(Em *E, Buf *body) {
 static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
-  static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < D; d++) {
-    const char *a = axis[D - 1 - d];
-    /* boff: the first block of this chunk of a grid beyond the device's y/z limits */
-    em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d,
-            d, d, d, d);
-  }
+  for (int d = 0; d < D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
   for (int d = 0; d < D && !S->barrier; d++) em_bprintf(&in, " && P%d < n%d", d, d);
@@ -796,12 +895,15 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
             S->tiled ? "a grid-stride loop over the positions"
             : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
+            : S->vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
                         : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
+    block_facts(E);
     if (S->tiled) cuda_tiled_body(E);
     else if (S->coarse) emit_coarse(E);
+    else if (S->vthreads > 1) cuda_vthread_body(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
   }
@@ -937,31 +1039,50 @@ static const char *cuda_helpers =
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
    makes them, with equal sizes); each piece is zeroed by the block's threads together, as
    the oracle zero-fills, then a barrier unless the program's next one does (sync 0, see
-   em_shared_plan); sync 2: each thread stores its own element before that barrier, only the
-   other elements are zeroed. A bad size fails the launch and leaves an empty array (every access
-   outside). Needs helpers_common (oq_fail). */
+   em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
+   only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
+   along dimension 0 make the box vt times the GPU block there); sync 3: nothing is zeroed,
+   nothing reads those elements (owned_reads). A bad size (the same for every thread of the
+   block) fails the launch, and the block's threads exit: the kernel then knows the array
+   has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "extern __shared__ __align__(16) double oq_shbuf[];\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync) {\n"
+  "/* sync 2: GPU thread t zeroes the elements e with e = t mod the GPU block (in every dimension)\n"
+  "   outside the box b: loops by strides, no division; the last dimension starts past the box\n"
+  "   in rows inside it (b is a multiple of the stride) */\n"
+  "OQ_FN void oq_shared_zero_rest(char *p, size_t esz, int rank, const int64_t *dims, int vt) {\n"
+  "  const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z}, td[3] = {threadIdx.x, threadIdx.y, threadIdx.z};\n"
+  "  unsigned n[3] = {1, 1, 1}, s[3] = {1, 1, 1}, t[3] = {0, 0, 0}, b[3] = {1, 1, 1};\n"
+  "  for (int k = 0; k < rank; k++) {   /* Quasar dimension k of rank runs on GPU axis rank-1-k */\n"
+  "    int j = 3 - rank + k;\n"
+  "    n[j] = (unsigned)dims[k]; s[j] = bd[rank - 1 - k]; t[j] = td[rank - 1 - k]; b[j] = s[j] * (k == 0 ? vt : 1);\n"
+  "  }\n"
+  "  for (unsigned i0 = t[0]; i0 < n[0]; i0 += s[0])\n"
+  "    for (unsigned i1 = t[1]; i1 < n[1]; i1 += s[1])\n"
+  "      for (unsigned i2 = i0 < b[0] && i1 < b[1] ? b[2] + t[2] : t[2]; i2 < n[2]; i2 += s[2]) {\n"
+  "        char *e = p + ((size_t)(i0 * n[1] + i1) * n[2] + i2) * esz;\n"
+  "        if (esz % 4 == 0) for (unsigned c = 0; c < esz; c += 4) *(unsigned *)(e + c) = 0;\n"
+  "        else for (unsigned c = 0; c < esz; c++) e[c] = 0;\n"
+  "      }\n"
+  "}\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync, int vt) {\n"
   "  size_t n = 1; int bad = 0;\n"
   "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
   "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
-  "  if (bad || *off + bytes > have) { bad = 1; bytes = 0; }\n"
+  "  if (bad || *off + bytes > have) bad = 1;\n"
   "  char *p = (char *)oq_shbuf + *off;\n"
   "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
   "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
-  "  if (sync == 2) {   /* thread [i0, i1, ..] writes element [i0, i1, ..]: zero the others */\n"
-  "    const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z};\n"
-  "    for (unsigned i = tid; i < (bad ? 0u : (unsigned)n); i += nt) {   /* n < 2^24 here */\n"
-  "      unsigned q = i, mine = 1;\n"
-  "      for (int k = rank - 1; k >= 0; k--) { if (q % (unsigned)dims[k] >= bd[rank - 1 - k]) mine = 0; q /= (unsigned)dims[k]; }\n"
-  "      if (!mine) for (unsigned b = 0; b < esz; b += 4) *(unsigned *)(p + (size_t)i * esz + b) = 0;\n"
-  "    }\n"
-  "  } else for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
+  "  if (bad) {   /* every thread of the block alike: the launch fails, the block stops */\n"
+  "    if (tid == 0) oq_fail(L, site);\n"
+  "    asm volatile(\"exit;\");\n"
+  "    __builtin_unreachable();\n"
+  "  }\n"
+  "  if (sync == 2) oq_shared_zero_rest(p, esz, rank, dims, vt);\n"
+  "  else if (sync != 3) for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
   "  if (sync == 1) __syncthreads();\n"
-  "  if (bad) { if (tid == 0) oq_fail(L, site); for (int i = 0; i < rank; i++) d[i] = 0; }\n"
-  "  else for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
+  "  for (int i = 0; i < rank; i++) d[i] = dims[i];\n"
   "  *off += bytes;\n  *pp = p;\n}\n";
 
 /* k identical additions of c to o, as the oracle makes them one after the other: at once

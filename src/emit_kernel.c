@@ -136,6 +136,20 @@ void em_thread_prelude(Em *E, bool locals) {
   }
 }
 
+/* One thread's part of a phase (statements from..to-1 of l): its specials, the plain locals
+   of the phase it uses (they carry nothing over a barrier), the statements. */
+void em_phase_body(Em *E, NodeList *l, int from, int to) {
+  em_thread_prelude(E, false);
+  FSpec *k = E->S->kspec;
+  for (int s = 0; s < func_info(k->func)->nslots; s++)
+    if (E->sc[s] == SC_LOCAL && E->pphase[s] == 1) {
+      bool used = false;
+      for (int i = from; i < to && !used; i++) used = em_mentions(l->items[i], s);
+      if (used) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
+    }
+  for (int i = from; i < to; i++) em_st(E, l->items[i]);
+}
+
 void em_thread_outputs(Em *E) {
   Func *f = E->S->kfunc;
   int obase = f->ngenerics + f->nparams;
@@ -224,7 +238,7 @@ void em_kernel_loads(Em *E) {
      C through L */
   const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
   for (int d = 0; d < D; d++) {
-    char *blk = !E->cuda && S->cblk[0] ? em_sf(E, "(oq_ix)%lld", (long long)S->cblk[d]) : em_sf(E, "(oq_ix)%sblk[%d]", lp, d);
+    char *blk = S->cblk[0] ? em_sf(E, "(oq_ix)%lld", (long long)S->cblk[d]) : em_sf(E, "(oq_ix)%sblk[%d]", lp, d);
     em_line(E, "const oq_ix n%d = (oq_ix)%sdims[%d], b%d = %s, c%d = (oq_ix)%scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
          d, lp, d, d, blk, d, lp, d, d, d, d);
   }

@@ -124,8 +124,9 @@ typedef struct KSpec {
   Callable *kernel;
   Func *kfunc;
   int D;                     /* launch dimensionality */
-  int64_t cblk[3];           /* C launches of kernels with block parameters: the block size,
-                                part of the key, so the C compiler sees constant thread loops */
+  int64_t cblk[3];           /* launches of kernels with block parameters (CUDA: with barriers
+                                too): the block size, part of the key, so the compiler sees
+                                constant thread loops and blkdim */
   FSpec *kspec;              /* the kernel itself */
   FSpec *funcs;              /* every specialization, the kernel included */
   int nfuncs;
@@ -189,6 +190,10 @@ typedef struct KSpec {
   int coarse_arg[4], ncoarse;
   int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
                                 launcher keeps each block's counts below 2^24 */
+  int vthreads;              /* CUDA virtual threads: the launcher proposes F (with cblk, both
+                                in the key); emit_cuda keeps it when every GPU thread can run
+                                F of the block's threads along dimension 0 (docs/cuda.md),
+                                else sets 1 */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

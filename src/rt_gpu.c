@@ -58,6 +58,7 @@ typedef struct GSpec {
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
   size_t coarse_sh;
+  int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
@@ -87,7 +88,8 @@ typedef struct GSpec {
 /* ---- the specialization of a call site's last launch ----
    A loop launches one kernel with alike arguments launch after launch. When the site's last
    launch had no captured variables (its key then depends only on the kernel, the launch's
-   sizes, the precision and the arguments) and this launch has the same sizes and its
+   sizes, the precision, the arguments and OQ_CUDA_VTHREADS) and this launch has the same
+   sizes, virtual-thread proposal (vthreads_for) and its
    arguments the same kinds, element types and shapes, the site's GSpec is taken again
    without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
    shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
@@ -104,6 +106,7 @@ typedef struct SiteMemo {
   Frame *env;
   int D;
   bool dp, no_cmem, explicit_blk;
+  int vt;                    /* the virtual threads proposed (OQ_CUDA_VTHREADS may change) */
   int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
   ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
   GSpec *g;                  /* NULL: nothing kept */
@@ -462,6 +465,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->ncoarse = S->ncoarse;
   memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
   g->coarse_inc = S->coarse_inc;
+  g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -561,7 +565,7 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (!g->tiled && threads > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads / g->vthreads > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 
@@ -931,7 +935,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   for (int d = 0; d < cl->D; d++) {
     full[cl->D - 1 - d] = cnt[d];
-    block[cl->D - 1 - d] = (unsigned)blk[d];
+    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads);
   }
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
@@ -1015,6 +1019,41 @@ static void check_cooperative(GSpec *g, const CpuLaunch *cl, const int64_t *blk,
              (long long)fit, (long long)threads);
 }
 
+/* Whether a launch's block size is part of its key: barrier kernels with block parameters
+   compile per block size (constant blkdim, as on the CPU) and may get virtual threads. */
+static bool block_keyed(const CpuLaunch *cl) {
+  FuncInfo *fi = func_info(cl->kernel->func);
+  return cl->D <= 3 && fi->block_params && fi->uses_barrier && !fi->uses_grid_barrier;
+}
+
+/* Virtual threads (emit_cuda) proposed for a launch's block: F Quasar threads per GPU thread
+   along dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU
+   threads (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without
+   zeroing, for 32x32 ones); OQ_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
+static int vthreads_for(const CpuLaunch *cl) {
+  if (!block_keyed(cl)) return 1;
+  const int64_t *blk = cl->blk;
+  int64_t threads = 1;
+  for (int d = 0; d < cl->D; d++) threads *= blk[d];
+  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);
+  if (want) return blk[0] % want ? 1 : want;
+  for (int F = 4; F >= 2; F /= 2)
+    if (blk[0] % F == 0 && threads / F >= 64) return F;
+  return 1;
+}
+
+/* The specialization's key, with the block size and the virtual threads' proposal. */
+static char *spec_key(KSpec *S, const CpuLaunch *cl) {
+  if (block_keyed(cl))
+    for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
+  S->vthreads = vthreads_for(cl);
+  char *key = ksema_key(S, cl->args);
+  size_t n = strlen(key);
+  key = realloc(key, n + 16);
+  snprintf(key + n, 16, "|vt%d", S->vthreads);
+  return key;
+}
+
 /* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
 static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *pr) {
   long hits = cuda_stats.cache_hits;
@@ -1047,7 +1086,7 @@ static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
   if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
       m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
       m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
-      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk))
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != vthreads_for(cl))
     return false;
   for (int i = 0; i < f->nparams; i++) {
     ArgShape a;
@@ -1057,7 +1096,7 @@ static bool memo_hit(const SiteMemo *m, const CpuLaunch *cl) {
 }
 
 /* Keeps g as the site's specialization, unless an argument's kind is not taken. */
-static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem) {
+static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem, int vt) {
   Func *f = cl->kernel->func;
   m->g = NULL;
   if (f->nparams > MEMO_ARGS || cl->D > MEMO_RANK) return;
@@ -1072,6 +1111,7 @@ static void memo_keep(SiteMemo *m, const CpuLaunch *cl, GSpec *g, bool no_cmem) 
   m->explicit_blk = cl->explicit_blk;
   m->dp = rt_config.double_precision;
   m->no_cmem = no_cmem;
+  m->vt = vt;
   m->g = g;
 }
 
@@ -1083,11 +1123,11 @@ static GSpec *find_spec(const CpuLaunch *cl, KSpec *S) {
     S->no_cmem = m->no_cmem;
     return m->g;
   }
-  char *key = ksema_key(S, cl->args);
+  char *key = spec_key(S, cl);
   cmem_key(cl, &key, &S->no_cmem);
   GSpec *g = lookup(key);
   free(key);
-  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem);
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->vthreads);
   return g;
 }
 
@@ -1232,7 +1272,7 @@ void gpu_check(const CpuLaunch *cl) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
-  char *key = ksema_key(&S, cl->args);
+  char *key = spec_key(&S, cl);
   GSpec *g = lookup(key);
   free(key);
   bool verbose = cl->opt && cl->opt->verbose;

@@ -324,11 +324,20 @@ cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
-# persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions
+# persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions (each once:
+# a barrier kernel compiles per block size on CUDA too)
 persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.q 2>/dev/null |
-          sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | tr '\n' ' ')
+          sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | awk '!seen[$0]++' | tr '\n' ' ')
 if [ "$persist" = "hist_shared weighted " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: persistent blocks for [$persist], expected [hist_shared weighted ]"; cli_fail=$((cli_fail + 1)); fi
+# virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
+# and the state kept across barriers (each pair once: keys may split a block size)
+vt=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/virtual_threads.q 2>/dev/null |
+     awk '/^\/\* kernel /{k = $3; sub(":", "", k)} /^\/\* transforms: .*virtual-threads/{
+          f = $0; sub(/.*virtual-threads\(/, "", f); sub(/\).*/, "", f); print k ":" f}' | awk '!seen[$0]++' | tr '\n' ' ')
+want="transpose:4 mirror:4 cross:4 cross:2 below:4 reverse1:4 heavy:2 swap3:4 "
+if [ "$vt" = "$want" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: virtual threads [$vt], expected [$want]"; cli_fail=$((cli_fail + 1)); fi
 ldg=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/hwconst_ldg.q 2>/dev/null |
       sed -n '/^\/\* kernel kernel_ldg_sync/,/^\/\* kernel /p' | grep -c '__ldg(')
 if [ "${ldg:-0}" -ge 1 ]; then cli_pass=$((cli_pass + 1))

@@ -127,6 +127,29 @@ template <int K> __global__ void transpose_shared(const float *in, float *out, i
   out[(size_t)oi * n + oj] = tile[threadIdx.x][threadIdx.y];
 }
 
+// The same, K x R threads per K x K tile, each thread K / R rows (NVIDIA's coalesced
+// transpose): what giving each thread several elements gains by hand.
+template <int K, int R> __global__ void transpose_rows(const float *in, float *out, int n) {
+  __shared__ float tile[K][K + 1];
+  int i = blockIdx.y * K + threadIdx.y, j = blockIdx.x * K + threadIdx.x;
+  for (int r = 0; r < K; r += R) tile[threadIdx.y + r][threadIdx.x] = in[(size_t)(i + r) * n + j];
+  __syncthreads();
+  int oi = blockIdx.x * K + threadIdx.y, oj = blockIdx.y * K + threadIdx.x;
+  for (int r = 0; r < K; r += R) out[(size_t)(oi + r) * n + oj] = tile[threadIdx.x][threadIdx.y + r];
+}
+
+// The same in dynamic shared memory with oq's bounds tests on every access (rows m, columns
+// n): what oq's generated kernel does beyond the hand-written one.
+template <int K, int R> __global__ void transpose_rows_checked(const float *in, float *out, int m, int n) {
+  extern __shared__ float dtile[];   // K x (K + 1)
+  int i = blockIdx.y * K + threadIdx.y, j = blockIdx.x * K + threadIdx.x;
+  for (int r = 0; r < K; r += R) dtile[(threadIdx.y + r) * (K + 1) + threadIdx.x] = (unsigned)(i + r) < (unsigned)m && (unsigned)j < (unsigned)n ? in[(i + r) * n + j] : 0.f;
+  __syncthreads();
+  int oi = blockIdx.x * K + threadIdx.y, oj = blockIdx.y * K + threadIdx.x;
+  for (int r = 0; r < K; r += R)
+    if ((unsigned)(oi + r) < (unsigned)n && (unsigned)oj < (unsigned)m) out[(oi + r) * m + oj] = dtile[threadIdx.x * (K + 1) + threadIdx.y + r];
+}
+
 __global__ void empty_kernel(float *x) {
   if (threadIdx.x == 1000) x[0] = 1;
 }
@@ -201,17 +224,31 @@ static void transpose_case(int n) {
   double copy_ms = best_ms([&] { cudaMemcpy(b, a, bytes, cudaMemcpyDeviceToDevice); });
   double hand16 = best_ms([&] { transpose_shared<16><<<dim3(n / 16, n / 16), dim3(16, 16)>>>(a, b, n); });
   double hand32 = best_ms([&] { transpose_shared<32><<<dim3(n / 32, n / 32), dim3(32, 32)>>>(a, b, n); });
+  double rows32 = best_ms([&] { transpose_rows<32, 8><<<dim3(n / 32, n / 32), dim3(32, 8)>>>(a, b, n); });
+  double rows16 = best_ms([&] { transpose_rows<16, 8><<<dim3(n / 16, n / 16), dim3(16, 8)>>>(a, b, n); });
+  double checked32 = best_ms([&] { transpose_rows_checked<32, 4><<<dim3(n / 32, n / 32), dim3(32, 4), 32 * 33 * 4>>>(a, b, n, n); });
   cudaFree(a);
   cudaFree(b);
-  for (int k = 16; k <= 32; k *= 2) {
-    char call[200], what[120];
-    snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
-    if (!oq(call)) continue;
-    double oq_ms = oq_kernel("k_transpose");
-    snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles", n, k, k);
-    row(what, oq_ms, "cuMemcpyDtoD", copy_ms, ">= 95%");
-    row("", oq_ms, k == 16 ? "CUDA tiled (seed 002)" : "CUDA tiled, 32x32", k == 16 ? hand16 : hand32, "-");
-  }
+  // each tile size with oq's choice of virtual threads (or OQ_CUDA_VTHREADS's), then without
+  for (int k = 16; k <= 32; k *= 2)
+    for (int vt = 0; vt < 2; vt++) {
+      char call[200], what[120];
+      snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
+      const char *was = getenv("OQ_CUDA_VTHREADS");
+      std::string keep = was ? was : "";
+      if (vt) setenv("OQ_CUDA_VTHREADS", "1", 1);
+      bool ok = oq(call);
+      if (was) setenv("OQ_CUDA_VTHREADS", keep.c_str(), 1);
+      else unsetenv("OQ_CUDA_VTHREADS");
+      if (!ok) continue;
+      double oq_ms = oq_kernel("k_transpose");
+      snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles%s", n, k, k, vt ? ", 1 thread" : "");
+      row(what, oq_ms, "cuMemcpyDtoD", copy_ms, vt ? "-" : ">= 95%");
+      if (vt) continue;
+      row("", oq_ms, k == 16 ? "CUDA tiled (seed 002)" : "CUDA tiled, 32x32", k == 16 ? hand16 : hand32, "-");
+      row("", oq_ms, k == 16 ? "CUDA 16x8 threads" : "CUDA 32x8 threads", k == 16 ? rows16 : rows32, "-");
+      if (k == 32) row("", oq_ms, "CUDA 32x4, dyn, tests", checked32, "-");
+    }
 }
 
 static void launch_case(int n) {
@@ -258,11 +295,14 @@ int main(int argc, char **argv) {
   printf("bench-gpu on %s (%d SMs); oq: the fastest launch of each kernel (device time, CUDA events)\n",
          p.name, p.multiProcessorCount);
   printf("%-34s %10s  %-22s %10s %8s  %s\n", "case", "oq ms", "peer", "peer ms", "peer/oq", "target");
-  // the targets first: a run cut short still reports them
-  hist_case(8192, 8192, 0, "gradient", 2);
-  sum_case(1LL << 28);
-  transpose_case(8192);
-  launch_case(100000);
+  // the targets first: a run cut short still reports them; BENCH_GPU_CASES (words among
+  // hist sum transpose launch more) runs only those
+  const char *only = getenv("BENCH_GPU_CASES");
+  auto want = [&](const char *c) { return !only || strstr(only, c); };
+  if (want("hist")) hist_case(8192, 8192, 0, "gradient", 2);
+  if (want("sum")) sum_case(1LL << 28);
+  if (want("transpose")) transpose_case(8192);
+  if (want("launch")) launch_case(100000);
   // then the rest, slowest last, while the time budget lasts
   const char *budget = getenv("BENCH_GPU_BUDGET_S");
   double limit = budget ? atof(budget) : 200;
@@ -271,6 +311,7 @@ int main(int argc, char **argv) {
     {8192, 8192, 2, 2, "constant"}, {1080, 1920, 2, 3, "constant"}, {8192, 8192, 0, 1, "gradient"},
   };
   for (auto &c : more) {
+    if (!want("more")) break;
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t_start).count();
     if (s > limit) {
       printf("hist %s %dx%dx3 %s: skipped, %.0f s of the %.0f s budget (BENCH_GPU_BUDGET_S) spent\n",
