@@ -118,22 +118,23 @@ static bool vthreads_ok(Em *E) {
   return S->vthreads >= 2;
 }
 
+/* CUDA's thread and block axes; Quasar's last dimension runs along x */
+static const char *const cuda_axis[3] = {"x", "y", "z"};
+
 /* The thread's coordinates in dimension d: T (in its block), B (the block), P (position);
    boff: the first block of this chunk of a grid beyond the device's y/z limits. */
 static void thread_coords(Em *E, int d) {
-  static const char *axis[3] = {"x", "y", "z"};
-  const char *a = axis[E->S->D - 1 - d];
+  const char *a = cuda_axis[E->S->D - 1 - d];
   em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
           d, d, d);
 }
 
 /* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 */
 static void vthread_open(Em *E) {
-  static const char *axis[3] = {"x", "y", "z"};
   em_line(E, "#pragma unroll");
   em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
   E->ind++;
-  em_line(E, "const oq_ix T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", axis[E->S->D - 1],
+  em_line(E, "const oq_ix T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", cuda_axis[E->S->D - 1],
           (long long)(E->S->cblk[0] / E->S->vthreads));
 }
 
@@ -146,10 +147,9 @@ static void vthread_close(Em *E) {
    tests of blkpos and its products fold). */
 static void block_facts(Em *E) {
   KSpec *S = E->S;
-  static const char *axis[3] = {"x", "y", "z"};
   if (!S->cblk[0] || S->tiled) return;
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
-    em_line(E, "__builtin_assume(threadIdx.%s < %lld);", axis[S->D - 1 - d],
+    em_line(E, "__builtin_assume(threadIdx.%s < %lld);", cuda_axis[S->D - 1 - d],
             (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads));
 }
 
@@ -157,8 +157,7 @@ static void cuda_vthread_body(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  static const char *axis[3] = {"x", "y", "z"};
-  em_line(E, "const oq_ix B0 = blockIdx.%s + P.boff[0];", axis[S->D - 1]);
+  em_line(E, "const oq_ix B0 = blockIdx.%s + P.boff[0];", cuda_axis[S->D - 1]);
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
@@ -383,9 +382,8 @@ static void emit_coarse(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  static const char *axis[3] = {"x", "y", "z"};
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
   em_line(E, "size_t _shoff = 0;");
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
@@ -490,8 +488,7 @@ static void grid_phase(Em *E, int from, int to) {
 static void emit_grid_stride(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  static const char *axis[3] = {"x", "y", "z"};
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
   em_line(E, "const oq_ix nvb = %s;", nvb.s);
