@@ -836,11 +836,15 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   }
 }
 
-/* The integer environment variable name when set within [lo, hi], else def. */
-static int env_int(const char *name, int lo, int hi, int def) {
-  const char *e = getenv(name);
-  int v = e ? atoi(e) : def;
-  return v >= lo && v <= hi ? v : def;
+/* A tuning knob: the integer environment variable name when set within [lo, hi], else def.
+   Launches ask on every call, so each knob is read once into *cache (-1 before). */
+static int env_int(int *cache, const char *name, int lo, int hi, int def) {
+  if (*cache < 0) {
+    const char *e = getenv(name);
+    int v = e ? atoi(e) : def;
+    *cache = v >= lo && v <= hi ? v : def;
+  }
+  return *cache;
 }
 
 static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
@@ -867,7 +871,8 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     count_scratch(g, counts, cl->site->loc);
     h->scr = (int64_t)g->counts;
   }
-  unsigned lg = (unsigned)env_int("OQ_CUDA_LGR", 0, 5, 5);   /* tuning knob: log2 of the replicas */
+  static int lgr = -1, tile_min = -1;
+  unsigned lg = (unsigned)env_int(&lgr, "OQ_CUDA_LGR", 0, 5, 5);   /* log2 of the replicas */
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
   h->xf = mask ? mask | lg << 8 : 0;
   g->tshared = mask ? per << lg : 0;
@@ -878,7 +883,8 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   int per_sm = g->occ_blocks;
   /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
      tuning knob) */
-  int64_t ppt = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, g->tile_ppt > 1 ? g->tile_ppt : 1);
+  int64_t ppt = env_int(&tile_min, "OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
+  if (!ppt) ppt = g->tile_ppt > 1 ? g->tile_ppt : 1;
   int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
@@ -1035,7 +1041,8 @@ static int vthreads_for(const CpuLaunch *cl) {
   const int64_t *blk = cl->blk;
   int64_t threads = 1;
   for (int d = 0; d < cl->D; d++) threads *= blk[d];
-  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);
+  int asked = -1;   /* read at each launch of these kernels: bench-gpu changes it between cases */
+  int want = env_int(&asked, "OQ_CUDA_VTHREADS", 1, 32, 0);
   if (want) return blk[0] % want ? 1 : want;
   for (int F = 4; F >= 2; F /= 2)
     if (blk[0] % F == 0 && threads / F >= 64) return F;
