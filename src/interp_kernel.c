@@ -70,34 +70,11 @@ static int64_t block_cap(int D, int d, bool rows) {
   return d < first3 ? 1 : (rows ? rows3 : caps3)[d - first3];
 }
 
-/* Every shared() of n has literal sizes and n calls no user function (which could). */
-static bool shared_sizes_fixed(const Node *n) {
-  if (!n) return true;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  if (n->kind == N_CALL) {
-    if (n->a->kind != N_IDENT || n->a->slot >= 0) return false;
-    if (!strcmp(n->a->name, "shared") || !strcmp(n->a->name, "shared_zeros"))
-      for (int i = 0; i < n->list.n; i++)
-        if (n->list.items[i]->kind != N_INT) return false;
-  }
-  if (!shared_sizes_fixed(n->a) || !shared_sizes_fixed(n->b) || !shared_sizes_fixed(n->c)) return false;
-  for (int i = 0; i < n->list.n; i++) if (!shared_sizes_fixed(n->list.items[i])) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!shared_sizes_fixed(n->list2.items[i])) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (!shared_sizes_fixed(n->cases[i].body.items[j])) return false;
-  return true;
-}
-
-/* Whether f's 3-D launches get long rows (block_cap), decided once per kernel. */
+/* Whether f's 3-D launches get long rows (block_cap): it sees blocks, and its shared memory
+   cannot depend on their size. */
 static bool long_rows(Func *f) {
   FuncInfo *fi = func_info(f);
-  if (!fi->rows_known) {
-    fi->rows_known = true;
-    fi->long_rows = fi->block_params;
-    for (int i = 0; i < f->body.n && fi->long_rows; i++) fi->long_rows = shared_sizes_fixed(f->body.items[i]);
-  }
-  return fi->long_rows;
+  return fi->block_params && !fi->shared_by_block;
 }
 
 /* Reads a size: a number, or a vector of numbers. Returns the count. */

@@ -40,7 +40,8 @@ typedef struct FuncInfo {
   bool uses_barrier;        /* its body calls syncthreads (runs threads as fibers) */
   bool uses_grid_barrier;   /* syncthreads(grid): the whole grid runs as fibers */
   bool block_params;        /* has blkpos, blkdim, blkidx or blkcnt parameters (sees blocks) */
-  bool rows_known, long_rows;   /* 3-D default blocks of 2 x 64 x 4 (interp_kernel.c) */
+  bool shared_by_block;     /* calls a user function or shared() of non-literal sizes: may
+                               size shared memory by the block (3-D default blocks) */
   bool *special_params;     /* per parameter: pos, blkpos, ... (parallel_do passes no argument) */
   Op out_op;                /* kernel outputs: the compound operator used on them */
   int *out_param;           /* per output: the parameter it starts as (same name), or -1 */

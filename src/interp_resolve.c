@@ -238,6 +238,16 @@ static void mark_barrier(Resolver *R, Node *call) {
     fi->uses_grid_barrier = true;
 }
 
+/* A call that may size shared memory by the block: a user function, or shared() of sizes
+   that are not literals (the 3-D default block depends on it, interp_kernel.c). */
+static void note_shared_sizes(Resolver *R, Node *call) {
+  Node *f = call->a;
+  bool shared = f->kind == N_IDENT && f->slot < 0 && (!strcmp(f->name, "shared") || !strcmp(f->name, "shared_zeros"));
+  if (f->kind != N_IDENT || f->slot >= 0) R->scope->info->shared_by_block = true;
+  for (int i = 0; shared && i < call->list.n; i++)
+    if (call->list.items[i]->kind != N_INT) R->scope->info->shared_by_block = true;
+}
+
 static bool is_barrier_name(Node *n) {
   return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
 }
@@ -274,6 +284,7 @@ static void resolve_expr(Resolver *R, Node *n) {
     resolve_expr(R, n->a);
     resolve_list(R, &n->list);
     check_call(R, n);
+    note_shared_sizes(R, n);
     return;
   case N_INDEX:
     resolve_expr(R, n->a);
