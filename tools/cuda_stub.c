@@ -39,8 +39,9 @@ R cuModuleUnload(void *m) { (void)m; return 0; }
 R cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : a == 6 ? 90 : 0; return 0; }
 R cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
 volatile long launches;
+static int capturing, captured;   /* graphs: launches while a stream is captured */
 R cuLaunchKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p, void **x) {
-  (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; (void)x; launches++; return 0; }
+  (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; (void)x; if (capturing) captured++; else launches++; return 0; }
 R cuLaunchCooperativeKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p) {
   (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; return 0; }
 R cuOccupancyMaxPotentialBlockSize(int *g, int *b, void *f, void *fn, size_t s, int l) { (void)f; (void)fn; (void)s; (void)l; *g = 264; *b = 1024; return 0; }
@@ -61,3 +62,19 @@ R cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 R cuEventSynchronize(void *e) { (void)e; return 0; }
 R cuEventElapsedTime_v2(float *ms, void *a, void *b) { (void)a; (void)b; *ms = 0.001f; return 0; }
 R cuEventDestroy_v2(void *e) { free(e); return 0; }
+R cuCtxGetCurrent(void **c) { *c = (void *)1; return 0; }
+R cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(8); return 0; }
+R cuStreamSynchronize(void *s) { (void)s; return 0; }
+R cuStreamDestroy_v2(void *s) { free(s); return 0; }
+R cuLaunchKernelEx(const void *c, void *f, void **p, void **x) { (void)c; (void)f; (void)p; (void)x; launches++; return 0; }
+R cuMemcpyHtoDAsync_v2(unsigned long long d, const void *s, size_t n, void *st) { (void)st; memcpy((void *)(size_t)d, s, n); return 0; }
+R cuMemcpyDtoHAsync_v2(void *d, unsigned long long s, size_t n, void *st) { (void)st; memcpy(d, (void *)(size_t)s, n); return 0; }
+R cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n, void *st) { (void)st; memcpy((void *)(size_t)d, (void *)(size_t)s, n); return 0; }
+R cuMemsetD8Async(unsigned long long p, unsigned char v, size_t n, void *st) { (void)st; memset((void *)(size_t)p, v, n); return 0; }
+/* graphs: a captured graph remembers how many launches it holds; replays count them */
+R cuStreamBeginCapture_v2(void *s, int m) { (void)s; (void)m; capturing = 1; captured = 0; return 0; }
+R cuStreamEndCapture(void *s, void **g) { (void)s; capturing = 0; int *n = malloc(sizeof *n); *n = captured; *g = n; return 0; }
+R cuGraphInstantiateWithFlags(void **e, void *g, unsigned long long f) { (void)f; *e = g; return 0; }
+R cuGraphGetNodes(void *g, void **nodes, size_t *n) { if (nodes) for (size_t i = 0; i < *n; i++) nodes[i] = g; else *n = (size_t)*(int *)g; return 0; }
+R cuGraphExecKernelNodeSetParams_v2(void *e, void *n, const void *p) { (void)e; (void)n; (void)p; return 0; }
+R cuGraphLaunch(void *e, void *s) { (void)s; launches += *(int *)e; return 0; }
