@@ -19,7 +19,7 @@
    default 0), OQ_LIBCUDA / OQ_NVRTC (exact library paths, tried first), CUDA_HOME and
    CUDA_PATH (where NVRTC is looked for), OQ_CACHE_DIR (default ~/.cache/openquasar),
    OQ_CUDA_TRANSFER=register|pageable (how host<->device copies are made),
-   OQ_CUDA_GRAPHS=1 (batched launches, cuda_set_batching). */
+   OQ_CUDA_GRAPHS=0 (no batched launches; cuda_set_batching). */
 #ifndef OQ_RT_CUDA_H
 #define OQ_RT_CUDA_H
 #include <stdbool.h>
@@ -113,8 +113,8 @@ CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc);
    barriers). Asynchronous: errors of the kernel itself show at cuda_sync. */
 void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
                  size_t shared_bytes, bool cooperative, void **params, SrcLoc loc);
-/* Batched launches (rt_cuda.c says how): on when OQ_CUDA_GRAPHS=1 and the driver has CUDA
-   graphs. cuda_set_batching turns them on or off (the queue submitted first); it returns
+/* Batched launches (rt_cuda.c says how): on when the driver has CUDA graphs, unless
+   OQ_CUDA_GRAPHS=0. cuda_set_batching turns them on or off (the queue submitted first); it returns
    whether they were on. With batching, a launch's own refusal by the driver may show at the
    next call that reaches the device, still naming the kernel at the launch's SrcLoc. */
 bool cuda_set_batching(bool on);

@@ -652,6 +652,7 @@ static void test_gpu_pool(void) {
 }
 
 static void measure_launches(void) {
+  bool was = cuda_set_batching(false);   /* the driver's launches, one by one */
   CudaKernel *k = cuda_kernel(mod, "empty", L);
   unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
   for (int i = 0; i < 100; i++) cuda_launch(k, g, b, 0, false, NULL, L);
@@ -678,6 +679,7 @@ static void measure_launches(void) {
          "%.2f us/launch on the device's clock\n", t / n * 1e6, n, t2 / m * 1e6, ms / n * 1e3);
   cuda_event_free(e0);
   cuda_event_free(e1);
+  cuda_set_batching(was);
 }
 
 /* Batched launches on the device: rounds of single-thread updates of one array, the same
