@@ -494,6 +494,7 @@ static bool enqueue(CudaKernel *k, const unsigned grid[3], const unsigned block[
     B.bytes = p;
     B.cap = cap;
   }
+  memset(B.bytes + at, 0, k->param_bytes);   /* padding too: update_graph compares all */
   for (int i = 0; i < k->nparams; i++) memcpy(B.bytes + at + k->param_off[i], params[i], k->param_size[i]);
   QLaunch *q = &B.q[B.n++];
   *q = (QLaunch){k, {grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}, (unsigned)shared, at, loc};
