@@ -5,7 +5,7 @@
      cc -O2 -std=c11 -D_GNU_SOURCE -Isrc -o build/launch_variants tools/launch_variants.c \
         src/rt_cuda.c src/rt_nvrtc.c src/rt_cache.c src/rt_devmem.c src/rt_value.c \
         src/rt_ops.c src/rt_index.c src/rt_print.c src/rt_builtins.c src/diag.c src/arena.c -ldl -lm
-     build/oq emit --target cuda tests/gpu/launch.q | sed '/^launch: \|runtime error/,$d' > /tmp/k.cu
+     build/oq emit --target cuda tests/gpu/launch.q | sed '/^batch of\|runtime error/,$d' > /tmp/k.cu
      build/launch_variants /tmp/k.cu
    k.cu: oq's own kernel (entry oqk_entry(OqkGrid, OqkLaunch *, OqkWorker *)); its OqkGrid is
    OqkGridHead and one 1-D array (136 bytes), filled as rt_gpu.c fills it for x = zeros(1).
