@@ -807,79 +807,49 @@ static void sweep_box(Em *E) {
   em_line(E, "}");
 }
 
-/* This thread's box in the current tile (_B0<u>.., _r<u>: its row-major element, in boxes;
-   _ok<u>: inside the launch), then the next tile's: the digits _b<d> step by the grid's
-   extent G<d>, back to the thread's own t<d> past the tiles' L<d> = Q<d> G<d>, carrying;
-   _rb follows with adds only. */
+/* The next tile's box of this thread (_B<u>_d, _ok<u>: inside the launch), digits advanced. */
 static void sweep_next_box(Em *E, const char *u) {
-  em_line(E, "const int64_t _B0%s = _b0, _B1%s = _b1, _B2%s = _b2, _r%s = _rb; (void)_B1%s; (void)_B2%s; (void)_r%s;", u, u, u, u,
-          u, u, u);
-  em_line(E, "const bool _ok%s = _b0 < _V0 && _b1 < _V1 && _b2 < _V2;", u);
-  em_line(E, "_rb += _G2; if ((_b2 += _G2) >= _L2) { _b2 = _t2; _rb += _W2; if ((_b1 += _G1) >= _L1) { _b1 = _t1; _rb += _W1; _b0 += _G0; } }");
-}
-
-/* The boxes of step u's U tiles and the loads ahead of their elements (_nx<j>_<k>): an
-   element outside the launch reads element 0 instead. */
-static void sweep_issue(Em *E, int U) {
-  for (int k = 0; k < U; k++) sweep_next_box(E, em_sf(E, "_%d", k));
-  for (int k = 0; k < U; k++) em_line(E, "_nr_%d = _r_%d; _nok_%d = _ok_%d;", k, k, k, k);
-  for (int j = 0; j < E->npf; j++)
-    for (int k = 0; k < U; k++) em_line(E, "_nx%d_%d = %s.p[_ok_%d ? _r_%d : 0];", j, k, E->pf_arr[j], k, k);
+  em_line(E, "const int64_t _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
+  em_line(E, "const bool _ok%s = _B0%s < _V0 && _B1%s < _V1 && _B2%s < _V2; (void)_B1%s; (void)_B2%s;", u, u, u, u, u, u);
+  em_line(E, "if (++_q2 == _Q2) { _q2 = 0; if (++_q1 == _Q1) { _q1 = 0; ++_q0; } }");
 }
 
 /* A grid without boxes whose arrays x[pos] have the launch's shape (E->lin_test): U tiles
-   per step; the elements of the arrays loaded ahead (pf_collect) for the next step's U
-   tiles are loaded before this step's U bodies run (positions as element _r), so that
-   loads stay in flight while the bodies run; the tiles left, one at a time. */
+   per step, their boxes first, then the elements of the arrays loaded ahead (pf_collect)
+   for all U, then the U positions as element _r; the tiles left, one at a time. */
 static void sweep_linear(Em *E) {
   int U = pf_collect(E);
   em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
   E->ind++;
   E->lin = true;
-  if (U > 1) {
-    for (int k = 0; k < U; k++) {
-      em_line(E, "int64_t _nr_%d = 0; bool _nok_%d = false;", k, k);
-      for (int j = 0; j < E->npf; j++) em_line(E, "%s _nx%d_%d = 0;", em_el_ctype(E->pf_el[j]), j, k);
+  for (int u = U > 1 ? U : 1; u >= 1; u = u > 1 ? 1 : 0) {
+    em_line(E, "for (; _k >= %d; _k -= %d) {", u, u);
+    E->ind++;
+    for (int k = 0; k < u; k++) {
+      sweep_next_box(E, em_sf(E, "_%d", k));
+      char *r = em_sf(E, "_B0_%d", k);   /* the row-major element of the box */
+      for (int d = 1; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + _B%d_%d", r, d, d, k);
+      em_line(E, "const int64_t _r_%d = _ok_%d ? %s : 0;", k, k, r);
     }
-    em_line(E, "if (_k >= %d) {", U);
-    E->ind++;
-    sweep_issue(E, U);
-    E->ind--;
-    em_line(E, "}");
-    em_line(E, "for (; _k >= %d; _k -= %d) {", U, U);
-    E->ind++;
-    for (int k = 0; k < U; k++) {
-      em_line(E, "const int64_t _c%d = _nr_%d; const bool _cok%d = _nok_%d;", k, k, k, k);
-      for (int j = 0; j < E->npf; j++) em_line(E, "const %s _pf%d_%d = _nx%d_%d;", em_el_ctype(E->pf_el[j]), j, k, j, k);
-    }
-    em_line(E, "if (_k >= %d) {", 2 * U);
-    E->ind++;
-    sweep_issue(E, U);
-    E->ind--;
-    em_line(E, "}");
-    for (int k = 0; k < U; k++) {
-      em_line(E, "if (_cok%d) {", k);
+    for (int j = 0; j < E->npf && u > 1; j++)
+      for (int k = 0; k < u; k++)
+        em_line(E, "const %s _pf%d_%d = %s.p[_r_%d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+    int npf = E->npf;
+    if (u == 1) E->npf = 0;
+    for (int k = 0; k < u; k++) {
+      em_line(E, "if (_ok_%d) {", k);
       E->ind++;
-      em_line(E, "const int64_t _r = _c%d;", k);
+      em_line(E, "const int64_t _r = _r_%d;", k);
       E->pf_k = k;
-      cuda_one_position(E, em_sf(E, "_nextl%d", k));
+      cuda_one_position(E, em_sf(E, "_nextl%d_%d", u, k));
       E->ind--;
       em_line(E, "}");
     }
+    E->npf = npf;
     E->ind--;
     em_line(E, "}");
   }
   E->npf = 0;
-  em_line(E, "for (; _k > 0; _k--) {");
-  E->ind++;
-  sweep_next_box(E, "");
-  em_line(E, "if (_ok) {");
-  E->ind++;
-  cuda_one_position(E, "_nextl");
-  E->ind--;
-  em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
   E->lin = false;
   E->ind--;
   em_line(E, "}");
@@ -911,9 +881,7 @@ static void cuda_sweep_body(Em *E) {
       em_line(E, "const int64_t _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
               t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
     em_line(E, "const int64_t _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
-    em_line(E, "const int64_t _L1 = _Q1 * _G1, _L2 = _Q2 * _G2, _W2 = _G1 * _V2 - _L2, _W1 = (_G0 * _V1 - _L1) * _V2;");
-    em_line(E, "int64_t _b0 = _t0, _b1 = _t1, _b2 = _t2, _rb = (_t0 * _V1 + _t1) * _V2 + _t2;");
-    em_line(E, "int64_t _k = _t0 < _G0 ? _Q0 * _Q1 * _Q2 : 0;");
+    em_line(E, "int64_t _q0 = 0, _q1 = 0, _q2 = 0, _k = _t0 < _G0 ? _Q0 * _Q1 * _Q2 : 0;");
     if (E->lin_slot >= 0) sweep_linear(E);
     em_line(E, "for (; _k > 0; _k--) {");
     E->ind++;
