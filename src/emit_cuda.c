@@ -676,11 +676,6 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
   }
 }
 
-/* The linear loop U positions at a time, their elements loaded first, V at once (vector
-   loads, when every such array is aligned for them): while the whole grid has U positions
-   per thread left (_nv), thread t takes V consecutive elements at V * t + i * V * _st; then
-   single vectors up to the last whole vector (_nq); _r ends at the first position left for
-   the loop after it. Device functions may write anything: then none. */
 /* The arrays of the linear loop to load ahead (E->npf) and the positions per step U; 0
    when none (device functions may write anything). */
 static int pf_collect(Em *E) {
@@ -694,6 +689,11 @@ static int pf_collect(Em *E) {
   return U;
 }
 
+/* The linear loop U positions at a time, their elements loaded first, V at once (vector
+   loads, when every such array is aligned for them): while the whole grid has U positions
+   per thread left (_nv), thread t takes V consecutive elements at V * t + i * V * _st; then
+   single vectors up to the last whole vector (_nq); _r ends at the first position left for
+   the loop after it. Device functions may write anything: then none. */
 static void cuda_unrolled(Em *E) {
   int U = pf_collect(E);
   if (!U) return;
