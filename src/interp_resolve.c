@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp_priv.h"
+#include "kernel_ir.h"
 #include "parse.h"
 #include "transform.h"
 
@@ -417,7 +418,8 @@ static void resolve_stmt(Resolver *R, Node *n) {
     }
     return;
   }
-  case N_MACRO: case N_ATTR: case N_TYPEDEF: case N_IMPORT: return;
+  case N_ATTR: ktiling_check(n); return;
+  case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
   case N_BLOCK: resolve_block(R, &n->list); return;
   case N_EXPR: resolve_expr(R, n->a); return;
   default: resolve_expr(R, n); return;
