@@ -811,7 +811,8 @@ static void sweep_box(Em *E) {
 static void sweep_next_box(Em *E, const char *u) {
   em_line(E, "const int64_t _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
   em_line(E, "const bool _ok%s = _B0%s < _V0 && _B1%s < _V1 && _B2%s < _V2; (void)_B1%s; (void)_B2%s;", u, u, u, u, u, u);
-  em_line(E, "if (++_q2 == _Q2) { _q2 = 0; if (++_q1 == _Q1) { _q1 = 0; ++_q0; } }");
+  em_line(E, "{ int _c; _q2 += _s2; _c = _q2 >= _Q2; if (_c) _q2 -= _Q2; _q1 += _s1 + _c; _c = _q1 >= _Q1;");
+  em_line(E, "  if (_c) _q1 -= _Q1; _q0 += _s0 + _c; }");
 }
 
 /* A grid without boxes whose arrays x[pos] have the launch's shape (E->lin_test): U tiles
@@ -880,8 +881,14 @@ static void cuda_sweep_body(Em *E) {
     for (int d = 0; d < 3; d++)
       em_line(E, "const int64_t _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
               t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
+    /* _K copies of the grid at once (the launcher fills the device: sweep_grid): copy _g
+       runs tiles _g, _g + _K, ... (digits _q, step digits _s) */
+    em_line(E, "const int64_t _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (int64_t)gridDim.x * blockDim.x / _GT;");
+    em_line(E, "const int64_t _g = _th / _GT; _th -= _g * _GT;");
     em_line(E, "const int64_t _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
-    em_line(E, "int64_t _q0 = 0, _q1 = 0, _q2 = 0, _k = _t0 < _G0 ? _Q0 * _Q1 * _Q2 : 0;");
+    em_line(E, "int64_t _q0, _q1, _q2, _s0, _s1, _s2, _k = _g < _K && _g < _QT ? (_QT - _g + _K - 1) / _K : 0;");
+    em_line(E, "{ int64_t _a = _g, _b = _K; _q2 = _a %% _Q2; _s2 = _b %% _Q2; _a /= _Q2; _b /= _Q2;");
+    em_line(E, "  _q1 = _a %% _Q1; _s1 = _b %% _Q1; _q0 = _a / _Q1; _s0 = _b / _Q1; }");
     if (E->lin_slot >= 0) sweep_linear(E);
     em_line(E, "for (; _k > 0; _k--) {");
     E->ind++;

@@ -836,17 +836,22 @@ static int env_int(int *cache, const char *name, int lo, int hi, int def) {
   return *cache;
 }
 
-/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c, or one per
-   box of local mode alone; with global auto the boxes take the place of positions. */
+/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
+   as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
+   was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
+   with global auto the boxes take the place of positions. */
 static void sweep_grid(GSpec *g, const CpuLaunch *cl) {
   const KTiling *t = &g->tiling;
-  int64_t boxes = 1, threads = 1;
+  int64_t boxes = 1, threads = 1, tiles = 1;
   for (int d = 0; d < 3; d++) {
-    int64_t n = d < cl->D ? cl->dims[d] : 1;
-    boxes *= (n + t->box[d] - 1) / t->box[d];
+    int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
+    boxes *= v;
     threads *= t->grid[0] ? t->grid[d] : 1;
+    tiles *= t->grid[0] ? (v + t->grid[d] - 1) / t->grid[d] : 1;
   }
   if (!t->grid[0]) threads = boxes;
+  int64_t copies = (int64_t)g->tgrid * OQ_TILE_THREADS / threads;
+  if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
   int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
   if (t->global_auto && !t->grid[0]) blocks = blocks < g->tgrid ? blocks : g->tgrid;   /* the occupancy's */
   if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->name);
