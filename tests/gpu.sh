@@ -15,8 +15,11 @@
 #      (bench/gpu), then make bench (the CPU back end against threaded C)
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
-# GPU_STEPS (default: all) picks steps by name: cuda test pool bench-gpu suite-cuda sanitize
-# bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
+#   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
+#      a time (about a minute: the quick check of generated code after a change)
+#   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
+# GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu xform
+# suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
 #   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
@@ -127,10 +130,31 @@ if want pool && [ $gpu_ok = 1 ]; then
   step launch 120 build/oq run --target cuda tests/gpu/launch.q
 fi
 
+# the suite's programs on the GPU alone, 8 at a time (tests/gpu/launch.q and pool*.q time or
+# count: they run in step 6)
+programs_cuda() {
+  local list out
+  list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /pool)
+  out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
+  grep FAIL <<<"$out"
+  echo "programs on cuda: $(wc -l <<<"$list") run, $(grep -c FAIL <<<"$out") failed"
+  ! grep -q FAIL <<<"$out"
+}
+if want programs && [ $gpu_ok = 1 ]; then
+  export -f programs_cuda
+  step programs 600 bash -c programs_cuda
+  grep FAIL "$logs/programs.log" | head -n 20
+fi
+
 # 7. the GPU benchmarks, in one process (quiet device: before the parallel steps below)
 if want bench-gpu && [ $gpu_ok = 1 ]; then
   step bench-gpu 420 make "${make_args[@]}" bench-gpu
   grep -vE '^(nvcc|/|cc |ar |rm )' "$logs/bench-gpu.log" | tail -n 30
+fi
+
+if want xform && [ $gpu_ok = 1 ] && command -v nvcc >/dev/null 2>&1; then
+  step xform 600 bash bench/xform/run.sh "$logs/xform"
+  tail -n 40 "$logs/xform.log"
 fi
 
 # 5. the .q suite on the GPU, next to the CPU back end (after the benchmarks: it is noisy)
