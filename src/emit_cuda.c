@@ -216,17 +216,23 @@ void em_cuda_transforms(Em *E) {
 
 /* ---- persistent blocks (em_coarsen_ok) ----
    The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
-   body for blocks vb = blockIdx.x, + gridDim.x, ... (every thread of each, as the oracle),
-   and the epilogue once. Its += into float arrays add into a double shadow per element
-   (OqkGrid.scr: [0] the blocks done, then the shadows), and the last block to finish adds
-   each shadow into its array once: the sums are the oracle's whenever its own additions
-   were exact (integer counts), not rounded once per resident block. */
+   body for a contiguous run of the launch's blocks (every thread of each, as the oracle),
+   and the epilogue once. Its += into float arrays add into double shadows per element
+   (OqkGrid.scr: [0] the blocks done, then merge_copies shadows per array: block b adds into
+   copy b mod merge_copies, so that fewer blocks contend for one address), and the last
+   block to finish adds each element's shadows into its array once: the sums are the
+   oracle's whenever its own additions were exact (integer counts), not rounded once per
+   resident block. */
 
-/* the epilogue's y[off] += v into y's shadow; false when y has none */
+/* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
+   (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
   for (int k = 0; k < E->S->ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
-      em_line(E, "atomicAdd(_shd%d + (%s), %s(double)(%s));", k, off, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      char *e = em_tmp(E);
+      em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k, E->S->merge_copies - 1,
+              k, off, e);
       return true;
     }
   return false;
@@ -260,11 +266,14 @@ static void coarse_finish(Em *E) {
   for (int k = 0; k < S->ncoarse; k++) {
     em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
     E->ind++;
-    em_line(E, "const double _v = ((volatile double *)_shd%d)[_i];", k);
+    em_line(E, "double _v = 0;");
+    em_line(E, "for (int64_t _c = _i; _c < %d * _shn%d; _c += _shn%d) {", S->merge_copies, k, k);
+    em_line(E, "  _v += ((volatile double *)_shd%d)[_c];", k);
+    em_line(E, "  _shd%d[_c] = 0;", k);
+    em_line(E, "}");
     em_line(E, "if (_v == 0) continue;");
     em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
     em_line(E, "*_y = (float)((double)*_y + _v);");
-    em_line(E, "_shd%d[_i] = 0;", k);
     E->ind--;
     em_line(E, "}");
   }
@@ -301,10 +310,13 @@ static void coarse_next(Em *E) {
   free(b.s);
 }
 
-/* One step of U bodies of the blocks from the digits _x on (all present). The step's x[pos]
-   reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
-   instead of one: the digits of the step's blocks, the loads, then the bodies. */
-static void coarse_step(Em *E, int U) {
+/* One step of U bodies of the blocks from the digits _x on: all present, or (part) only the
+   first _vb1 - vb of them (the run's last step: its bodies' loads are still in flight
+   together, where single bodies would wait for one load each). The step's x[pos] reads
+   (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
+   instead of one: the digits of the step's blocks, the loads, then the bodies. A slot's test
+   is the same for the whole block: uniform branches. */
+static void coarse_step(Em *E, int U, bool part) {
   KSpec *S = E->S;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
@@ -314,7 +326,7 @@ static void coarse_step(Em *E, int U) {
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
     for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
-    em_line(E, "{");
+    em_line(E, part && k ? em_sf(E, "if (%d < _vb1 - vb) {", k) : "{");
     E->ind++;
     for (int d = 0; d < S->D; d++)
       em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
@@ -329,7 +341,7 @@ static void coarse_step(Em *E, int U) {
   for (int k = 0; k < U; k++) {
     E->pf_k = k;
     E->lpos = em_sf(E, "_lp%d", k);
-    em_line(E, "{");
+    em_line(E, part && k ? em_sf(E, "if (%d < _vb1 - vb) {", k) : "{");
     E->ind++;
     coarse_body(E, em_sf(E, "_x%d_%%d", k));
     E->ind--;
@@ -338,7 +350,7 @@ static void coarse_step(Em *E, int U) {
 }
 
 /* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
-   one at a time. */
+   one step of the rest. */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
   em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
@@ -367,10 +379,10 @@ static void coarse_loop(Em *E, int U) {
   free(lt.s);
   free(lb.s);
   free(kd.s);
-  for (int u = U; u >= 1; u = u > 1 ? 1 : 0) {
-    em_line(E, "for (; vb + %d <= _vb1; vb += %d) {", u, u);
+  for (int part = 0; part < (U > 1 ? 2 : 1); part++) {
+    em_line(E, part ? "if (vb < _vb1) {" : em_sf(E, "for (; vb + %d <= _vb1; vb += %d) {", U, U));
     E->ind++;
-    coarse_step(E, u);
+    coarse_step(E, U, part);
     E->ind--;
     em_line(E, "}");
   }
@@ -395,7 +407,7 @@ static void emit_coarse(Em *E) {
     Buf n = {0};
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += _shn%d;", j, j, n.s, j);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }

@@ -902,7 +902,9 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
   }
-  int64_t grid = (int64_t)cuda_device()->sm_count * (g->coarse_occ > 0 ? g->coarse_occ : 1);
+  static int most_occ = -1;   /* a tuning knob: at most this many blocks per SM */
+  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = env_int(&most_occ, "OQ_CUDA_COARSE_OCC", 1, 64, 64);
+  int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
   if (g->coarse_inc) {
     int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
     int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
@@ -914,7 +916,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   size_t bytes = 8;
   for (int k = 0; k < g->ncoarse; k++) {
     Value v = cl->args[g->coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 : 0;
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
   }
   count_scratch(g, bytes, loc);
   ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;

@@ -44,6 +44,21 @@ for b = 0..255
     assert(y[b] == ref[b])
 endfor
 
+% Runs of every length mod the 8 bodies of a step (the run's last step is partial) and
+% counts added to a histogram that does not start at zero: h x 1000 x 3 images, h of 1 to
+% 700 (31 to 22000 blocks: fewer and many more than the resident ones).
+for h = [1, 3, 7, 22, 45, 94, 137, 251, 366, 487, 700]
+    im = zeros(h, 1000, 3)
+    parallel_do(size(im), im, fill)
+    ref = ones(256) * 0.5
+    parallel_do(size(im), im, ref, hist_plain)
+    y = ones(256) * 0.5
+    parallel_do(size(im), im, y, hist_shared)
+    for b = 0..255
+        assert(y[b] == ref[b])
+    endfor
+endfor
+
 c = ones(4096, 4096, 3) * 128
 y = zeros(256)
 parallel_do(size(c), c, y, hist_shared)
