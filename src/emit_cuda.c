@@ -266,14 +266,12 @@ static void coarse_finish(Em *E) {
   for (int k = 0; k < S->ncoarse; k++) {
     em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
     E->ind++;
-    em_line(E, "double _v = 0;");
-    em_line(E, "for (int64_t _c = _i; _c < %d * _shn%d; _c += _shn%d) {", S->merge_copies, k, k);
-    em_line(E, "  _v += ((volatile double *)_shd%d)[_c];", k);
-    em_line(E, "  _shd%d[_c] = 0;", k);
-    em_line(E, "}");
-    em_line(E, "if (_v == 0) continue;");
+    em_line(E, "double _v = 0;");   /* (the copies' loads in flight together, through L2) */
+    em_line(E, "for (int _j = 0; _j < %d; _j++) _v += __ldcg(_shd%d + _j * _shn%d + _i);", S->merge_copies, k, k);
+    em_line(E, "for (int _j = 0; _j < %d; _j++) _shd%d[_j * _shn%d + _i] = 0;", S->merge_copies, k, k);
     em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
-    em_line(E, "*_y = (float)((double)*_y + _v);");
+    em_line(E, "const float _o = *_y;");
+    em_line(E, "if (_v != 0) *_y = (float)((double)_o + _v);");
     E->ind--;
     em_line(E, "}");
   }
