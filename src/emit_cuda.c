@@ -331,7 +331,9 @@ static void coarse_step(Em *E, int U, bool part) {
     em_thread_prelude(E, false);
     E->lpos = em_sf(E, "_lp%d", k);
     E->nahead = 0;   /* the loads themselves */
+    E->ldg_fn = getenv("OQ_CUDA_COARSE_L2") ? "oq_ldg_wide" : NULL;   /* a tuning knob */
     for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, k, em_index_read(E, E->ahead[j]));
+    E->ldg_fn = NULL;
     E->nahead = nahead;
     E->ind--;
     em_line(E, "}");
@@ -1040,7 +1042,10 @@ static const char *cuda_helpers =
   "#define __atomic_xor_fetch(p, v, m) (atomicXor((p), (v)) ^ (v))\n"
   "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
-  "  L->err_site = site;\n  return 1;\n}\n";
+  "  L->err_site = site;\n  return 1;\n}\n"
+  "/* __ldg that asks L2 to fetch 256 bytes around a float (persistent blocks' loads ahead) */\n"
+  "template <class T> OQ_FN T oq_ldg_wide(const T *p) { return __ldg(p); }\n"
+  "OQ_FN float oq_ldg_wide(const float *p) { float v; asm(\"ld.global.nc.L2::256B.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(p)); return v; }\n";
 
 /* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
