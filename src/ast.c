@@ -1,5 +1,5 @@
-/* ast.c: names of operators and node kinds, deep copies, and the tree dump of
-   `oq parse --dump`.
+/* ast.c: names of operators and node kinds, deep copies, the children iterator, and the
+   tree dump of `oq parse --dump`.
    The dump is an S-expression: statements one per line, indented by nesting; expressions
    inline. Names, numbers and strings print as themselves, so `(assign += (index y v) 1)`
    reads as the source did. */
@@ -35,6 +35,59 @@ const char *node_kind_name(NodeKind k) {
     [N_PARLOOP] = "parloop",
   };
   return k >= 0 && k < N_KIND_COUNT && names[k] ? names[k] : "?";
+}
+
+/* ---- children ----
+   part: 0-2 a, b, c; 3 list; 4 list2; 5 the cases (i the case, j: 0 its pattern, 1+ its
+   body's items). */
+
+static Node *kid_at(AstKids *k) {
+  const Node *n = k->parent;
+  switch (k->part) {
+  case 0: return n->a;
+  case 1: return n->b;
+  case 2: return n->c;
+  case 3: return k->i < n->list.n ? n->list.items[k->i] : NULL;
+  case 4: return k->i < n->list2.n ? n->list2.items[k->i] : NULL;
+  default: {
+    const MatchCase *mc = &n->cases[k->i];
+    return k->j == 0 ? mc->pattern : mc->body.items[k->j - 1];
+  }
+  }
+}
+
+/* Whether position k is past the end of its part (and the part must move on). */
+static bool kid_past(const AstKids *k) {
+  const Node *n = k->parent;
+  switch (k->part) {
+  case 0: case 1: case 2: return k->i > 0;
+  case 3: return k->i >= n->list.n;
+  case 4: return k->i >= n->list2.n;
+  default: return k->i >= n->ncases;
+  }
+}
+
+/* Moves k to the next position that holds a child, or sets k->node to NULL. */
+static void kid_seek(AstKids *k) {
+  for (;;) {
+    while (k->part < 6 && kid_past(k)) k->part++, k->i = k->j = 0;
+    if (k->part == 6 || !k->parent) { k->node = NULL; return; }
+    if (k->part == 5 && k->j > k->parent->cases[k->i].body.n) { k->i++, k->j = 0; continue; }
+    if ((k->node = kid_at(k))) return;
+    if (k->part == 5) k->j++; else k->i++;
+  }
+}
+
+AstKids ast_kids(const Node *n) {
+  AstKids k = {.parent = n};
+  if (!n) k.part = 6;
+  kid_seek(&k);
+  return k;
+}
+
+void ast_next(AstKids *k) {
+  if (k->part == 5) k->j++; else k->i++;
+  kid_seek(k);
 }
 
 static void dump(const Node *n, int indent);

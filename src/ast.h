@@ -187,6 +187,13 @@ struct Node {
 };
 
 const char *node_kind_name(NodeKind k);
+
+/* The children of n in source order: a, b, c, list, list2, then each match case's pattern
+   and body; NULL children are skipped. One loop replaces the walk's tail of every analysis:
+     for (AstKids it = ast_kids(n); it.node; ast_next(&it)) visit(it.node);  */
+typedef struct AstKids { Node *node; const Node *parent; int part, i, j; } AstKids;
+AstKids ast_kids(const Node *n);
+void ast_next(AstKids *k);
 Node *ast_clone(Arena *arena, const Node *n);   /* deep copy of a statement or expression */
 void func_note_transform(Func *f, const char *name);
 void ast_dump(const Node *n, int indent);   /* to stdout; `oq parse --dump FILE` */

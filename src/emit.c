@@ -177,13 +177,7 @@ static void konst_walk(Node *n, KonstScan *k) {
   }
   if (n->kind == N_FOR && n->slot >= 0) k->nassign[n->slot] += 2;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  konst_walk(n->a, k);
-  konst_walk(n->b, k);
-  konst_walk(n->c, k);
-  for (int i = 0; i < n->list.n; i++) konst_walk(n->list.items[i], k);
-  for (int i = 0; i < n->list2.n; i++) konst_walk(n->list2.items[i], k);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) konst_walk(n->cases[i].body.items[j], k);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) konst_walk(it.node, k);
 }
 
 /* Reading such a local after its assignment always gives the literal; reading it before

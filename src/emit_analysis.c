@@ -17,13 +17,7 @@ static void pos_scan(PosScan *c, Node *n) {
     }
   if (n->kind == N_FOR && n->slot >= 0 && c->nassign) c->nassign[n->slot]++;
   if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->read = true;
-  pos_scan(c, n->a);
-  pos_scan(c, n->b);
-  pos_scan(c, n->c);
-  for (int i = 0; i < n->list.n; i++) pos_scan(c, n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) pos_scan(c, n->list2.items[i]);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) pos_scan(c, n->cases[i].body.items[j]);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) pos_scan(c, it.node);
 }
 
 static void find_pos_locals(Em *E) {
@@ -85,13 +79,7 @@ static void priv_walk(Em *E, Node *n, PrivCount *c) {
     if (ni && (ni->builtin == KB_SIZE || ni->builtin == KB_NUMEL || ni->builtin == KB_NDIMS)) c->ok++;
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  priv_walk(E, n->a, c);
-  priv_walk(E, n->b, c);
-  priv_walk(E, n->c, c);
-  for (int i = 0; i < n->list.n; i++) priv_walk(E, n->list.items[i], c);
-  for (int i = 0; i < n->list2.n; i++) priv_walk(E, n->list2.items[i], c);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) priv_walk(E, n->cases[i].body.items[j], c);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) priv_walk(E, it.node, c);
 }
 
 /* The int literal every update of the array adds (`h[v] += 1`), or 0. Identical additions
@@ -107,13 +95,7 @@ static void inc_walk(Em *E, Node *n, PrivCount *c, int64_t *lit) {
     if (*lit != -1) *lit = v;
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  inc_walk(E, n->a, c, lit);
-  inc_walk(E, n->b, c, lit);
-  inc_walk(E, n->c, c, lit);
-  for (int i = 0; i < n->list.n; i++) inc_walk(E, n->list.items[i], c, lit);
-  for (int i = 0; i < n->list2.n; i++) inc_walk(E, n->list2.items[i], c, lit);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) inc_walk(E, n->cases[i].body.items[j], c, lit);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) inc_walk(E, it.node, c, lit);
 }
 
 static int64_t same_int_increment(Em *E, NodeList *body, PrivCount *c) {
@@ -177,11 +159,7 @@ static bool assign_used_as_value(Node *n, PrivCount *c, Em *E) {
       return true;
     return assign_used_as_value(n->b, c, E);
   case N_IF: case N_WHILE: case N_REPEAT: case N_FOR: case N_BLOCK: case N_MATCH:
-    for (int i = 0; i < n->list.n; i++) if (assign_used_as_value(n->list.items[i], c, E)) return true;
-    for (int i = 0; i < n->list2.n; i++) if (assign_used_as_value(n->list2.items[i], c, E)) return true;
-    for (int i = 0; i < n->ncases; i++)
-      for (int j = 0; j < n->cases[i].body.n; j++)
-        if (assign_used_as_value(n->cases[i].body.items[j], c, E)) return true;
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (assign_used_as_value(it.node, c, E)) return true;
     return false;
   case N_EXPR:
     return n->a && n->a->kind == N_ASSIGN && n->a->list.n == 1 && n->a->list.items[0]->kind == N_INDEX &&
@@ -213,11 +191,7 @@ bool em_mentions(Node *n, int slot) {
   if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return true;
   if (n->kind == N_FOR && n->slot == slot) return true;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  if (em_mentions(n->a, slot) || em_mentions(n->b, slot) || em_mentions(n->c, slot)) return true;
-  for (int i = 0; i < n->list.n; i++) if (em_mentions(n->list.items[i], slot)) return true;
-  for (int i = 0; i < n->list2.n; i++) if (em_mentions(n->list2.items[i], slot)) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (em_mentions(n->cases[i].body.items[j], slot)) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (em_mentions(it.node, slot)) return true;
   return false;
 }
 
@@ -289,13 +263,7 @@ static bool only_shared(Node *n, int slot, bool *assigned) {
     }
   if (n->kind == N_FOR && n->slot == slot) return false;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
-  if (!only_shared(n->a, slot, assigned) || !only_shared(n->b, slot, assigned) || !only_shared(n->c, slot, assigned))
-    return false;
-  for (int i = 0; i < n->list.n; i++) if (!only_shared(n->list.items[i], slot, assigned)) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!only_shared(n->list2.items[i], slot, assigned)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (!only_shared(n->cases[i].body.items[j], slot, assigned)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!only_shared(it.node, slot, assigned)) return false;
   return true;
 }
 
@@ -350,11 +318,7 @@ static bool mentions_data(Node *n, int slot) {
   }
   if (n->kind == N_IDENT) return n->slot == slot && n->depth == 0;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return em_mentions(n, slot);
-  if (mentions_data(n->a, slot) || mentions_data(n->b, slot) || mentions_data(n->c, slot)) return true;
-  for (int i = 0; i < n->list.n; i++) if (mentions_data(n->list.items[i], slot)) return true;
-  for (int i = 0; i < n->list2.n; i++) if (mentions_data(n->list2.items[i], slot)) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (mentions_data(n->cases[i].body.items[j], slot)) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (mentions_data(it.node, slot)) return true;
   return false;
 }
 
@@ -370,14 +334,7 @@ static bool only_zero_stores(Node *n, int slot, int *count) {
   if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return false;
   if (n->kind == N_CALL && !mentions_data(n, slot)) return true;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return !em_mentions(n, slot);
-  if (!only_zero_stores(n->a, slot, count) || !only_zero_stores(n->b, slot, count) ||
-      !only_zero_stores(n->c, slot, count))
-    return false;
-  for (int i = 0; i < n->list.n; i++) if (!only_zero_stores(n->list.items[i], slot, count)) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!only_zero_stores(n->list2.items[i], slot, count)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (!only_zero_stores(n->cases[i].body.items[j], slot, count)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!only_zero_stores(it.node, slot, count)) return false;
   return true;
 }
 
@@ -389,10 +346,7 @@ static void mark_dead(Em *E, Node *n, int slot) {
     return;
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  for (int i = 0; i < n->list.n; i++) mark_dead(E, n->list.items[i], slot);
-  for (int i = 0; i < n->list2.n; i++) mark_dead(E, n->list2.items[i], slot);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) mark_dead(E, n->cases[i].body.items[j], slot);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) mark_dead(E, it.node, slot);
 }
 
 bool em_is_dead(Em *E, Node *n) {
@@ -471,13 +425,7 @@ static void lin_walk(LinScan *c, Node *n) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  lin_walk(c, n->a);
-  lin_walk(c, n->b);
-  lin_walk(c, n->c);
-  for (int i = 0; i < n->list.n; i++) lin_walk(c, n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) lin_walk(c, n->list2.items[i]);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) lin_walk(c, n->cases[i].body.items[j]);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) lin_walk(c, it.node);
 }
 
 static void find_linear(Em *E) {
@@ -613,11 +561,7 @@ static int count_assign(Node *n, int slot) {
     }
   if (n->kind == N_FOR && n->slot == slot) c++;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return c;
-  c += count_assign(n->a, slot) + count_assign(n->b, slot) + count_assign(n->c, slot);
-  for (int i = 0; i < n->list.n; i++) c += count_assign(n->list.items[i], slot);
-  for (int i = 0; i < n->list2.n; i++) c += count_assign(n->list2.items[i], slot);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) c += count_assign(n->cases[i].body.items[j], slot);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) c += count_assign(it.node, slot);
   return c;
 }
 
@@ -661,11 +605,7 @@ static bool thread_free(Em *E, Node *n, int islot) {
   }
   default: break;
   }
-  if (!thread_free(E, n->a, islot) || !thread_free(E, n->b, islot) || !thread_free(E, n->c, islot)) return false;
-  for (int i = 0; i < n->list.n; i++) if (!thread_free(E, n->list.items[i], islot)) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!thread_free(E, n->list2.items[i], islot)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (!thread_free(E, n->cases[i].body.items[j], islot)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!thread_free(E, it.node, islot)) return false;
   return true;
 }
 
@@ -823,11 +763,7 @@ static bool holds_return(Node *n) {
   if (!n) return false;
   if (n->kind == N_RETURN) return true;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  if (holds_return(n->a) || holds_return(n->b) || holds_return(n->c)) return true;
-  for (int i = 0; i < n->list.n; i++) if (holds_return(n->list.items[i])) return true;
-  for (int i = 0; i < n->list2.n; i++) if (holds_return(n->list2.items[i])) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (holds_return(n->cases[i].body.items[j])) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (holds_return(it.node)) return true;
   return false;
 }
 
@@ -891,11 +827,7 @@ static bool owned_reads(Em *E, Node *n, int s) {
     while (t->kind == N_INDEX) t = t->a;
     if (t->kind == N_IDENT && t->slot == s && t->depth == 0) return false;
   }
-  if (!owned_reads(E, n->a, s) || !owned_reads(E, n->b, s) || !owned_reads(E, n->c, s)) return false;
-  for (int i = 0; i < n->list.n; i++) if (!owned_reads(E, n->list.items[i], s)) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!owned_reads(E, n->list2.items[i], s)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (!owned_reads(E, n->cases[i].body.items[j], s)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!owned_reads(E, it.node, s)) return false;
   return true;
 }
 
@@ -974,11 +906,7 @@ static bool reads_block(Em *E, Node *n) {
   if (!n) return false;
   if (n->kind == N_IDENT) return is_special_named(E, n, "pos") || is_special_named(E, n, "blkidx");
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
-  if (reads_block(E, n->a) || reads_block(E, n->b) || reads_block(E, n->c)) return true;
-  for (int i = 0; i < n->list.n; i++) if (reads_block(E, n->list.items[i])) return true;
-  for (int i = 0; i < n->list2.n; i++) if (reads_block(E, n->list2.items[i])) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (reads_block(E, n->cases[i].body.items[j])) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (reads_block(E, it.node)) return true;
   return false;
 }
 
@@ -1045,11 +973,7 @@ static bool part_ok(Coarse *c, Node *n, int part) {
     }
     return true;
   }
-  if (!part_ok(c, n->a, part) || !part_ok(c, n->b, part) || !part_ok(c, n->c, part)) return false;
-  for (int i = 0; i < n->list.n; i++) if (!part_ok(c, n->list.items[i], part)) return false;
-  for (int i = 0; i < n->list2.n; i++) if (!part_ok(c, n->list2.items[i], part)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (!part_ok(c, n->cases[i].body.items[j], part)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!part_ok(c, it.node, part)) return false;
   return true;
 }
 

@@ -275,13 +275,7 @@ static int lin_pos_tests(Em *E, Node *n, Buf *t, bool *ok) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return found;
-  found += lin_pos_tests(E, n->a, t, ok);
-  found += lin_pos_tests(E, n->b, t, ok);
-  found += lin_pos_tests(E, n->c, t, ok);
-  for (int i = 0; i < n->list.n; i++) found += lin_pos_tests(E, n->list.items[i], t, ok);
-  for (int i = 0; i < n->list2.n; i++) found += lin_pos_tests(E, n->list2.items[i], t, ok);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) found += lin_pos_tests(E, n->cases[i].body.items[j], t, ok);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) found += lin_pos_tests(E, it.node, t, ok);
   return found;
 }
 
@@ -296,14 +290,7 @@ static bool pos_needed(Em *E, Node *n, int pslot) {
       n->b && E->posdef[n->list.items[0]->slot] == n->b)
     return false;
   if (n->kind == N_IDENT && n->depth == 0 && n->slot >= 0 && (n->slot == pslot || E->posdef[n->slot])) return true;
-  if (pos_needed(E, n->a, pslot) || pos_needed(E, n->b, pslot) || pos_needed(E, n->c, pslot)) return true;
-  for (int i = 0; i < n->list.n; i++)
-    if (pos_needed(E, n->list.items[i], pslot)) return true;
-  for (int i = 0; i < n->list2.n; i++)
-    if (pos_needed(E, n->list2.items[i], pslot)) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (pos_needed(E, n->cases[i].body.items[j], pslot)) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (pos_needed(E, it.node, pslot)) return true;
   return false;
 }
 

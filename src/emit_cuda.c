@@ -449,13 +449,7 @@ static void emit_coarse(Em *E) {
 static bool holds_grid_barrier(Node *n) {
   if (!n) return false;
   if (n->kind == N_EXPR) return em_is_barrier_stmt(n) && em_is_grid_barrier(n);
-  for (int i = 0; i < n->list.n; i++)
-    if (holds_grid_barrier(n->list.items[i])) return true;
-  for (int i = 0; i < n->list2.n; i++)
-    if (holds_grid_barrier(n->list2.items[i])) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (holds_grid_barrier(n->cases[i].body.items[j])) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (holds_grid_barrier(it.node)) return true;
   return false;
 }
 
@@ -600,11 +594,7 @@ static bool array_written(Em *E, Node *n, Node *base) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  if (array_written(E, n->a, base) || array_written(E, n->b, base) || array_written(E, n->c, base)) return true;
-  for (int i = 0; i < n->list.n; i++) if (array_written(E, n->list.items[i], base)) return true;
-  for (int i = 0; i < n->list2.n; i++) if (array_written(E, n->list2.items[i], base)) return true;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) if (array_written(E, n->cases[i].body.items[j], base)) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (array_written(E, it.node, base)) return true;
   return false;
 }
 
@@ -626,13 +616,7 @@ static void pf_walk(Em *E, Node *n, bool at_pos) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  pf_walk(E, n->a, at_pos);
-  pf_walk(E, n->b, at_pos);
-  pf_walk(E, n->c, at_pos);
-  for (int i = 0; i < n->list.n; i++) pf_walk(E, n->list.items[i], at_pos);
-  for (int i = 0; i < n->list2.n; i++) pf_walk(E, n->list2.items[i], at_pos);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) pf_walk(E, n->cases[i].body.items[j], at_pos);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) pf_walk(E, it.node, at_pos);
 }
 
 /* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
@@ -1254,14 +1238,10 @@ static bool only_read(Em *E, Node *n, int slot, bool read_use) {
     return builtin ? list_only_read_args(E, &n->list, slot) : list_only_read(E, &n->list, slot);
   }
   case N_LAMBDA: case N_FUNCDEF: return false;
-  case N_MATCH:
-    if (!only_read(E, n->a, slot, false)) return false;
-    for (int i = 0; i < n->ncases; i++)
-      if (!only_read(E, n->cases[i].pattern, slot, false) || !list_only_read(E, &n->cases[i].body, slot)) return false;
-    return true;
   default:
-    return only_read(E, n->a, slot, false) && only_read(E, n->b, slot, false) && only_read(E, n->c, slot, false) &&
-           list_only_read(E, &n->list, slot) && list_only_read(E, &n->list2, slot);
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+      if (!only_read(E, it.node, slot, false)) return false;
+    return true;
   }
 }
 
@@ -1309,13 +1289,7 @@ static void bar_scan(BarScan *b, Node *n, bool in_div, bool in_loop) {
     return;
   }
   bool loop = in_loop || n->kind == N_WHILE || n->kind == N_REPEAT || n->kind == N_FOR;
-  bar_scan(b, n->a, in_div, loop);
-  bar_scan(b, n->b, in_div, loop);
-  bar_scan(b, n->c, in_div, loop);
-  for (int i = 0; i < n->list.n; i++) bar_scan(b, n->list.items[i], in_div, loop);
-  for (int i = 0; i < n->list2.n; i++) bar_scan(b, n->list2.items[i], in_div, loop);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) bar_scan(b, n->cases[i].body.items[j], in_div, loop);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) bar_scan(b, it.node, in_div, loop);
 }
 
 static bool cuda_divergent_ok(KSpec *S) {

@@ -393,13 +393,7 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  em_row_tests(E, n->a, in, t, r);
-  em_row_tests(E, n->b, in, t, r);
-  em_row_tests(E, n->c, in, t, r);
-  for (int i = 0; i < n->list.n; i++) em_row_tests(E, n->list.items[i], in, t, r);
-  for (int i = 0; i < n->list2.n; i++) em_row_tests(E, n->list2.items[i], in, t, r);
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++) em_row_tests(E, n->cases[i].body.items[j], in, t, r);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) em_row_tests(E, it.node, in, t, r);
 }
 
 static int kernel_param_of(Em *E, Node *n);

@@ -66,14 +66,8 @@ static bool only_accumulated(const Node *n, int slot) {
   if (n->kind == N_ASSIGN && n->op == OP_ADD && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
       n->list.items[0]->slot == slot && n->list.items[0]->depth == 0)
     return only_accumulated(n->b, slot);
-  if (!only_accumulated(n->a, slot) || !only_accumulated(n->b, slot) || !only_accumulated(n->c, slot)) return false;
-  for (int i = 0; i < n->list.n; i++)
-    if (!only_accumulated(n->list.items[i], slot)) return false;
-  for (int i = 0; i < n->list2.n; i++)
-    if (!only_accumulated(n->list2.items[i], slot)) return false;
-  for (int i = 0; i < n->ncases; i++)
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      if (!only_accumulated(n->cases[i].body.items[j], slot)) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (!only_accumulated(it.node, slot)) return false;
   return true;
 }
 

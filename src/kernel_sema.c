@@ -209,20 +209,9 @@ static void gather_node(Gather *G, Node *n, Frame *env, int nvirt) {
     }
     return;
   case N_LAMBDA: case N_FUNCDEF: gather_func(G, n->func, env, nvirt + 1); return;
-  case N_MATCH:
-    gather_node(G, n->a, env, nvirt);
-    for (int i = 0; i < n->ncases; i++) {
-      gather_node(G, n->cases[i].pattern, env, nvirt);
-      for (int j = 0; j < n->cases[i].body.n; j++) gather_node(G, n->cases[i].body.items[j], env, nvirt);
-    }
-    return;
   case N_TYPE: case N_ATTR: case N_MACRO: case N_REDUCTION: case N_TYPEDEF: case N_IMPORT: return;
   default:
-    gather_node(G, n->a, env, nvirt);
-    gather_node(G, n->b, env, nvirt);
-    gather_node(G, n->c, env, nvirt);
-    for (int i = 0; i < n->list.n; i++) gather_node(G, n->list.items[i], env, nvirt);
-    for (int i = 0; i < n->list2.n; i++) gather_node(G, n->list2.items[i], env, nvirt);
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) gather_node(G, it.node, env, nvirt);
     return;
   }
 }
@@ -1656,11 +1645,7 @@ static void check_shared_calls(KSpec *S, FSpec *k, Node *n, bool top) {
   }
   switch (n->kind) {
   case N_IF: case N_FOR: case N_WHILE: case N_REPEAT: case N_MATCH:
-    check_shared_calls(S, k, n->a, false);
-    for (int i = 0; i < n->list.n; i++) check_shared_calls(S, k, n->list.items[i], false);
-    for (int i = 0; i < n->list2.n; i++) check_shared_calls(S, k, n->list2.items[i], false);
-    for (int i = 0; i < n->ncases; i++)
-      for (int j = 0; j < n->cases[i].body.n; j++) check_shared_calls(S, k, n->cases[i].body.items[j], false);
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) check_shared_calls(S, k, it.node, false);
     return;
   case N_LAMBDA: case N_FUNCDEF: return;
   default:

@@ -194,17 +194,11 @@ static bool name_written(Node *n, const char *name, bool read_use) {
     return name_written(n->a, name, false) || name_written(n->b, name, false);
   }
   case N_LAMBDA: case N_FUNCDEF: return func_written(n->func, name);
-  case N_MATCH:
-    if (name_written(n->a, name, false)) return true;
-    for (int i = 0; i < n->ncases; i++)
-      if (name_written(n->cases[i].pattern, name, false) || list_written(&n->cases[i].body, name))
-        return true;
-    return false;
   case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return false;
   default:
-    return name_written(n->a, name, false) || name_written(n->b, name, false) ||
-           name_written(n->c, name, false) || list_written(&n->list, name) ||
-           list_written(&n->list2, name);
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+      if (name_written(it.node, name, false)) return true;
+    return false;
   }
 }
 
@@ -253,21 +247,10 @@ static void walk(Node *n, Walk *w) {
     break;
   case N_EXCHANGE: w->assigns += assigns_to(n->a, w->name); break;
   case N_LAMBDA: case N_FUNCDEF: walk_func(n->func, w); return;
-  case N_MATCH:
-    walk(n->a, w);
-    for (int i = 0; i < n->ncases; i++) {
-      walk(n->cases[i].pattern, w);
-      walk_list(&n->cases[i].body, w);
-    }
-    return;
   case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
   default: break;
   }
-  walk(n->a, w);
-  walk(n->b, w);
-  walk(n->c, w);
-  walk_list(&n->list, w);
-  walk_list(&n->list2, w);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) walk(it.node, w);
 }
 
 static bool is_ident(Node *n, const char *name) {

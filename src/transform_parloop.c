@@ -144,13 +144,7 @@ static bool accum_form(Node *s, Node **target, Op *op, Node **e, bool *negate) {
 static bool mentions(const Node *n, const char *name) {
   if (!n) return false;
   if (n->kind == N_IDENT && !strcmp(n->name, name)) return true;
-  if (mentions(n->a, name) || mentions(n->b, name) || mentions(n->c, name)) return true;
-  for (int i = 0; i < n->list.n; i++) if (mentions(n->list.items[i], name)) return true;
-  for (int i = 0; i < n->list2.n; i++) if (mentions(n->list2.items[i], name)) return true;
-  for (int i = 0; i < n->ncases; i++) {
-    if (mentions(n->cases[i].pattern, name)) return true;
-    for (int j = 0; j < n->cases[i].body.n; j++) if (mentions(n->cases[i].body.items[j], name)) return true;
-  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (mentions(it.node, name)) return true;
   return false;
 }
 
@@ -178,15 +172,7 @@ static void collect(Nest *N, Node *n) {
     if (v->id == &id) v->id = NULL;
     v->assigned = true;
   }
-  collect(N, n->a);
-  collect(N, n->b);
-  collect(N, n->c);
-  for (int i = 0; i < n->list.n; i++) collect(N, n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) collect(N, n->list2.items[i]);
-  for (int i = 0; i < n->ncases; i++) {
-    collect(N, n->cases[i].pattern);
-    for (int j = 0; j < n->cases[i].body.n; j++) collect(N, n->cases[i].body.items[j]);
-  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) collect(N, it.node);
 }
 
 /* ---- pass 2: the body in order, with the private variables assigned so far ---- */
@@ -783,15 +769,7 @@ static void keep_checks(Node *n) {
       !(n->a->ival & TM_BOUNDARY))
     n->a->ival |= TM_CHECKED;
   if (n->kind == N_LAMBDA) return;
-  keep_checks(n->a);
-  keep_checks(n->b);
-  keep_checks(n->c);
-  for (int i = 0; i < n->list.n; i++) keep_checks(n->list.items[i]);
-  for (int i = 0; i < n->list2.n; i++) keep_checks(n->list2.items[i]);
-  for (int i = 0; i < n->ncases; i++) {
-    keep_checks(n->cases[i].pattern);
-    for (int j = 0; j < n->cases[i].body.n; j++) keep_checks(n->cases[i].body.items[j]);
-  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) keep_checks(it.node);
 }
 
 /* `m = m:lo + pos[d] * m:step` for each loop variable (`pos` alone in one dimension, where

@@ -27,6 +27,8 @@ int oqb_run(const char *src, char *out, size_t n, int profile) {
   close(fd);
   static InterpOptions opt = {.target = TARGET_CUDA, .argv0 = "oq"};
   opt.profile = profile;
+  /* never freed: the launchers key specializations and call-site memos by Func and Node
+     addresses, which a later program of this process must not reuse */
   Arena arena = {0};
   int status = 1;
   fflush(stdout);

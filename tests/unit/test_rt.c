@@ -1518,8 +1518,32 @@ static void test_largest_divisor(void) {
   CHECK(bad == 0, "%d of %d largest divisors differ from the plain search", bad, n_checked);
 }
 
+/* ---- ast_kids: every child once, in source order ---- */
+
+static void test_ast_kids(void) {
+  Node k[12] = {0}, n = {0}, none = {0};
+  Node *items[2] = {&k[3], &k[4]}, *items2[1] = {&k[5]}, *body0[2] = {&k[7], &k[8]};
+  Node *body2[1] = {&k[10]};
+  MatchCase cases[3] = {{.pattern = &k[6], .body = {body0, 2}}, {.pattern = NULL, .body = {NULL, 0}},
+                        {.pattern = NULL, .body = {body2, 1}}};
+  n.a = &k[0];
+  n.c = &k[2];   /* b stays NULL: skipped */
+  n.list = (NodeList){items, 2};
+  n.list2 = (NodeList){items2, 1};
+  n.cases = cases;
+  n.ncases = 3;
+  Node *want[] = {&k[0], &k[2], &k[3], &k[4], &k[5], &k[6], &k[7], &k[8], &k[10]};
+  int got = 0;
+  bool order = true;
+  for (AstKids c = ast_kids(&n); c.node && got < 20; ast_next(&c), got++)
+    order &= got < 9 && c.node == want[got];
+  CHECK(got == 9 && order, "ast_kids: %d children (want 9), in order: %d", got, order);
+  CHECK(!ast_kids(&none).node && !ast_kids(NULL).node, "ast_kids of a leaf or NULL: none");
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  test_ast_kids();
   test_idx32_launch();
   test_largest_divisor();
   test_elements();
