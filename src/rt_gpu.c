@@ -57,6 +57,7 @@ typedef struct GSpec {
   int coarse_arg[4], ncoarse;
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
+  int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
   size_t coarse_sh;
   int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
@@ -448,6 +449,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->ncoarse = S->ncoarse;
   memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
   g->coarse_inc = S->coarse_inc;
+  g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
   g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
@@ -548,7 +550,7 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (!g->tiled && threads / g->vthreads > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads / g->vthreads / g->cvec > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 
@@ -885,7 +887,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   int64_t blocks = 1, threads = 1;
   for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
   if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes) {
-    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc);
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
   }
@@ -935,6 +937,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads);
   }
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
   if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
   if (G.ntimed == RING) gpu_sync(loc);
