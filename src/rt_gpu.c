@@ -878,7 +878,8 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a
    run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
    prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
-   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
+   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3; 32
+   bodies per GPU thread, so 32 / cvec blocks with cvec Quasar threads per GPU thread), and
    enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
    (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
    epilogue's float arrays. */
@@ -894,7 +895,9 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   static int most_occ = -1, least_run = -1;   /* tuning knobs: blocks per SM, blocks per run */
   int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = env_int(&most_occ, "OQ_CUDA_COARSE_OCC", 1, 64, 64);
   int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
-  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32), fill = (blocks + run - 1) / run;
+  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 0);
+  if (!run) run = 32 / g->cvec;
+  int64_t fill = (blocks + run - 1) / run;
   if (grid > fill) grid = fill > 0 ? fill : 1;
   if (g->coarse_inc) {
     int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
