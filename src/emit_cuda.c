@@ -7,7 +7,7 @@ static void cuda_one_position(Em *E, const char *label);
 static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
-static void coarse_ahead(Em *E);
+static void coarse_ahead(Em *E, int want);
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
@@ -216,8 +216,9 @@ void em_cuda_transforms(Em *E) {
       ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
     if (ro) E->ldg_params |= 1u << i;
   }
+  int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
   S->cvec = 1;
-  if (S->coarse) coarse_ahead(E);
+  if (S->coarse) coarse_ahead(E, cvec);
   if (!vthreads_ok(E)) S->vthreads = 1;
   E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
   if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
@@ -485,21 +486,21 @@ static void coarse_loop(Em *E, int U) {
   E->lpos = NULL;
 }
 
-/* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads may
-   run 4 consecutive Quasar threads each (S->cvec, coarse_vec): the block size is a constant of
-   the key, its threads a multiple of 4 * 32, every read ahead is of a float parameter of the
-   launch's shape (its offset is the position; single precision: the registers are floats) and
-   no shared array is zeroed by its owners (that rule walks the GPU block's axes). */
-static void coarse_ahead(Em *E) {
+/* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
+   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, rt_gpu's
+   cvec_for), the block size is a constant of the key, its threads a multiple of 4 * 32, every
+   read ahead is of a float parameter of the launch's shape (its offset is the position; single
+   precision: the registers are floats) and no shared array is zeroed by its owners (that
+   rule walks the GPU block's axes). */
+static void coarse_ahead(Em *E, int want) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   E->nahead = 0;
   for (int i = E->coarse_split[0] + 1; i < E->coarse_split[1]; i++) pf_walk(E, f->body.items[i], true);
   int64_t threads = 1;
   for (int d = 0; d < S->D; d++) threads *= S->cblk[d];
-  const char *v = getenv("OQ_CUDA_COARSE_VEC");   /* a tuning knob: 0 turns it off */
-  bool ok = threads > 0 && threads % 128 == 0 && E->nahead > 0 && !E->sh_owned && !rt_config.double_precision &&
-            !(v && !strcmp(v, "0"));
+  bool ok = want == 4 && threads > 0 && threads % 128 == 0 && E->nahead > 0 && !E->sh_owned &&
+            !rt_config.double_precision;
   for (int j = 0; j < E->nahead && ok; j++) {
     Node *a = E->ahead[j]->a;
     int p = a->kind == N_IDENT && a->depth == 0 ? a->slot - f->ngenerics : -1;

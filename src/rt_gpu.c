@@ -878,8 +878,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a
    run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
    prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
-   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3; 32
-   bodies per GPU thread, so 32 / cvec blocks with cvec Quasar threads per GPU thread), and
+   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
    enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
    (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
    epilogue's float arrays. */
@@ -895,9 +894,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   static int most_occ = -1, least_run = -1;   /* tuning knobs: blocks per SM, blocks per run */
   int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = env_int(&most_occ, "OQ_CUDA_COARSE_OCC", 1, 64, 64);
   int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
-  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 0);
-  if (!run) run = 32 / g->cvec;
-  int64_t fill = (blocks + run - 1) / run;
+  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32), fill = (blocks + run - 1) / run;
   if (grid > fill) grid = fill > 0 ? fill : 1;
   if (g->coarse_inc) {
     int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
@@ -1046,15 +1043,29 @@ static int vthreads_for(const CpuLaunch *cl) {
   return 1;
 }
 
-/* The specialization's key, with the block size and the virtual threads' proposal. */
+/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
+   for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
+   small launch fills the SMs with 4 times more resident blocks, each with its own prologue
+   and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
+   OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
+static int cvec_for(const CpuLaunch *cl) {
+  static int forced = -1;
+  int want = env_int(&forced, "OQ_CUDA_COARSE_VEC", 0, 1, 2);
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
+}
+
+/* The specialization's key, with the block size and the virtual threads' proposals. */
 static char *spec_key(KSpec *S, const CpuLaunch *cl) {
   if (block_keyed(cl))
     for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
   S->vthreads = vthreads_for(cl);
+  S->cvec = cvec_for(cl);   /* (the memo's launches have the same dims: the same proposal) */
   char *key = ksema_key(S, cl->args);
   size_t n = strlen(key);
-  key = realloc(key, n + 16);
-  snprintf(key + n, 16, "|vt%d", S->vthreads);
+  key = realloc(key, n + 24);
+  snprintf(key + n, 24, "|vt%d|cv%d", S->vthreads, S->cvec);
   return key;
 }
 
