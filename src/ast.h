@@ -154,9 +154,9 @@ typedef enum NodeKind {
   N_PARLOOP,    /* a host loop nest made a kernel (transform_parloop.c): a = the original
                    N_FOR (run when a run-time guard fails), list = the nest's N_FORs, outer
                    first, func = the kernel (parameters pos, then start and step of each
-                   loop), list2 = the host variables its outputs (reductions) go to,
-                   op = their operator, b = N_LAMBDA: the same kernel with int outputs
-                   (NULL without reductions), its list: for each reduction an N_BLOCK
+                   loop), list2 = the host variables its outputs (reductions) go to
+                   (each by its output's operator, FuncInfo.out_op), b = N_LAMBDA: the
+                   same kernel with int outputs (NULL without reductions), its list: for each reduction an N_BLOCK
                    of the values added to it (copies; slot -2: a variable of the body,
                    -3-d: loop variable d), from which the launch guesses which kernel
                    gives the serial loop's types; ival = 1 once the int kernel returned

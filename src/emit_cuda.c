@@ -963,6 +963,11 @@ static void cuda_count_finish(Em *E) {
   em_line(E, "}");
 }
 
+/* The name part of an output operator's helpers: oq_out_r_max, oq_block_out_i_add, ... */
+static const char *out_suffix(Op op) {
+  return op == OP_MAX ? "max" : op == OP_MIN ? "min" : op == OP_MUL ? "mul" : "add";
+}
+
 /* After every position: the block's private copies are added into the arrays (replicas
    summed from a rotated start, so the lanes of a warp read distinct banks), and the kernel
    outputs are combined, per block when block_reduce, else per thread. */
@@ -993,7 +998,8 @@ static void cuda_epilogue(Em *E) {
   }
   for (int o = 0; o < f->nouts; o++) {
     char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
-    em_line(E, "%s(&W->out_%c[%d], acc%d);", S->block_reduce ? em_sf(E, "oq_block_out_%c", c) : em_sf(E, "oq_out_%c", c), c, o, o);
+    em_line(E, "oq_%sout_%c_%s(&W->out_%c[%d], acc%d);", S->block_reduce ? "block_" : "", c, out_suffix(S->out_op[o]),
+            c, o, o);
   }
 }
 
@@ -1251,9 +1257,7 @@ static const char *cuda_block_out =
   "    if (lane == 0) OUT(p, v); \\\n"
   "  } \\\n"
   "  __syncthreads(); \\\n"
-  "}\n"
-  "OQ_BLOCK_OUT(oq_block_out_i, int64_t, oq_comb_i, oq_out_i)\n"
-  "OQ_BLOCK_OUT(oq_block_out_r, double, oq_comb_r, oq_out_r)\n";
+  "}\n";
 
 /* Kernel outputs: one atomic per thread (or per block) into the launch's W->out_*, by the operator. */
 /* syncthreads(grid) without cooperative groups (which need relocatable device code): the
@@ -1285,36 +1289,49 @@ static const char *cuda_grid_helpers =
   "  __syncthreads();\n"
   "}\n";
 
-/* Kernel outputs: one atomic per thread into the launch's W->out_*, by the operator. */
-static void cuda_out_helpers(KSpec *S, Buf *out) {
-  switch (S->out_op) {
-  case OP_MAX: case OP_MIN: {
-    const char *fn = S->out_op == OP_MAX ? "atomicMax" : "atomicMin", *cmp = S->out_op == OP_MAX ? ">" : "<";
-    em_bprintf(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { %s((long long *)p, (long long)v); }\n", fn);
-    em_bprintf(out, "OQ_FN void oq_out_r(double *p, double v) {\n"
+/* The helpers of one output operator: an atomic per thread (or per block, after the block's
+   reduction) into the launch's W->out_*. */
+static void cuda_out_helper(KSpec *S, Op op, Buf *out) {
+  const char *x = out_suffix(op);
+  switch (op) {
+  case OP_MAX: case OP_MIN:
+    em_bprintf(out, "OQ_FN void oq_out_i_%s(int64_t *p, int64_t v) { %s((long long *)p, (long long)v); }\n",
+               x, op == OP_MAX ? "atomicMax" : "atomicMin");
+    em_bprintf(out, "OQ_FN void oq_out_r_%s(double *p, double v) {\n"
                  "  double o = *(volatile double *)p;\n"
-                 "  while ((v %s o || o != o) && v == v && !oq_acas(p, &o, &v)) {}\n}\n", cmp);
+                 "  while ((v %s o || o != o) && v == v && !oq_acas(p, &o, &v)) {}\n}\n", x, op == OP_MAX ? ">" : "<");
     break;
-  }
-  case OP_MUL: case OP_EMUL:
-    em_bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { int64_t o = *(volatile int64_t *)p, n; do n = (int64_t)((uint64_t)o * (uint64_t)v); while (!oq_acas(p, &o, &n)); }\n"
-               "OQ_FN void oq_out_r(double *p, double v) { double o = *(volatile double *)p, n; do n = o * v; while (!oq_acas(p, &o, &n)); }\n");
+  case OP_MUL:
+    em_bprintf(out, "OQ_FN void oq_out_i_%s(int64_t *p, int64_t v) { int64_t o = *(volatile int64_t *)p, n; do n = (int64_t)((uint64_t)o * (uint64_t)v); while (!oq_acas(p, &o, &n)); }\n"
+               "OQ_FN void oq_out_r_%s(double *p, double v) { double o = *(volatile double *)p, n; do n = o * v; while (!oq_acas(p, &o, &n)); }\n", x, x);
     break;
   default:
-    em_bputs(out, "OQ_FN void oq_out_i(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
-               "OQ_FN void oq_out_r(double *p, double v) { atomicAdd(p, v); }\n");
+    em_bprintf(out, "OQ_FN void oq_out_i_%s(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
+               "OQ_FN void oq_out_r_%s(double *p, double v) { atomicAdd(p, v); }\n", x, x);
   }
   if (!S->block_reduce) return;
   const char *ci, *cr;
-  switch (S->out_op) {
+  switch (op) {
   case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
   case OP_MIN: ci = "a < b ? a : b"; cr = "a < b || b != b ? a : b"; break;
-  case OP_MUL: case OP_EMUL: ci = "(int64_t)((uint64_t)a * (uint64_t)b)"; cr = "a * b"; break;
+  case OP_MUL: ci = "(int64_t)((uint64_t)a * (uint64_t)b)"; cr = "a * b"; break;
   default: ci = "(int64_t)((uint64_t)a + (uint64_t)b)"; cr = "a + b";
   }
-  em_bprintf(out, "OQ_FN int64_t oq_comb_i(int64_t a, int64_t b) { return %s; }\n"
-               "OQ_FN double oq_comb_r(double a, double b) { return %s; }\n", ci, cr);
-  em_bputs(out, cuda_block_out);
+  em_bprintf(out, "OQ_FN int64_t oq_comb_i_%s(int64_t a, int64_t b) { return %s; }\n"
+               "OQ_FN double oq_comb_r_%s(double a, double b) { return %s; }\n"
+               "OQ_BLOCK_OUT(oq_block_out_i_%s, int64_t, oq_comb_i_%s, oq_out_i_%s)\n"
+               "OQ_BLOCK_OUT(oq_block_out_r_%s, double, oq_comb_r_%s, oq_out_r_%s)\n",
+             x, ci, x, cr, x, x, x, x, x, x);
+}
+
+/* Kernel outputs: the helpers of each operator the outputs use, once. */
+static void cuda_out_helpers(KSpec *S, Buf *out) {
+  if (S->block_reduce) em_bputs(out, cuda_block_out);
+  for (int o = 0; o < S->kfunc->nouts; o++) {
+    bool seen = false;
+    for (int p = 0; p < o; p++) seen |= !strcmp(out_suffix(S->out_op[p]), out_suffix(S->out_op[o]));
+    if (!seen) cuda_out_helper(S, S->out_op[o], out);
+  }
 }
 
 /* True when some value of the specialization is complex (the struct and its functions are

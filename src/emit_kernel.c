@@ -48,8 +48,7 @@ static char *special_value(Em *E, const KSpecial *sp) {
   return r;
 }
 
-static char *identity(Em *E, KType t) {
-  Op op = E->S->out_op;
+static char *identity(Op op, KType t) {
   bool i = t.kind == K_INT;
   switch (op) {
   case OP_MAX: return i ? "INT32_MIN" : "(-(oq_real)INFINITY)";
@@ -77,17 +76,17 @@ static bool only_accumulated(const Node *n, int slot) {
    added into the worker's accumulator, which starts at +0 as the oracle's output does. */
 static char *thread_identity(Em *E, int s) {
   KType t = E->S->kspec->slots[s];
-  if (t.kind == K_REAL && E->S->out_op == OP_ADD) {
+  Op op = E->S->out_op[s - E->S->kfunc->ngenerics - E->S->kfunc->nparams];
+  if (t.kind == K_REAL && op == OP_ADD) {
     const NodeList *body = &E->S->kfunc->body;
     bool only = true;
     for (int i = 0; i < body->n && only; i++) only = only_accumulated(body->items[i], s);
     if (only) return "(-(oq_real)0)";
   }
-  return identity(E, t);
+  return identity(op, t);
 }
 
-static char *combine(Em *E, char *acc, char *v, KType t) {
-  Op op = E->S->out_op;
+static char *combine(Em *E, Op op, char *acc, char *v, KType t) {
   bool i = t.kind == K_INT;
   switch (op) {
   case OP_MAX: return em_sf(E, i ? "oq_lmax(%s, %s)" : "oq_rmax(%s, %s)", acc, v);
@@ -147,8 +146,10 @@ void em_phase_body(Em *E, NodeList *l, int from, int to) {
 void em_thread_outputs(Em *E) {
   Func *f = E->S->kfunc;
   int obase = f->ngenerics + f->nparams;
-  for (int o = 0; o < f->nouts; o++)
-    em_line(E, "acc%d = %s;", o, combine(E, em_sf(E, "acc%d", o), em_slot_ref(E, obase + o), E->S->kspec->slots[obase + o]));
+  for (int o = 0; o < f->nouts; o++) {
+    char *v = em_slot_ref(E, obase + o);
+    em_line(E, "acc%d = %s;", o, combine(E, E->S->out_op[o], em_sf(E, "acc%d", o), v, E->S->kspec->slots[obase + o]));
+  }
 }
 
 /* The array value of argument a (its dims) whose elements are at data. */
@@ -275,7 +276,8 @@ void em_kernel_loads(Em *E) {
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
-    if (E->cuda) em_line(E, "%s acc%d = %s;", t.kind == K_INT ? "int64_t" : "double", o, identity(E, t));
+    const char *ct = t.kind == K_INT ? "int64_t" : "double";
+    if (E->cuda) em_line(E, "%s acc%d = %s;", ct, o, identity(S->out_op[o], t));
     else if (t.kind == K_INT) em_line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else em_line(E, "double acc%d = W->out_r[%d];   /* per worker, in double as on the GPU */", o, o);
   }

@@ -956,7 +956,7 @@ COLD static void exec_parloop(Interp *I, Node *n) {
       Value *p = slot_ref(I, n->list2.items[i]);
       Value r = n->list2.n == 1 ? res : res.tup->v[i];
       scalars += r.kind == V_SCALAR;
-      Value v = compound(n->op, *p, r, n->loc);
+      Value v = compound(func_info(kernel)->out_op[i], *p, r, n->loc);
       val_release(*p);
       *p = v;
     }

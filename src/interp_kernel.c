@@ -192,7 +192,7 @@ static Value special_value(KernelThread *t, const Param *p, SrcLoc loc) {
 static Value out_identity(Launch *L, int o) {
   FuncInfo *fi = func_info(L->func);
   bool is_int = L->func->outs[o].type->kind == TY_INT;
-  switch (fi->out_op) {
+  switch (fi->out_op[o]) {
   case OP_MAX: return is_int ? v_int(INT64_MIN) : v_scalar(-INFINITY);
   case OP_MIN: return is_int ? v_int(INT64_MAX) : v_scalar(INFINITY);
   case OP_MUL: case OP_EMUL: return is_int ? v_int(1) : v_scalar(1);
@@ -201,8 +201,8 @@ static Value out_identity(Launch *L, int o) {
 }
 
 static void combine_out(Launch *L, int o, Value v) {
-  Op op = func_info(L->func)->out_op;
-  Op combine = op == OP_MAX || op == OP_MIN ? op : (op == OP_MUL || op == OP_EMUL) ? OP_MUL : OP_ADD;
+  Op op = func_info(L->func)->out_op[o];
+  Op combine = op == OP_MAX || op == OP_MIN || op == OP_MUL ? op : OP_ADD;
   Value r = rt_binary(combine, L->acc[o], v, L->site->loc);
   val_release(L->acc[o]);
   L->acc[o] = r;

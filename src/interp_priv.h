@@ -43,7 +43,8 @@ typedef struct FuncInfo {
   bool shared_by_block;     /* calls a user function or shared() of non-literal sizes: may
                                size shared memory by the block (3-D default blocks) */
   bool *special_params;     /* per parameter: pos, blkpos, ... (parallel_do passes no argument) */
-  Op out_op;                /* kernel outputs: the compound operator used on them */
+  Op *out_op;               /* per kernel output: how the threads' values combine (OP_ADD for
+                               += and -=, OP_MUL, OP_MAX, OP_MIN; OP_NONE: never updated) */
   int *out_param;           /* per output: the parameter it starts as (same name), or -1 */
   NodeList hoisted;         /* nested function definitions, bound at entry */
 } FuncInfo;

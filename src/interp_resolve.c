@@ -85,6 +85,7 @@ static int slot_add(Scope *s, const char *name, unsigned mods) {
 static void resolve_outputs(Resolver *R, Scope *s, Func *f) {
   FuncInfo *fi = s->info;
   fi->out_param = calloc(f->nouts + 1, sizeof *fi->out_param);
+  fi->out_op = calloc(f->nouts + 1, sizeof *fi->out_op);
   for (int i = 0; i < f->nouts; i++) {
     int prev = slot_find(s, f->outs[i].name), first = f->ngenerics + f->nparams;
     fi->out_param[i] = -1;
@@ -324,6 +325,23 @@ static void inherit_mods(Resolver *R, Node *assign) {
   t->ival = s->info->slot_mods[t->slot];
 }
 
+/* How kernel output o combines over the threads, from its update n: every update of one
+   output must combine alike (`+=` and `-=` both add). */
+static void note_output_op(FuncInfo *fi, const Node *n, const Node *t, int o) {
+  Op c = n->op == OP_ADD || n->op == OP_SUB ? OP_ADD : n->op == OP_MUL || n->op == OP_EMUL ? OP_MUL
+       : n->op == OP_MAX || n->op == OP_MIN ? n->op : OP_NONE;
+  if (n->op == OP_NONE)   /* every thread's value is combined: `=` would mean nothing */
+    diag_error(t->loc, "kernel output '%s' is combined over all threads: update it with a "
+               "compound operator (+=, *=, ^^= for max, __= for min, ...)", t->name);
+  else if (c == OP_NONE)
+    diag_error(t->loc, "kernel output '%s' cannot be combined over threads with %s=: use +=, -=, "
+               "*=, ^^= (max) or __= (min)", t->name, op_name(n->op));
+  else if (fi->out_op[o] != OP_NONE && fi->out_op[o] != c)
+    diag_error(t->loc, "kernel output '%s' is updated with both %s= and %s=: each output combines "
+               "its threads' values with one operator", t->name, op_name(fi->out_op[o]), op_name(c));
+  else fi->out_op[o] = c;
+}
+
 static void resolve_assign(Resolver *R, Node *n) {
   resolve_expr(R, n->b);
   if (n->type && n->list.n == 1 && n->list.items[0]->kind == N_IDENT) {
@@ -343,12 +361,7 @@ static void resolve_assign(Resolver *R, Node *n) {
     if (t->kind == N_IDENT && t->depth == 0 && t->slot >= 0) {
       Func *f = R->scope->func;
       for (int o = 0; o < f->nouts; o++)
-        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name)) {
-          if (n->op == OP_NONE)   /* every thread's value is combined: `=` would mean nothing */
-            diag_error(t->loc, "kernel output '%s' is combined over all threads: update it with a "
-                       "compound operator (+=, *=, ^^= for max, __= for min, ...)", t->name);
-          else R->scope->info->out_op = n->op;
-        }
+        if (f->kind == FK_KERNEL && !strcmp(f->outs[o].name, t->name)) note_output_op(R->scope->info, n, t, o);
     }
   }
   if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);

@@ -167,7 +167,7 @@ typedef struct KSpec {
                                 over the launch's blocks (any grid size) */
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
   unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
-  Op out_op;                 /* kernel outputs */
+  const Op *out_op;          /* per kernel output: its operator (FuncInfo.out_op) */
   /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
   bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
   bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */

@@ -43,7 +43,7 @@ typedef struct Compiled {
   OqkHook begin, finish;
   int nouts;
   bool out_int[OQK_MAX_OUTS];
-  Op out_op;
+  Op out_op[OQK_MAX_OUTS];
   KSite *sites; int nsites;
   const char *name;
   struct Compiled *next;
@@ -187,7 +187,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->nouts = S->kfunc->nouts;
   int obase = S->kfunc->ngenerics + S->kfunc->nparams;
   for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
-  c->out_op = S->out_op;
+  for (int o = 0; o < c->nouts; o++) c->out_op[o] = S->out_op[o];
   c->nsites = S->nsites;
   c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
   memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
@@ -422,8 +422,8 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   pool_start();
   for (int w = 0; w < pool.n; w++)
     for (int o = 0; o < c->nouts; o++) {
-      pool.W[w].w.out_r[o] = cpu_identity_r(c->out_op);
-      pool.W[w].w.out_i[o] = cpu_identity_i(c->out_op);
+      pool.W[w].w.out_r[o] = cpu_identity_r(c->out_op[o]);
+      pool.W[w].w.out_i[o] = cpu_identity_i(c->out_op[o]);
     }
   L.priv_mask = private_mask(c, cl, S, npos);
   if (L.priv_mask)
@@ -439,12 +439,12 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < c->nouts; o++) {
     if (c->out_int[o]) {
-      int64_t a = cpu_identity_i(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = cpu_combine_i(c->out_op, a, pool.W[w].w.out_i[o]);
+      int64_t a = cpu_identity_i(c->out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = cpu_combine_i(c->out_op[o], a, pool.W[w].w.out_i[o]);
       acc[o] = v_int(a);
     } else {
-      double a = cpu_identity_r(c->out_op);
-      for (int w = 0; w < pool.n; w++) a = cpu_combine_r(c->out_op, a, pool.W[w].w.out_r[o]);
+      double a = cpu_identity_r(c->out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = cpu_combine_r(c->out_op[o], a, pool.W[w].w.out_r[o]);
       acc[o] = v_scalar(a);
     }
   }

@@ -42,7 +42,7 @@ typedef struct GSpec {
   CudaKernel *k;
   int nouts;
   bool out_int[OQK_MAX_OUTS];
-  Op out_op;
+  Op out_op[OQK_MAX_OUTS];
   bool small_launch, uses_block;
   bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel */
   bool grid_stride;         /* ... whose resident blocks loop over the launch's blocks */
@@ -435,7 +435,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->nouts = S->kfunc->nouts;
   int obase = S->kfunc->ngenerics + S->kfunc->nparams;
   for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
-  g->out_op = S->out_op;
+  for (int o = 0; o < g->nouts; o++) g->out_op[o] = S->out_op[o];
   g->small_launch = S->small_launch;
   g->uses_block = S->uses_block;
   g->cooperative = S->grid_barrier;
@@ -770,8 +770,8 @@ _Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof
 
 static void identity_outputs(const GSpec *g, OqkWorker *w) {
   for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
-    w->out_r[o] = cpu_identity_r(g->out_op);
-    w->out_i[o] = cpu_identity_i(g->out_op);
+    w->out_r[o] = cpu_identity_r(g->out_op[o]);
+    w->out_i[o] = cpu_identity_i(g->out_op[o]);
   }
 }
 
@@ -790,8 +790,8 @@ static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   }
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < g->nouts; o++)
-    acc[o] = g->out_int[o] ? v_int(cpu_combine_i(g->out_op, cpu_identity_i(g->out_op), w.out_i[o]))
-                           : v_scalar(cpu_combine_r(g->out_op, cpu_identity_r(g->out_op), w.out_r[o]));
+    acc[o] = g->out_int[o] ? v_int(cpu_combine_i(g->out_op[o], cpu_identity_i(g->out_op[o]), w.out_i[o]))
+                           : v_scalar(cpu_combine_r(g->out_op[o], cpu_identity_r(g->out_op[o]), w.out_r[o]));
   if (g->nouts == 1) return acc[0];
   if (g->nouts == 0) return v_none();
   Value t = v_tuple(g->nouts);

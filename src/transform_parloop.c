@@ -518,28 +518,25 @@ static void check_array(Nest *N, int k) {
   }
 }
 
-/* Reductions: one operator for all (kernel outputs share it). */
-static Op check_reductions(Nest *N) {
-  Op op = OP_NONE;
-  const char *first = NULL;
+/* Reductions: each variable with one operator (its kernel output combines by it). */
+static void check_reductions(Nest *N) {
   int count = 0;
   for (int k = 0; k < N->nvars; k++) {
     Var *v = &N->vars[k];
     if (!is_reduction(v)) continue;
     if (v->accum_op == OP_NONE) {
       refuse(N, "%s is accumulated with different operators", v->name);
-      return OP_NONE;
-    }
-    if (first && v->accum_op != op) {
-      refuse(N, "the reductions %s (%s=) and %s (%s=) use different operators", first,
-             op_name(op), v->name, op_name(v->accum_op));
-      return OP_NONE;
+      return;
     }
     if (++count > MAX_RED) refuse(N, "more than %d reductions", MAX_RED);
-    first = v->name;
-    op = v->accum_op;
   }
-  return op;
+}
+
+/* "s (+=), m (^^=)": the reduction variables of the loop and their operators, into buf. */
+static void reductions_text(Nest *N, const NodeList *reds, char *buf, size_t size) {
+  for (int i = 0; i < reds->n; i++)
+    snprintf(buf + strlen(buf), size - strlen(buf), "%s%s (%s=)", i ? ", " : "", reds->items[i]->name,
+             op_name(N->vars[var_of(N, reds->items[i])].accum_op));
 }
 
 /* ---- private variables are not read after the loop ---- */
@@ -813,7 +810,7 @@ static void add_param(Px *X, Param **ps, int *n, const char *name, SrcLoc loc) {
    sum stays an int, as serially. When the loop adds scalars to them, the specialization
    fails ("output changes type") and the interpreter runs the kernel, with the types the
    serial loop gives. */
-static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds, bool int_outs) {
+static Func *make_kernel(Px *X, Nest *N, NodeList *reds, bool int_outs) {
   Node *outer = N->fors[0];
   Func *host = X->chain[X->nchain - 1];
   Func *k = arena_alloc(X->P->arena, sizeof *k);
@@ -843,9 +840,8 @@ static Func *make_kernel(Px *X, Nest *N, Op red_op, NodeList *reds, bool int_out
   func_note_transform(k, "parallel-loop");
   if (reds->n) {
     char buf[256] = "reduction(";
-    for (int i = 0; i < reds->n; i++)
-      snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", i ? "," : "", reds->items[i]->name);
-    snprintf(buf + strlen(buf), sizeof buf - strlen(buf), " %s=)", op_name(red_op));
+    reductions_text(N, reds, buf, sizeof buf - 1);
+    strcat(buf, ")");
     func_note_transform(k, arena_strdup(X->P->arena, buf));
   }
   return k;
@@ -888,10 +884,9 @@ static void contributions(Px *X, Nest *N, Node *n, int k, NodeList *out) {
     for (int j = 0; j < n->cases[i].body.n; j++) contributions(X, N, n->cases[i].body.items[j], k, out);
 }
 
-static Node *make_parloop(Px *X, Nest *N, Op red_op) {
+static Node *make_parloop(Px *X, Nest *N) {
   Node *p = node(X, N_PARLOOP, N->fors[0]->loc);
   p->a = N->fors[0];
-  p->op = red_op;
   for (int d = 0; d < N->D; d++) list_push(X, &p->list, N->fors[d]);
   p->c = node(X, N_BLOCK, p->loc);
   for (int k = 0; k < N->nvars; k++) {
@@ -902,10 +897,10 @@ static Node *make_parloop(Px *X, Nest *N, Op red_op) {
     for (int i = 0; i < N->nacc; i++) written |= N->acc[i].var == k && N->acc[i].write;
     list_push(X, written ? &p->c->list : &p->c->list2, v->id);
   }
-  p->func = make_kernel(X, N, red_op, &p->list2, false);
+  p->func = make_kernel(X, N, &p->list2, false);
   if (p->list2.n) {
     p->b = node(X, N_LAMBDA, p->loc);
-    p->b->func = make_kernel(X, N, red_op, &p->list2, true);
+    p->b->func = make_kernel(X, N, &p->list2, true);
     NodeList *body = &N->fors[N->D - 1]->list;
     for (int i = 0; i < p->list2.n; i++) {
       Node *blk = node(X, N_BLOCK, p->loc);
@@ -936,10 +931,8 @@ static void explain(Px *X, Nest *N, Node *outer, bool parallel, Node *p) {
         sep = ", ";
       }
     }
-    for (int i = 0; i < p->list2.n; i++)
-      snprintf(what + strlen(what), sizeof what - strlen(what), "%s%s", i ? ", " : "; reductions: ",
-               p->list2.items[i]->name);
-    if (p->list2.n) snprintf(what + strlen(what), sizeof what - strlen(what), " (%s=)", op_name(p->op));
+    if (p->list2.n) snprintf(what + strlen(what), sizeof what - strlen(what), "; reductions: ");
+    reductions_text(N, &p->list2, what, sizeof what);
     if (N->inner[0]) snprintf(what + strlen(what), sizeof what - strlen(what), "; %s", N->inner);
   } else {
     snprintf(what, sizeof what, "serial: %s", N->why);
@@ -973,8 +966,7 @@ static bool try_nest(Px *X, NodeList *l, int i) {
     explain(X, &N, outer, false, NULL);
     return false;
   }
-  Op op = check_reductions(&N);
-  Node *p = make_parloop(X, &N, op);
+  Node *p = make_parloop(X, &N);
   explain(X, &N, outer, true, p);
   l->items[i] = p;
   return true;
