@@ -50,7 +50,6 @@ typedef struct Em {
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
-  const char *ldg_fn;   /* ... through this function instead of __ldg (NULL: __ldg) */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */

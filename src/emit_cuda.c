@@ -288,7 +288,7 @@ static void coarse_finish(Em *E) {
   em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
 }
 
-/* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_vec): GPU thread g runs the
+/* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_ahead): GPU thread g runs the
    block's Quasar threads F g, ..., F g + F - 1 (row-major in the block), so that their x[pos]
    reads are consecutive: one 16-byte load where the block's box and the array allow. Their
    locals that outlive a phase are arrays of F (indexed by _t: registers), as virtual threads'
@@ -367,9 +367,7 @@ static void coarse_loads(Em *E, int k, int t, int nahead) {
   em_thread_prelude(E, false);
   E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
   E->nahead = 0;   /* the loads themselves */
-  E->ldg_fn = getenv("OQ_CUDA_COARSE_L2") ? "oq_ldg_wide" : NULL;   /* a tuning knob */
   for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
-  E->ldg_fn = NULL;
   E->nahead = nahead;
   E->ind--;
   em_line(E, "}");
@@ -1166,10 +1164,7 @@ static const char *cuda_helpers =
   "#define __atomic_xor_fetch(p, v, m) (atomicXor((p), (v)) ^ (v))\n"
   "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
-  "  L->err_site = site;\n  return 1;\n}\n"
-  "/* __ldg that asks L2 to fetch 256 bytes around a float (persistent blocks' loads ahead) */\n"
-  "template <class T> OQ_FN T oq_ldg_wide(const T *p) { return __ldg(p); }\n"
-  "OQ_FN float oq_ldg_wide(const float *p) { float v; asm(\"ld.global.nc.L2::256B.f32 %0, [%1];\" : \"=f\"(v) : \"l\"(p)); return v; }\n";
+  "  L->err_site = site;\n  return 1;\n}\n";
 
 /* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread

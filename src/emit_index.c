@@ -672,7 +672,7 @@ char *em_index_read(Em *E, Node *n) {
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
-  const char *elem_fmt = !ldg_param(E, n->a) ? "%s.p[%s]" : E->ldg_fn ? em_sf(E, "%s(&%%s.p[%%s])", E->ldg_fn) : "__ldg(&%s.p[%s])";
+  const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
   if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
   if (P.vdim < 0) {
     char *off, *valid;
