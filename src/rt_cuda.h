@@ -18,7 +18,8 @@
    Environment: OQ_CUDA_DISABLE=1 (act as if there were no GPU), OQ_CUDA_DEVICE (ordinal,
    default 0), OQ_LIBCUDA / OQ_NVRTC (exact library paths, tried first), CUDA_HOME and
    CUDA_PATH (where NVRTC is looked for), OQ_CACHE_DIR (default ~/.cache/openquasar),
-   OQ_CUDA_TRANSFER=register|pageable (how host<->device copies are made). */
+   OQ_CUDA_TRANSFER=register|pageable (how host<->device copies are made),
+   OQ_CUDA_GRAPHS=0 (no batched launches; cuda_set_batching). */
 #ifndef OQ_RT_CUDA_H
 #define OQ_RT_CUDA_H
 #include <stdbool.h>
@@ -79,6 +80,7 @@ typedef struct CudaModule CudaModule;
 typedef uint64_t CudaPtr;                          /* CUdeviceptr */
 
 /* What the driver says about one kernel of a loaded module. */
+#define CUDA_BATCH_PARAMS 16      /* kernels with more parameters are not batched */
 typedef struct CudaKernel {
   void *fn;                       /* CUfunction */
   char *name;
@@ -89,6 +91,9 @@ typedef struct CudaKernel {
   int local_bytes;                /* per thread (spills, local arrays) */
   int binary_version;             /* e.g. 90 */
   int dyn_shared_set;             /* the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far */
+  int nparams;                    /* its parameters' layout (cuFuncGetParamInfo), for batched */
+  size_t param_off[CUDA_BATCH_PARAMS], param_size[CUDA_BATCH_PARAMS];   /* launches; -1: */
+  size_t param_bytes;             /* unknown, such a kernel's launches go at once */
   CudaModule *module;
   struct CudaKernel *next;
 } CudaKernel;
@@ -108,6 +113,11 @@ CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc);
    barriers). Asynchronous: errors of the kernel itself show at cuda_sync. */
 void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
                  size_t shared_bytes, bool cooperative, void **params, SrcLoc loc);
+/* Batched launches (rt_cuda.c says how): on when the driver has CUDA graphs, unless
+   OQ_CUDA_GRAPHS=0. cuda_set_batching turns them on or off (the queue submitted first); it returns
+   whether they were on. With batching, a launch's own refusal by the driver may show at the
+   next call that reaches the device, still naming the kernel at the launch's SrcLoc. */
+bool cuda_set_batching(bool on);
 /* Waits for all work on the device. A kernel fault is reported naming the last kernel. */
 void cuda_sync(SrcLoc loc);
 /* Waits for all work on the device; false with the driver's error name and text in why
@@ -215,6 +225,7 @@ void cuda_mem_set_ops(const CudaMemOps *ops);      /* NULL: the driver */
 typedef struct CudaStats {
   long compiles, cache_hits;      /* NVRTC runs; images read from the disk cache */
   long launches;
+  long graphs_made, graph_launches;   /* batched launches: graphs instantiated, submitted */
   long dev_allocs, dev_frees;     /* calls of the allocator under the pool */
   long pool_hits;                 /* allocations served from a free list */
   size_t dev_bytes;               /* bytes held from the allocator (in use + free lists) */

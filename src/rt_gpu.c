@@ -1180,7 +1180,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
 
 /* ---- the launch floor ----
    n launches of an empty kernel of one thread and one pointer parameter (bench-gpu's
-   `<<<>>>` peer) through cuda_launch, back to back, then a wait: what the driver and the
+   `<<<>>>` peer) through cuda_launch, never batched, back to back, then a wait: what the driver and the
    device take per launch without oq's launch path, in the process whose launches it is
    compared with (tests/gpu/launch.q). */
 double gpu_bare_launch_us(int64_t n, SrcLoc loc) {
@@ -1205,9 +1205,12 @@ double gpu_bare_launch_us(int64_t n, SrcLoc loc) {
   void *params[] = {&x};
   const unsigned one[3] = {1, 1, 1};
   double t0 = now_ms();
+  bool batched = cuda_set_batching(false);   /* each one a cuLaunchKernel */
   for (int64_t i = 0; i < n; i++) cuda_launch(G.bare, one, one, 0, false, params, loc);
   cuda_sync(loc);
-  return (now_ms() - t0) * 1e3 / (double)n;
+  double us = (now_ms() - t0) * 1e3 / (double)n;
+  cuda_set_batching(batched);
+  return us;
 }
 
 int gpu_max_block_threads(Func *f) {
@@ -1252,6 +1255,8 @@ void gpu_profile_report(FILE *out) {
           "%.1f MiB held; %ld uploads (%.1f MiB), %ld downloads (%.1f MiB)\n",
           s->launches, G.waits, s->dev_allocs, s->dev_frees, s->pool_hits, s->dev_bytes / 1048576.0,
           s->uploads, s->bytes_up / 1048576.0, s->downloads, s->bytes_down / 1048576.0);
+  if (s->graph_launches)
+    fprintf(out, "cuda: batched launches: %ld graphs submitted, %ld instantiated\n", s->graph_launches, s->graphs_made);
 }
 
 bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double *best_ms) {

@@ -370,10 +370,9 @@ static void stmt(Px *X, Nest *N, Node *n, Defs *def) {
     *def = all;
     return;
   }
-  case N_BREAK: case N_CONTINUE:
-    if (!N->depth)
-      refuse(N, "'%s' (line %d) ends iterations early", n->kind == N_BREAK ? "break" : "continue",
-             n->loc.line);
+  case N_BREAK: case N_CONTINUE:   /* `continue` of the nest ends a thread (continue_returns) */
+    if (!N->depth && n->kind == N_BREAK) refuse(N, "'break' (line %d) ends the loop early", n->loc.line);
+    memset(def->d, 1, sizeof def->d);   /* nothing after it runs: every name counts as assigned */
     return;
   case N_RETURN: refuse(N, "returns from inside the loop (line %d)", n->loc.line); return;
   case N_BLOCK: walk_list(X, N, &n->list, def); return;
@@ -806,6 +805,19 @@ static void add_param(Px *X, Param **ps, int *n, const char *name, SrcLoc loc) {
   (*n)++;
 }
 
+/* A `continue` of the nest's innermost loop (not of a loop inside its body) ends that
+   iteration: in the kernel, the thread; n is a statement of the cloned body. */
+static void continue_returns(Node *n) {
+  if (n->kind == N_CONTINUE) {
+    n->kind = N_RETURN;
+    return;
+  }
+  if (n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_REPEAT || n->kind == N_LAMBDA ||
+      n->kind == N_FUNCDEF)
+    return;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) continue_returns(it.node);
+}
+
 /* int_outs: the outputs are declared int, for reduction variables that hold ints: an int
    sum stays an int, as serially. When the loop adds scalars to them, the specialization
    fails ("output changes type") and the interpreter runs the kernel, with the types the
@@ -833,6 +845,7 @@ static Func *make_kernel(Px *X, Nest *N, NodeList *reds, bool int_outs) {
     if (body->items[i]->kind == N_ATTR) continue;
     Node *c = ast_clone(X->P->arena, body->items[i]);
     canon_reductions(X, N, c);
+    continue_returns(c);
     list_push(X, &k->body, c);
   }
   resolve_nested(X->P, X->chain, X->nchain, k);

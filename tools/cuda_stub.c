@@ -38,9 +38,17 @@ R cuModuleGetFunction(void **f, void *m, const char *n) { (void)m; (void)n; *f =
 R cuModuleUnload(void *m) { (void)m; return 0; }
 R cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : a == 6 ? 90 : 0; return 0; }
 R cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
+/* What the kernels launched would have run: the first 8 bytes of each launch's first
+   parameter, in launch order (tests/unit/test_cuda.c stub checks batching with it). */
 volatile long launches;
+long long stub_ran[1 << 16];
+static void ran(void **p) { if (launches < (1 << 16)) stub_ran[launches] = p ? *(long long *)p[0] : -1; launches++; }
+static int capturing, captured;   /* launch_variants.c's graphs: launches while a stream is captured */
 R cuLaunchKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p, void **x) {
-  (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; (void)x; launches++; return 0; }
+  (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)x;
+  if (capturing) captured++; else ran(p);
+  return 0;
+}
 R cuLaunchCooperativeKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p) {
   (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; return 0; }
 R cuOccupancyMaxPotentialBlockSize(int *g, int *b, void *f, void *fn, size_t s, int l) { (void)f; (void)fn; (void)s; (void)l; *g = 264; *b = 1024; return 0; }
@@ -61,3 +69,49 @@ R cuEventRecord(void *e, void *s) { (void)e; (void)s; return 0; }
 R cuEventSynchronize(void *e) { (void)e; return 0; }
 R cuEventElapsedTime_v2(float *ms, void *a, void *b) { (void)a; (void)b; *ms = 0.001f; return 0; }
 R cuEventDestroy_v2(void *e) { free(e); return 0; }
+R cuCtxGetCurrent(void **c) { *c = (void *)1; return 0; }
+R cuStreamCreate(void **s, unsigned f) { (void)f; *s = malloc(8); return 0; }
+R cuStreamSynchronize(void *s) { (void)s; return 0; }
+R cuStreamDestroy_v2(void *s) { free(s); return 0; }
+R cuLaunchKernelEx(const void *c, void *f, void **p, void **x) { (void)c; (void)f; (void)x; ran(p); return 0; }
+R cuMemcpyHtoDAsync_v2(unsigned long long d, const void *s, size_t n, void *st) { (void)st; memcpy((void *)(size_t)d, s, n); return 0; }
+R cuMemcpyDtoHAsync_v2(void *d, unsigned long long s, size_t n, void *st) { (void)st; memcpy(d, (void *)(size_t)s, n); return 0; }
+R cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n, void *st) { (void)st; memcpy((void *)(size_t)d, (void *)(size_t)s, n); return 0; }
+R cuMemsetD8Async(unsigned long long p, unsigned char v, size_t n, void *st) { (void)st; memset((void *)(size_t)p, v, n); return 0; }
+/* Graphs: a chain of at most 64 kernel nodes, each keeping its first parameter's first 8
+   bytes (cuGraphAddKernelNode, cuGraphExecKernelNodeSetParams); a launch runs them in order.
+   An exec is its graph. Every kernel reports one 8-byte parameter (cuFuncGetParamInfo). */
+typedef struct { int n; long long v[64]; } Graph;
+typedef struct { void *f; unsigned g[3], b[3], sh; void **p, **x; } NodeParams;
+long stub_node_sets;
+R cuFuncGetParamInfo(void *f, size_t i, size_t *off, size_t *size) { (void)f; if (i) return 1; *off = 0; *size = 8; return 0; }
+R cuGraphCreate(void **g, unsigned f) { (void)f; *g = calloc(1, sizeof(Graph)); return 0; }
+R cuGraphAddKernelNode_v2(void **node, void *g, void **deps, size_t nd, const NodeParams *p) {
+  (void)deps; (void)nd;
+  Graph *G = g;
+  if (G->n == 64) return 1;
+  G->v[G->n] = *(long long *)p->p[0];
+  *node = (void *)(size_t)++G->n;
+  return 0;
+}
+R cuGraphExecKernelNodeSetParams_v2(void *e, void *node, const NodeParams *p) {
+  ((Graph *)e)->v[(size_t)node - 1] = *(long long *)p->p[0];
+  stub_node_sets++;
+  return 0;
+}
+R cuStreamBeginCapture_v2(void *s, int m) { (void)s; (void)m; capturing = 1; captured = 0; return 0; }
+R cuStreamEndCapture(void *s, void **g) { (void)s; capturing = 0; Graph *G = calloc(1, sizeof *G); G->n = captured; *g = G; return 0; }
+R cuGraphInstantiateWithFlags(void **e, void *g, unsigned long long f) { (void)f; *e = g; return 0; }
+R cuGraphGetNodes(void *g, void **nodes, size_t *n) {
+  if (nodes) for (size_t i = 0; i < *n; i++) nodes[i] = (void *)(i + 1);
+  else *n = (size_t)((Graph *)g)->n;
+  return 0;
+}
+R cuGraphLaunch(void *e, void *s) {
+  (void)s;
+  Graph *G = e;
+  for (int i = 0; i < G->n; i++) { void *p[] = {&G->v[i]}; ran(p); }
+  return 0;
+}
+R cuGraphExecDestroy(void *e) { (void)e; return 0; }   /* the exec is its graph */
+R cuGraphDestroy(void *g) { free(g); return 0; }

@@ -5,6 +5,8 @@
 #   gpu   (UBSan only: AddressSanitizer's shadow memory clashes with the CUDA driver's address
 #         space reservations): kernels on the real device, transfers, pool, faults, and the
 #         launch overhead and bandwidth numbers; "skipped" without a GPU
+#   stub  (AddressSanitizer + UBSan) batched launches over tools/cuda_stub.c, a driver that
+#         runs nothing and logs what would run; "skipped" without NVRTC
 # On a machine with a GPU the host part runs with OQ_CUDA_DISABLE=1 (the driver is not
 # loaded under AddressSanitizer). The last line is "N passed, N failed" (both parts).
 set -u
@@ -46,6 +48,14 @@ if [ -e /dev/nvidiactl ] || [ -e /dev/nvidia0 ]; then gpu_env=(OQ_CUDA_DISABLE=1
 ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 \
   part host env "${gpu_env[@]}" ./build/unit/test_cuda_asan host
 UBSAN_OPTIONS=print_stacktrace=1 part gpu ./build/unit/test_cuda gpu
+# batched launches over the do-nothing driver (tools/cuda_stub.c), which logs what would run
+if $CC -O2 -shared -fPIC -o build/unit/libcuda_stub.so tools/cuda_stub.c; then
+  ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1 OQ_LIBCUDA=$PWD/build/unit/libcuda_stub.so \
+    part stub env -u OQ_CUDA_DISABLE ./build/unit/test_cuda_asan stub
+else
+  echo "FAIL test_cuda stub: tools/cuda_stub.c did not build"
+  total_f=$((total_f + 1))
+fi
 
 echo "$total_p passed, $total_f failed"
 [ "$total_f" -eq 0 ]

@@ -16,6 +16,7 @@
 #define _GNU_SOURCE
 #endif
 #include <dirent.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +120,7 @@ static const char *kernels_src =
   "    atomicAdd(&bins[v[i] & 255], 1);\n"
   "}\n"
   "extern \"C\" __global__ void empty(void) {}\n"
+  "extern \"C\" __global__ void add_at(int *a, int i, int v) { a[i] += v; }\n"
   "extern \"C\" __global__ void shared_rev_sum(const int *x, long long *out, int n) {\n"
   "  extern __shared__ int buf[];\n"
   "  for (int i = threadIdx.x; i < n; i += blockDim.x) buf[i] = x[i];\n"
@@ -650,6 +652,7 @@ static void test_gpu_pool(void) {
 }
 
 static void measure_launches(void) {
+  bool was = cuda_set_batching(false);   /* the driver's launches, one by one */
   CudaKernel *k = cuda_kernel(mod, "empty", L);
   unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
   for (int i = 0; i < 100; i++) cuda_launch(k, g, b, 0, false, NULL, L);
@@ -676,6 +679,47 @@ static void measure_launches(void) {
          "%.2f us/launch on the device's clock\n", t / n * 1e6, n, t2 / m * 1e6, ms / n * 1e3);
   cuda_event_free(e0);
   cuda_event_free(e1);
+  cuda_set_batching(was);
+}
+
+/* Batched launches on the device: rounds of single-thread updates of one array, the same
+   kernel and shapes each round (a graph from the second round on) with other values, a read
+   back in the middle; the array must match the same updates made by a host loop. */
+enum { BATCH_N = 37, BATCH_ROUNDS = 12, BATCH_PER = 20 };
+static void batch_round(CudaKernel *k, CudaPtr d, int *ref, int r) {
+  unsigned g[3] = {1, 1, 1}, b[3] = {1, 1, 1};
+  for (int j = 0; j < BATCH_PER; j++) {
+    int i = (r * 7 + j * 3) % BATCH_N, v = j + 100 * r;
+    void *params[] = {&d, &i, &v};
+    cuda_launch(k, g, b, 0, false, params, L);
+    ref[i] += v;
+  }
+}
+
+static void test_batched(void) {
+  bool was = cuda_set_batching(true);
+  CudaKernel *k = cuda_kernel(mod, "add_at", L);
+  int ref[BATCH_N] = {0}, got[BATCH_N];
+  CudaPtr d = cuda_mem_alloc(sizeof got, L);
+  cuda_raw_memset(d, 0, sizeof got, L);
+  long made = cuda_stats.graphs_made, sent = cuda_stats.graph_launches;
+  int bad = 0;
+  for (int r = 0; r < BATCH_ROUNDS; r++) {
+    batch_round(k, d, ref, r);
+    if (r == BATCH_ROUNDS / 2 || r == BATCH_ROUNDS - 1) {   /* the copy submits the queue first */
+      memset(got, 0x7f, sizeof got);
+      cuda_raw_dtoh(got, d, sizeof got, L);
+      for (int i = 0; i < BATCH_N; i++) bad += got[i] != ref[i];
+    } else if (r % 2) {
+      cuda_sync(L);   /* each round its own queue: same shape */
+    }
+  }
+  CHECK(bad == 0, "batched launches: %d elements differ from the host loop", bad);
+  CHECK(cuda_stats.graphs_made > made && cuda_stats.graph_launches > sent,
+        "batched launches: %ld graphs made, %ld submitted", cuda_stats.graphs_made - made,
+        cuda_stats.graph_launches - sent);
+  cuda_mem_free(d, sizeof got);
+  cuda_set_batching(was);
 }
 
 /* Bandwidth of array transfers in one mode, on a fresh array (in REGISTER mode the first
@@ -739,6 +783,7 @@ static int gpu_mode(void) {
   test_cooperative();
   test_big_shared();
   test_gpu_pool();
+  test_batched();
   measure_launches();
   size_t sizes[] = { (size_t)1 << 20, (size_t)64 << 20, (size_t)256 << 20 };
   for (int i = 0; i < 3; i++) {
@@ -749,6 +794,63 @@ static int gpu_mode(void) {
   remove_dir(dir);
   free(dir);
   return 0;
+}
+
+/* ---- stub mode: batching over tools/cuda_stub.c ($OQ_LIBCUDA), which runs no kernel but
+   logs each launch's first parameter (stub_ran), from direct launches and graph nodes ---- */
+
+static void stub_mode(void) {
+  char why[512];
+  if (!cuda_available(why, sizeof why) || !nvrtc_available(why, sizeof why)) {
+    printf("NOTE stub checks skipped: %s\n", why);
+    return;
+  }
+  void *lib = dlopen(getenv("OQ_LIBCUDA"), RTLD_NOW | RTLD_NOLOAD);
+  volatile long *ran = lib ? dlsym(lib, "launches") : NULL;
+  long long *log = lib ? dlsym(lib, "stub_ran") : NULL;
+  long *sets = lib ? dlsym(lib, "stub_node_sets") : NULL;
+  if (!ran || !log || !sets) {
+    printf("FAIL stub mode: OQ_LIBCUDA is not tools/cuda_stub.c\n");
+    failed++;
+    return;
+  }
+  char *dir = make_cache_dir();
+  mod = load_kernels(cuda_device());
+  CudaKernel *k = cuda_kernel(mod, "scale_add", L);
+  cuda_set_batching(true);
+  CudaPtr buf = cuda_mem_alloc(256, L);
+  unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
+  long long want[400];
+  int nwant = 0;
+  long long v;
+  void *params[] = {&v, &v, &v};
+  int sizes[] = {10, 10, 10, 3, 10, 70};   /* queue lengths: new shape, graph, update, short, ... */
+  for (int r = 0; r < 6; r++) {
+    long before = *ran;
+    for (int j = 0; j < sizes[r]; j++) {
+      v = r == 2 && j == 4 ? 999 : 1000 + j;   /* round 2 changes one node's value */
+      cuda_launch(k, g, b, 0, false, params, L);
+      want[nwant++] = v;
+    }
+    if (r < 5) CHECK(*ran - before == (sizes[r] > 64 ? 64 : 0), "round %d: %ld launches before the wait", r, *ran - before);
+    if (r == 4) cuda_raw_memset(buf, 0, 256, L);   /* a memset submits the queue too */
+    else cuda_sync(L);
+    CHECK(*ran - before == sizes[r], "round %d: %ld of %d launches submitted", r, *ran - before, sizes[r]);
+  }
+  int bad = 0;
+  for (int i = 0; i < nwant; i++) bad += log[*ran - nwant + i] != want[i];
+  CHECK(bad == 0, "%d launches ran other values or in another order", bad);
+  CHECK(cuda_stats.graphs_made == 1 && cuda_stats.graph_launches == 3 && *sets == 2,
+        "graphs: %ld made, %ld submitted, %ld node updates (1, 3, 2 expected)", cuda_stats.graphs_made,
+        cuda_stats.graph_launches, *sets);
+  cuda_set_batching(false);
+  long before = *ran;
+  cuda_launch(k, g, b, 0, false, params, L);
+  CHECK(*ran - before == 1, "batching off: the launch was not submitted at once");
+  cuda_mem_free(buf, 256);
+  cuda_module_unload(mod);
+  remove_dir(dir);
+  free(dir);
 }
 
 int main(int argc, char **argv) {
@@ -766,8 +868,10 @@ int main(int argc, char **argv) {
     free(dir);
   } else if (!strcmp(mode, "gpu")) {
     gpu_mode();
+  } else if (!strcmp(mode, "stub")) {
+    stub_mode();
   } else {
-    fprintf(stderr, "usage: test_cuda host|gpu\n");
+    fprintf(stderr, "usage: test_cuda host|gpu|stub\n");
     return 2;
   }
   printf("%d passed, %d failed\n", passed, failed);
