@@ -414,10 +414,53 @@ static void flat_loop(Em *E, int in) {
    the linear loop, else the one with positions, else rows along the last dimension, or
    along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
    loop; flat kernels may run their threads in any order). */
+/* !kernel_tiling (kernel_tiling.c): lo..hi count tiles of C positions (ktiling_cpu_tile),
+   row-major over the launch; each tile's positions inside the launch run in row-major
+   order. */
+static void tile_loop(Em *E, const int64_t *C) {
+  int D = E->S->D;
+  em_line(E, "int64_t _q = lo, _x[%d];", D);
+  for (int d = D - 1; d >= 0; d--) {
+    em_line(E, "const int64_t _Q%d = (n%d + %lld) / %lld;", d, d, (long long)C[d] - 1, (long long)C[d]);
+    em_line(E, "_x[%d] = _q %% _Q%d; _q /= _Q%d;", d, d, d);
+  }
+  em_line(E, "for (int64_t _t = lo; _t < hi; _t++) {");
+  E->ind++;
+  em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+  for (int d = 0; d < D; d++) {
+    em_line(E, "const int64_t _e%d = _x[%d] * %lld + %lld < n%d ? _x[%d] * %lld + %lld : n%d;", d, d, (long long)C[d],
+            (long long)C[d], d, d, (long long)C[d], (long long)C[d], d);
+    em_line(E, "for (int64_t P%d = _x[%d] * %lld; P%d < _e%d; P%d++) {", d, d, (long long)C[d], d, d, d);
+    E->ind++;
+  }
+  E->ret_label = "_nextt";
+  E->has_return = false;
+  em_thread_prelude(E, true);
+  em_block(E, &E->S->kfunc->body);
+  if (E->has_return) em_line(E, "_nextt: ;");
+  em_thread_outputs(E);
+  for (int d = 0; d < D; d++) {
+    E->ind--;
+    em_line(E, "}");
+  }
+  for (int d = D - 1; d > 0; d--) em_line(E, "if (++_x[%d] < _Q%d) continue; _x[%d] = 0;", d, d, d);
+  em_line(E, "++_x[0];");
+  E->ind--;
+  em_line(E, "}");
+}
+
 static void flat_entry(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   int D = S->D, nv = 0;
+  int64_t C[3];
+  if (ktiling_cpu_tile(&S->tiling, C)) {
+    variant_open(E, 0, "");
+    tile_loop(E, C);
+    variant_close(E, 0);
+    em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) { oqk_v0(L, W, lo, hi); }\n");
+    return;
+  }
   if (E->lin_slot >= 0) {
     variant_open(E, nv, E->lin_test.s ? E->lin_test.s : "");
     E->lin = true;
@@ -543,6 +586,15 @@ static void cpu_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   S->xforms[0] = 0;
+  bool attr = ktiling_of(f, false, &S->tiling);
+  S->tiling_ignored = attr && (S->uses_block || S->barrier);   /* blocks tie threads to positions */
+  int64_t C[3];
+  if (S->tiling_ignored) S->tiling = (KTiling){.box = {1, 1, 1}};
+  if (ktiling_cpu_tile(&S->tiling, C)) {
+    char tb[80];
+    em_xform_note(S, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb));
+    E->lin_slot = -1;
+  }
   for (int k = 0; k < S->npriv; k++) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");

@@ -187,15 +187,21 @@ static void cuda_vthread_body(Em *E) {
 void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  S->tiled = !S->uses_block && !S->barrier && (f->nouts > 0 || S->npriv > 0);
+  bool flat = !S->uses_block && !S->barrier;
+  bool attr = ktiling_of(f, true, &S->tiling);
+  S->tiling_ignored = attr && !flat;   /* blocks and barriers tie threads to positions */
+  attr = attr && flat;
+  S->tiled = flat && (attr || f->nouts > 0 || S->npriv > 0);
+  S->tiling_swept = attr && (S->tiling.grid[0] || ktiling_box(&S->tiling));
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tile_ppt = 1;
   S->merge_copies = 8;
   const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
   if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
+  /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
+  if (!S->tiled || (S->tiling_swept && (!S->tiling.grid[0] || ktiling_box(&S->tiling)))) E->lin_slot = -1;
   if (!S->tiled) {
-    E->lin_slot = -1;   /* one GPU thread per position: no loop to linearize */
     S->npriv = 0;       /* private copies need the block's merge after all its positions */
   }
   for (int k = 0; k < S->npriv; k++) {
@@ -203,7 +209,8 @@ void em_cuda_transforms(Em *E) {
     if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
-  if (S->tiled) em_xform_note(S, "%s", "tiling");
+  char tb[80];
+  if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb)) : "tiling");
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
@@ -813,19 +820,27 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
   }
 }
 
+/* The arrays of the linear loop to load ahead (E->npf) and the positions per step U; 0
+   when none (device functions may write anything). */
+static int pf_collect(Em *E) {
+  E->npf = 0;
+  if (E->nreach > 1) return 0;
+  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
+  if (!E->npf) return 0;
+  int U = E->npf <= 2 ? 16 : 4;
+  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
+  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  return U;
+}
+
 /* The linear loop U positions at a time, their elements loaded first, V at once (vector
    loads, when every such array is aligned for them): while the whole grid has U positions
    per thread left (_nv), thread t takes V consecutive elements at V * t + i * V * _st; then
    single vectors up to the last whole vector (_nq); _r ends at the first position left for
    the loop after it. Device functions may write anything: then none. */
 static void cuda_unrolled(Em *E) {
-  E->npf = 0;
-  if (E->nreach > 1) return;
-  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
-  if (!E->npf) return;
-  int U = E->npf <= 2 ? 16 : 4;
-  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
-  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  int U = pf_collect(E);
+  if (!U) return;
   int V = pf_width(E);
   if (U % V) V = 1;
   if (U == 1) {
@@ -904,6 +919,127 @@ static void cuda_tiled_body(Em *E) {
   cuda_one_position(E, "_next");
   em_line(E, "int _cy = 0;");
   for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* !kernel_tiling (kernel_tiling.c) with a grid or a box: the launch's extents, padded to 3
+   with 1s, are cut into boxes of L positions (local mode; 1x1x1 without it), V per
+   dimension. With grid dims G (global mode) thread t of the G threads runs box t of every
+   tile of G boxes, the tiles in row-major order from the origin's; local mode alone runs
+   one thread per box (G = V, one tile); global auto with a box runs the boxes as the plain
+   tiled loop runs positions (thread r: boxes r, r + S, ...). Every position of a box
+   that lies inside the launch runs the body. */
+static void sweep_box(Em *E) {
+  const int64_t *L = E->S->tiling.box;
+  for (int d = 0; d < 3; d++)
+    if (L[d] > 1) em_line(E, "%sfor (int64_t _l%d = 0; _l%d < %lld; _l%d++)", d ? "  " : "", d, d, (long long)L[d], d);
+  em_line(E, "{");
+  E->ind++;
+  Buf in = {0};
+  for (int d = 0; d < E->S->D; d++) {
+    em_line(E, "const oq_ix P%d = (oq_ix)(_B%d * %lld%s);", d, d, (long long)L[d], L[d] > 1 ? em_sf(E, " + _l%d", d) : "");
+    em_bprintf(&in, " && P%d < n%d", d, d);
+  }
+  em_line(E, "if (1%s) {", in.s);
+  free(in.s);
+  E->ind++;
+  cuda_one_position(E, "_nexts");
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* The next tile's box of this thread (_B<u>_d, _ok<u>: inside the launch), digits advanced. */
+static void sweep_next_box(Em *E, const char *u) {
+  em_line(E, "const int64_t _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
+  em_line(E, "const bool _ok%s = _B0%s < _V0 && _B1%s < _V1 && _B2%s < _V2; (void)_B1%s; (void)_B2%s;", u, u, u, u, u, u);
+  em_line(E, "{ int _c; _q2 += _s2; _c = _q2 >= _Q2; if (_c) _q2 -= _Q2; _q1 += _s1 + _c; _c = _q1 >= _Q1;");
+  em_line(E, "  if (_c) _q1 -= _Q1; _q0 += _s0 + _c; }");
+}
+
+/* A grid without boxes whose arrays x[pos] have the launch's shape (E->lin_test): U tiles
+   per step, their boxes first, then the elements of the arrays loaded ahead (pf_collect)
+   for all U, then the U positions as element _r; the tiles left, one at a time. */
+static void sweep_linear(Em *E) {
+  int U = pf_collect(E);
+  em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
+  E->ind++;
+  E->lin = true;
+  for (int u = U > 1 ? U : 1; u >= 1; u = u > 1 ? 1 : 0) {
+    em_line(E, "for (; _k >= %d; _k -= %d) {", u, u);
+    E->ind++;
+    for (int k = 0; k < u; k++) {
+      sweep_next_box(E, em_sf(E, "_%d", k));
+      char *r = em_sf(E, "_B0_%d", k);   /* the row-major element of the box */
+      for (int d = 1; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + _B%d_%d", r, d, d, k);
+      em_line(E, "const int64_t _r_%d = _ok_%d ? %s : 0;", k, k, r);
+    }
+    for (int j = 0; j < E->npf && u > 1; j++)
+      for (int k = 0; k < u; k++)
+        em_line(E, "const %s _pf%d_%d = %s.p[_r_%d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+    int npf = E->npf;
+    if (u == 1) E->npf = 0;
+    for (int k = 0; k < u; k++) {
+      em_line(E, "if (_ok_%d) {", k);
+      E->ind++;
+      em_line(E, "const int64_t _r = _r_%d;", k);
+      E->pf_k = k;
+      cuda_one_position(E, em_sf(E, "_nextl%d_%d", u, k));
+      E->ind--;
+      em_line(E, "}");
+    }
+    E->npf = npf;
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->npf = 0;
+  E->lin = false;
+  E->ind--;
+  em_line(E, "}");
+  free(E->lin_test.s);
+  E->lin_test = (Buf){0};
+}
+
+static void cuda_sweep_body(Em *E) {
+  KSpec *S = E->S;
+  const KTiling *t = &S->tiling;
+  for (int d = 0; d < 3; d++) {
+    em_line(E, "const int64_t _V%d = (%s + %lld) / %lld;", d, d < S->D ? em_sf(E, "(int64_t)n%d", d) : "(int64_t)1",
+            (long long)t->box[d] - 1, (long long)t->box[d]);
+  }
+  em_line(E, "int64_t _th = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  if (t->global_auto && !t->grid[0]) {
+    em_line(E, "const int64_t _nb = _V0 * _V1 * _V2, _st = (int64_t)gridDim.x * blockDim.x;");
+    em_line(E, "int64_t _x[3], _s[3];");
+    em_line(E, "{ int64_t _q = _th < _nb ? _th : 0, _w = _st;");
+    for (int d = 2; d >= 0; d--) em_line(E, "  _x[%d] = _q %% _V%d; _q /= _V%d; _s[%d] = _w %% _V%d; _w /= _V%d;", d, d, d, d, d, d);
+    em_line(E, "}");
+    em_line(E, "for (; _th < _nb; _th += _st) {");
+    E->ind++;
+    em_line(E, "const int64_t _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
+    em_line(E, "int _cy = 0;");
+    for (int d = 2; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= _V%d; if (_cy) _x[%d] -= _V%d;", d, d, d, d, d, d);
+  } else {
+    for (int d = 0; d < 3; d++)
+      em_line(E, "const int64_t _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
+              t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
+    /* _K copies of the grid at once (the launcher fills the device: sweep_grid): copy _g
+       runs tiles _g, _g + _K, ... (digits _q, step digits _s) */
+    em_line(E, "const int64_t _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (int64_t)gridDim.x * blockDim.x / _GT;");
+    em_line(E, "const int64_t _g = _th / _GT; _th -= _g * _GT;");
+    em_line(E, "const int64_t _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
+    em_line(E, "int64_t _q0, _q1, _q2, _s0, _s1, _s2, _k = _g < _K && _g < _QT ? (_QT - _g + _K - 1) / _K : 0;");
+    em_line(E, "{ int64_t _a = _g, _b = _K; _q2 = _a %% _Q2; _s2 = _b %% _Q2; _a /= _Q2; _b /= _Q2;");
+    em_line(E, "  _q1 = _a %% _Q1; _s1 = _b %% _Q1; _q0 = _a / _Q1; _s0 = _b / _Q1; }");
+    if (E->lin_slot >= 0) sweep_linear(E);
+    em_line(E, "for (; _k > 0; _k--) {");
+    E->ind++;
+    sweep_next_box(E, "");
+    em_line(E, "if (!_ok) continue;");
+  }
+  sweep_box(E);
   E->ind--;
   em_line(E, "}");
 }
@@ -1024,7 +1160,8 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bputs(&body, "  (void)W;\n");
   } else {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
-            S->tiled ? "a grid-stride loop over the positions"
+            S->tiling_swept ? "tiles of boxes of positions (!kernel_tiling)"
+            : S->tiled ? "a grid-stride loop over the positions"
             : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
             : S->vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
                         : "one GPU thread per Quasar thread");
@@ -1032,7 +1169,8 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     entry_header(E, &body);
     em_kernel_loads(E);
     block_facts(E);
-    if (S->tiled) cuda_tiled_body(E);
+    if (S->tiling_swept) cuda_sweep_body(E);
+    else if (S->tiled) cuda_tiled_body(E);
     else if (S->coarse) emit_coarse(E);
     else if (S->vthreads > 1) cuda_vthread_body(E);
     else cuda_thread_body(E);

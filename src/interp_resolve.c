@@ -7,10 +7,10 @@
    nested function) anywhere in a function is local to it; any other name is looked up in
    the enclosing functions (closures), then among the globals (built-ins, constants, types).
    The top level of a file is itself a function that encloses every top-level function. */
-#include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include "interp_priv.h"
+#include "kernel_ir.h"
 #include "parse.h"
 #include "transform.h"
 
@@ -30,7 +30,6 @@ typedef struct Scope {
 typedef struct Resolver {
   Program *prog;
   Scope *scope;
-  const SrcFile *file;      /* for import paths */
 } Resolver;
 
 static void resolve_expr(Resolver *R, Node *n);
@@ -139,24 +138,14 @@ static void collect_locals(Resolver *R, Scope *s, NodeList *body) {
   }
 }
 
-/* Imports splice the imported file's function definitions into the top level. */
+/* Imports splice the imported file's function definitions into the top level. The file was
+   loaded with the program (transform_macro.c): imp->a, NULL when another import of the
+   same file brought it (or it was not found: said there). */
 static void import_file(Resolver *R, Node *imp) {
   Scope *s = R->scope;
   if (s->parent) { diag_error(imp->loc, "import is only allowed at the top level"); return; }
-  char *dir = strdup(R->file && R->file->path ? R->file->path : ".");
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
-  free(dir);
-  SrcFile *f = srcfile_load(path);
-  if (!f) {
-    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, imp->str);
-    f = srcfile_load(path);
-  }
-  if (!f) { diag_error(imp->loc, "cannot import '%s': file not found", imp->str); return; }
-  Node *prog = parse_file(R->prog->arena, f);
-  macro_expand(R->prog->arena, prog, R->prog->opt ? R->prog->opt->target : TARGET_CPU);
-  const SrcFile *saved = R->file;
-  R->file = f;
+  Node *prog = imp->a;
+  if (!prog) return;
   NodeList defs = {0};
   for (int i = 0; i < prog->list.n; i++) {
     Node *n = prog->list.items[i];
@@ -168,7 +157,6 @@ static void import_file(Resolver *R, Node *imp) {
   /* Definitions are resolved with the rest of the top level: append them to it. */
   for (int i = 0; i < defs.n; i++)
     if (defs.items[i]->kind != N_IMPORT) nodelist_push(&R->prog->root->list2, defs.items[i]);
-  R->file = saved;
 }
 
 /* ---- pass 2: identifiers ---- */
@@ -430,7 +418,8 @@ static void resolve_stmt(Resolver *R, Node *n) {
     }
     return;
   }
-  case N_MACRO: case N_ATTR: case N_TYPEDEF: case N_IMPORT: return;
+  case N_ATTR: ktiling_check(n); return;
+  case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
   case N_BLOCK: resolve_block(R, &n->list); return;
   case N_EXPR: resolve_expr(R, n->a); return;
   default: resolve_expr(R, n); return;
@@ -481,7 +470,7 @@ void resolve_nested(Program *P, Func **chain, int n, Func *f) {
       if (def->slot >= 0 && def->slot < s->cap) s->slot_funcs[def->slot] = def->func;
     }
   }
-  Resolver R = {.prog = P, .scope = &scopes[n - 1], .file = f->loc.file};
+  Resolver R = {.prog = P, .scope = &scopes[n - 1]};
   resolve_func(&R, f, NULL);
   for (int i = 0; i < n; i++) free(scopes[i].slot_funcs);
   free(scopes);
@@ -489,7 +478,7 @@ void resolve_nested(Program *P, Func **chain, int n, Func *f) {
 
 int resolve_program(Program *P) {
   int before = diag_error_count();
-  Resolver R = {.prog = P, .file = P->root->loc.file};
+  Resolver R = {.prog = P};
   Func *script = arena_alloc(P->arena, sizeof *script);
   script->name = "(top level)";
   script->kind = FK_HOST;

@@ -117,6 +117,13 @@ typedef struct KSpecial {
   KType t;           /* K_INT (linear index / product) or K_VEC */
 } KSpecial;
 
+/* What the `!kernel_tiling` attributes of a kernel ask of one back end (kernel_tiling.c). */
+typedef struct KTiling {
+  bool global_auto;   /* mode="global", dims=auto: the run-time picks the grid */
+  int64_t grid[3];    /* mode="global", dims=[a,b,c]: the thread grid's shape (0: not given) */
+  int64_t box[3];     /* mode="local": the positions each thread runs (1,1,1: not given) */
+} KTiling;
+
 #define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
 
 /* The whole specialization of one kernel launch. */
@@ -178,6 +185,12 @@ typedef struct KSpec {
   int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
                                 (0: its updates stay global atomics on the GPU) */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
+  KTiling tiling;            /* the kernel's !kernel_tiling for this back end, when honoured:
+                                CUDA sweeps (cuda_sweep_body) when grid or box are given,
+                                C runs tiles of grid * box positions (emit_c.c) */
+  bool tiling_swept;         /* emit_cuda: the sweep of tiles/boxes, not the plain tiled loop */
+  bool tiling_ignored;       /* the kernel has blocks, shared memory or barriers: the
+                                attributes are ignored (said with --verbose) */
   /* CUDA shared memory (emit_analysis.c, em_shared_plan): each shared() call's dimensions
      as mul * blk[k] + add (k -1: a constant, D: the block's thread count), so that the
      launcher reserves what the launch needs; shsized false: the whole 48 KiB */
@@ -232,6 +245,16 @@ enum {
   KB_IND2POS, KB_ISNAN, KB_ISINF, KB_ISFINITE, KB_SHARED, KB_ASSERT, KB_SYNC,
   KB_MEMFENCE, KB_PREVPOW2, KB_NEXTPOW2, KB_COUNT
 };
+
+/* kernel_tiling.c */
+void ktiling_check(const Node *attr);   /* resolution: an error for bad kernel_tiling values */
+/* The kernel_tiling attributes at the top of k's body for CUDA (gpu) or C; false: none. */
+bool ktiling_of(const Func *k, bool gpu, KTiling *t);
+bool ktiling_box(const KTiling *t);     /* a local box of more than one position */
+const char *ktiling_str(const KTiling *t, char *buf, size_t n);
+/* The C back end's tile: grid times box per dimension (a worker runs whole tiles, in
+   row-major order); false when that is one position (no attribute, or global auto). */
+bool ktiling_cpu_tile(const KTiling *t, int64_t tile[3]);
 
 /* emit_c.c, emit_cuda.c */
 /* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */

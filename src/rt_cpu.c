@@ -38,6 +38,8 @@ typedef struct Compiled {
   char reason[256];
   OqkEntry entry;
   int mode;                 /* 0 flat, 1 blocks, 2 phases */
+  bool tiled;               /* flat, run by tiles of `tile` positions (!kernel_tiling) */
+  int64_t tile[3];
   bool small_launch;        /* valid only for launch extents below 2^23 */
   int priv_arg[8], npriv;   /* arrays that may be updated in private copies */
   OqkHook begin, finish;
@@ -176,6 +178,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
+  c->tiled = c->mode == 0 && ktiling_cpu_tile(&S->tiling, c->tile);
   c->small_launch = S->small_launch;
   c->npriv = S->npriv;
   memcpy(c->priv_arg, S->priv_arg, sizeof c->priv_arg);
@@ -198,6 +201,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->mode == 0 ? "flat" : c->mode == 1 ? "block" : S->divergent ? "fiber" : "barrier",
             cached ? ", from the cache" : "");
+  if (cl->opt && cl->opt->verbose && S->tiling_ignored)
+    fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
 }
 
 /* ---- the thread pool ---- */
@@ -380,6 +385,13 @@ void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunc
 
 /* Which += arrays get private copies at this launch: small ones (a copy per worker costs
    memory and a pass to add it in) that no other argument or capture shares. */
+/* The tiles of a tiled flat kernel's launch: the range its entry's lo..hi count. */
+static int64_t tile_count(const Compiled *c, const CpuLaunch *cl) {
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= (cl->dims[d] + c->tile[d] - 1) / c->tile[d];
+  return n;
+}
+
 static unsigned private_mask(Compiled *c, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   Func *f = S->kfunc;
   unsigned mask = 0;
@@ -429,7 +441,8 @@ static void run_compiled(Compiled *c, const CpuLaunch *cl, KSpec *S, Value *resu
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   if (npos > 0) {
-    if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
+    if (c->tiled) pool_run(c->entry, &L, tile_count(c, cl), 1);
+    else if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
     else pool_run(c->entry, &L, nblk, 1);
   }
   if (L.priv_mask)

@@ -73,6 +73,8 @@ typedef struct GSpec {
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
   bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
+  KTiling tiling;           /* KSpec's, when swept: its grid or boxes decide the threads */
+  bool swept;
   int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
   int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
   bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
@@ -463,6 +465,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
   g->tiled = S->tiled;
+  g->tiling = S->tiling;
+  g->swept = S->tiling_swept;
   g->npriv = S->npriv;
   memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
   memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
@@ -475,6 +479,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   for (int i = 0; i < nargs; i++) g->byval[i] = arg_type(S, i).kind == K_VEC;
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
+  if (cl->opt && cl->opt->verbose && S->tiling_ignored)
+    fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on CUDA: the kernel uses blocks, shared memory or barriers\n", S->name);
 }
 
 /* ---- launch configuration ---- */
@@ -832,6 +838,28 @@ static int env_int(int *cache, const char *name, int lo, int hi, int def) {
   return *cache;
 }
 
+/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
+   as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
+   was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
+   with global auto the boxes take the place of positions. */
+static void sweep_grid(GSpec *g, const CpuLaunch *cl) {
+  const KTiling *t = &g->tiling;
+  int64_t boxes = 1, threads = 1, tiles = 1;
+  for (int d = 0; d < 3; d++) {
+    int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
+    boxes *= v;
+    threads *= t->grid[0] ? t->grid[d] : 1;
+    tiles *= t->grid[0] ? (v + t->grid[d] - 1) / t->grid[d] : 1;
+  }
+  if (!t->grid[0]) threads = boxes;
+  int64_t copies = (int64_t)g->tgrid * OQ_TILE_THREADS / threads;
+  if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
+  int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  if (t->global_auto && !t->grid[0]) blocks = blocks < g->tgrid ? blocks : g->tgrid;   /* the occupancy's */
+  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->name);
+  g->tgrid = (unsigned)(blocks > 0 ? blocks : 1);
+}
+
 static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   Func *f = S->kfunc;
   const OqkArg *args = G.args;
@@ -873,6 +901,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
+  if (g->swept) sweep_grid(g, cl);
 }
 
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a

@@ -10,8 +10,19 @@
    `$target("cpu" | "gpu" | "nvidia_cuda")` becomes 1 or 0 for the run's target, and an `if`
    whose condition is then a constant keeps only the branch it takes (so attributes inside
    reach the loop the macro was expanded in). The interpreter counts as "cpu".
-   Reductions with nested patterns are replaced here too (below). */
+   Reductions with nested patterns are replaced here too (below).
+
+   Imports are loaded here, before anything is resolved, so that a macro an imported file
+   defines expands in the importing file too (seed 000's hist_profile kept in a library).
+   Each file is loaded once per program, by its real path: a second import of it, and an
+   import cycle, add nothing. The parsed file hangs on its N_IMPORT node (a); name
+   resolution splices its definitions into the top level (interp_resolve.c). */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include "parse.h"
 #include "transform.h"
 
 #define MAX_DEPTH 16   /* nested expansions: a macro that expands itself stops here */
@@ -19,7 +30,8 @@
 typedef struct Mx {
   Arena *arena;
   Target target;
-  Node **macros; int nmacros;
+  Node **macros; int nmacros, cap;   /* of every file loaded */
+  Node **files; int nfiles, fcap;    /* the program, then the imported files */
   Node *nested[32]; int nnested;   /* reductions with nested patterns defined so far */
   int depth;
 } Mx;
@@ -294,15 +306,60 @@ static void expand_list(Mx *M, NodeList *l) {
   *l = out;
 }
 
+static void *grow_array(Mx *M, void *items, int n, int *cap) {
+  if (n < *cap) return items;
+  *cap = *cap ? 2 * *cap : 16;
+  void **bigger = arena_alloc(M->arena, *cap * sizeof *bigger);
+  if (n) memcpy(bigger, items, n * sizeof *bigger);
+  return bigger;
+}
+
+static bool loaded_already(Mx *M, const SrcFile *f) {
+  char mine[PATH_MAX], other[PATH_MAX];
+  if (!realpath(f->path, mine)) return false;
+  for (int i = 0; i < M->nfiles; i++) {
+    const SrcFile *g = M->files[i]->loc.file;
+    if (g && g->path && realpath(g->path, other) && !strcmp(mine, other)) return true;
+  }
+  return false;
+}
+
+/* The file an import names: next to the importing file, else in OpenQuasar's lib/. */
+static SrcFile *import_source(const Node *program, const Node *imp) {
+  const SrcFile *from = program->loc.file;
+  char *dir = strdup(from && from->path ? from->path : ".");
+  char path[PATH_MAX];
+  snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
+  free(dir);
+  SrcFile *f = srcfile_load(path);
+  if (!f) {
+    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, imp->str);
+    f = srcfile_load(path);
+  }
+  return f;
+}
+
+/* Takes in program's macros, then loads the files it imports, theirs too. */
+static void load_file(Mx *M, Node *program) {
+  M->files = grow_array(M, M->files, M->nfiles, &M->fcap);
+  M->files[M->nfiles++] = program;
+  for (int i = 0; i < program->list.n; i++) {
+    Node *n = program->list.items[i];
+    if (n->kind == N_MACRO) {
+      M->macros = grow_array(M, M->macros, M->nmacros, &M->cap);
+      M->macros[M->nmacros++] = n;
+    }
+    if (n->kind != N_IMPORT) continue;
+    SrcFile *f = import_source(program, n);
+    if (!f) diag_error(n->loc, "cannot import '%s': file not found", n->str);
+    else if (!loaded_already(M, f)) load_file(M, n->a = parse_file(M->arena, f));
+  }
+}
+
 int macro_expand(Arena *arena, Node *program, Target target) {
   int before = diag_error_count();
   Mx M = {.arena = arena, .target = target};
-  for (int i = 0; i < program->list.n; i++)
-    if (program->list.items[i]->kind == N_MACRO) M.nmacros++;
-  M.macros = arena_alloc(arena, (M.nmacros + 1) * sizeof *M.macros);
-  M.nmacros = 0;
-  for (int i = 0; i < program->list.n; i++)
-    if (program->list.items[i]->kind == N_MACRO) M.macros[M.nmacros++] = program->list.items[i];
-  expand_list(&M, &program->list);
+  load_file(&M, program);
+  for (int i = 0; i < M.nfiles; i++) expand_list(&M, &M.files[i]->list);
   return diag_error_count() - before;
 }

@@ -324,6 +324,10 @@ cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+# !kernel_tiling (docs/language.md): listed by --profile, shown by emit, ignored with a note for block kernels
+cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile tests/lang/kernel_tiling.q
+cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q
+cli "--verbose: tiling ignored for block kernels" 0 err "kernel 'blocked': !kernel_tiling is ignored" -- run --target cpu --verbose tests/lang/kernel_tiling.q
 # persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions (each once:
 # a barrier kernel compiles per block size on CUDA too)
 persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.q 2>/dev/null |

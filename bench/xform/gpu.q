@@ -32,6 +32,16 @@ function [] = __kernel__ hist_auto_k(im : cube, y : vec'unchecked, pos : ivec3)
     y[v] += 1
 endfunction
 
+% hist_auto with dims=auto: the run-time's grid (the literal [128,256,1] above is honoured:
+% 32768 threads sweep tiles of that shape)
+function [] = __kernel__ hist_autogrid_k(im : cube, y : vec'unchecked, pos : ivec3)
+    !kernel_transform enable="sharedmemcaching"
+    !kernel_arg name=y; type="inout"; access="shared"; op="+="; cache_slices=y[:]; numel=256
+    !kernel_tiling dims=auto; mode="global"; target="gpu"
+    v = im[pos]
+    y[v] += 1
+endfunction
+
 function [] = __kernel__ hist_shared_k(im : cube, y : vec, pos : ivec3, blkpos : ivec3, blkdim : ivec3)
     nthreads = 4
     y_sh : mat = shared(256,4)
@@ -85,6 +95,12 @@ function [] = hists(h, w, kind, reps, which)
     endfor
     for r = 1..reps
         tic()
+        y4 = zeros(256)
+        parallel_do(size(im), im, y4, hist_autogrid_k)
+        toc(sprintf("hist_autogrid %s", label))
+    endfor
+    for r = 1..reps
+        tic()
         y3 = zeros(256)
         parallel_do(size(im), im, y3, hist_shared_k)
         toc(sprintf("hist_shared %s", label))
@@ -92,7 +108,7 @@ function [] = hists(h, w, kind, reps, which)
     % counts above 2^24 are not exact in float (the methods may then differ in the last bits)
     if numel(im) < 16777216
         for b = 0..255
-            assert(y1[b] == y2[b] && y1[b] == y3[b])
+            assert(y1[b] == y2[b] && y1[b] == y3[b] && y1[b] == y4[b])
         endfor
     endif
     print "checksum ", label, " ", sum(y1), " ", sum(y2), " ", sum(y3), " ", y1[77]
