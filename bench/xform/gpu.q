@@ -87,13 +87,14 @@ function [] = hists(h, w, kind, reps, which)
         toc(sprintf("hist_naive %s", label))
     endfor
     y2 = y1
+    y4 = y1
     for r = 1..(which == "all" ? reps : 0)
         tic()
         y2 = zeros(256)
         parallel_do(size(im), im, y2, hist_auto_k)
         toc(sprintf("hist_auto %s", label))
     endfor
-    for r = 1..reps
+    for r = 1..(which == "all" ? reps : 0)
         tic()
         y4 = zeros(256)
         parallel_do(size(im), im, y4, hist_autogrid_k)
