@@ -7,6 +7,7 @@ static void cuda_one_position(Em *E, const char *label);
 static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
+static void coarse_ahead(Em *E, int want);
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide); false when this update must stay
@@ -148,6 +149,12 @@ static void vthread_close(Em *E) {
 static void block_facts(Em *E) {
   KSpec *S = E->S;
   if (!S->cblk[0] || S->tiled) return;
+  if (S->coarse && S->cvec > 1) {   /* a 1-D block of F times fewer threads (coarse_ahead) */
+    int64_t n = 1;
+    for (int d = 0; d < S->D; d++) n *= S->cblk[d];
+    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(n / S->cvec));
+    return;
+  }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
     em_line(E, "__builtin_assume(threadIdx.%s < %lld);", cuda_axis[S->D - 1 - d],
             (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads));
@@ -207,9 +214,6 @@ void em_cuda_transforms(Em *E) {
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
-  if (!vthreads_ok(E)) S->vthreads = 1;
-  E->phases = S->vthreads > 1;   /* locals live across a barrier: an array per GPU thread */
-  if (E->phases) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
   for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
@@ -219,21 +223,33 @@ void em_cuda_transforms(Em *E) {
       ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
     if (ro) E->ldg_params |= 1u << i;
   }
+  int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
+  S->cvec = 1;
+  if (S->coarse) coarse_ahead(E, cvec);
+  if (!vthreads_ok(E)) S->vthreads = 1;
+  E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
+  if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
 }
 
 /* ---- persistent blocks (em_coarsen_ok) ----
    The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
-   body for blocks vb = blockIdx.x, + gridDim.x, ... (every thread of each, as the oracle),
-   and the epilogue once. Its += into float arrays add into a double shadow per element
-   (OqkGrid.scr: [0] the blocks done, then the shadows), and the last block to finish adds
-   each shadow into its array once: the sums are the oracle's whenever its own additions
-   were exact (integer counts), not rounded once per resident block. */
+   body for a contiguous run of the launch's blocks (every thread of each, as the oracle),
+   and the epilogue once. Its += into float arrays add into double shadows per element
+   (OqkGrid.scr: [0] the blocks done, then merge_copies shadows per array: block b adds into
+   copy b mod merge_copies, so that fewer blocks contend for one address), and the last
+   block to finish adds each element's shadows into its array once: the sums are the
+   oracle's whenever its own additions were exact (integer counts), not rounded once per
+   resident block. */
 
-/* the epilogue's y[off] += v into y's shadow; false when y has none */
+/* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
+   (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
   for (int k = 0; k < E->S->ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
-      em_line(E, "atomicAdd(_shd%d + (%s), %s(double)(%s));", k, off, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      char *e = em_tmp(E);
+      em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
+      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k, E->S->merge_copies - 1,
+              k, off, e);
       return true;
     }
   return false;
@@ -267,26 +283,66 @@ static void coarse_finish(Em *E) {
   for (int k = 0; k < S->ncoarse; k++) {
     em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
     E->ind++;
-    em_line(E, "const double _v = ((volatile double *)_shd%d)[_i];", k);
-    em_line(E, "if (_v == 0) continue;");
+    em_line(E, "double _v = 0;");   /* (the copies' loads in flight together, through L2) */
+    em_line(E, "for (int _j = 0; _j < %d; _j++) _v += __ldcg(_shd%d + _j * _shn%d + _i);", S->merge_copies, k, k);
+    em_line(E, "for (int _j = 0; _j < %d; _j++) _shd%d[_j * _shn%d + _i] = 0;", S->merge_copies, k, k);
     em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
-    em_line(E, "*_y = (float)((double)*_y + _v);");
-    em_line(E, "_shd%d[_i] = 0;", k);
+    em_line(E, "const float _o = *_y;");
+    em_line(E, "if (_v != 0) *_y = (float)((double)_o + _v);");
     E->ind--;
     em_line(E, "}");
   }
   em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
 }
 
-/* The body of the block whose digits are B<d> = fmt(d), in its own scope. */
-static void coarse_body(Em *E, const char *fmt) {
+/* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_ahead): GPU thread g runs the
+   block's Quasar threads F g, ..., F g + F - 1 (row-major in the block), so that their x[pos]
+   reads are consecutive: one 16-byte load where the block's box and the array allow. Their
+   locals that outlive a phase are arrays of F (indexed by _t: registers), as virtual threads'
+   (vthreads_ok); the shared array is taken once per GPU thread. */
+
+/* Thread digit d of virtual thread t (T<d> with one Quasar thread per GPU thread). */
+static char *coarse_tdigit(Em *E, int d, int t) {
+  return E->S->cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
+}
+
+/* In the scope of virtual thread t: its _t and thread digits; the position's digits. */
+static void coarse_vthread(Em *E, int t) {
   KSpec *S = E->S;
-  for (int d = 0; d < S->D; d++)
-    em_line(E, "const oq_ix B%d = %s, P%d = B%d * b%d + T%d; (void)P%d;", d, em_sf(E, fmt, d), d, d, d, d, d);
+  if (S->cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
+  for (int d = 0; d < S->D && S->cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
+}
+
+/* Statements [from, to) of the kernel for each virtual thread in turn (prologue, epilogue;
+   locals: the thread's first assignments of special locals instead). */
+static void coarse_phase(Em *E, int from, int to, bool locals) {
+  for (int t = 0; t < E->S->cvec; t++) {
+    em_line(E, "{");
+    E->ind++;
+    coarse_vthread(E, t);
+    if (locals) em_thread_prelude(E, true);
+    else if (E->S->cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
+    else coarse_statements(E, from, to);
+    E->ind--;
+    em_line(E, "}");
+  }
+}
+
+/* The body of virtual thread t in the block whose digits are B<d> = fmt(d), in its own scope. */
+static void coarse_body(Em *E, const char *fmt, int t) {
+  KSpec *S = E->S;
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = %s; (void)B%d;", d, em_sf(E, fmt, d), d);
+  coarse_vthread(E, t);
+  if (S->cvec > 1) {
+    em_phase_body(E, &S->kfunc->body, b1 + 1, b2);
+    return;
+  }
   em_thread_prelude(E, false);
   em_line(E, "{");
   E->ind++;
-  coarse_statements(E, E->coarse_split[0] + 1, E->coarse_split[1]);
+  coarse_statements(E, b1 + 1, b2);
   E->ind--;
   em_line(E, "}");
 }
@@ -308,44 +364,79 @@ static void coarse_next(Em *E) {
   free(b.s);
 }
 
-/* One step of U bodies of the blocks from the digits _x on (all present). The step's x[pos]
-   reads (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
-   instead of one: the digits of the step's blocks, the loads, then the bodies. */
-static void coarse_step(Em *E, int U) {
+/* Slot k's loads of virtual thread t: register _la<j>_<F k + t> of each read ahead. */
+static void coarse_loads(Em *E, int k, int t, int nahead) {
   KSpec *S = E->S;
+  em_line(E, "{");
+  E->ind++;
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _x%d_%d; (void)B%d;", d, k, d, d);
+  coarse_vthread(E, t);
+  em_thread_prelude(E, false);
+  E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
+  E->nahead = 0;   /* the loads themselves */
+  for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
+  E->nahead = nahead;
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Slot k's loads of all virtual threads: one float4 per read when the thread's Quasar threads
+   are consecutive in the array (_vok) and the first is 16-byte aligned, else one by one. */
+static void coarse_vloads(Em *E, int k, int nahead) {
+  KSpec *S = E->S;
+  int F = S->cvec;
+  if (F < 2) {
+    coarse_loads(E, k, 0, nahead);
+    return;
+  }
+  em_line(E, "if (_vok && ((_lb%d + _lt0) & 3) == 0) {", k);
+  for (int j = 0; j < nahead; j++) {
+    Node *a = E->ahead[j]->a;
+    em_line(E, "  const float4 _v4_%d = __ldg((const float4 *)(%s.p + _lb%d + _lt0));", j, em_slot_ref(E, a->slot), k);
+    for (int t = 0; t < F; t++) em_line(E, "  _la%d_%d = _v4_%d.%c;", j, F * k + t, j, "xyzw"[t]);
+  }
+  em_line(E, "} else {");
+  E->ind++;
+  for (int t = 0; t < F; t++) coarse_loads(E, k, t, nahead);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* One step of U bodies of the blocks from the digits _x on: all present, or (part) only the
+   first _vb1 - vb of them (the run's last step: its bodies' loads are still in flight
+   together, where single bodies would wait for one load each). The step's x[pos] reads
+   (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
+   instead of one: the digits of the step's blocks, the loads, then the bodies. A slot's test
+   is the same for the whole block: uniform branches. */
+static void coarse_step(Em *E, int U, bool part) {
+  KSpec *S = E->S;
+  int F = S->cvec;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
-    em_line(E, "const oq_ix _lp%d = _lb + _lt; (void)_lp%d;", k, k);
+    em_line(E, "const oq_ix _lb%d = _lb; (void)_lb%d;", k, k);
     coarse_next(E);
   }
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
-    for (int j = 0; j < nahead; j++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, k);
-    em_line(E, "{");
-    E->ind++;
-    for (int d = 0; d < S->D; d++)
-      em_line(E, "const oq_ix B%d = _x%d_%d, P%d = B%d * b%d + T%d; (void)P%d;", d, k, d, d, d, d, d, d);
-    em_thread_prelude(E, false);
-    E->lpos = em_sf(E, "_lp%d", k);
-    E->nahead = 0;   /* the loads themselves */
-    for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, k, em_index_read(E, E->ahead[j]));
-    E->nahead = nahead;
-    E->ind--;
-    em_line(E, "}");
+    for (int j = 0; j < nahead; j++)
+      for (int t = 0; t < F; t++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t);
+    if (part && k) em_line(E, "if (%d < _vb1 - vb)", k);
+    coarse_vloads(E, k, nahead);
   }
-  for (int k = 0; k < U; k++) {
-    E->pf_k = k;
-    E->lpos = em_sf(E, "_lp%d", k);
-    em_line(E, "{");
-    E->ind++;
-    coarse_body(E, em_sf(E, "_x%d_%%d", k));
-    E->ind--;
-    em_line(E, "}");
-  }
+  for (int k = 0; k < U; k++)
+    for (int t = 0; t < F; t++) {
+      E->pf_k = F * k + t;
+      E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
+      em_line(E, part && k ? em_sf(E, "if (%d < _vb1 - vb) {", k) : "{");
+      E->ind++;
+      coarse_body(E, em_sf(E, "_x%d_%%d", k), t);
+      E->ind--;
+      em_line(E, "}");
+    }
 }
 
 /* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
-   one at a time. */
+   one step of the rest. */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
   em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
@@ -354,15 +445,13 @@ static void coarse_loop(Em *E, int U) {
   em_line(E, "{ oq_ix _q = _vb0;");
   for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
   em_line(E, "}");
-  /* row-major positions: the thread's in its block (_lt), its block's first (_lb), and what
-     one more of digit d adds to that (_K<d>) */
-  Buf lt = {0}, lb = {0}, kd = {0};
-  em_bputs(&lt, "(oq_ix)0");
+  /* row-major positions: each virtual thread's in its block (_lt<t>), the block's first
+     (_lb), and what one more of digit d adds to that (_K<d>) */
+  Buf lb = {0}, kd = {0};
   em_bputs(&lb, "(oq_ix)0");
   for (int d = 0; d < S->D; d++) {
-    char *a = em_sf(E, "%s", lt.s), *c = em_sf(E, "%s", lb.s);
-    lt.len = lb.len = 0;
-    em_bprintf(&lt, "(%s) * n%d + T%d", a, d, d);
+    char *c = em_sf(E, "%s", lb.s);
+    lb.len = 0;
     em_bprintf(&lb, "(%s) * n%d + _x[%d] * b%d", c, d, d, d);
   }
   em_bputs(&kd, "1");
@@ -370,14 +459,31 @@ static void coarse_loop(Em *E, int U) {
     em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
     em_bprintf(&kd, " * n%d", d);
   }
-  em_line(E, "const oq_ix _lt = %s; oq_ix _lb = %s; (void)_lt; (void)_lb;", lt.s, lb.s);
-  free(lt.s);
+  for (int t = 0; t < S->cvec; t++) {
+    Buf lt = {0};
+    em_bputs(&lt, "(oq_ix)0");
+    for (int d = 0; d < S->D; d++) {
+      char *a = em_sf(E, "%s", lt.s);
+      lt.len = 0;
+      em_bprintf(&lt, "(%s) * n%d + %s", a, d, coarse_tdigit(E, d, t));
+    }
+    em_line(E, "const oq_ix _lt%d = %s; (void)_lt%d;", t, lt.s, t);
+    free(lt.s);
+  }
+  em_line(E, "oq_ix _lb = %s; (void)_lb;", lb.s);
+  if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
+    Buf ok = {0};
+    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
+    for (int j = 0; j < E->nahead; j++) em_bprintf(&ok, " && ((size_t)%s.p & 15) == 0", em_slot_ref(E, E->ahead[j]->a->slot));
+    em_line(E, "const bool _vok = %s;", ok.s);
+    free(ok.s);
+  }
   free(lb.s);
   free(kd.s);
-  for (int u = U; u >= 1; u = u > 1 ? 1 : 0) {
-    em_line(E, "for (; vb + %d <= _vb1; vb += %d) {", u, u);
+  for (int part = 0; part < (U > 1 ? 2 : 1); part++) {
+    em_line(E, part ? "if (vb < _vb1) {" : em_sf(E, "for (; vb + %d <= _vb1; vb += %d) {", U, U));
     E->ind++;
-    coarse_step(E, u);
+    coarse_step(E, U, part);
     E->ind--;
     em_line(E, "}");
   }
@@ -385,12 +491,48 @@ static void coarse_loop(Em *E, int U) {
   E->lpos = NULL;
 }
 
+/* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
+   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, rt_gpu's
+   cvec_for), the block size is a constant of the key, its threads a multiple of 4 * 32, every
+   read ahead is of a float parameter of the launch's shape (its offset is the position; single
+   precision: the registers are floats) and no shared array is zeroed by its owners (that
+   rule walks the GPU block's axes). */
+static void coarse_ahead(Em *E, int want) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  E->nahead = 0;
+  for (int i = E->coarse_split[0] + 1; i < E->coarse_split[1]; i++) pf_walk(E, f->body.items[i], true);
+  int64_t threads = 1;
+  for (int d = 0; d < S->D; d++) threads *= S->cblk[d];
+  bool ok = want == 4 && threads > 0 && threads % 128 == 0 && E->nahead > 0 && !E->sh_owned &&
+            !rt_config.double_precision;
+  for (int j = 0; j < E->nahead && ok; j++) {
+    Node *a = E->ahead[j]->a;
+    int p = a->kind == N_IDENT && a->depth == 0 ? a->slot - f->ngenerics : -1;
+    ok = p >= 0 && p < f->nparams && p < 32 && (S->at_launch >> p & 1) && (E->ldg_params >> p & 1) &&
+         S->kspec->params[p].el == EL_F32;
+  }
+  S->cvec = ok ? 4 : 1;
+  if (ok) em_xform_note(S, "%s", "vector-loads(4)");
+}
+
 static void emit_coarse(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
+  if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
+    em_line(E, "const oq_ix _g = threadIdx.x;");
+    for (int t = 0; t < F; t++) {
+      em_line(E, "oq_ix _q%d = _g * %d + %d;", t, F, t);
+      for (int d = S->D - 1; d >= 0; d--) em_line(E, "const oq_ix _T%d_%d = _q%d %% b%d; _q%d /= b%d;", d, t, t, d, t, d);
+    }
+    for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
+      if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
+        em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), F);
+  } else {
+    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
+  }
   em_line(E, "size_t _shoff = 0;");
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
@@ -402,29 +544,31 @@ static void emit_coarse(Em *E) {
     Buf n = {0};
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += _shn%d;", j, j, n.s, j);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
   /* prologue and epilogue see no block index: the first block's stands in */
   em_line(E, "oq_ix r_ = blockIdx.x; (void)r_;");
-  for (int d = S->D - 1; d >= 0; d--)
-    em_line(E, "const oq_ix B%d = r_ %% c%d, P%d = B%d * b%d + T%d; r_ /= c%d; (void)P%d;", d, d, d, d, d, d, d, d);
+  for (int d = S->D - 1; d >= 0; d--) em_line(E, "const oq_ix B%d = r_ %% c%d; r_ /= c%d;", d, d, d);
   E->ret_label = "_next";
   E->has_return = false;
   if (S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT")) E->count_arr = em_slot_name(E, k, E->coarse_slot);
-  em_thread_prelude(E, true);
+  if (F > 1) coarse_phase(E, 0, 0, true);
+  else {
+    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
+    em_thread_prelude(E, true);
+  }
   em_line(E, "{");
   E->ind++;
-  coarse_statements(E, 0, b1 + 1);
+  coarse_phase(E, 0, b1, false);
+  coarse_statements(E, b1, b1 + 1);
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  E->nahead = 0;
-  for (int i = b1 + 1; i < b2; i++) pf_walk(E, f->body.items[i], true);
   coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
-  coarse_statements(E, b2 + 1, f->body.n);
+  coarse_phase(E, b2 + 1, f->body.n, false);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   E->count_arr = NULL;
   E->ind--;

@@ -203,6 +203,9 @@ typedef struct KSpec {
   int coarse_arg[4], ncoarse;
   int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
                                 launcher keeps each block's counts below 2^24 */
+  int cvec;                  /* ... Quasar threads per GPU thread, consecutive in the block
+                                (emit_cuda's coarse_ahead): the launcher starts 1-D blocks of
+                                cvec times fewer threads */
   int vthreads;              /* CUDA virtual threads: the launcher proposes F (with cblk, both
                                 in the key); emit_cuda keeps it when every GPU thread can run
                                 F of the block's threads along dimension 0 (docs/cuda.md),

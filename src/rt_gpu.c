@@ -57,6 +57,7 @@ typedef struct GSpec {
   int coarse_arg[4], ncoarse;
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
+  int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
   size_t coarse_sh;
   int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
@@ -450,6 +451,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->ncoarse = S->ncoarse;
   memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
   g->coarse_inc = S->coarse_inc;
+  g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
   g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
@@ -554,7 +556,7 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (!g->tiled && threads / g->vthreads > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads / g->vthreads / g->cvec > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 
@@ -902,19 +904,27 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   if (g->swept) sweep_grid(g, cl);
 }
 
-/* Persistent blocks: as many blocks as are resident at once, but enough that no block's
-   shared counts pass 2^24 when every update adds the int coarse_inc (float counts stay exact);
-   OqkGrid.scr: the blocks-done counter and the shadows of the epilogue's float arrays. */
+/* Persistent blocks: as many blocks as are resident at once, but no more than give each a
+   run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
+   prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
+   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
+   enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
+   (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
+   epilogue's float arrays. */
 static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   SrcLoc loc = cl->site->loc;
   int64_t blocks = 1, threads = 1;
   for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
   if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes) {
-    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc);
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
   }
-  int64_t grid = (int64_t)cuda_device()->sm_count * (g->coarse_occ > 0 ? g->coarse_occ : 1);
+  static int most_occ = -1, least_run = -1;   /* tuning knobs: blocks per SM, blocks per run */
+  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = env_int(&most_occ, "OQ_CUDA_COARSE_OCC", 1, 64, 64);
+  int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
+  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32), fill = (blocks + run - 1) / run;
+  if (grid > fill) grid = fill > 0 ? fill : 1;
   if (g->coarse_inc) {
     int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
     int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
@@ -926,7 +936,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   size_t bytes = 8;
   for (int k = 0; k < g->ncoarse; k++) {
     Value v = cl->args[g->coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 : 0;
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
   }
   count_scratch(g, bytes, loc);
   ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
@@ -956,6 +966,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
     block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads);
   }
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
   if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
   if (G.ntimed == RING) gpu_sync(loc);
@@ -1061,15 +1072,29 @@ static int vthreads_for(const CpuLaunch *cl) {
   return 1;
 }
 
-/* The specialization's key, with the block size and the virtual threads' proposal. */
+/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
+   for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
+   small launch fills the SMs with 4 times more resident blocks, each with its own prologue
+   and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
+   OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
+static int cvec_for(const CpuLaunch *cl) {
+  static int forced = -1;
+  int want = env_int(&forced, "OQ_CUDA_COARSE_VEC", 0, 1, 2);
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
+}
+
+/* The specialization's key, with the block size and the virtual threads' proposals. */
 static char *spec_key(KSpec *S, const CpuLaunch *cl) {
   if (block_keyed(cl))
     for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
   S->vthreads = vthreads_for(cl);
+  S->cvec = cvec_for(cl);   /* (the memo's launches have the same dims: the same proposal) */
   char *key = ksema_key(S, cl->args);
   size_t n = strlen(key);
-  key = realloc(key, n + 16);
-  snprintf(key + n, 16, "|vt%d", S->vthreads);
+  key = realloc(key, n + 24);
+  snprintf(key + n, 24, "|vt%d|cv%d", S->vthreads, S->cvec);
   return key;
 }
 

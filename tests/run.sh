@@ -334,6 +334,13 @@ persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.
           sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | awk '!seen[$0]++' | tr '\n' ' ')
 if [ "$persist" = "hist_shared weighted " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: persistent blocks for [$persist], expected [hist_shared weighted ]"; cli_fail=$((cli_fail + 1)); fi
+# ... with 4 Quasar threads per GPU thread (vector-loads) for exactly the block sizes of a
+# multiple of 128 threads, when asked for every launch: tests/gpu/persistent.q's launches in
+# order, blocks of 2x64x3 (v), 2x8x3, 1x50x3, 2x50x3, 1x13x3 (-) and 64x2x1 (v)
+pvec=$(OQ_CUDA_COARSE_VEC=1 timeout -k 5 120 "$OQ" emit --target cuda tests/gpu/persistent.q 2>/dev/null |
+       awk '/^\/\* transforms: .*persistent-blocks/{printf "%s", /vector-loads\(4\)/ ? "v" : "-"}')
+if [ "$pvec" = "v----v" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v----v]"; cli_fail=$((cli_fail + 1)); fi
 # virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
 # and the state kept across barriers (each pair once: keys may split a block size)
 vt=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/virtual_threads.q 2>/dev/null |

@@ -73,23 +73,28 @@ function [] = __kernel__ fillv(x : vec, pos : int)
     x[pos] = mod(pos, 8) * 0.125
 endfunction
 
-function [] = hists(h, w, kind, reps)
+% all: times the three methods; shared: only hist_shared (hist_naive's histogram, once, is
+% its reference)
+function [] = hists(h, w, kind, reps, which)
     im = zeros(h, w, 3)
     parallel_do(size(im), im, kind, fill)
     label = sprintf("%dx%dx3 kind %d", w, h, kind)
-    for r = 1..reps
+    nr = which == "all" ? reps : 1
+    for r = 1..nr
         tic()
         y1 = zeros(256)
         parallel_do(size(im), im, y1, hist_naive_k)
         toc(sprintf("hist_naive %s", label))
     endfor
-    for r = 1..reps
+    y2 = y1
+    y4 = y1
+    for r = 1..(which == "all" ? reps : 0)
         tic()
         y2 = zeros(256)
         parallel_do(size(im), im, y2, hist_auto_k)
         toc(sprintf("hist_auto %s", label))
     endfor
-    for r = 1..reps
+    for r = 1..(which == "all" ? reps : 0)
         tic()
         y4 = zeros(256)
         parallel_do(size(im), im, y4, hist_autogrid_k)
@@ -128,12 +133,18 @@ function [] = sums(n, reps)
     print "checksum moments ", n, " ", s1, " ", s2
 endfunction
 
-hists(1080, 1920, 0, 20)
-hists(1080, 1920, 1, 20)
-hists(1080, 1920, 2, 20)
-hists(8192, 8192, 0, 10)
-hists(8192, 8192, 1, 10)
-hists(8192, 8192, 2, 10)
-hists(512, 512, 0, 1000)
-sums(2^26, 20)
-sums(2^28, 10)
+% ARGS (bench/xform/run.sh passes its ARGS): "all" (the default) or "shared" (hist_shared's
+% six images only, for tuning it)
+function [] = main(which : string = "all")
+    for kind = 0..2
+        hists(1080, 1920, kind, 20, which)
+    endfor
+    for kind = 0..2
+        hists(8192, 8192, kind, 10, which)
+    endfor
+    if which == "all"
+        hists(512, 512, 0, 1000, which)
+        sums(2^26, 20)
+        sums(2^28, 10)
+    endif
+endfunction

@@ -44,6 +44,43 @@ for b = 0..255
     assert(y[b] == ref[b])
 endfor
 
+% Runs of every length mod the 8 bodies of a step (the run's last step is partial) and
+% counts added to a histogram that does not start at zero: h x 1000 x 3 images, h of 1 to
+% 700 (31 to 22000 blocks: fewer and many more than the resident ones).
+for h = [1, 3, 7, 22, 45, 94, 137, 251, 366, 487, 700]
+    im = zeros(h, 1000, 3)
+    parallel_do(size(im), im, fill)
+    ref = ones(256) * 0.5
+    parallel_do(size(im), im, ref, hist_plain)
+    y = ones(256) * 0.5
+    parallel_do(size(im), im, y, hist_shared)
+    for b = 0..255
+        assert(y[b] == ref[b])
+    endfor
+endfor
+
+% Rows of 3003 floats (blocks of 39 threads: one Quasar thread per GPU thread), and 4 Quasar
+% threads per GPU thread (vector-loads(4)) where blocks' rows of 2 threads break a GPU
+% thread's 4 apart in memory (loaded one by one, never as one float4)
+im = zeros(37, 1001, 3)
+parallel_do(size(im), im, fill)
+ref = zeros(256)
+parallel_do(size(im), im, ref, hist_plain)
+y = zeros(256)
+parallel_do(size(im), im, y, hist_shared)
+for b = 0..255
+    assert(y[b] == ref[b])
+endfor
+im = zeros(1024, 64, 1)
+parallel_do(size(im), im, fill)
+ref = zeros(256)
+parallel_do(size(im), im, ref, hist_plain)
+y = zeros(256)
+parallel_do([size(im), [64, 2, 1]], im, y, hist_shared)
+for b = 0..255
+    assert(y[b] == ref[b])
+endfor
+
 c = ones(4096, 4096, 3) * 128
 y = zeros(256)
 parallel_do(size(c), c, y, hist_shared)
