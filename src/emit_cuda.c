@@ -933,7 +933,7 @@ static void cuda_tiled_body(Em *E) {
 static void sweep_box(Em *E) {
   const int64_t *L = E->S->tiling.box;
   for (int d = 0; d < 3; d++)
-    if (L[d] > 1) em_line(E, "%sfor (int64_t _l%d = 0; _l%d < %lld; _l%d++)", d ? "  " : "", d, d, (long long)L[d], d);
+    if (L[d] > 1) em_line(E, "%sfor (oq_ix _l%d = 0; _l%d < %lld; _l%d++)", d ? "  " : "", d, d, (long long)L[d], d);
   em_line(E, "{");
   E->ind++;
   Buf in = {0};
@@ -953,7 +953,7 @@ static void sweep_box(Em *E) {
 
 /* The next tile's box of this thread (_B<u>_d, _ok<u>: inside the launch), digits advanced. */
 static void sweep_next_box(Em *E, const char *u) {
-  em_line(E, "const int64_t _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
+  em_line(E, "const oq_ix _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
   em_line(E, "const bool _ok%s = _B0%s < _V0 && _B1%s < _V1 && _B2%s < _V2; (void)_B1%s; (void)_B2%s;", u, u, u, u, u, u);
   em_line(E, "{ int _c; _q2 += _s2; _c = _q2 >= _Q2; if (_c) _q2 -= _Q2; _q1 += _s1 + _c; _c = _q1 >= _Q1;");
   em_line(E, "  if (_c) _q1 -= _Q1; _q0 += _s0 + _c; }");
@@ -974,7 +974,7 @@ static void sweep_linear(Em *E) {
       sweep_next_box(E, em_sf(E, "_%d", k));
       char *r = em_sf(E, "_B0_%d", k);   /* the row-major element of the box */
       for (int d = 1; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + _B%d_%d", r, d, d, k);
-      em_line(E, "const int64_t _r_%d = _ok_%d ? %s : 0;", k, k, r);
+      em_line(E, "const oq_ix _r_%d = _ok_%d ? %s : 0;", k, k, r);
     }
     for (int j = 0; j < E->npf && u > 1; j++)
       for (int k = 0; k < u; k++)
@@ -984,7 +984,7 @@ static void sweep_linear(Em *E) {
     for (int k = 0; k < u; k++) {
       em_line(E, "if (_ok_%d) {", k);
       E->ind++;
-      em_line(E, "const int64_t _r = _r_%d;", k);
+      em_line(E, "const oq_ix _r = _r_%d;", k);
       E->pf_k = k;
       cuda_one_position(E, em_sf(E, "_nextl%d_%d", u, k));
       E->ind--;
@@ -1006,32 +1006,32 @@ static void cuda_sweep_body(Em *E) {
   KSpec *S = E->S;
   const KTiling *t = &S->tiling;
   for (int d = 0; d < 3; d++) {
-    em_line(E, "const int64_t _V%d = (%s + %lld) / %lld;", d, d < S->D ? em_sf(E, "(int64_t)n%d", d) : "(int64_t)1",
+    em_line(E, "const oq_ix _V%d = (%s + %lld) / %lld;", d, d < S->D ? em_sf(E, "(oq_ix)n%d", d) : "(oq_ix)1",
             (long long)t->box[d] - 1, (long long)t->box[d]);
   }
-  em_line(E, "int64_t _th = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;");
+  em_line(E, "oq_ix _th = (oq_ix)blockIdx.x * blockDim.x + threadIdx.x;");
   if (t->global_auto && !t->grid[0]) {
-    em_line(E, "const int64_t _nb = _V0 * _V1 * _V2, _st = (int64_t)gridDim.x * blockDim.x;");
-    em_line(E, "int64_t _x[3], _s[3];");
-    em_line(E, "{ int64_t _q = _th < _nb ? _th : 0, _w = _st;");
+    em_line(E, "const oq_ix _nb = _V0 * _V1 * _V2, _st = (oq_ix)gridDim.x * blockDim.x;");
+    em_line(E, "oq_ix _x[3], _s[3];");
+    em_line(E, "{ oq_ix _q = _th < _nb ? _th : 0, _w = _st;");
     for (int d = 2; d >= 0; d--) em_line(E, "  _x[%d] = _q %% _V%d; _q /= _V%d; _s[%d] = _w %% _V%d; _w /= _V%d;", d, d, d, d, d, d);
     em_line(E, "}");
     em_line(E, "for (; _th < _nb; _th += _st) {");
     E->ind++;
-    em_line(E, "const int64_t _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
+    em_line(E, "const oq_ix _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
     em_line(E, "int _cy = 0;");
     for (int d = 2; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= _V%d; if (_cy) _x[%d] -= _V%d;", d, d, d, d, d, d);
   } else {
     for (int d = 0; d < 3; d++)
-      em_line(E, "const int64_t _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
+      em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
               t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
     /* _K copies of the grid at once (the launcher fills the device: sweep_grid): copy _g
        runs tiles _g, _g + _K, ... (digits _q, step digits _s) */
-    em_line(E, "const int64_t _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (int64_t)gridDim.x * blockDim.x / _GT;");
-    em_line(E, "const int64_t _g = _th / _GT; _th -= _g * _GT;");
-    em_line(E, "const int64_t _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
-    em_line(E, "int64_t _q0, _q1, _q2, _s0, _s1, _s2, _k = _g < _K && _g < _QT ? (_QT - _g + _K - 1) / _K : 0;");
-    em_line(E, "{ int64_t _a = _g, _b = _K; _q2 = _a %% _Q2; _s2 = _b %% _Q2; _a /= _Q2; _b /= _Q2;");
+    em_line(E, "const oq_ix _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (oq_ix)gridDim.x * blockDim.x / _GT;");
+    em_line(E, "const oq_ix _g = _th / _GT; _th -= _g * _GT;");
+    em_line(E, "const oq_ix _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
+    em_line(E, "oq_ix _q0, _q1, _q2, _s0, _s1, _s2, _k = _g < _K && _g < _QT ? (_QT - _g + _K - 1) / _K : 0;");
+    em_line(E, "{ oq_ix _a = _g, _b = _K; _q2 = _a %% _Q2; _s2 = _b %% _Q2; _a /= _Q2; _b /= _Q2;");
     em_line(E, "  _q1 = _a %% _Q1; _s1 = _b %% _Q1; _q0 = _a / _Q1; _s0 = _b / _Q1; }");
     if (E->lin_slot >= 0) sweep_linear(E);
     em_line(E, "for (; _k > 0; _k--) {");
