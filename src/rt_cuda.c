@@ -347,17 +347,18 @@ static int fattr(int a, CUfunction f) {
   return v;
 }
 
-/* Where k's parameters lie in its parameter space (what a batched launch copies); nparams
-   -1 when the driver cannot say or there are more than CUDA_BATCH_PARAMS. */
-static void param_layout(CudaKernel *k) {
+/* Where k's n parameters lie in its parameter space (what a batched launch copies): asked
+   for exactly those n, since asking past the last is a driver error (which
+   compute-sanitizer reports). nparams stays -1 when the driver cannot say. */
+void cuda_kernel_params(CudaKernel *k, int n) {
   k->nparams = -1;
-  if (!graphs_loaded) return;
-  size_t off, size;
-  int n = 0;
-  for (; cu.FuncGetParamInfo((CUfunction)k->fn, (size_t)n, &off, &size) == CUDA_SUCCESS; n++) {
-    if (n == CUDA_BATCH_PARAMS) return;
-    k->param_off[n] = off;
-    k->param_size[n] = size;
+  if (!graphs_loaded || n > CUDA_BATCH_PARAMS) return;
+  k->param_bytes = 0;
+  for (int i = 0; i < n; i++) {
+    size_t off, size;
+    if (cu.FuncGetParamInfo((CUfunction)k->fn, (size_t)i, &off, &size) != CUDA_SUCCESS) return;
+    k->param_off[i] = off;
+    k->param_size[i] = size;
     if (off + size > k->param_bytes) k->param_bytes = off + size;
   }
   k->nparams = n;
@@ -381,7 +382,7 @@ CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc) {
   k->local_bytes = fattr(FATTR_LOCAL_BYTES, f);
   k->binary_version = fattr(FATTR_BINARY_VERSION, f);
   k->dyn_shared_set = DEFAULT_DYN_SHARED;
-  param_layout(k);
+  k->nparams = -1;   /* not batched until cuda_kernel_params */
   k->module = m;
   k->next = m->kernels;
   m->kernels = k;

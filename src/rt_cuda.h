@@ -91,9 +91,9 @@ typedef struct CudaKernel {
   int local_bytes;                /* per thread (spills, local arrays) */
   int binary_version;             /* e.g. 90 */
   int dyn_shared_set;             /* the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far */
-  int nparams;                    /* its parameters' layout (cuFuncGetParamInfo), for batched */
+  int nparams;                    /* its parameters' layout (cuda_kernel_params), for batched */
   size_t param_off[CUDA_BATCH_PARAMS], param_size[CUDA_BATCH_PARAMS];   /* launches; -1: */
-  size_t param_bytes;             /* unknown, such a kernel's launches go at once */
+  size_t param_bytes;             /* not known: such a kernel's launches go at once */
   CudaModule *module;
   struct CudaKernel *next;
 } CudaKernel;
@@ -106,6 +106,8 @@ void cuda_module_unload(CudaModule *m);          /* frees its CudaKernels too */
 CudaPtr cuda_module_global(CudaModule *m, const char *name, size_t *bytes, SrcLoc loc);
 /* The kernel `name` (an extern "C" __global__ function) of m; looked up once. */
 CudaKernel *cuda_kernel(CudaModule *m, const char *name, SrcLoc loc);
+/* The kernel takes n parameters: its launches may then be batched (below). */
+void cuda_kernel_params(CudaKernel *k, int n);
 
 /* Launches k with grid x block threads and shared_bytes of dynamic shared memory (above 48 KiB
    the kernel's limit is raised first). params: one pointer per kernel parameter, to its

@@ -434,6 +434,7 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->mod = cuda_module_load(image, size, S->name, cl->site->loc);
   free(image);
   g->k = cuda_kernel(g->mod, "oqk_entry", cl->site->loc);
+  cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
   g->nouts = S->kfunc->nouts;
   int obase = S->kfunc->ngenerics + S->kfunc->nparams;
   for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;

@@ -699,6 +699,7 @@ static void batch_round(CudaKernel *k, CudaPtr d, int *ref, int r) {
 static void test_batched(void) {
   bool was = cuda_set_batching(true);
   CudaKernel *k = cuda_kernel(mod, "add_at", L);
+  cuda_kernel_params(k, 3);
   int ref[BATCH_N] = {0}, got[BATCH_N];
   CudaPtr d = cuda_mem_alloc(sizeof got, L);
   cuda_raw_memset(d, 0, sizeof got, L);
@@ -817,6 +818,7 @@ static void stub_mode(void) {
   char *dir = make_cache_dir();
   mod = load_kernels(cuda_device());
   CudaKernel *k = cuda_kernel(mod, "scale_add", L);
+  cuda_kernel_params(k, 1);   /* the stub reports one 8-byte parameter per kernel */
   cuda_set_batching(true);
   CudaPtr buf = cuda_mem_alloc(256, L);
   unsigned g[3] = {1, 1, 1}, b[3] = {32, 1, 1};
