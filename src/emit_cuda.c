@@ -268,18 +268,33 @@ static void coarse_statements(Em *E, int from, int to) {
   for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
 }
 
-static void coarse_finish(Em *E) {
-  KSpec *S = E->S;
-  if (!S->ncoarse) return;
+/* The last of the launch's blocks to get here goes into the `if (_last) {` this opens (and
+   last_block_end closes), after every other block's writes: ctr counts the blocks that
+   arrived (a word of the launch's scratch, which that block resets; NULL: no block goes
+   in), tid is the thread's index in its block. Every thread of every block must reach it. */
+static void last_block_begin(Em *E, const char *tid, const char *ctr) {
   em_line(E, "__shared__ int _last;");
   em_line(E, "__threadfence();");
   em_line(E, "__syncthreads();");
+  em_line(E, "if (%s == 0) _last = %s && atomicAdd(%s, 1ull) == gridDim.x - 1;", tid, ctr, ctr);
+  em_line(E, "__syncthreads();");
+  em_line(E, "if (_last) {");
+  E->ind++;
+  em_line(E, "__threadfence();");
+}
+
+static void last_block_end(Em *E, const char *tid, const char *ctr) {
+  em_line(E, "if (%s == 0) *%s = 0;", tid, ctr);
+  E->ind--;
+  em_line(E, "}");
+}
+
+static void coarse_finish(Em *E) {
+  KSpec *S = E->S;
+  if (!S->ncoarse) return;
   em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
   em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
-  em_line(E, "if (_tid == 0) _last = atomicAdd((unsigned long long *)P.scr, 1ull) == gridDim.x - 1;");
-  em_line(E, "__syncthreads();");
-  em_line(E, "if (!_last) return;");
-  em_line(E, "__threadfence();");
+  last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
   for (int k = 0; k < S->ncoarse; k++) {
     em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
     E->ind++;
@@ -292,7 +307,7 @@ static void coarse_finish(Em *E) {
     E->ind--;
     em_line(E, "}");
   }
-  em_line(E, "if (_tid == 0) *(unsigned long long *)P.scr = 0;");
+  last_block_end(E, "_tid", "(unsigned long long *)P.scr");
 }
 
 /* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_ahead): GPU thread g runs the
@@ -1065,14 +1080,7 @@ static void cuda_count_finish(Em *E) {
   bool any = false;
   for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] && S->priv_count[k];
   if (!any) return;
-  em_line(E, "__shared__ int _last;");
-  em_line(E, "__threadfence();");
-  em_line(E, "__syncthreads();");
-  em_line(E, "if (threadIdx.x == 0) _last = _gc && atomicAdd(_gc, 1ull) == gridDim.x - 1;");
-  em_line(E, "__syncthreads();");
-  em_line(E, "if (_last) {");
-  E->ind++;
-  em_line(E, "__threadfence();");
+  last_block_begin(E, "threadIdx.x", "_gc");
   for (int k = 0; k < S->npriv; k++) {
     if (!S->priv_esz[k] || !S->priv_count[k]) continue;
     int a = S->priv_arg[k];
@@ -1092,9 +1100,7 @@ static void cuda_count_finish(Em *E) {
     E->ind--;
     em_line(E, "}");
   }
-  em_line(E, "if (threadIdx.x == 0) _gc[0] = 0;");
-  E->ind--;
-  em_line(E, "}");
+  last_block_end(E, "threadIdx.x", "_gc");
 }
 
 /* The name part of an output operator's helpers: oq_out_r_max, oq_block_out_i_add, ... */
