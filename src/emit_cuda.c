@@ -970,27 +970,45 @@ static void sweep_box(Em *E) {
 static void sweep_next_box(Em *E, const char *u) {
   em_line(E, "const oq_ix _B0%s = _q0 * _G0 + _t0, _B1%s = _q1 * _G1 + _t1, _B2%s = _q2 * _G2 + _t2;", u, u, u);
   em_line(E, "const bool _ok%s = _B0%s < _V0 && _B1%s < _V1 && _B2%s < _V2; (void)_B1%s; (void)_B2%s;", u, u, u, u, u, u);
-  em_line(E, "{ int _c; _q2 += _s2; _c = _q2 >= _Q2; if (_c) _q2 -= _Q2; _q1 += _s1 + _c; _c = _q1 >= _Q1;");
-  em_line(E, "  if (_c) _q1 -= _Q1; _q0 += _s0 + _c; }");
+  em_line(E, "if (++_q2 == _Q2) { _q2 = 0; if (++_q1 == _Q1) { _q1 = 0; ++_q0; } }");
+}
+
+/* The launch's extent d as the sweep's row-major stride factor (1 past the launch's rank). */
+static const char *sweep_n(Em *E, int d) {
+  return d < E->S->D ? em_sf(E, "n%d", d) : "(oq_ix)1";
+}
+
+/* In sweep_linear: the thread's position in its next tile (_b digits, from the tile digits
+   _q at the start) and its row-major element _rr, stepped by additions: a tile further
+   adds G2; a wrap of a digit takes its span (W = Q G) off and steps the next digit. */
+static void sweep_lin_start(Em *E) {
+  em_line(E, "const oq_ix _W0 = _Q0 * _G0, _W1 = _Q1 * _G1, _W2 = _Q2 * _G2; (void)_W0;");
+  em_line(E, "oq_ix _b0 = _q0 * _G0 + _t0, _b1 = _q1 * _G1 + _t1, _b2 = _q2 * _G2 + _t2;");
+  em_line(E, "oq_ix _rr = (_b0 * %s + _b1) * %s + _b2;", sweep_n(E, 1), sweep_n(E, 2));
+  em_line(E, "const oq_ix _d1 = _G1 * %s - _W2, _d0 = (_G0 * %s - _W1) * %s;", sweep_n(E, 2), sweep_n(E, 1), sweep_n(E, 2));
+}
+
+static void sweep_lin_next(Em *E, int k) {
+  em_line(E, "const bool _ok_%d = _b0 < _V0 && _b1 < _V1 && _b2 < _V2;", k);
+  em_line(E, "const oq_ix _r_%d = _ok_%d ? _rr : 0;", k, k);
+  em_line(E, "_b2 += _G2; _rr += _G2;");
+  em_line(E, "if (_b2 >= _W2) { _b2 -= _W2; _b1 += _G1; _rr += _d1; if (_b1 >= _W1) { _b1 -= _W1; _b0 += _G0; _rr += _d0; } }");
 }
 
 /* A grid without boxes whose arrays x[pos] have the launch's shape (E->lin_test): U tiles
-   per step, their boxes first, then the elements of the arrays loaded ahead (pf_collect)
-   for all U, then the U positions as element _r; the tiles left, one at a time. */
+   per step, their elements first (sweep_lin_next), then the elements of the arrays loaded
+   ahead (pf_collect) for all U, then the U positions as element _r; the tiles left, one
+   at a time. */
 static void sweep_linear(Em *E) {
   int U = pf_collect(E);
   em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
   E->ind++;
   E->lin = true;
+  sweep_lin_start(E);
   for (int u = U > 1 ? U : 1; u >= 1; u = u > 1 ? 1 : 0) {
     em_line(E, "for (; _k >= %d; _k -= %d) {", u, u);
     E->ind++;
-    for (int k = 0; k < u; k++) {
-      sweep_next_box(E, em_sf(E, "_%d", k));
-      char *r = em_sf(E, "_B0_%d", k);   /* the row-major element of the box */
-      for (int d = 1; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + _B%d_%d", r, d, d, k);
-      em_line(E, "const oq_ix _r_%d = _ok_%d ? %s : 0;", k, k, r);
-    }
+    for (int k = 0; k < u; k++) sweep_lin_next(E, k);
     for (int j = 0; j < E->npf && u > 1; j++)
       for (int k = 0; k < u; k++)
         em_line(E, "const %s _pf%d_%d = %s.p[_r_%d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
@@ -1041,13 +1059,14 @@ static void cuda_sweep_body(Em *E) {
       em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
               t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
     /* _K copies of the grid at once (the launcher fills the device: sweep_grid): copy _g
-       runs tiles _g, _g + _K, ... (digits _q, step digits _s) */
+       runs the _g-th of _K runs of consecutive tiles (a thread's positions in consecutive
+       tiles are often neighbours: the channels of a pixel) */
     em_line(E, "const oq_ix _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (oq_ix)gridDim.x * blockDim.x / _GT;");
     em_line(E, "const oq_ix _g = _th / _GT; _th -= _g * _GT;");
     em_line(E, "const oq_ix _t2 = _th %% _G2, _t1 = _th / _G2 %% _G1, _t0 = _th / _G2 / _G1;");
-    em_line(E, "oq_ix _q0, _q1, _q2, _s0, _s1, _s2, _k = _g < _K && _g < _QT ? (_QT - _g + _K - 1) / _K : 0;");
-    em_line(E, "{ oq_ix _a = _g, _b = _K; _q2 = _a %% _Q2; _s2 = _b %% _Q2; _a /= _Q2; _b /= _Q2;");
-    em_line(E, "  _q1 = _a %% _Q1; _s1 = _b %% _Q1; _q0 = _a / _Q1; _s0 = _b / _Q1; }");
+    em_line(E, "const oq_ix _lo = _g < _K ? (oq_ix)((int64_t)_g * _QT / _K) : 0;");
+    em_line(E, "oq_ix _q0, _q1, _q2, _k = _g < _K ? (oq_ix)((int64_t)(_g + 1) * _QT / _K) - _lo : 0;");
+    em_line(E, "{ oq_ix _a = _lo; _q2 = _a %% _Q2; _a /= _Q2; _q1 = _a %% _Q1; _q0 = _a / _Q1; }");
     if (E->lin_slot >= 0) sweep_linear(E);
     em_line(E, "for (; _k > 0; _k--) {");
     E->ind++;
