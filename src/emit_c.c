@@ -410,10 +410,6 @@ static void flat_loop(Em *E, int in) {
   em_line(E, "}");
 }
 
-/* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
-   the linear loop, else the one with positions, else rows along the last dimension, or
-   along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
-   loop; flat kernels may run their threads in any order). */
 /* !kernel_tiling (kernel_tiling.c): lo..hi count tiles of C positions (ktiling_cpu_tile),
    row-major over the launch; each tile's positions inside the launch run in row-major
    order. */
@@ -449,6 +445,10 @@ static void tile_loop(Em *E, const int64_t *C) {
   em_line(E, "}");
 }
 
+/* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
+   the linear loop, else the one with positions, else rows along the last dimension, or
+   along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
+   loop; flat kernels may run their threads in any order). */
 static void flat_entry(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
