@@ -156,11 +156,13 @@ typedef enum NodeKind {
                    first, func = the kernel (parameters pos, then start and step of each
                    loop), list2 = the host variables its outputs (reductions) go to
                    (each by its output's operator, FuncInfo.out_op), b = N_LAMBDA: the
-                   same kernel with int outputs (NULL without reductions), its list: for each reduction an N_BLOCK
-                   of the values added to it (copies; slot -2: a variable of the body,
-                   -3-d: loop variable d), from which the launch guesses which kernel
-                   gives the serial loop's types; ival = 1 once the int kernel returned
-                   a scalar, c = N_BLOCK: list = the arrays the loop writes,
+                   same kernel with int outputs (NULL without reductions), its list:
+                   for each reduction an N_BLOCK of the values added to it (copies;
+                   slot -2: a variable of the body, -3-d: loop variable d), from which
+                   the launch guesses which outputs are ints as in the serial loop;
+                   ival: bit i once int output i came back a scalar; aux: the kernels
+                   with some int outputs (interp.c, parloop_mix); c = N_BLOCK: list =
+                   the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT

@@ -867,6 +867,26 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
   return true;
 }
 
+/* The parallel loop's kernel whose outputs i are ints for the bits of ints: n->func (none),
+   n->b->func (all), else a copy of n->func with those outputs' types taken from n->b->func
+   (the body, its resolution and its FuncInfo are shared: only kernel_sema and the
+   oracle read the outputs' types), kept in a table on n (n->aux) per mask. */
+static Func *parloop_mix(Interp *I, Node *n, unsigned ints) {
+  unsigned all = (1u << n->list2.n) - 1;
+  if (!ints) return n->func;
+  if (ints == all) return n->b->func;
+  Func **mixes = n->aux;
+  if (!mixes) n->aux = mixes = arena_alloc(I->prog->arena, (all + 1) * sizeof *mixes);
+  if (!mixes[ints]) {
+    Func *f = arena_alloc(I->prog->arena, sizeof *f);
+    *f = *n->func;
+    f->outs = arena_alloc(I->prog->arena, f->nouts * sizeof *f->outs);
+    for (int i = 0; i < f->nouts; i++) f->outs[i] = (ints >> i & 1 ? n->b->func : n->func)->outs[i];
+    mixes[ints] = f;
+  }
+  return mixes[ints];
+}
+
 /* The type of a value added to a reduction, guessed from the values of the variables it
    uses before the launch (0: unknown, 1: int, 2: scalar); see N_PARLOOP in ast.h. */
 static int guess_type(Interp *I, Node *e, const RangeSpec *r) {
@@ -901,31 +921,30 @@ static int guess_type(Interp *I, Node *e, const RangeSpec *r) {
   }
 }
 
-/* The kernel that gives the serial loop's types. Scalar outputs, unless a reduction variable
-   holds an int and no value added to it is known to be a scalar: then int outputs (n->b),
-   which run in the interpreter if the loop adds scalars after all (once all of them came
-   back scalars, n->ival, the scalar kernel). */
+/* The kernel that gives the serial loop's types: output i is an int when reduction variable
+   i holds an int and no value added to it is known to be a scalar, else a scalar. An int
+   output runs in the interpreter if the loop adds scalars after all; once it came back a
+   scalar (bit i of n->ival), it is a scalar output from then on. n->func has scalar
+   outputs, n->b->func int ones; a mix is a copy of n->func with those outputs int, made at
+   its first use (parloop_mix). */
 static Func *parloop_kernel(Interp *I, Node *n, const RangeSpec *r) {
+  unsigned ints = 0;
   for (int i = 0; i < n->list2.n; i++) {
     Value v = *slot_ref(I, n->list2.items[i]);
-    if (!is_intlike(v) || n->ival) continue;
+    if (!is_intlike(v) || (n->ival >> i & 1)) continue;
     bool scalar = false;
     NodeList *adds = &n->b->list.items[i]->list;
     for (int j = 0; j < adds->n && !scalar; j++) scalar = guess_type(I, adds->items[j], r) == 2;
-    if (!scalar) return n->b->func;
+    if (!scalar) ints |= 1u << i;
   }
-  return n->func;
+  return parloop_mix(I, n, ints);
 }
 
-/* Reduction variables all hold ints or all hold scalars. */
+/* Reduction variables hold numbers (ints, scalars or both). */
 static bool parloop_numbers(Interp *I, Node *n) {
-  int ints = 0;
-  for (int i = 0; i < n->list2.n; i++) {
-    Value v = *slot_ref(I, n->list2.items[i]);
-    if (!v_is_real(v)) return false;
-    ints += is_intlike(v);
-  }
-  return !ints || ints == n->list2.n;
+  for (int i = 0; i < n->list2.n; i++)
+    if (!v_is_real(*slot_ref(I, n->list2.items[i]))) return false;
+  return true;
 }
 
 COLD static void exec_parloop(Interp *I, Node *n) {
@@ -951,16 +970,15 @@ COLD static void exec_parloop(Interp *I, Node *n) {
     argv[argc++] = make_closure(I, kernel);
     Value res = kernel_parallel_do(I, n, argc, argv);
     release_all(argv, argc);
-    int scalars = 0;
     for (int i = 0; i < n->list2.n; i++) {
       Value *p = slot_ref(I, n->list2.items[i]);
       Value r = n->list2.n == 1 ? res : res.tup->v[i];
-      scalars += r.kind == V_SCALAR;
+      if (kernel->outs[i].type->kind == TY_INT && r.kind == V_SCALAR)
+        n->ival |= 1 << i;   /* next time: a scalar output */
       Value v = compound(func_info(kernel)->out_op[i], *p, r, n->loc);
       val_release(*p);
       *p = v;
     }
-    if (kernel != n->func && scalars == n->list2.n) n->ival = 1;   /* next time: scalar outputs */
     val_release(res);
   }
   /* the loop variables keep their last values, as after the serial loop */

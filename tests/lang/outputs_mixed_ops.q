@@ -72,4 +72,37 @@ for i = 0..n-1
     c += x[i] > 0 ? 1 : 0
 endfor
 assert(a == rmn && b == rmx && c == rc && abs(t - rs) < 1e-6 * n * 506)
+
+% int and scalar reductions in one loop: one kernel whose outputs are an int (cnt, hi) and
+% a scalar (u), each keeping the serial loop's type (int division tells them apart); the
+% second call launches the same kernel again
+function [cnt, u, hi] = count_sum_max(x : vec, n : int)
+    cnt = 0
+    u = 0.0
+    hi = -1000
+    for i = 0..n-1
+        if x[i] > 0
+            cnt += 1
+            u += x[i]
+        endif
+        hi ^^= mod(i * 7, 1000)
+    endfor
+endfunction
+for rep = 0..1
+    [cnt, u, hi] = count_sum_max(x, n)
+    qc = cnt
+    qc /= 7
+    qh = hi
+    qh /= 7
+    assert(cnt == rc && qc == floor(rc / 7) && hi == 999 && qh == 142)
+    ru = 0.0
+    i = 0
+    while i < n
+        if x[i] > 0
+            ru = ru + x[i]
+        endif
+        i = i + 1
+    endwhile
+    assert(abs(u - ru) < 1e-6 * n * 506)
+endfor
 print "outputs_mixed_ops: ok"
