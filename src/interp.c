@@ -1034,6 +1034,19 @@ COLD static void exec_expr_stmt(Interp *I, Node *e) {
   val_release(eval(I, e));
 }
 
+static void exec_loop(Interp *I, Node *n) {
+  if (n->kind == N_FOR) {
+    exec_for(I, n);
+    return;
+  }
+  for (;;) {
+    if (n->kind == N_WHILE && !cond_true(I, n->a)) break;
+    exec_block(I, &n->list);
+    if (loop_exit(I)) break;
+    if (n->kind == N_REPEAT && cond_true(I, n->a)) break;
+  }
+}
+
 static void exec(Interp *I, Node *n) {
   switch (n->kind) {
   case N_EXPR: exec_expr_stmt(I, n->a); return;
@@ -1042,21 +1055,13 @@ static void exec(Interp *I, Node *n) {
     if (cond_true(I, n->a)) exec_block(I, &n->list);
     else exec_block(I, &n->list2);
     return;
-  case N_FOR: exec_for(I, n); return;
+  case N_FOR: case N_WHILE: case N_REPEAT:
+    if (!I->thread) cuda_submit();   /* what was queued runs while this loop does */
+    I->prog->host_loops += !I->thread;
+    exec_loop(I, n);
+    I->prog->host_loops -= !I->thread;
+    return;
   case N_PARLOOP: exec_parloop(I, n); return;
-  case N_WHILE:
-    while (cond_true(I, n->a)) {
-      exec_block(I, &n->list);
-      if (loop_exit(I)) break;
-    }
-    return;
-  case N_REPEAT:
-    for (;;) {
-      exec_block(I, &n->list);
-      if (loop_exit(I)) break;
-      if (cond_true(I, n->a)) break;
-    }
-    return;
   case N_MATCH: exec_match(I, n); return;
   case N_BREAK: I->flow = FLOW_BREAK; return;
   case N_CONTINUE: I->flow = FLOW_CONTINUE; return;
@@ -1071,8 +1076,14 @@ static void exec(Interp *I, Node *n) {
   }
 }
 
+/* Batched GPU launches (rt_cuda.c) go when a host loop starts (exec) and, outside host
+   loops, after each statement: a loop's launches are batched across its iterations, and
+   the host work that follows a launch (a statement, a loop) runs while the device does. */
 void exec_block(Interp *I, NodeList *body) {
-  for (int i = 0; i < body->n && I->flow == FLOW_NORMAL; i++) exec(I, body->items[i]);
+  for (int i = 0; i < body->n && I->flow == FLOW_NORMAL; i++) {
+    exec(I, body->items[i]);
+    if (!I->prog->host_loops && !I->thread) cuda_submit();
+  }
 }
 
 /* ---- entry points ---- */

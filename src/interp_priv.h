@@ -70,6 +70,8 @@ typedef struct Program {
   Reduction *reductions; int nreductions;
   const InterpOptions *opt;
   double tic_time;
+  int host_loops;           /* host loops running (across calls): outside them, each finished
+                               statement submits the batched GPU launches (exec_block) */
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */

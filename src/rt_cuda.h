@@ -120,6 +120,10 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
    whether they were on. With batching, a launch's own refusal by the driver may show at the
    next call that reaches the device, still naming the kernel at the launch's SrcLoc. */
 bool cuda_set_batching(bool on);
+/* Submits the queued launches now (nothing when none are queued or CUDA is not in use): the
+   interpreter calls it when a host loop starts and after each statement outside host
+   loops, so that launches do not wait through the host work that follows them. */
+void cuda_submit(void);
 /* Waits for all work on the device. A kernel fault is reported naming the last kernel. */
 void cuda_sync(SrcLoc loc);
 /* Waits for all work on the device; false with the driver's error name and text in why
