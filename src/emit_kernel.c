@@ -53,7 +53,7 @@ static char *identity(Op op, KType t) {
   switch (op) {
   case OP_MAX: return i ? "INT32_MIN" : "(-(oq_real)INFINITY)";
   case OP_MIN: return i ? "INT32_MAX" : "((oq_real)INFINITY)";
-  case OP_MUL: case OP_EMUL: return i ? "1" : "((oq_real)1)";
+  case OP_MUL: return i ? "1" : "((oq_real)1)";
   default: return i ? "0" : "((oq_real)0)";
   }
 }
@@ -91,7 +91,7 @@ static char *combine(Em *E, Op op, char *acc, char *v, KType t) {
   switch (op) {
   case OP_MAX: return em_sf(E, i ? "oq_lmax(%s, %s)" : "oq_rmax(%s, %s)", acc, v);
   case OP_MIN: return em_sf(E, i ? "oq_lmin(%s, %s)" : "oq_rmin(%s, %s)", acc, v);
-  case OP_MUL: case OP_EMUL: return em_sf(E, "(%s * %s)", acc, v);
+  case OP_MUL: return em_sf(E, "(%s * %s)", acc, v);
   default: return em_sf(E, "(%s + %s)", acc, v);
   }
 }

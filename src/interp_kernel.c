@@ -195,7 +195,7 @@ static Value out_identity(Launch *L, int o) {
   switch (fi->out_op[o]) {
   case OP_MAX: return is_int ? v_int(INT64_MIN) : v_scalar(-INFINITY);
   case OP_MIN: return is_int ? v_int(INT64_MAX) : v_scalar(INFINITY);
-  case OP_MUL: case OP_EMUL: return is_int ? v_int(1) : v_scalar(1);
+  case OP_MUL: return is_int ? v_int(1) : v_scalar(1);
   default: return is_int ? v_int(0) : v_scalar(0);
   }
 }

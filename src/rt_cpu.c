@@ -317,7 +317,7 @@ double cpu_identity_r(Op op) {
   switch (op) {
   case OP_MAX: return -INFINITY;
   case OP_MIN: return INFINITY;
-  case OP_MUL: case OP_EMUL: return 1;
+  case OP_MUL: return 1;
   default: return 0;
   }
 }
@@ -326,7 +326,7 @@ int64_t cpu_identity_i(Op op) {
   switch (op) {
   case OP_MAX: return INT64_MIN;
   case OP_MIN: return INT64_MAX;
-  case OP_MUL: case OP_EMUL: return 1;
+  case OP_MUL: return 1;
   default: return 0;
   }
 }
@@ -335,7 +335,7 @@ double cpu_combine_r(Op op, double a, double b) {
   switch (op) {
   case OP_MAX: return a > b || b != b ? a : b;
   case OP_MIN: return a < b || b != b ? a : b;
-  case OP_MUL: case OP_EMUL: return rt_round(a * b);
+  case OP_MUL: return rt_round(a * b);
   default: return rt_round(a + b);
   }
 }
@@ -344,7 +344,7 @@ int64_t cpu_combine_i(Op op, int64_t a, int64_t b) {
   switch (op) {
   case OP_MAX: return a > b ? a : b;
   case OP_MIN: return a < b ? a : b;
-  case OP_MUL: case OP_EMUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+  case OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
   default: return (int64_t)((uint64_t)a + (uint64_t)b);
   }
 }

@@ -29,7 +29,8 @@ bool cpu_launch(const CpuLaunch *c, Value *result);
 void cpu_note_interp(const CpuLaunch *c, double ms);
 
 /* Shared with the CUDA launcher (rt_gpu.c): an argument as generated code reads it; the
-   identity and combination of kernel outputs; the message of an error compiled code set. */
+   identity and combination of kernel outputs (op: FuncInfo.out_op's OP_ADD, OP_MUL, OP_MAX or
+   OP_MIN; OP_NONE adds); the message of an error compiled code set. */
 void cpu_fill_arg(OqkArg *a, Value v);
 double cpu_identity_r(Op op);
 int64_t cpu_identity_i(Op op);
