@@ -450,6 +450,13 @@ static void coarse_step(Em *E, int U, bool part) {
     }
 }
 
+/* The row-major element, over the launch's extents n<d>, whose digit d is digit[d]. */
+static char *row_major(Em *E, char *const *digit) {
+  char *r = "(oq_ix)0";
+  for (int d = 0; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + %s", r, d, digit[d]);
+  return r;
+}
+
 /* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
    one step of the rest. */
 static void coarse_loop(Em *E, int U) {
@@ -462,30 +469,19 @@ static void coarse_loop(Em *E, int U) {
   em_line(E, "}");
   /* row-major positions: each virtual thread's in its block (_lt<t>), the block's first
      (_lb), and what one more of digit d adds to that (_K<d>) */
-  Buf lb = {0}, kd = {0};
-  em_bputs(&lb, "(oq_ix)0");
-  for (int d = 0; d < S->D; d++) {
-    char *c = em_sf(E, "%s", lb.s);
-    lb.len = 0;
-    em_bprintf(&lb, "(%s) * n%d + _x[%d] * b%d", c, d, d, d);
-  }
+  char *digit[OQ_MAX_RANK];
+  Buf kd = {0};
   em_bputs(&kd, "1");
   for (int d = S->D - 1; d >= 0; d--) {
     em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
     em_bprintf(&kd, " * n%d", d);
   }
   for (int t = 0; t < S->cvec; t++) {
-    Buf lt = {0};
-    em_bputs(&lt, "(oq_ix)0");
-    for (int d = 0; d < S->D; d++) {
-      char *a = em_sf(E, "%s", lt.s);
-      lt.len = 0;
-      em_bprintf(&lt, "(%s) * n%d + %s", a, d, coarse_tdigit(E, d, t));
-    }
-    em_line(E, "const oq_ix _lt%d = %s; (void)_lt%d;", t, lt.s, t);
-    free(lt.s);
+    for (int d = 0; d < S->D; d++) digit[d] = coarse_tdigit(E, d, t);
+    em_line(E, "const oq_ix _lt%d = %s; (void)_lt%d;", t, row_major(E, digit), t);
   }
-  em_line(E, "oq_ix _lb = %s; (void)_lb;", lb.s);
+  for (int d = 0; d < S->D; d++) digit[d] = em_sf(E, "_x[%d] * b%d", d, d);
+  em_line(E, "oq_ix _lb = %s; (void)_lb;", row_major(E, digit));
   if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
     Buf ok = {0};
     em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
@@ -493,7 +489,6 @@ static void coarse_loop(Em *E, int U) {
     em_line(E, "const bool _vok = %s;", ok.s);
     free(ok.s);
   }
-  free(lb.s);
   free(kd.s);
   for (int part = 0; part < (U > 1 ? 2 : 1); part++) {
     em_line(E, part ? "if (vb < _vb1) {" : em_sf(E, "for (; vb + %d <= _vb1; vb += %d) {", U, U));
