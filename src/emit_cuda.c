@@ -890,9 +890,10 @@ static void cuda_unrolled(Em *E) {
 }
 
 /* Tiling: thread r of the grid runs positions r, r + S, r + 2S... (S the grid's threads), so
-   consecutive threads read consecutive elements. The linear positions stay int64 under idx32
-   (measured: 1 % slower in int32, the addresses then extend each step's offset). When the arrays x[pos] reads have the
-   launch's shape, pos is the linear index _r; otherwise its digits are carried along. */
+   consecutive threads read consecutive elements. The linear positions stay int64 under
+   idx32 (measured: 1 % slower in int32, the addresses then extend each step's offset).
+   When the arrays x[pos] reads have the launch's shape, pos is the linear index _r;
+   otherwise its digits are carried along. */
 static void cuda_tiled_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
