@@ -38,6 +38,7 @@ typedef struct Em {
   FSpec **reach; int nreach;
   int priv_slot[8], priv_cap[8];   /* private arrays: kernel slot or capture (-1 for neither) */
   const char *ret_label; /* kernel: where `return` goes (the end of the thread) */
+  const char *lbl_tag;  /* CUDA: appended to those labels in a second copy of the loops */
   bool row_fast;        /* emitting the row copy where x[pos + c] accesses are known inside */
   int lin_slot;         /* `pos`, when it only ever indexes whole argument arrays (else -1) */
   bool lin;             /* emitting the linear loop: those accesses are x.p[_r] */

@@ -204,7 +204,8 @@ static void cuda_priv_load(Em *E, int k, int a, KType t) {
   for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
   em_line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
   free(n.s);
-  em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po); (void)pvp%d;", ct, k, ct, k);
+  em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po), *const pvq%d = pvp%d + _ln; (void)pvp%d; (void)pvq%d;",
+          ct, k, ct, k, k, k, k);
   if (esz) em_line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
 }
 

@@ -1,0 +1,219 @@
+// tools/hist_variants.cu: where a 256-bin float histogram loses time against a read-only pass,
+// by hand-written variants of the kernel oq generates for hist_naive (emit_cuda.c, "privatize"
+// and "vector-loads"), all in one process, interleaved round by round, CUDA events.
+//   nvcc -O3 -arch=sm_90 -o /tmp/hv tools/hist_variants.cu && /tmp/hv
+// Each variant: 2^LGR replicas of the 256 counters per block in shared memory (lane l updates
+// replica l mod 2^LGR), U float4 per thread per step (DB: the next step's loads issued before
+// this step's bodies), EPI 0 no merge (timing only), 1 merge into 8 copies of 64-bit counters,
+// 2 that and the last block's pass. Prints per image and variant the best and median time and
+// the throughput as a fraction of the read pass's best; checks every counted histogram against
+// a host loop.
+#include <cub/cub.cuh>
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#define CK(x) do { cudaError_t e_ = (x); if (e_ != cudaSuccess) { printf("CUDA error %s at line %d\n", cudaGetErrorString(e_), __LINE__); exit(1); } } while (0)
+
+__global__ void fill(float *im, long long n, int kind) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x) {
+    float v;
+    if (kind == 0) v = floorf(128 + 100 * sinf(i * 1e-6f) * cosf((i % 3) + i * 3e-5f));
+    else if (kind == 1) v = (float)((unsigned)(i * 2654435761u) >> 24);
+    else v = 77;
+    im[i] = v;
+  }
+}
+
+__global__ void readpass(const float4 *x, long long n4, float *out) {
+  float s = 0;
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+    float4 v = x[i];
+    s += v.x + v.y + v.z + v.w;
+  }
+  if (s == 1234567.f) *out = s;
+}
+
+// one element, as oq writes it: the bin's validity as a float range test, no branch
+template <int LGR> __device__ __forceinline__ void count(unsigned *sh, unsigned ln, float v) {
+  const bool ok = v > -1 && v < 256.f;
+  atomicAdd(sh + (((ok ? (unsigned)(int)v : 0u) << LGR) + ln), (unsigned)ok);
+}
+
+template <int LGR> __device__ __forceinline__ void count4(unsigned *sh, unsigned ln, float4 q) {
+  count<LGR>(sh, ln, q.x); count<LGR>(sh, ln, q.y); count<LGR>(sh, ln, q.z); count<LGR>(sh, ln, q.w);
+}
+
+template <int LGR, int U, int DB, int EPI>
+__global__ void hv(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
+  extern __shared__ unsigned sh[];
+  const unsigned ln = threadIdx.x & ((1u << LGR) - 1);
+  for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
+  __syncthreads();
+  const float4 *x4 = (const float4 *)im;
+  const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
+  const long long full = n4 / (U * st) * (U * st);
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  if (DB) {
+    float4 q[U];
+    if (i < full) for (int u = 0; u < U; u++) q[u] = x4[i + u * st];
+    for (; i < full; i += U * st) {
+      float4 c[U];
+      for (int u = 0; u < U; u++) c[u] = q[u];
+      if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
+      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+    }
+  } else {
+    for (; i < full; i += U * st) {
+      float4 c[U];
+      for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
+      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+    }
+  }
+  for (; i < n4; i += st) count4<LGR>(sh, ln, x4[i]);
+  for (long long e = 4 * n4 + blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += st) count<LGR>(sh, ln, im[e]);
+  if (EPI == 0) return;
+  __syncthreads();
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) {
+    unsigned long long s = 0;
+    for (unsigned j = 0; j < (1u << LGR); j++) s += sh[(b << LGR) + ((j + b) & ((1u << LGR) - 1))];
+    if (s) atomicAdd(gc + 1 + (blockIdx.x & 7) * 256 + b, s);
+  }
+  if (EPI == 1) return;
+  __shared__ int last;
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(gc, 1ull) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  for (int b = threadIdx.x; b < 256; b += blockDim.x) {
+    unsigned long long k = 0;
+    for (int c = 0; c < 8; c++) { k += ((volatile unsigned long long *)gc)[1 + c * 256 + b]; gc[1 + c * 256 + b] = 0; }
+    y[b] += k;
+  }
+  if (threadIdx.x == 0) *gc = 0;
+}
+
+// the same loads and loop, no histogram: what the load structure alone reaches
+template <int U, int DB>
+__global__ void ro(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
+  const float4 *x4 = (const float4 *)im;
+  const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
+  const long long full = n4 / (U * st) * (U * st);
+  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
+  float s = 0;
+  if (DB) {
+    float4 q[U];
+    if (i < full) for (int u = 0; u < U; u++) q[u] = x4[i + u * st];
+    for (; i < full; i += U * st) {
+      float4 c[U];
+      for (int u = 0; u < U; u++) c[u] = q[u];
+      if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
+      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
+    }
+  } else {
+    for (; i < full; i += U * st) {
+      float4 c[U];
+      for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
+      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
+    }
+  }
+  for (; i < n4; i += st) { float4 v = x4[i]; s += v.x + v.y + v.z + v.w; }
+  if (s == 1234567.f) y[0] = (unsigned long long)s;
+}
+
+typedef void (*Kern)(const float *, long long, unsigned long long *, unsigned long long *);
+struct Variant { const char *name; Kern k; int lgr, bs, counts; int grid; std::vector<float> t; };
+
+static int sms;
+
+static void add(std::vector<Variant> &v, const char *name, Kern k, int lgr, int bs, int counts) {
+  Variant x{name, k, lgr, bs, counts, 0, {}};
+  v.push_back(x);
+}
+
+static float timed(cudaEvent_t a, cudaEvent_t b) {
+  float ms;
+  CK(cudaEventSynchronize(b));
+  CK(cudaEventElapsedTime(&ms, a, b));
+  return ms;
+}
+
+static void run_image(long long h, long long w, int kind, int reps, std::vector<Variant> &vs) {
+  const long long n = h * w * 3;
+  float *im; unsigned long long *gc, *y; int *cy; float *dummy;
+  CK(cudaMalloc(&im, n * 4)); CK(cudaMalloc(&gc, (1 + 8 * 256) * 8)); CK(cudaMalloc(&y, 256 * 8));
+  CK(cudaMalloc(&cy, 257 * 4)); CK(cudaMalloc(&dummy, 4));
+  CK(cudaMemset(gc, 0, (1 + 8 * 256) * 8));
+  fill<<<sms * 8, 256>>>(im, n, kind);
+  CK(cudaDeviceSynchronize());
+  std::vector<float> host(n);
+  CK(cudaMemcpy(host.data(), im, n * 4, cudaMemcpyDeviceToHost));
+  std::vector<unsigned long long> ref(256, 0);
+  for (long long i = 0; i < n; i++) if (host[i] > -1 && host[i] < 256) ref[(int)host[i]]++;
+  size_t tb = 0;
+  cub::DeviceHistogram::HistogramEven(nullptr, tb, im, cy, 257, 0.f, 256.f, (int)n);
+  void *tmp; CK(cudaMalloc(&tmp, tb));
+  cudaEvent_t a, b; CK(cudaEventCreate(&a)); CK(cudaEventCreate(&b));
+  std::vector<float> tread, tcub;
+  for (auto &v : vs) {
+    int nb = 0;
+    CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.k, v.bs, v.counts ? (256 << v.lgr) * 4 : 0));
+    v.grid = nb * sms;
+    v.t.clear();
+  }
+  for (int r = 0; r < reps; r++) {
+    CK(cudaEventRecord(a)); readpass<<<sms * 8, 256>>>((const float4 *)im, n / 4, dummy); CK(cudaEventRecord(b));
+    tread.push_back(timed(a, b));
+    CK(cudaEventRecord(a)); cub::DeviceHistogram::HistogramEven(tmp, tb, im, cy, 257, 0.f, 256.f, (int)n); CK(cudaEventRecord(b));
+    tcub.push_back(timed(a, b));
+    for (auto &v : vs) {
+      CK(cudaMemset(y, 0, 256 * 8));
+      CK(cudaEventRecord(a));
+      v.k<<<v.grid, v.bs, v.counts ? (256 << v.lgr) * 4 : 0>>>(im, n, gc, y);
+      CK(cudaEventRecord(b));
+      v.t.push_back(timed(a, b));
+      CK(cudaGetLastError());
+      if (v.counts == 2 && r == 0) {
+        std::vector<unsigned long long> got(256);
+        CK(cudaMemcpy(got.data(), y, 256 * 8, cudaMemcpyDeviceToHost));
+        for (int k = 0; k < 256; k++)
+          if (got[k] != ref[k]) { printf("WRONG %s bin %d: %llu, expected %llu\n", v.name, k, got[k], ref[k]); break; }
+      }
+      if (v.counts == 1) CK(cudaMemset(gc, 0, (1 + 8 * 256) * 8));
+    }
+  }
+  std::sort(tread.begin(), tread.end()); std::sort(tcub.begin(), tcub.end());
+  printf("\n%lldx%lldx3 kind %d: read %.4f ms (median %.4f), cub %.4f ms: %.3f of read\n", w, h, kind, tread[0], tread[reps / 2], tcub[0], tread[0] / tcub[0]);
+  for (auto &v : vs) {
+    std::sort(v.t.begin(), v.t.end());
+    printf("  %-28s grid %5d x %4d  best %.4f  median %.4f  read/this %.3f  cub/this %.3f\n", v.name, v.grid, v.bs, v.t[0], v.t[reps / 2], tread[0] / v.t[0], tcub[0] / v.t[0]);
+  }
+  CK(cudaFree(im)); CK(cudaFree(gc)); CK(cudaFree(y)); CK(cudaFree(cy)); CK(cudaFree(dummy)); CK(cudaFree(tmp));
+}
+
+int main() {
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  std::vector<Variant> vs;
+  add(vs, "ro U4 DB (oq's loads)", ro<4, 1>, 0, 256, 0);
+  add(vs, "ro U1", ro<1, 0>, 0, 256, 0);
+  add(vs, "ro U4", ro<4, 0>, 0, 256, 0);
+  add(vs, "ro U4 DB bs512", ro<4, 1>, 0, 512, 0);
+  add(vs, "R32 U4 DB epi2 (oq)", hv<5, 4, 1, 2>, 5, 256, 2);
+  add(vs, "R32 U4 DB epi0", hv<5, 4, 1, 0>, 5, 256, 1);
+  add(vs, "R32 U4 DB epi1", hv<5, 4, 1, 1>, 5, 256, 1);
+  add(vs, "R32 U4 DB epi2 bs512", hv<5, 4, 1, 2>, 5, 512, 2);
+  add(vs, "R32 U4 DB epi2 bs1024", hv<5, 4, 1, 2>, 5, 1024, 2);
+  add(vs, "R32 U2 DB epi2", hv<5, 2, 1, 2>, 5, 256, 2);
+  add(vs, "R32 U4 epi2", hv<5, 4, 0, 2>, 5, 256, 2);
+  add(vs, "R32 U8 epi2", hv<5, 8, 0, 2>, 5, 256, 2);
+  add(vs, "R16 U4 DB epi2", hv<4, 4, 1, 2>, 4, 256, 2);
+  add(vs, "R8 U4 DB epi2", hv<3, 4, 1, 2>, 3, 256, 2);
+  add(vs, "R16 U4 DB epi2 bs512", hv<4, 4, 1, 2>, 4, 512, 2);
+  for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
+  for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
+  return 0;
+}
