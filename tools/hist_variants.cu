@@ -130,10 +130,13 @@ __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigne
 // float4), swizzled as oq stores it. RUNS: resident block b takes a contiguous run of the
 // blocks (as oq does); else blocks b, b + G, b + 2G... (the grid sweeps the image together).
 // W3 = 3 W must be a multiple of 192 and H of 2.
-template <int RUNS>
+// R > 1: R hidden copies of y_sh (lane l adds into copy l mod R, copy r at 1025 r: another
+// bank), summed at the end: what more copies than the program's 4 columns would give.
+template <int RUNS, int R = 1>
 __global__ void coarse(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  __shared__ unsigned sh[1024];
-  for (int i = threadIdx.x; i < 1024; i += blockDim.x) sh[i] = 0;
+  __shared__ unsigned shr[R * 1025];
+  unsigned *sh = shr + (threadIdx.x & (R - 1)) * 1025;
+  for (int i = threadIdx.x; i < R * 1025; i += blockDim.x) shr[i] = 0;
   __syncthreads();
   const long long W3 = 8192 * 3, c1 = W3 / 192, nvb = n / W3 / 2 * c1;
   const long long G = gridDim.x, per = (nvb + G - 1) / G;
@@ -165,7 +168,10 @@ __global__ void coarse(const float *im, long long n, unsigned long long *gc, uns
   __syncthreads();
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
     unsigned long long s = 0;
-    for (int j = 0; j < 4; j++) { unsigned o = b * 4 + j; s += sh[o ^ ((o >> 5) & 31)]; }
+    for (int j = 0; j < 4; j++) {
+      unsigned o = b * 4 + j;
+      for (int c = 0; c < R; c++) s += shr[c * 1025 + (o ^ ((o >> 5) & 31))];
+    }
     if (s) atomicAdd(y + b, s);
   }
 }
@@ -261,6 +267,9 @@ int main() {
   add(vs, "R16 U4 DB epi2 bs512", hv<4, 4, 1, 2>, 4, 512, 2);
   add(vs, "coarse runs (oq's order)", coarse<1>, 0, 96, 2);
   add(vs, "coarse grid-stride", coarse<0>, 0, 96, 2);
+  add(vs, "coarse runs, 2 hidden copies", coarse<1, 2>, 0, 96, 2);
+  add(vs, "coarse runs, 4 hidden copies", coarse<1, 4>, 0, 96, 2);
+  add(vs, "coarse runs, 8 hidden copies", coarse<1, 8>, 0, 96, 2);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;
