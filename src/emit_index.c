@@ -492,18 +492,6 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
    For rules that resolve indices, the resolved indices are written first. */
-static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid);
-
-/* The offset of element k of the plan and whether it is inside (a C condition); the
-   persistent blocks' accumulator of counts is stored swizzled (E->count_swz, emit_cuda). */
-static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
-  plan_elem_at(E, P, k, off, valid);
-  if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
-    *off = em_sf(E, "oq_swz(%s)", *off);
-    P->off32 = NULL;
-  }
-}
-
 static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
   bool narrow = narrow_rule(E, P->rule);
@@ -586,6 +574,16 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   }
   free(v.s);
   free(o.s);
+}
+
+/* plan_elem_at, where the persistent blocks' accumulator of counts is stored swizzled
+   (E->count_swz, emit_cuda's count_swizzled). */
+static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
+  plan_elem_at(E, P, k, off, valid);
+  if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
+    *off = em_sf(E, "oq_swz(%s)", *off);
+    P->off32 = NULL;
+  }
 }
 
 /* An element of array type at, as the value a read gives. */
