@@ -45,12 +45,11 @@ template <int LGR> __device__ __forceinline__ void count4(unsigned *sh, unsigned
   count<LGR>(sh, ln, q.x); count<LGR>(sh, ln, q.y); count<LGR>(sh, ln, q.z); count<LGR>(sh, ln, q.w);
 }
 
-template <int LGR, int U, int DB, int EPI>
-__global__ void hv(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  extern __shared__ unsigned sh[];
-  const unsigned ln = threadIdx.x & ((1u << LGR) - 1);
-  for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
-  __syncthreads();
+// The grid-stride loop of oq's tiled kernels over the float4 of im: U per thread per step
+// (DB: the next step's loads issued before this step's work), then single float4, then the
+// last n mod 4 floats; f(float4) and g(float) do the work.
+template <int U, int DB, class F, class G>
+__device__ __forceinline__ void stream(const float *im, long long n, F f, G g) {
   const float4 *x4 = (const float4 *)im;
   const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
   const long long full = n4 / (U * st) * (U * st);
@@ -62,17 +61,26 @@ __global__ void hv(const float *im, long long n, unsigned long long *gc, unsigne
       float4 c[U];
       for (int u = 0; u < U; u++) c[u] = q[u];
       if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
-      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+      for (int u = 0; u < U; u++) f(c[u]);
     }
   } else {
     for (; i < full; i += U * st) {
       float4 c[U];
       for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
-      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+      for (int u = 0; u < U; u++) f(c[u]);
     }
   }
-  for (; i < n4; i += st) count4<LGR>(sh, ln, x4[i]);
-  for (long long e = 4 * n4 + blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += st) count<LGR>(sh, ln, im[e]);
+  for (; i < n4; i += st) f(x4[i]);
+  for (long long e = 4 * n4 + blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += st) g(im[e]);
+}
+
+template <int LGR, int U, int DB, int EPI>
+__global__ void hv(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
+  extern __shared__ unsigned sh[];
+  const unsigned ln = threadIdx.x & ((1u << LGR) - 1);
+  for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
+  __syncthreads();
+  stream<U, DB>(im, n, [&](float4 q) { count4<LGR>(sh, ln, q); }, [&](float v) { count<LGR>(sh, ln, v); });
   if (EPI == 0) return;
   __syncthreads();
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
@@ -99,28 +107,8 @@ __global__ void hv(const float *im, long long n, unsigned long long *gc, unsigne
 // the same loads and loop, no histogram: what the load structure alone reaches
 template <int U, int DB>
 __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  const float4 *x4 = (const float4 *)im;
-  const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
-  const long long full = n4 / (U * st) * (U * st);
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   float s = 0;
-  if (DB) {
-    float4 q[U];
-    if (i < full) for (int u = 0; u < U; u++) q[u] = x4[i + u * st];
-    for (; i < full; i += U * st) {
-      float4 c[U];
-      for (int u = 0; u < U; u++) c[u] = q[u];
-      if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
-      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
-    }
-  } else {
-    for (; i < full; i += U * st) {
-      float4 c[U];
-      for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
-      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
-    }
-  }
-  for (; i < n4; i += st) { float4 v = x4[i]; s += v.x + v.y + v.z + v.w; }
+  stream<U, DB>(im, n, [&](float4 q) { s += q.x + q.y + q.z + q.w; }, [&](float v) { s += v; });
   if (s == 1234567.f) y[0] = (unsigned long long)s;
 }
 
