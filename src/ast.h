@@ -186,6 +186,7 @@ struct Node {
   /* Filled by name resolution (interp, sema). */
   int slot, depth;
   void *aux;
+  bool slow;   /* interp: a statement that took long while GPU launches waited (exec_block) */
 };
 
 const char *node_kind_name(NodeKind k);

@@ -5,6 +5,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "interp_priv.h"
 #include "rt_cuda.h"
 #include "transform.h"
@@ -1076,12 +1077,32 @@ static void exec(Interp *I, Node *n) {
   }
 }
 
+static double now_us(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+/* Statement s of a host loop's body while launches wait in the queue: a statement that
+   took more than 20 us the last time submits them first, so that they run during it (a
+   long built-in call, array arithmetic); a quick one (size(), the next launch) leaves them
+   batched. */
+static void exec_timed(Interp *I, Node *s) {
+  if (s->slow) cuda_submit();
+  double t0 = now_us();
+  exec(I, s);
+  s->slow = now_us() - t0 > 20;
+}
+
 /* Batched GPU launches (rt_cuda.c) go when a host loop starts (exec) and, outside host
    loops, after each statement: a loop's launches are batched across its iterations, and
-   the host work that follows a launch (a statement, a loop) runs while the device does. */
+   the host work that follows a launch (a statement, a loop) runs while the device does;
+   inside host loops, before the statements that take long (exec_timed). */
 void exec_block(Interp *I, NodeList *body) {
   for (int i = 0; i < body->n && I->flow == FLOW_NORMAL; i++) {
-    exec(I, body->items[i]);
+    Node *s = body->items[i];
+    if (I->prog->host_loops && !I->thread && cuda_queued()) exec_timed(I, s);
+    else exec(I, s);
     if (!I->prog->host_loops && !I->thread) cuda_submit();
   }
 }

@@ -609,6 +609,10 @@ void cuda_submit(void) {
   if (B.n) flush();
 }
 
+bool cuda_queued(void) {
+  return B.n > 0;
+}
+
 bool cuda_set_batching(bool on) {
   bool was = batching;
   flush();

@@ -124,6 +124,8 @@ bool cuda_set_batching(bool on);
    interpreter calls it when a host loop starts and after each statement outside host
    loops, so that launches do not wait through the host work that follows them. */
 void cuda_submit(void);
+/* Whether launches wait in the queue. */
+bool cuda_queued(void);
 /* Waits for all work on the device. A kernel fault is reported naming the last kernel. */
 void cuda_sync(SrcLoc loc);
 /* Waits for all work on the device; false with the driver's error name and text in why

@@ -10,7 +10,8 @@
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte; then tests/gpu/*.q, which only the GPU can run
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
-#      cuMemAlloc and upload counters), and the launch overhead (tests/gpu/launch.q)
+#      cuMemAlloc and upload counters), the launch overhead (tests/gpu/launch.q) and the overlap
+#      of launches with host work (tests/gpu/overlap.q)
 #   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
 #      (bench/gpu), then make bench (the CPU back end against threaded C)
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
@@ -128,13 +129,14 @@ if want pool && [ $gpu_ok = 1 ]; then
   export -f counter pool_check
   step pool 120 bash -c pool_check
   step launch 120 build/oq run --target cuda tests/gpu/launch.q
+  step overlap 120 build/oq run --target cuda tests/gpu/overlap.q
 fi
 
-# the suite's programs on the GPU alone, 8 at a time (tests/gpu/launch.q and pool*.q time or
-# count: they run in step 6)
+# the suite's programs on the GPU alone, 8 at a time (tests/gpu/launch.q, overlap.q and pool*.q
+# time or count: they run in step 6)
 programs_cuda() {
   local list out
-  list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /pool)
+  list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /overlap.q -e /pool)
   out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
   grep FAIL <<<"$out"
   echo "programs on cuda: $(wc -l <<<"$list") run, $(grep -c FAIL <<<"$out") failed"
