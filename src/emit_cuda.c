@@ -997,27 +997,6 @@ static void sweep_lin_next(Em *E, int k) {
 /* The column lengths n2 that sweep_columns runs whole (a case each of a switch). */
 enum { SWEEP_COL_MIN = 2, SWEEP_COL_MAX = 4 };
 
-/* The bodies of a step of sweep_columns, in tile order; guarded: each column's under its
-   _ok_c (a step with a column outside the launch: the copy for every step cost a branch
-   and its join per column, and the shared window's base again after each). */
-static void sweep_col_bodies(Em *E, int C, int N, bool guarded) {
-  for (int c = 0; c < C; c++) {
-    em_line(E, guarded ? em_sf(E, "if (_ok_%d) {", c) : "{");
-    E->ind++;
-    for (int k = c * N; k < (c + 1) * N; k++) {
-      em_line(E, "{");
-      E->ind++;
-      em_line(E, "const oq_ix _r = _r_%d + %d;", c, k % N);
-      E->pf_k = k;
-      cuda_one_position(E, em_sf(E, "_nextc%d_%d%s", N, k, guarded ? "g" : ""));
-      E->ind--;
-      em_line(E, "}");
-    }
-    E->ind--;
-    em_line(E, "}");
-  }
-}
-
 /* Tiles one deep in the last of 3 dimensions (G2 == 1): a thread's tiles along it are a
    column of n2 consecutive elements, all inside the launch or none, and every tile of its
    run up to the column's end is the next element (_b2 stays 0). For n2 == N (a constant
@@ -1025,7 +1004,7 @@ static void sweep_col_bodies(Em *E, int C, int N, bool guarded) {
    start) run per step: their validity and first element (_r_c) once per column, by
    additions when no column of the step wraps dimension 1 (the usual case: a wrap every
    Q1 columns), else column by column; then the C * N loads, then the bodies in tile
-   order, without tests when every column is inside the launch. Measured on seed 000's hist_auto (docs/cuda.md): the per-tile steps cost more
+   order. Measured on seed 000's hist_auto (docs/cuda.md): the per-tile steps cost more
    than the body. */
 static void sweep_columns(Em *E, int C, int N) {
   em_line(E, "for (; _k >= %d; _k -= %d) {", C * N, C * N);
@@ -1048,18 +1027,21 @@ static void sweep_columns(Em *E, int C, int N) {
   for (int j = 0; j < E->npf; j++)
     for (int k = 0; k < C * N; k++)
       em_line(E, "const %s _pf%d_%d = %s.p[_r_%d + %d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k / N, k % N);
-  Buf all = {0};
-  for (int c = 0; c < C; c++) em_bprintf(&all, "%s_ok_%d", c ? " && " : "", c);
-  em_line(E, "if (%s) {", all.s);
-  free(all.s);
-  E->ind++;
-  sweep_col_bodies(E, C, N, false);
-  E->ind--;
-  em_line(E, "} else {");
-  E->ind++;
-  sweep_col_bodies(E, C, N, true);
-  E->ind--;
-  em_line(E, "}");
+  for (int c = 0; c < C; c++) {
+    em_line(E, "if (_ok_%d) {", c);
+    E->ind++;
+    for (int k = c * N; k < (c + 1) * N; k++) {
+      em_line(E, "{");
+      E->ind++;
+      em_line(E, "const oq_ix _r = _r_%d + %d;", c, k % N);
+      E->pf_k = k;
+      cuda_one_position(E, em_sf(E, "_nextc%d_%d", N, k));
+      E->ind--;
+      em_line(E, "}");
+    }
+    E->ind--;
+    em_line(E, "}");
+  }
   E->ind--;
   em_line(E, "}");
 }
