@@ -25,14 +25,7 @@ __global__ void fill(float *im, long long n) {
     im[i] = (float)((unsigned)(i * 2654435761u) >> 24);
 }
 
-__global__ void readpass(const float4 *x, long long n4, float *out) {
-  float s = 0;
-  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
-    float4 v = x[i];
-    s += v.x + v.y + v.z + v.w;
-  }
-  if (s == 1234567.f) *out = s;
-}
+#include "readpass.cuh"
 
 // MODE 0 scalar, 1 coal, 2 smem; HIST: count into shared replicas (else sum)
 template <int MODE, int HIST, int C>

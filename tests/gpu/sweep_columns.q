@@ -1,9 +1,9 @@
 % !kernel_tiling with a literal grid one deep in the last of 3 dimensions (seed 000's
 % dims=[128,256,1]): on CUDA a thread's tiles along that dimension are consecutive
-% elements, run a column of n2 at a time (emit_cuda.c sweep_columns, for n2 <= 4; n2 = 5
-% keeps the tile-by-tile loop). Launches large enough that each copy of the grid runs
-% several columns (runs starting and ending inside a column, steps where dimension 1
-% wraps and where it does not), extents no multiples of the grid. Each result is checked
+% elements, run a column of n2 at a time (emit_cuda.c sweep_columns, for n2 = 2, 3, 4;
+% n2 = 1 and 5 keep the steps of 16 tiles). Launches large enough that each copy of the
+% grid runs several columns (runs starting and ending inside a column, steps where
+% dimension 1 wraps and where it does not), extents no multiples of the grid. Each result is checked
 % exactly against the same body in a kernel that sees its block (no tiling), outputs
 % poisoned first. The tiled bodies use pos only as x[pos] (the element loop: a position's
 % element is its row-major index), so the fill makes each element tell its position.

@@ -50,7 +50,7 @@ endfunction
 
 % a grid one deep in the last of 3 dimensions, the arrays read as x[pos] only: on CUDA a
 % thread's tiles along dimension 2 are a column of consecutive elements (sweep_columns for
-% n2 <= 4; tests/gpu/sweep_columns.q runs it on launches where each copy of the grid runs
+% n2 = 2..4; tests/gpu/sweep_columns.q runs it on launches where each copy of the grid runs
 % several columns), with a `return` in the body
 function [] = __kernel__ cols(x : cube, z : cube, y : cube, pos : ivec3)
     !kernel_tiling dims=[4,8,1]; mode="global"
