@@ -62,6 +62,7 @@ typedef struct Em {
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  bool count_swz;       /* ... its elements stored at oq_swz(offset) */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */
   const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
@@ -229,7 +230,7 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
                               char *res);
 void em_cuda_transforms(Em *E);
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
-bool em_cuda_count_update(Em *E, const char *arr, const char *off, Op op, char *v);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v);
 void em_cuda_count_offsets(Em *E);
 
 #endif

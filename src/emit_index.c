@@ -492,7 +492,19 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
    For rules that resolve indices, the resolved indices are written first. */
+static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid);
+
+/* The offset of element k of the plan and whether it is inside (a C condition); the
+   persistent blocks' accumulator of counts is stored swizzled (E->count_swz, emit_cuda). */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
+  plan_elem_at(E, P, k, off, valid);
+  if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
+    *off = em_sf(E, "oq_swz(%s)", *off);
+    P->off32 = NULL;
+  }
+}
+
+static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
   bool narrow = narrow_rule(E, P->rule);
   const char *ixt = narrow ? "oq_ix" : "int64_t", *uxt = narrow ? "oq_ux" : "uint64_t";
@@ -533,8 +545,9 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
          with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
       if (P->rule == R_ZERO)
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
-      res[d] = em_sf(E, "(%s)%s", ixt, P->ridx[d]);
-      if (P->ndim == 1) P->off32 = em_sf(E, "(int32_t)%s", P->ridx[d]);
+      if (E->cuda) res[d] = em_sf(E, "(%s)%s(%s)", ixt, narrow && E->S->idx32 ? "oq_fix32" : "oq_fix64", P->ridx[d]);
+      else res[d] = em_sf(E, "(%s)%s", ixt, P->ridx[d]);
+      if (P->ndim == 1) P->off32 = em_sf(E, E->cuda ? "oq_fix32(%s)" : "(int32_t)%s", P->ridx[d]);
       ix[d] = res[d];
       continue;
     }
@@ -718,6 +731,8 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) em_line(E, "%s = %s;", res, v);
     return;
   }
+  /* persistent blocks' accumulator of counts (emit_cuda): no branch on valid either */
+  if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, valid, op, v)) return;
   /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
   bool counted = E->cuda && P->priv >= 0 && E->S->priv_esz[P->priv] && E->S->priv_count[P->priv] && strcmp(valid, "1");
   if (counted) em_cuda_priv_count(E, P->priv, P->off32 ? P->off32 : off, valid);
@@ -745,8 +760,6 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
-  } else if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, op, v)) {
-    /* persistent blocks: the accumulator's counts (emit_cuda) */
   } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
     /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
   } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {

@@ -118,8 +118,23 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
+/* The launcher's tuning knobs: environment variables read once, at the first launch (a value
+   outside its range is the default). OQ_CUDA_VTHREADS is read at each launch instead
+   (vthreads_for). */
+typedef struct Knobs {
+  bool read;
+  int lgr;          /* OQ_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
+  int tile_min;     /* OQ_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
+  int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
+  int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
+  int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
+  bool eager;       /* OQ_CUDA_EAGER=1 */
+  bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+} Knobs;
+
 static struct {
   bool ready;
+  Knobs knobs;
   CudaPtr ring;             /* RING + 1 error records (the last for kernels that cannot fail) */
   Slot slot[RING];
   int first, nslots;        /* slots used since the last wait, from first on (mod RING) */
@@ -140,6 +155,28 @@ static struct {
   CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
   CudaKernel *bare;
 } G;
+
+/* A tuning knob: the integer environment variable name when set within [lo, hi], else def. */
+static int env_int(const char *name, int lo, int hi, int def) {
+  const char *e = getenv(name);
+  int v = e ? atoi(e) : def;
+  return v >= lo && v <= hi ? v : def;
+}
+
+static const Knobs *knobs(void) {
+  Knobs *k = &G.knobs;
+  if (!k->read) {
+    k->lgr = env_int("OQ_CUDA_LGR", 0, 5, 5);
+    k->tile_min = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
+    k->coarse_occ = env_int("OQ_CUDA_COARSE_OCC", 1, 64, 64);
+    k->coarse_run = env_int("OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32);
+    k->coarse_vec = env_int("OQ_CUDA_COARSE_VEC", 0, 1, 2);
+    k->eager = env_int("OQ_CUDA_EAGER", 0, 1, 0);
+    k->ktime = env_int("OQ_CUDA_KTIME", 0, 1, 0);
+    k->read = true;
+  }
+  return k;
+}
 
 static GSpec *specs;
 
@@ -569,11 +606,6 @@ static void note_fallback(GSpec *g, const CpuLaunch *cl, const char *why) {
 
 /* ---- waiting for the device ---- */
 
-static bool eager(void) {
-  static int on = -1;
-  if (on < 0) on = getenv("OQ_CUDA_EAGER") && !strcmp(getenv("OQ_CUDA_EAGER"), "1");
-  return on;
-}
 
 static void wait_hook(SrcLoc loc) { gpu_sync(loc); }
 
@@ -608,17 +640,12 @@ static void check_records(SrcLoc loc) {
   }
 }
 
-static bool ktime(void) {   /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
-  static int on = -1;
-  if (on < 0) on = getenv("OQ_CUDA_KTIME") && !strcmp(getenv("OQ_CUDA_KTIME"), "1");
-  return on;
-}
 
 static void collect_times(SrcLoc loc) {
   for (int i = 0; i < G.ntimed; i++) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
-    if (ktime()) fprintf(stderr, "ktime %s %.4f ms\n", g->name, ms);
+    if (knobs()->ktime) fprintf(stderr, "ktime %s %.4f ms\n", g->name, ms);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
@@ -682,7 +709,7 @@ static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
 static void written(Value v, SrcLoc loc) {
   if (v.kind != V_ARRAY) return;
   cuda_array_written(v.arr);
-  if (eager()) cuda_array_host(v.arr, loc);
+  if (knobs()->eager) cuda_array_host(v.arr, loc);
 }
 
 void cuda_host_touch_slow(Array *a, SrcLoc loc) {
@@ -828,16 +855,6 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   }
 }
 
-/* A tuning knob: the integer environment variable name when set within [lo, hi], else def.
-   Launches ask on every call, so each knob is read once into *cache (-1 before). */
-static int env_int(int *cache, const char *name, int lo, int hi, int def) {
-  if (*cache < 0) {
-    const char *e = getenv(name);
-    int v = e ? atoi(e) : def;
-    *cache = v >= lo && v <= hi ? v : def;
-  }
-  return *cache;
-}
 
 /* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
    as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
@@ -885,8 +902,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
     count_scratch(g, counts, cl->site->loc);
     h->scr = (int64_t)g->counts;
   }
-  static int lgr = -1, tile_min = -1;
-  unsigned lg = (unsigned)env_int(&lgr, "OQ_CUDA_LGR", 0, 5, 5);   /* log2 of the replicas */
+  unsigned lg = (unsigned)knobs()->lgr;   /* log2 of the replicas */
   while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
   h->xf = mask ? mask | lg << 8 : 0;
   g->tshared = mask ? per << lg : 0;
@@ -897,7 +913,7 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   int per_sm = g->occ_blocks;
   /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
      tuning knob) */
-  int64_t ppt = env_int(&tile_min, "OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
+  int64_t ppt = knobs()->tile_min;
   if (!ppt) ppt = g->tile_ppt > 1 ? g->tile_ppt : 1;
   int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
@@ -921,10 +937,9 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
   }
-  static int most_occ = -1, least_run = -1;   /* tuning knobs: blocks per SM, blocks per run */
-  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = env_int(&most_occ, "OQ_CUDA_COARSE_OCC", 1, 64, 64);
+  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = knobs()->coarse_occ;
   int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
-  int64_t run = env_int(&least_run, "OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32), fill = (blocks + run - 1) / run;
+  int64_t run = knobs()->coarse_run, fill = (blocks + run - 1) / run;
   if (grid > fill) grid = fill > 0 ? fill : 1;
   if (g->coarse_inc) {
     int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
@@ -1011,12 +1026,12 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
     if (g->nouts) reset_outputs(g, loc);
     if (g->tiled) gpu_tiling(g, cl, S, npos);
     if (g->coarse) coarse_grid(g, cl, blk, cnt);
-    launch(g, cl, blk, cnt, prof || ktime());
+    launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
   for (int i = 0; i < f->nparams; i++)
     if (g->param_written[i]) written(cl->args[i], loc);
   for (int k = 0; k < S->ncaps; k++) written(S->caps[k].value, loc);
-  if (G.sync_each || ktime()) gpu_sync(loc);
+  if (G.sync_each || knobs()->ktime) gpu_sync(loc);
   *result = outputs(g, npos, loc);
   g->launches++;
   if (prof) g->host_ms += now_ms() - t0;
@@ -1065,8 +1080,7 @@ static int vthreads_for(const CpuLaunch *cl) {
   const int64_t *blk = cl->blk;
   int64_t threads = 1;
   for (int d = 0; d < cl->D; d++) threads *= blk[d];
-  int asked = -1;   /* read at each launch of these kernels: bench-gpu changes it between cases */
-  int want = env_int(&asked, "OQ_CUDA_VTHREADS", 1, 32, 0);
+  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);   /* at each launch: bench-gpu changes it between cases */
   if (want) return blk[0] % want ? 1 : want;
   for (int F = 4; F >= 2; F /= 2)
     if (blk[0] % F == 0 && threads / F >= 64) return F;
@@ -1079,8 +1093,7 @@ static int vthreads_for(const CpuLaunch *cl) {
    and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
    OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
 static int cvec_for(const CpuLaunch *cl) {
-  static int forced = -1;
-  int want = env_int(&forced, "OQ_CUDA_COARSE_VEC", 0, 1, 2);
+  int want = knobs()->coarse_vec;
   int64_t n = 1;
   for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
   return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;

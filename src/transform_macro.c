@@ -32,6 +32,7 @@ typedef struct Mx {
   Target target;
   Node **macros; int nmacros, cap;   /* of every file loaded */
   Node **files; int nfiles, fcap;    /* the program, then the imported files */
+  char **real; int rcap;             /* each file's real path (NULL: unknown) */
   Node *nested[32]; int nnested;   /* reductions with nested patterns defined so far */
   int depth;
 } Mx;
@@ -314,13 +315,15 @@ static void *grow_array(Mx *M, void *items, int n, int *cap) {
   return bigger;
 }
 
-static bool loaded_already(Mx *M, const SrcFile *f) {
-  char mine[PATH_MAX], other[PATH_MAX];
-  if (!realpath(f->path, mine)) return false;
-  for (int i = 0; i < M->nfiles; i++) {
-    const SrcFile *g = M->files[i]->loc.file;
-    if (g && g->path && realpath(g->path, other) && !strcmp(mine, other)) return true;
-  }
+/* f's real path in the arena, or NULL. */
+static char *real_path(Mx *M, const SrcFile *f) {
+  char buf[PATH_MAX];
+  return f && f->path && realpath(f->path, buf) ? arena_strdup(M->arena, buf) : NULL;
+}
+
+static bool loaded_already(Mx *M, const char *real) {
+  for (int i = 0; i < M->nfiles && real; i++)
+    if (M->real[i] && !strcmp(M->real[i], real)) return true;
   return false;
 }
 
@@ -340,8 +343,10 @@ static SrcFile *import_source(const Node *program, const Node *imp) {
 }
 
 /* Takes in program's macros, then loads the files it imports, theirs too. */
-static void load_file(Mx *M, Node *program) {
+static void load_file(Mx *M, Node *program, char *real) {
   M->files = grow_array(M, M->files, M->nfiles, &M->fcap);
+  M->real = grow_array(M, M->real, M->nfiles, &M->rcap);
+  M->real[M->nfiles] = real;
   M->files[M->nfiles++] = program;
   for (int i = 0; i < program->list.n; i++) {
     Node *n = program->list.items[i];
@@ -351,15 +356,16 @@ static void load_file(Mx *M, Node *program) {
     }
     if (n->kind != N_IMPORT) continue;
     SrcFile *f = import_source(program, n);
+    char *real = real_path(M, f);
     if (!f) diag_error(n->loc, "cannot import '%s': file not found", n->str);
-    else if (!loaded_already(M, f)) load_file(M, n->a = parse_file(M->arena, f));
+    else if (!loaded_already(M, real)) load_file(M, n->a = parse_file(M->arena, f), real);
   }
 }
 
 int macro_expand(Arena *arena, Node *program, Target target) {
   int before = diag_error_count();
   Mx M = {.arena = arena, .target = target};
-  load_file(&M, program);
+  load_file(&M, program, real_path(&M, program->loc.file));
   for (int i = 0; i < M.nfiles; i++) expand_list(&M, &M.files[i]->list);
   return diag_error_count() - before;
 }
