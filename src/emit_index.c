@@ -492,18 +492,6 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
    For rules that resolve indices, the resolved indices are written first. */
-static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid);
-
-/* The offset of element k of the plan and whether it is inside (a C condition); the
-   persistent blocks' accumulator of counts is stored swizzled (E->count_swz, emit_cuda). */
-static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
-  plan_elem_at(E, P, k, off, valid);
-  if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
-    *off = em_sf(E, "oq_swz(%s)", *off);
-    P->off32 = NULL;
-  }
-}
-
 static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
   bool narrow = narrow_rule(E, P->rule);
@@ -586,6 +574,16 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   }
   free(v.s);
   free(o.s);
+}
+
+/* plan_elem_at, where the persistent blocks' accumulator of counts is stored swizzled
+   (E->count_swz, emit_cuda's count_swizzled). */
+static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
+  plan_elem_at(E, P, k, off, valid);
+  if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
+    *off = em_sf(E, "oq_swz(%s)", *off);
+    P->off32 = NULL;
+  }
 }
 
 /* An element of array type at, as the value a read gives. */
@@ -716,6 +714,32 @@ static KType rmw_class(Op op, KType et, KType vt) {
   return em_kt(c);
 }
 
+/* *lv op= v (op + or -) on a complex element of type el as two atomic additions, one per
+   part: each part ends at the serial sum's (additions commute, and a complex sum is the sums
+   of its parts). The value, when res wants it: each part's old value as its atomic saw it,
+   plus v's. */
+static void complex_parts_add(Em *E, ElemType el, Op op, char *lv, char *v, KType vt, char *res) {
+  const char *pt = el == EL_C64 ? "float" : "double", *sign = op == OP_SUB ? "-" : "";
+  char *z = em_tmp(E), *p = em_tmp(E), *old[2];
+  em_line(E, "const oq_cplx %s = %s;", z, em_conv(E, v, vt, K_CPLX));
+  em_line(E, "%s *const %s = (%s *)&%s;", pt, p, pt, lv);
+  for (int k = 0; k < 2; k++) {
+    char *x = em_sf(E, "%s(%s)%s(%s)", sign, pt, k ? "cimag" : "creal", z);
+    old[k] = em_tmp(E);
+    if (E->cuda) {
+      em_line(E, "const %s %s = atomicAdd(%s + %d, %s);", pt, old[k], p, k, x);
+      continue;
+    }
+    char *n = em_tmp(E);
+    em_line(E, "%s %s, %s;", pt, old[k], n);
+    em_line(E, "__atomic_load(%s + %d, &%s, __ATOMIC_RELAXED);", p, k, old[k]);
+    em_line(E, "do %s = %s + %s; while (!__atomic_compare_exchange(%s + %d, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));",
+            n, old[k], x, p, k, old[k], n);
+  }
+  if (res) em_line(E, "%s = oq_mkc((double)%s + %s(double)creal(%s), (double)%s + %s(double)cimag(%s));", res, old[0], sign, z,
+                   old[1], sign, z);
+}
+
 /* Stores v (type vt) into element k of the plan, optionally combining with op (atomically
    unless the array is block-shared: one worker runs a whole block). res: where the stored
    value goes (or NULL). */
@@ -760,6 +784,8 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
+  } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB)) {
+    complex_parts_add(E, el, op, lv, v, vt, res);
   } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
     /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
   } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {

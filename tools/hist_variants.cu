@@ -38,12 +38,11 @@ template <int LGR> __device__ __forceinline__ void count4(unsigned *sh, unsigned
   count<LGR>(sh, ln, q.x); count<LGR>(sh, ln, q.y); count<LGR>(sh, ln, q.z); count<LGR>(sh, ln, q.w);
 }
 
-template <int LGR, int U, int DB, int EPI>
-__global__ void hv(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  extern __shared__ unsigned sh[];
-  const unsigned ln = threadIdx.x & ((1u << LGR) - 1);
-  for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
-  __syncthreads();
+// The grid-stride loop of oq's tiled kernels over the float4 of im: U per thread per step
+// (DB: the next step's loads issued before this step's work), then single float4, then the
+// last n mod 4 floats; f(float4) and g(float) do the work.
+template <int U, int DB, class F, class G>
+__device__ __forceinline__ void stream(const float *im, long long n, F f, G g) {
   const float4 *x4 = (const float4 *)im;
   const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
   const long long full = n4 / (U * st) * (U * st);
@@ -55,17 +54,26 @@ __global__ void hv(const float *im, long long n, unsigned long long *gc, unsigne
       float4 c[U];
       for (int u = 0; u < U; u++) c[u] = q[u];
       if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
-      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+      for (int u = 0; u < U; u++) f(c[u]);
     }
   } else {
     for (; i < full; i += U * st) {
       float4 c[U];
       for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
-      for (int u = 0; u < U; u++) count4<LGR>(sh, ln, c[u]);
+      for (int u = 0; u < U; u++) f(c[u]);
     }
   }
-  for (; i < n4; i += st) count4<LGR>(sh, ln, x4[i]);
-  for (long long e = 4 * n4 + blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += st) count<LGR>(sh, ln, im[e]);
+  for (; i < n4; i += st) f(x4[i]);
+  for (long long e = 4 * n4 + blockIdx.x * (long long)blockDim.x + threadIdx.x; e < n; e += st) g(im[e]);
+}
+
+template <int LGR, int U, int DB, int EPI>
+__global__ void hv(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
+  extern __shared__ unsigned sh[];
+  const unsigned ln = threadIdx.x & ((1u << LGR) - 1);
+  for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
+  __syncthreads();
+  stream<U, DB>(im, n, [&](float4 q) { count4<LGR>(sh, ln, q); }, [&](float v) { count<LGR>(sh, ln, v); });
   if (EPI == 0) return;
   __syncthreads();
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
@@ -92,28 +100,8 @@ __global__ void hv(const float *im, long long n, unsigned long long *gc, unsigne
 // the same loads and loop, no histogram: what the load structure alone reaches
 template <int U, int DB>
 __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  const float4 *x4 = (const float4 *)im;
-  const long long n4 = n / 4, st = (long long)gridDim.x * blockDim.x;
-  const long long full = n4 / (U * st) * (U * st);
-  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;
   float s = 0;
-  if (DB) {
-    float4 q[U];
-    if (i < full) for (int u = 0; u < U; u++) q[u] = x4[i + u * st];
-    for (; i < full; i += U * st) {
-      float4 c[U];
-      for (int u = 0; u < U; u++) c[u] = q[u];
-      if (i + U * st < full) for (int u = 0; u < U; u++) q[u] = x4[i + U * st + u * st];
-      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
-    }
-  } else {
-    for (; i < full; i += U * st) {
-      float4 c[U];
-      for (int u = 0; u < U; u++) c[u] = x4[i + u * st];
-      for (int u = 0; u < U; u++) s += c[u].x + c[u].y + c[u].z + c[u].w;
-    }
-  }
-  for (; i < n4; i += st) { float4 v = x4[i]; s += v.x + v.y + v.z + v.w; }
+  stream<U, DB>(im, n, [&](float4 q) { s += q.x + q.y + q.z + q.w; }, [&](float v) { s += v; });
   if (s == 1234567.f) y[0] = (unsigned long long)s;
 }
 
@@ -123,10 +111,13 @@ __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigne
 // float4), swizzled as oq stores it. RUNS: resident block b takes a contiguous run of the
 // blocks (as oq does); else blocks b, b + G, b + 2G... (the grid sweeps the image together).
 // W3 = 3 W must be a multiple of 192 and H of 2.
-template <int RUNS>
+// R > 1: R hidden copies of y_sh (lane l adds into copy l mod R, copy r at 1025 r: another
+// bank), summed at the end: what more copies than the program's 4 columns would give.
+template <int RUNS, int R = 1>
 __global__ void coarse(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
-  __shared__ unsigned sh[1024];
-  for (int i = threadIdx.x; i < 1024; i += blockDim.x) sh[i] = 0;
+  __shared__ unsigned shr[R * 1025];
+  unsigned *sh = shr + (threadIdx.x & (R - 1)) * 1025;
+  for (int i = threadIdx.x; i < R * 1025; i += blockDim.x) shr[i] = 0;
   __syncthreads();
   const long long W3 = 8192 * 3, c1 = W3 / 192, nvb = n / W3 / 2 * c1;
   const long long G = gridDim.x, per = (nvb + G - 1) / G;
@@ -158,7 +149,10 @@ __global__ void coarse(const float *im, long long n, unsigned long long *gc, uns
   __syncthreads();
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
     unsigned long long s = 0;
-    for (int j = 0; j < 4; j++) { unsigned o = b * 4 + j; s += sh[o ^ ((o >> 5) & 31)]; }
+    for (int j = 0; j < 4; j++) {
+      unsigned o = b * 4 + j;
+      for (int c = 0; c < R; c++) s += shr[c * 1025 + (o ^ ((o >> 5) & 31))];
+    }
     if (s) atomicAdd(y + b, s);
   }
 }
@@ -254,6 +248,9 @@ int main() {
   add(vs, "R16 U4 DB epi2 bs512", hv<4, 4, 1, 2>, 4, 512, 2);
   add(vs, "coarse runs (oq's order)", coarse<1>, 0, 96, 2);
   add(vs, "coarse grid-stride", coarse<0>, 0, 96, 2);
+  add(vs, "coarse runs, 2 hidden copies", coarse<1, 2>, 0, 96, 2);
+  add(vs, "coarse runs, 4 hidden copies", coarse<1, 4>, 0, 96, 2);
+  add(vs, "coarse runs, 8 hidden copies", coarse<1, 8>, 0, 96, 2);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;

@@ -1,7 +1,7 @@
 % Complex numbers in kernels: arithmetic, the math built-ins, comparisons, complex arrays
-% read and written (compound assignments on complex arrays are not compiled: they run in
-% the interpreter, docs/cpu.md). The reference is the same formula evaluated by the
-% host for each element; results agree to single-precision rounding.
+% read and written (+= and -= on complex arrays: tests/lang/complex_accumulate.q). The
+% reference is the same formula evaluated by the host for each element; results agree to
+% single-precision rounding.
 
 function ok = close(a, b)
     ok = abs(a - b) <= 1e-4 * (1 + abs(b))
