@@ -1021,38 +1021,117 @@ static void sweep_lin_next(Em *E, int k) {
   em_line(E, "if (_b2 >= _W2) { _b2 -= _W2; _b1 += _G1; _rr += _d1; if (_b1 >= _W1) { _b1 -= _W1; _b0 += _G0; _rr += _d0; } }");
 }
 
+/* The column lengths n2 that sweep_columns runs whole (a case each of a switch). */
+enum { SWEEP_COL_MIN = 2, SWEEP_COL_MAX = 4 };
+
+/* Tiles one deep in the last of 3 dimensions (G2 == 1): a thread's tiles along it are a
+   column of n2 consecutive elements, all inside the launch or none, and every tile of its
+   run up to the column's end is the next element (_b2 stays 0). For n2 == N (a constant
+   here: no test per element), C columns whole (_k >= C * N tiles left, from a column's
+   start) run per step: their validity and first element (_r_c) once per column, by
+   additions when no column of the step wraps dimension 1 (the usual case: a wrap every
+   Q1 columns), else column by column; then the C * N loads, then the bodies in tile
+   order. Seed 000's hist_auto (n2 = 3) ran 182M warp instructions with the per-tile steps,
+   78.8M so (docs/cuda.md). */
+static void sweep_columns(Em *E, int C, int N) {
+  em_line(E, "for (; _k >= %d; _k -= %d) {", C * N, C * N);
+  E->ind++;
+  for (int c = 0; c < C; c++) em_line(E, "bool _ok_%d; oq_ix _r_%d;", c, c);
+  em_line(E, "if (_b1 + %d * _G1 < _W1) {", C - 1);
+  for (int c = 0; c < C; c++) {
+    em_line(E, "  _ok_%d = _b0 < _V0 && _b1 + %d * _G1 < _V1;", c, c);
+    em_line(E, "  _r_%d = _ok_%d ? _rr + %d * _dc : 0;", c, c, c);
+  }
+  em_line(E, "  _b1 += %d * _G1; _rr += %d * _dc;", C, C);
+  em_line(E, "  if (_b1 >= _W1) { _b1 -= _W1; _b0 += _G0; _rr += _d0; }");
+  em_line(E, "} else {");
+  for (int c = 0; c < C; c++) {
+    em_line(E, "  _ok_%d = _b0 < _V0 && _b1 < _V1; _r_%d = _ok_%d ? _rr : 0;", c, c, c);
+    em_line(E, "  _b1 += _G1; _rr += _dc;");
+    em_line(E, "  if (_b1 >= _W1) { _b1 -= _W1; _b0 += _G0; _rr += _d0; }");
+  }
+  em_line(E, "}");
+  for (int j = 0; j < E->npf; j++)
+    for (int k = 0; k < C * N; k++)
+      em_line(E, "const %s _pf%d_%d = %s.p[_r_%d + %d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k / N, k % N);
+  for (int c = 0; c < C; c++) {
+    em_line(E, "if (_ok_%d) {", c);
+    E->ind++;
+    for (int k = c * N; k < (c + 1) * N; k++) {
+      em_line(E, "{");
+      E->ind++;
+      em_line(E, "const oq_ix _r = _r_%d + %d;", c, k % N);
+      E->pf_k = k;
+      cuda_one_position(E, em_sf(E, "_nextc%d_%d", N, k));
+      E->ind--;
+      em_line(E, "}");
+    }
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* sweep_linear's loop of u tiles per step while cond holds: their elements first
+   (sweep_lin_next), then for u > 1 the elements of the arrays loaded ahead, then the u
+   positions as element _r. */
+static void sweep_lin_loop(Em *E, int u, const char *cond) {
+  em_line(E, "for (; _k >= %d%s; _k -= %d) {", u, cond, u);
+  E->ind++;
+  for (int k = 0; k < u; k++) sweep_lin_next(E, k);
+  for (int j = 0; j < E->npf && u > 1; j++)
+    for (int k = 0; k < u; k++)
+      em_line(E, "const %s _pf%d_%d = %s.p[_r_%d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
+  int npf = E->npf;
+  if (u == 1) E->npf = 0;
+  for (int k = 0; k < u; k++) {
+    em_line(E, "if (_ok_%d) {", k);
+    E->ind++;
+    em_line(E, "const oq_ix _r = _r_%d;", k);
+    E->pf_k = k;
+    cuda_one_position(E, em_sf(E, "_nextl%d_%d%s", u, k, *cond ? "h" : ""));
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->npf = npf;
+  E->ind--;
+  em_line(E, "}");
+}
+
 /* A grid without boxes whose arrays x[pos] have the launch's shape (E->lin_test): U tiles
-   per step, their elements first (sweep_lin_next), then the elements of the arrays loaded
-   ahead (pf_collect) for all U, then the U positions as element _r; the tiles left, one
-   at a time. */
+   per step (sweep_lin_loop), the elements of the arrays loaded ahead (pf_collect) loaded
+   for all U first; the tiles left, one at a time. With G2 == 1 in 3 dimensions and n2
+   from SWEEP_COL_MIN to SWEEP_COL_MAX, whole columns instead (sweep_columns, about U tiles
+   per step), from the first column's start on (the tiles before it one at a time). The
+   loops of the columns stay outside the others: the values each keeps for all its steps
+   (c * _dc...) then live in it alone (inside a loop of all tiles they took 14 more
+   registers per thread). */
 static void sweep_linear(Em *E) {
   int U = pf_collect(E);
+  bool cols = E->S->D == 3 && E->S->tiling.grid[2] == 1 && U > 1;
   em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
   E->ind++;
   E->lin = true;
   sweep_lin_start(E);
-  for (int u = U > 1 ? U : 1; u >= 1; u = u > 1 ? 1 : 0) {
-    em_line(E, "for (; _k >= %d; _k -= %d) {", u, u);
-    E->ind++;
-    for (int k = 0; k < u; k++) sweep_lin_next(E, k);
-    for (int j = 0; j < E->npf && u > 1; j++)
-      for (int k = 0; k < u; k++)
-        em_line(E, "const %s _pf%d_%d = %s.p[_r_%d];", em_el_ctype(E->pf_el[j]), j, k, E->pf_arr[j], k);
-    int npf = E->npf;
-    if (u == 1) E->npf = 0;
-    for (int k = 0; k < u; k++) {
-      em_line(E, "if (_ok_%d) {", k);
+  const char *rest = "";   /* the condition of the U-tile loop */
+  if (cols) {
+    em_line(E, "const bool _cm = n2 >= %d && n2 <= %d;", SWEEP_COL_MIN, SWEEP_COL_MAX);
+    em_line(E, "const oq_ix _dc = _G1 * n2;");
+    sweep_lin_loop(E, 1, " && _cm && _b2 != 0");
+    em_line(E, "switch (_cm ? n2 : 0) {");
+    for (int N = SWEEP_COL_MIN; N <= SWEEP_COL_MAX; N++) {
+      em_line(E, "case %d:", N);
       E->ind++;
-      em_line(E, "const oq_ix _r = _r_%d;", k);
-      E->pf_k = k;
-      cuda_one_position(E, em_sf(E, "_nextl%d_%d", u, k));
+      sweep_columns(E, U / N > 1 ? U / N : 1, N);
+      em_line(E, "break;");
       E->ind--;
-      em_line(E, "}");
     }
-    E->npf = npf;
-    E->ind--;
     em_line(E, "}");
+    rest = " && !_cm";
   }
+  if (U > 1) sweep_lin_loop(E, U, rest);
+  sweep_lin_loop(E, 1, "");
   E->npf = 0;
   E->lin = false;
   E->ind--;

@@ -48,6 +48,19 @@ function [] = __kernel__ hybrid_auto(x : mat, y : mat, pos : ivec2)
     y[pos] = x[pos] + 0.25
 endfunction
 
+% a grid one deep in the last of 3 dimensions, the arrays read as x[pos] only: on CUDA a
+% thread's tiles along dimension 2 are a column of consecutive elements (sweep_columns for
+% n2 = 2..4; tests/gpu/sweep_columns.q runs it on launches where each copy of the grid runs
+% several columns), with a `return` in the body
+function [] = __kernel__ cols(x : cube, z : cube, y : cube, pos : ivec3)
+    !kernel_tiling dims=[4,8,1]; mode="global"
+    if x[pos] > 80
+        y[pos] = -2
+        return
+    endif
+    y[pos] = x[pos] * 3 + z[pos]
+endfunction
+
 % += into a small array (privatized) and a kernel output, through a tiled sweep
 function s = __kernel__ counts(im : cube, h : vec'unchecked, pos : ivec3)
     !kernel_tiling dims=[16,32,1]; mode="global"
@@ -161,6 +174,22 @@ function y = hist_auto(im)
     endfor
 endfunction
 check(hist_auto(im), ref, "hist_auto")
+
+for n2 = [1, 2, 3, 5]
+    x7 = floor(rand(13, 45, n2) * 100)
+    z7 = floor(rand(13, 45, n2) * 10)
+    y7 = -ones(13, 45, n2)
+    parallel_do(size(x7), x7, z7, y7, cols)
+    r7 = zeros(13, 45, n2)
+    for m = 0..12
+        for n = 0..44
+            for k = 0..n2-1
+                r7[m, n, k] = x7[m, n, k] > 80 ? -2 : x7[m, n, k] * 3 + z7[m, n, k]
+            endfor
+        endfor
+    endfor
+    check(y7, r7, sprintf("cols n2=%d", n2))
+endfor
 
 y6 = -ones(10, 12)
 parallel_do([10, 12], y6, blocked)
