@@ -113,7 +113,8 @@ __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigne
 // W3 = 3 W must be a multiple of 192 and H of 2.
 // R > 1: R hidden copies of y_sh (lane l adds into copy l mod R, copy r at 1025 r: another
 // bank), summed at the end: what more copies than the program's 4 columns would give.
-template <int RUNS, int R = 1>
+// DB: the next step's 8 loads issued before this step's counts (as oq's tiled loop does).
+template <int RUNS, int R = 1, int DB = 0>
 __global__ void coarse(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
   __shared__ unsigned shr[R * 1025];
   unsigned *sh = shr + (threadIdx.x & (R - 1)) * 1025;
@@ -124,28 +125,23 @@ __global__ void coarse(const float *im, long long n, unsigned long long *gc, uns
   long long vb = RUNS ? blockIdx.x * per : blockIdx.x;
   const long long end = RUNS ? (vb + per < nvb ? vb + per : nvb) : nvb, step = RUNS ? 1 : G;
   const int t = threadIdx.x, r = t / 48, c = (t % 48) * 4;
-  for (; vb + 7 * step < end; vb += 8 * step) {
-    float4 q[8];
-    for (int u = 0; u < 8; u++) {
-      long long b = vb + u * step;
-      q[u] = __ldg((const float4 *)(im + (2 * (b / c1) + r) * W3 + (b % c1) * 192 + c));
-    }
-    for (int u = 0; u < 8; u++) {
-      float e[4] = {q[u].x, q[u].y, q[u].z, q[u].w};
-      for (int j = 0; j < 4; j++) {
-        unsigned o = (unsigned)__float2int_rz(e[j]) * 4 + j;
-        if (e[j] > -1 && e[j] < 256) atomicAdd(&sh[o ^ ((o >> 5) & 31)], 1u);
-      }
-    }
-  }
-  for (; vb < end; vb += step) {
-    float4 q = __ldg((const float4 *)(im + (2 * (vb / c1) + r) * W3 + (vb % c1) * 192 + c));
+  auto load = [&](long long b) { return __ldg((const float4 *)(im + (2 * (b / c1) + r) * W3 + (b % c1) * 192 + c)); };
+  auto count4 = [&](float4 q) {
     float e[4] = {q.x, q.y, q.z, q.w};
     for (int j = 0; j < 4; j++) {
       unsigned o = (unsigned)__float2int_rz(e[j]) * 4 + j;
       if (e[j] > -1 && e[j] < 256) atomicAdd(&sh[o ^ ((o >> 5) & 31)], 1u);
     }
+  };
+  float4 q[8];
+  if (DB && vb + 7 * step < end) for (int u = 0; u < 8; u++) q[u] = load(vb + u * step);
+  for (; vb + 7 * step < end; vb += 8 * step) {
+    float4 cur[8];
+    for (int u = 0; u < 8; u++) cur[u] = DB ? q[u] : load(vb + u * step);
+    if (DB && vb + 15 * step < end) for (int u = 0; u < 8; u++) q[u] = load(vb + (8 + u) * step);
+    for (int u = 0; u < 8; u++) count4(cur[u]);
   }
+  for (; vb < end; vb += step) count4(load(vb));
   __syncthreads();
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
     unsigned long long s = 0;
@@ -250,7 +246,8 @@ int main() {
   add(vs, "coarse grid-stride", coarse<0>, 0, 96, 2);
   add(vs, "coarse runs, 2 hidden copies", coarse<1, 2>, 0, 96, 2);
   add(vs, "coarse runs, 4 hidden copies", coarse<1, 4>, 0, 96, 2);
-  add(vs, "coarse runs, 8 hidden copies", coarse<1, 8>, 0, 96, 2);
+  add(vs, "coarse runs, loads a step ahead", coarse<1, 1, 1>, 0, 96, 2);
+  add(vs, "coarse grid-stride, loads ahead", coarse<0, 1, 1>, 0, 96, 2);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;
