@@ -63,6 +63,7 @@ typedef struct Em {
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
+  bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */
   const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]

@@ -392,6 +392,16 @@ static void coarse_body(Em *E, const char *fmt, int t) {
 static void coarse_next(Em *E) {
   Buf b = {0};
   int D = E->S->D;
+  if (E->coarse_gs) {   /* _G blocks further: the stride's digits _s added with carries */
+    em_bputs(&b, "{ int _cy = 0; ");
+    for (int d = D - 1; d >= 0; d--)
+      em_bprintf(&b, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d; ", d, d, d, d, d, d);
+    em_bputs(&b, "} _lb = 0");
+    for (int d = 0; d < D; d++) em_bprintf(&b, " + _x[%d] * _K%d", d, d);
+    em_line(E, "%s;", b.s);
+    free(b.s);
+    return;
+  }
   /* _lb: the row-major position of the block's first thread, K<d> per digit, less c<d> K<d>
      where it wraps */
   em_bprintf(&b, "_lb += _K%d; ", D - 1);
@@ -405,41 +415,62 @@ static void coarse_next(Em *E) {
 }
 
 /* Slot k's loads of virtual thread t: register _la<j>_<F k + t> of each read ahead. */
-static void coarse_loads(Em *E, int k, int t, int nahead) {
+static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
   KSpec *S = E->S;
   em_line(E, "{");
   E->ind++;
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _x%d_%d; (void)B%d;", d, k, d, d);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _%sx%d_%d; (void)B%d;", d, p, k, d, d);
   coarse_vthread(E, t);
   em_thread_prelude(E, false);
-  E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
+  E->lpos = em_sf(E, "(_%slb%d + _lt%d)", p, k, t);
   E->nahead = 0;   /* the loads themselves */
-  for (int j = 0; j < nahead; j++) em_line(E, "_la%d_%d = %s;", j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
+  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
   E->nahead = nahead;
   E->ind--;
   em_line(E, "}");
 }
 
 /* Slot k's loads of all virtual threads: one float4 per read when the thread's Quasar threads
-   are consecutive in the array (_vok) and the first is 16-byte aligned, else one by one. */
-static void coarse_vloads(Em *E, int k, int nahead) {
+   are consecutive in the array (_vok) and the first is 16-byte aligned, else one by one.
+   (The registers of a step: digits _<p>x<k>_<d>, first element _<p>lb<k>, loaded values
+   _<p>la<j>_<i>; p is "" for the step whose bodies run, "n" for the next one's, coarse_piped.) */
+static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
   KSpec *S = E->S;
   int F = S->cvec;
   if (F < 2) {
-    coarse_loads(E, k, 0, nahead);
+    coarse_loads(E, k, 0, nahead, p);
     return;
   }
-  em_line(E, "if (_vok && ((_lb%d + _lt0) & 3) == 0) {", k);
+  em_line(E, "if (_vok && ((_%slb%d + _lt0) & 3) == 0) {", p, k);
   for (int j = 0; j < nahead; j++) {
     Node *a = E->ahead[j]->a;
-    em_line(E, "  const float4 _v4_%d = __ldg((const float4 *)(%s.p + _lb%d + _lt0));", j, em_slot_ref(E, a->slot), k);
-    for (int t = 0; t < F; t++) em_line(E, "  _la%d_%d = _v4_%d.%c;", j, F * k + t, j, "xyzw"[t]);
+    em_line(E, "  const float4 _v4_%d = __ldg((const float4 *)(%s.p + _%slb%d + _lt0));", j, em_slot_ref(E, a->slot), p, k);
+    for (int t = 0; t < F; t++) em_line(E, "  _%sla%d_%d = _v4_%d.%c;", p, j, F * k + t, j, "xyzw"[t]);
   }
   em_line(E, "} else {");
   E->ind++;
-  for (int t = 0; t < F; t++) coarse_loads(E, k, t, nahead);
+  for (int t = 0; t < F; t++) coarse_loads(E, k, t, nahead, p);
   E->ind--;
   em_line(E, "}");
+}
+
+/* Whether the m-th block from vb, in this resident block's order, is one of the launch's. */
+static char *coarse_has(Em *E, int m) {
+  return E->coarse_gs ? em_sf(E, "vb + %d * _G < nvb", m) : em_sf(E, "vb + %d < _vb1", m);
+}
+
+/* The bodies of a step's U blocks (coarse_step), virtual thread by virtual thread. */
+static void coarse_bodies(Em *E, int U, bool part) {
+  for (int k = 0; k < U; k++)
+    for (int t = 0; t < E->S->cvec; t++) {
+      E->pf_k = E->S->cvec * k + t;
+      E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
+      em_line(E, part && k ? em_sf(E, "if (%s) {", coarse_has(E, k)) : "{");
+      E->ind++;
+      coarse_body(E, em_sf(E, "_x%d_%%d", k), t);
+      E->ind--;
+      em_line(E, "}");
+    }
 }
 
 /* One step of U bodies of the blocks from the digits _x on: all present, or (part) only the
@@ -460,19 +491,57 @@ static void coarse_step(Em *E, int U, bool part) {
   for (int k = 0; k < U && nahead; k++) {
     for (int j = 0; j < nahead; j++)
       for (int t = 0; t < F; t++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t);
-    if (part && k) em_line(E, "if (%d < _vb1 - vb)", k);
-    coarse_vloads(E, k, nahead);
+    if (part && k) em_line(E, "if (%s)", coarse_has(E, k));
+    coarse_vloads(E, k, nahead, "");
   }
-  for (int k = 0; k < U; k++)
-    for (int t = 0; t < F; t++) {
-      E->pf_k = F * k + t;
-      E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
-      em_line(E, part && k ? em_sf(E, "if (%d < _vb1 - vb) {", k) : "{");
-      E->ind++;
-      coarse_body(E, em_sf(E, "_x%d_%%d", k), t);
-      E->ind--;
-      em_line(E, "}");
-    }
+  coarse_bodies(E, U, part);
+}
+
+/* The next step's digits and loads (coarse_piped): into the n-prefixed registers. */
+static void coarse_next_step(Em *E, int U) {
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < E->S->D; d++) em_line(E, "_nx%d_%d = _x[%d];", k, d, d);
+    em_line(E, "_nlb%d = _lb;", k);
+    coarse_next(E);
+  }
+  for (int k = 0; k < U; k++) coarse_vloads(E, k, E->nahead, "n");
+}
+
+/* Whole steps of U bodies as coarse_step runs them, but with the next step's loads in flight
+   while this step's bodies run: each step's digits and loads go into the n-prefixed
+   registers during the step before (the first before the loop), and the step copies them.
+   (96 registers for seed 000's hist_shared, 7 blocks of 96 threads per SM.) */
+static void coarse_piped(Em *E, int U) {
+  KSpec *S = E->S;
+  int F = S->cvec, nahead = E->nahead;
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < S->D; d++) em_line(E, "oq_ix _nx%d_%d = 0;", k, d);
+    em_line(E, "oq_ix _nlb%d = 0;", k);
+    for (int j = 0; j < nahead; j++)
+      for (int t = 0; t < F; t++) em_line(E, "%s _nla%d_%d = 0;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t);
+  }
+  em_line(E, "if (%s) {", coarse_has(E, U - 1));
+  E->ind++;
+  coarse_next_step(E, U);
+  E->ind--;
+  em_line(E, "}");
+  em_line(E, "for (; %s; vb += %s) {", coarse_has(E, U - 1), E->coarse_gs ? em_sf(E, "%d * _G", U) : em_sf(E, "%d", U));
+  E->ind++;
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _nx%d_%d;", k, d, k, d);
+    em_line(E, "const oq_ix _lb%d = _nlb%d; (void)_lb%d;", k, k, k);
+    for (int j = 0; j < nahead; j++)
+      for (int t = 0; t < F; t++)
+        em_line(E, "const %s _la%d_%d = _nla%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t, j, F * k + t);
+  }
+  em_line(E, "if (%s) {", coarse_has(E, 2 * U - 1));
+  E->ind++;
+  coarse_next_step(E, U);
+  E->ind--;
+  em_line(E, "}");
+  coarse_bodies(E, U, false);
+  E->ind--;
+  em_line(E, "}");
 }
 
 /* The row-major element, over the launch's extents n<d>, whose digit d is digit[d]. */
@@ -482,16 +551,34 @@ static char *row_major(Em *E, char *const *digit) {
   return r;
 }
 
-/* The bodies of a contiguous run [_vb0, _vb1) of the launch's blocks: whole steps of U, then
-   one step of the rest. */
+/* The bodies of the launch's blocks this resident block runs: whole steps of U, then one step
+   of the rest. Under virtual threads (vector loads) the next step's loads are in flight
+   while a step's bodies run (coarse_piped) and the resident blocks take the blocks
+   grid-stride (blockIdx.x, + _G, ...: the grid sweeps the image together); else each takes
+   a contiguous run [_vb0, _vb1). H100, seed 000's hist_shared on 8192x8192x3: 0.923-0.958
+   of a read pass in runs, 0.946-0.965 with both (either alone: no gain; grid-stride alone
+   lost 5-10 % at 1080p, where there are no virtual threads). OQ_CUDA_COARSE_PIPE=0,
+   OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
-  em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
-  em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
-  em_line(E, "{ oq_ix _q = _vb0;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
-  em_line(E, "}");
+  const char *gs = getenv("OQ_CUDA_COARSE_GS"), *pipe = getenv("OQ_CUDA_COARSE_PIPE");
+  bool piped = S->cvec > 1 && E->nahead && !(pipe && !strcmp(pipe, "0"));
+  E->coarse_gs = piped && !(gs && !strcmp(gs, "0"));
+  if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
+  if (E->coarse_gs) {   /* blocks blockIdx.x, + _G, + 2 _G...: the stride's digits _s */
+    em_line(E, "const oq_ix _G = (oq_ix)gridDim.x;");
+    em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x;", S->D, S->D);
+    em_line(E, "{ oq_ix _q = vb, _w = _G;");
+    for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
+    em_line(E, "}");
+  } else {
+    em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
+    em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
+    em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
+    em_line(E, "{ oq_ix _q = _vb0;");
+    for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
+    em_line(E, "}");
+  }
   /* row-major positions: each virtual thread's in its block (_lt<t>), the block's first
      (_lb), and what one more of digit d adds to that (_K<d>) */
   char *digit[OQ_MAX_RANK];
@@ -516,7 +603,12 @@ static void coarse_loop(Em *E, int U) {
   }
   free(kd.s);
   for (int part = 0; part < (U > 1 ? 2 : 1); part++) {
-    em_line(E, part ? "if (vb < _vb1) {" : em_sf(E, "for (; vb + %d <= _vb1; vb += %d) {", U, U));
+    if (!part && piped) {
+      coarse_piped(E, U);
+      continue;
+    }
+    em_line(E, part ? em_sf(E, "if (%s) {", coarse_has(E, 0))
+                    : em_sf(E, "for (; %s; vb += %s) {", coarse_has(E, U - 1), E->coarse_gs ? em_sf(E, "%d * _G", U) : em_sf(E, "%d", U)));
     E->ind++;
     coarse_step(E, U, part);
     E->ind--;
@@ -524,6 +616,7 @@ static void coarse_loop(Em *E, int U) {
   }
   E->nahead = 0;
   E->lpos = NULL;
+  E->coarse_gs = false;
 }
 
 /* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
