@@ -5,9 +5,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "interp_priv.h"
 #include "rt_cuda.h"
+#include "rt_profile.h"
 #include "transform.h"
 
 #define MAX_CALL_DEPTH 2000
@@ -1077,21 +1077,15 @@ static void exec(Interp *I, Node *n) {
   }
 }
 
-static double now_us(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
-}
-
 /* Statement s of a host loop's body while launches wait in the queue: a statement that
    took more than 20 us the last time submits them first, so that they run during it (a
    long built-in call, array arithmetic); a quick one (size(), the next launch) leaves them
    batched. */
 static void exec_timed(Interp *I, Node *s) {
   if (s->slow) cuda_submit();
-  double t0 = now_us();
+  double t0 = rt_now_ms();
   exec(I, s);
-  s->slow = now_us() - t0 > 20;
+  s->slow = rt_now_ms() - t0 > 0.02;
 }
 
 /* Batched GPU launches (rt_cuda.c) go when a host loop starts (exec) and, outside host

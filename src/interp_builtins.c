@@ -3,9 +3,9 @@
    and constants, and the built-in type names — and their lookup. */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "interp_priv.h"
 #include "rt_image.h"
+#include "rt_profile.h"
 #include "rt_gpu.h"
 #include "rt_show.h"
 
@@ -35,24 +35,18 @@ static Value ib_error(Interp *I, Node *call, int argc, Value *argv) {
   rt_error(call->loc, "%s", msg);
 }
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 /* tic and toc wait for the kernels in flight on the GPU: toc measures finished work. */
 static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
   (void)argc; (void)argv;
   gpu_sync(call->loc);
-  I->prog->tic_time = now_ms();
+  I->prog->tic_time = rt_now_ms();
   return v_none();
 }
 
 /* toc() and toc("label") print the time since tic() in milliseconds and return it. */
 static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
   gpu_sync(call->loc);
-  double ms = now_ms() - I->prog->tic_time;
+  double ms = rt_now_ms() - I->prog->tic_time;
   if (argc >= 1 && argv[0].kind == V_STRING) printf("%s: %.4f ms\n", argv[0].str->s, ms);
   else printf("Elapsed time: %.4f ms\n", ms);
   return v_scalar(ms);

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <setjmp.h>
 #include <sys/mman.h>
-#include <time.h>
 #include <ucontext.h>
 #include "interp_priv.h"
 #include "rt_gpu.h"
 #include "rt_cuda.h"
+#include "rt_profile.h"
 
 #define FIBER_STACK (1 << 20)
 #define GRID_FIBER_LIMIT 16384
@@ -366,12 +366,6 @@ static void run_grid_fibers(Launch *L) {
 
 /* ---- parallel_do ---- */
 
-static double kernel_now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void parse_launch_size(Launch *L, Value spec, SrcLoc loc, bool rows) {
   bool explicit_blk = spec.kind == V_ARRAY && spec.arr->rank == 2 && spec.arr->dims[0] == 2;
   if (explicit_blk) {
@@ -447,7 +441,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   /* the interpreter reads the arguments on the host (captures go through variables) */
   for (int i = 0; i < L.func->nparams; i++)
     if (L.args[i].kind == V_ARRAY) cuda_host_touch(L.args[i].arr, site->loc);
-  double t0 = kernel_now_ms();
+  double t0 = rt_now_ms();
   L.acc = calloc(L.func->nouts + 1, sizeof *L.acc);
   for (int o = 0; o < L.func->nouts; o++) L.acc[o] = out_identity(&L, o);
   if (product(L.dims, L.D) > 0) {
@@ -459,7 +453,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
     }
   }
   free_stacks(&L);
-  if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, kernel_now_ms() - t0);
+  if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, rt_now_ms() - t0);
   release_kernel_args(&L);
   Value result = v_none();
   if (L.func->nouts == 1) result = L.acc[0];

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "kernel_ir.h"
 #include "oqk_abi.h"
@@ -23,12 +22,6 @@
 #include "rt_cache.h"
 #include "rt_cuda.h"
 #include "rt_profile.h"
-
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* ---- compiled specializations ---- */
 
@@ -150,7 +143,7 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
 
 /* Specializes, emits and compiles one key. */
 static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl, ProfRow *st) {
-  double t0 = now_ms();
+  double t0 = rt_now_ms();
   if (!ksema_run(S, args)) {
     c->failed = true;
     snprintf(c->reason, sizeof c->reason, "%s", S->reason);
@@ -195,7 +188,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const CpuLaunch *cl
   c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
   memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
   c->name = strdup(S->name);
-  prof_compile(st, now_ms() - t0, cached);
+  prof_compile(st, rt_now_ms() - t0, cached);
   prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
@@ -504,10 +497,10 @@ bool cpu_launch(const CpuLaunch *cl, Value *result) {
         kspec_free(&S);
         return false;
       }
-  double t1 = now_ms();
+  double t1 = rt_now_ms();
   run_compiled(c, cl, &S, result);
   kspec_free(&S);
-  prof_launch(st, now_ms() - t1);
+  prof_launch(st, rt_now_ms() - t1);
   return true;
 }
 

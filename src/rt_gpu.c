@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "rt_gpu.h"
 #include "rt_profile.h"
 #include "rt_cuda.h"
@@ -1007,17 +1006,11 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
   if (t) cuda_event_record(t->stop, loc);
 }
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
 static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt, Value *result) {
   Func *f = S->kfunc;
   SrcLoc loc = cl->site->loc;
   bool prof = cl->opt && cl->opt->profile;
-  double t0 = prof ? now_ms() : 0;
+  double t0 = prof ? rt_now_ms() : 0;
   ready(loc);
   int64_t npos = 1;
   for (int d = 0; d < cl->D; d++) npos *= cl->dims[d];
@@ -1034,7 +1027,7 @@ static void run(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *blk, con
   if (G.sync_each || knobs()->ktime) gpu_sync(loc);
   *result = outputs(g, npos, loc);
   g->launches++;
-  if (prof) g->host_ms += now_ms() - t0;
+  if (prof) g->host_ms += rt_now_ms() - t0;
 }
 
 /* syncthreads(grid) waits for every block: all of them must be resident on the device at
@@ -1115,11 +1108,11 @@ static char *spec_key(KSpec *S, const CpuLaunch *cl) {
 /* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
 static void compile_profiled(GSpec *g, KSpec *S, const CpuLaunch *cl, ProfRow *pr) {
   long hits = cuda_stats.cache_hits;
-  double t0 = now_ms();
+  double t0 = rt_now_ms();
   prof_progress(callable_name(cl->kernel), "cuda");
   compile_spec(g, S, cl);
   prof_progress_done();
-  if (g->k) prof_compile(pr, now_ms() - t0, cuda_stats.cache_hits > hits);
+  if (g->k) prof_compile(pr, rt_now_ms() - t0, cuda_stats.cache_hits > hits);
 }
 
 /* The shape of argument v into *a; false for a kind the memo does not take (functions,
@@ -1247,11 +1240,11 @@ double gpu_bare_launch_us(int64_t n, SrcLoc loc) {
   CudaPtr x = G.worker;
   void *params[] = {&x};
   const unsigned one[3] = {1, 1, 1};
-  double t0 = now_ms();
+  double t0 = rt_now_ms();
   bool batched = cuda_set_batching(false);   /* each one a cuLaunchKernel */
   for (int64_t i = 0; i < n; i++) cuda_launch(G.bare, one, one, 0, false, params, loc);
   cuda_sync(loc);
-  double us = (now_ms() - t0) * 1e3 / (double)n;
+  double us = (rt_now_ms() - t0) * 1e3 / (double)n;
   cuda_set_batching(batched);
   return us;
 }

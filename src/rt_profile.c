@@ -5,6 +5,7 @@
    main() waits for the GPU before the report. */
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "rt_cuda.h"
 #include "rt_profile.h"
@@ -186,4 +187,10 @@ void prof_report(FILE *out) {
     fprintf(out, "host<->device: %llu bytes up in %ld transfers, %llu bytes down in %ld transfers\n",
             (unsigned long long)cuda_stats.bytes_up, cuda_stats.uploads,
             (unsigned long long)cuda_stats.bytes_down, cuda_stats.downloads);
+}
+
+double rt_now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }

@@ -33,4 +33,6 @@ void prof_progress_done(void);
 
 void prof_report(FILE *out);
 
+double rt_now_ms(void);   /* the monotonic clock in ms: tic/toc, launch and compile times */
+
 #endif
