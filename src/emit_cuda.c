@@ -233,10 +233,34 @@ void em_cuda_transforms(Em *E) {
   if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
 }
 
+/* ---- digits of a position, stepped by a stride with carries ----
+   The tiled loop, the tile sweep and grid-stride persistent blocks walk a row-major space
+   (extent radix<d> of dimension d, "n%d", "_V%d", "c%d") S at a time: digits _x of the
+   start q, and _s of the stride w (NULL: none), last dimension fastest. */
+static void stride_digits(Em *E, int D, const char *radix, const char *q, const char *w) {
+  em_line(E, w ? "{ oq_ix _q = %s, _w = %s;" : "{ oq_ix _q = %s;", q, w);
+  for (int d = D - 1; d >= 0; d--) {
+    char *r = em_sf(E, radix, d);
+    if (w) em_line(E, "  _x[%d] = _q %% %s; _q /= %s; _s[%d] = _w %% %s; _w /= %s;", d, r, r, d, r, r);
+    else em_line(E, "  _x[%d] = _q %% %s; _q /= %s;", d, r, r);
+  }
+  em_line(E, "}");
+}
+
+/* _x advanced by the stride _s, with carries (in its own scope: it may come twice). */
+static void stride_step(Em *E, int D, const char *radix) {
+  em_line(E, "{ int _cy = 0;");
+  for (int d = D - 1; d >= 0; d--) {
+    char *r = em_sf(E, radix, d);
+    em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= %s; if (_cy) _x[%d] -= %s;", d, d, d, r, d, r);
+  }
+  em_line(E, "}");
+}
+
 /* ---- persistent blocks (em_coarsen_ok) ----
    The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
-   body for a contiguous run of the launch's blocks (every thread of each, as the oracle),
-   and the epilogue once. Its += into float arrays add into double shadows per element
+   body for its share of the launch's blocks (a contiguous run, or blocks a grid apart:
+   coarse_loop; every thread of each, as the oracle), and the epilogue once. Its += into float arrays add into double shadows per element
    (OqkGrid.scr: [0] the blocks done, then merge_copies shadows per array: block b adds into
    copy b mod merge_copies, so that fewer blocks contend for one address), and the last
    block to finish adds each element's shadows into its array once: the sums are the
@@ -293,6 +317,16 @@ static void coarse_statements(Em *E, int from, int to) {
   for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
 }
 
+/* In the last block: var (of type ty) = the sum of element _i's merge_copies copies at base
+   + copy * stride, each then zeroed for the next launch (the copies' loads in flight
+   together, through L2). */
+static void copies_sum_clear(Em *E, const char *ty, const char *var, const char *base, const char *stride) {
+  int M = E->S->merge_copies;
+  em_line(E, "%s %s = 0;", ty, var);
+  em_line(E, "for (int _j = 0; _j < %d; _j++) %s += __ldcg(%s + _j * %s + _i);", M, var, base, stride);
+  em_line(E, "for (int _j = 0; _j < %d; _j++) %s[_j * %s + _i] = 0;", M, base, stride);
+}
+
 /* The last of the launch's blocks to get here goes into the `if (_last) {` this opens (and
    last_block_end closes), after every other block's writes: ctr counts the blocks that
    arrived (a word of the launch's scratch, which that block resets; NULL: no block goes
@@ -323,9 +357,7 @@ static void coarse_finish(Em *E) {
   for (int k = 0; k < S->ncoarse; k++) {
     em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
     E->ind++;
-    em_line(E, "double _v = 0;");   /* (the copies' loads in flight together, through L2) */
-    em_line(E, "for (int _j = 0; _j < %d; _j++) _v += __ldcg(_shd%d + _j * _shn%d + _i);", S->merge_copies, k, k);
-    em_line(E, "for (int _j = 0; _j < %d; _j++) _shd%d[_j * _shn%d + _i] = 0;", S->merge_copies, k, k);
+    copies_sum_clear(E, "double", "_v", em_sf(E, "_shd%d", k), em_sf(E, "_shn%d", k));
     em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
     em_line(E, "const float _o = *_y;");
     em_line(E, "if (_v != 0) *_y = (float)((double)_o + _v);");
@@ -393,10 +425,8 @@ static void coarse_next(Em *E) {
   Buf b = {0};
   int D = E->S->D;
   if (E->coarse_gs) {   /* _G blocks further: the stride's digits _s added with carries */
-    em_bputs(&b, "{ int _cy = 0; ");
-    for (int d = D - 1; d >= 0; d--)
-      em_bprintf(&b, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= c%d; if (_cy) _x[%d] -= c%d; ", d, d, d, d, d, d);
-    em_bputs(&b, "} _lb = 0");
+    stride_step(E, D, "c%d");
+    em_bputs(&b, "_lb = 0");
     for (int d = 0; d < D; d++) em_bprintf(&b, " + _x[%d] * _K%d", d, d);
     em_line(E, "%s;", b.s);
     free(b.s);
@@ -459,6 +489,17 @@ static char *coarse_has(Em *E, int m) {
   return E->coarse_gs ? em_sf(E, "vb + %d * _G < nvb", m) : em_sf(E, "vb + %d < _vb1", m);
 }
 
+/* The digits and first elements of the U blocks of a step from _x on, _x advanced past
+   them: new constants (p "") or the next step's registers (p "n", coarse_piped). */
+static void coarse_step_digits(Em *E, int U, const char *p) {
+  const char *decl = *p ? "" : "const oq_ix ";
+  for (int k = 0; k < U; k++) {
+    for (int d = 0; d < E->S->D; d++) em_line(E, "%s_%sx%d_%d = _x[%d];", decl, p, k, d, d);
+    em_line(E, *p ? "%s_%slb%d = _lb;" : "%s_%slb%d = _lb; (void)_lb%d;", decl, p, k, k);
+    coarse_next(E);
+  }
+}
+
 /* The bodies of a step's U blocks (coarse_step), virtual thread by virtual thread. */
 static void coarse_bodies(Em *E, int U, bool part) {
   for (int k = 0; k < U; k++)
@@ -473,20 +514,16 @@ static void coarse_bodies(Em *E, int U, bool part) {
     }
 }
 
-/* One step of U bodies of the blocks from the digits _x on: all present, or (part) only the
-   first _vb1 - vb of them (the run's last step: its bodies' loads are still in flight
-   together, where single bodies would wait for one load each). The step's x[pos] reads
+/* One step of U bodies of the blocks from the digits _x on: all present, or (part) only
+   those that are the launch's (coarse_has: the last step; its bodies' loads are still in
+   flight together, where single bodies would wait for one load each). The step's x[pos] reads
    (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
    instead of one: the digits of the step's blocks, the loads, then the bodies. A slot's test
    is the same for the whole block: uniform branches. */
 static void coarse_step(Em *E, int U, bool part) {
   KSpec *S = E->S;
   int F = S->cvec;
-  for (int k = 0; k < U; k++) {
-    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _x[%d];", k, d, d);
-    em_line(E, "const oq_ix _lb%d = _lb; (void)_lb%d;", k, k);
-    coarse_next(E);
-  }
+  coarse_step_digits(E, U, "");
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
     for (int j = 0; j < nahead; j++)
@@ -499,11 +536,7 @@ static void coarse_step(Em *E, int U, bool part) {
 
 /* The next step's digits and loads (coarse_piped): into the n-prefixed registers. */
 static void coarse_next_step(Em *E, int U) {
-  for (int k = 0; k < U; k++) {
-    for (int d = 0; d < E->S->D; d++) em_line(E, "_nx%d_%d = _x[%d];", k, d, d);
-    em_line(E, "_nlb%d = _lb;", k);
-    coarse_next(E);
-  }
+  coarse_step_digits(E, U, "n");
   for (int k = 0; k < U; k++) coarse_vloads(E, k, E->nahead, "n");
 }
 
@@ -568,16 +601,12 @@ static void coarse_loop(Em *E, int U) {
   if (E->coarse_gs) {   /* blocks blockIdx.x, + _G, + 2 _G...: the stride's digits _s */
     em_line(E, "const oq_ix _G = (oq_ix)gridDim.x;");
     em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x;", S->D, S->D);
-    em_line(E, "{ oq_ix _q = vb, _w = _G;");
-    for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d; _s[%d] = _w %% c%d; _w /= c%d;", d, d, d, d, d, d);
-    em_line(E, "}");
+    stride_digits(E, S->D, "c%d", "vb", "_G");
   } else {
     em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
     em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
     em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
-    em_line(E, "{ oq_ix _q = _vb0;");
-    for (int d = S->D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% c%d; _q /= c%d;", d, d, d);
-    em_line(E, "}");
+    stride_digits(E, S->D, "c%d", "_vb0", NULL);
   }
   /* row-major positions: each virtual thread's in its block (_lt<t>), the block's first
      (_lb), and what one more of digit d adds to that (_K<d>) */
@@ -1044,15 +1073,12 @@ static void cuda_tiled_body(Em *E) {
   }
   /* the position's digits (last dimension fastest) and the stride's, added with carries */
   em_line(E, "oq_ix _x[%d], _s[%d];", D, D);
-  em_line(E, "{ oq_ix _q = _r < _np ? _r : 0, _w = _st;");
-  for (int d = D - 1; d >= 0; d--) em_line(E, "  _x[%d] = _q %% n%d; _q /= n%d; _s[%d] = _w %% n%d; _w /= n%d;", d, d, d, d, d, d);
-  em_line(E, "}");
+  stride_digits(E, D, "n%d", "_r < _np ? _r : 0", "_st");
   em_line(E, "for (; _r < _np; _r += _st) {");
   E->ind++;
   for (int d = 0; d < D; d++) em_line(E, "const oq_ix P%d = _x[%d];", d, d);
   cuda_one_position(E, "_next");
-  em_line(E, "int _cy = 0;");
-  for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= n%d; if (_cy) _x[%d] -= n%d;", d, d, d, d, d, d);
+  stride_step(E, D, "n%d");
   E->ind--;
   em_line(E, "}");
 }
@@ -1244,14 +1270,11 @@ static void cuda_sweep_body(Em *E) {
   if (t->global_auto && !t->grid[0]) {
     em_line(E, "const oq_ix _nb = _V0 * _V1 * _V2, _st = (oq_ix)gridDim.x * blockDim.x;");
     em_line(E, "oq_ix _x[3], _s[3];");
-    em_line(E, "{ oq_ix _q = _th < _nb ? _th : 0, _w = _st;");
-    for (int d = 2; d >= 0; d--) em_line(E, "  _x[%d] = _q %% _V%d; _q /= _V%d; _s[%d] = _w %% _V%d; _w /= _V%d;", d, d, d, d, d, d);
-    em_line(E, "}");
+    stride_digits(E, 3, "_V%d", "_th < _nb ? _th : 0", "_st");
     em_line(E, "for (; _th < _nb; _th += _st) {");
     E->ind++;
     em_line(E, "const oq_ix _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
-    em_line(E, "int _cy = 0;");
-    for (int d = 2; d >= 0; d--) em_line(E, "_x[%d] += _s[%d] + _cy; _cy = _x[%d] >= _V%d; if (_cy) _x[%d] -= _V%d;", d, d, d, d, d, d);
+    stride_step(E, 3, "_V%d");
   } else {
     for (int d = 0; d < 3; d++)
       em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
@@ -1341,9 +1364,7 @@ static void cuda_count_finish(Em *E) {
     const char *ct = em_el_ctype(t.el);
     em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
     E->ind++;
-    em_line(E, "unsigned long long _k = 0;");   /* (the copies' loads in flight together, through L2) */
-    em_line(E, "for (int _j = 0; _j < %d; _j++) _k += __ldcg(_gc + _gco%d + _j * pvn%d + _i);", S->merge_copies, k, k);
-    em_line(E, "for (int _j = 0; _j < %d; _j++) _gc[_gco%d + _j * pvn%d + _i] = 0;", S->merge_copies, k, k);
+    copies_sum_clear(E, "unsigned long long", "_k", em_sf(E, "(_gc + _gco%d)", k), em_sf(E, "pvn%d", k));
     em_line(E, "if (!_k) continue;");
     em_line(E, "%s *const _y = (%s *)P.a%d.data + _i;", ct, ct, a);
     em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
