@@ -714,6 +714,23 @@ static KType rmw_class(Op op, KType et, KType vt) {
   return em_kt(c);
 }
 
+/* A compare-and-swap loop on *p (of type ct): cas_open declares the value read (*o) and the
+   one to store (*nn) and opens the loop, where the caller computes *nn from *o; cas_close
+   retries until the swap succeeds. */
+static void cas_open(Em *E, const char *ct, const char *p, char **o, char **nn) {
+  *o = em_tmp(E);
+  *nn = em_tmp(E);
+  em_line(E, "%s %s, %s;", ct, *o, *nn);
+  em_line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, *o);
+  em_line(E, "do {");
+  E->ind++;
+}
+
+static void cas_close(Em *E, const char *p, const char *o, const char *nn) {
+  E->ind--;
+  em_line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
+}
+
 /* *lv op= v (op + or -) on a complex element of type el as two atomic additions, one per
    part: each part ends at the serial sum's (additions commute, and a complex sum is the sums
    of its parts). The value, when res wants it: each part's old value as its atomic saw it,
@@ -724,17 +741,15 @@ static void complex_parts_add(Em *E, ElemType el, Op op, char *lv, char *v, KTyp
   em_line(E, "const oq_cplx %s = %s;", z, em_conv(E, v, vt, K_CPLX));
   em_line(E, "%s *const %s = (%s *)&%s;", pt, p, pt, lv);
   for (int k = 0; k < 2; k++) {
-    char *x = em_sf(E, "%s(%s)%s(%s)", sign, pt, k ? "cimag" : "creal", z);
-    old[k] = em_tmp(E);
+    char *x = em_sf(E, "%s(%s)%s(%s)", sign, pt, k ? "cimag" : "creal", z), *part = em_sf(E, "%s + %d", p, k), *n;
     if (E->cuda) {
-      em_line(E, "const %s %s = atomicAdd(%s + %d, %s);", pt, old[k], p, k, x);
+      old[k] = em_tmp(E);
+      em_line(E, "const %s %s = atomicAdd(%s, %s);", pt, old[k], part, x);
       continue;
     }
-    char *n = em_tmp(E);
-    em_line(E, "%s %s, %s;", pt, old[k], n);
-    em_line(E, "__atomic_load(%s + %d, &%s, __ATOMIC_RELAXED);", p, k, old[k]);
-    em_line(E, "do %s = %s + %s; while (!__atomic_compare_exchange(%s + %d, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));",
-            n, old[k], x, p, k, old[k], n);
+    cas_open(E, pt, part, &old[k], &n);
+    em_line(E, "%s = %s + %s;", n, old[k], x);
+    cas_close(E, part, old[k], n);
   }
   if (res) em_line(E, "%s = oq_mkc((double)%s + %s(double)creal(%s), (double)%s + %s(double)cimag(%s));", res, old[0], sign, z,
                    old[1], sign, z);
@@ -798,15 +813,11 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     else em_line(E, "(void)%s;", r0);
   } else {
     if (E->cuda && el_size(el) > 8) em_efail(E, at_node->loc, "atomic updates of 16-byte elements are not compiled for CUDA");
-    char *p = em_tmp(E), *o = em_tmp(E), *nn = em_tmp(E);
+    char *p = em_tmp(E), *o, *nn;
     em_line(E, "%s *%s = &%s;", ct, p, lv);
-    em_line(E, "%s %s, %s;", ct, o, nn);
-    em_line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, o);
-    em_line(E, "do {");
-    E->ind++;
+    cas_open(E, ct, p, &o, &nn);
     em_line(E, "%s = %s;", nn, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, o), et, v, vt, at_node), rc));
-    E->ind--;
-    em_line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
+    cas_close(E, p, o, nn);
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, nn));
   }
   if (priv) {
