@@ -376,8 +376,6 @@ void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunc
   rt_error(at, "kernel '%s' failed", name);
 }
 
-/* Which += arrays get private copies at this launch: small ones (a copy per worker costs
-   memory and a pass to add it in) that no other argument or capture shares. */
 /* The tiles of a tiled flat kernel's launch: the range its entry's lo..hi count. */
 static int64_t tile_count(const Compiled *c, const CpuLaunch *cl) {
   int64_t n = 1;
@@ -385,6 +383,8 @@ static int64_t tile_count(const Compiled *c, const CpuLaunch *cl) {
   return n;
 }
 
+/* Which += arrays get private copies at this launch: small ones (a copy per worker costs
+   memory and a pass to add it in) that no other argument or capture shares. */
 static unsigned private_mask(Compiled *c, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   Func *f = S->kfunc;
   unsigned mask = 0;

@@ -439,10 +439,11 @@ static void launch_now(CudaKernel *k, const unsigned grid[3], const unsigned blo
    launch. A kernel's fault shows at the next wait, as without batching, naming the last
    kernel submitted. The device starts a queued launch later than it would have: at the
    latest when the host next needs the device, QMAX launches later, or when the
-   interpreter calls cuda_submit (a host loop starts; a statement outside host loops
-   ends), so that host work after a launch overlaps it as without batching. tests/gpu/launch.q on the H100: 0.92 us per
-   parallel_do, against 5.2-5.4 us launch by launch (bare cuLaunchKernel 4.0-4.4 us, in the
-   same process). */
+   interpreter calls cuda_submit (a host loop starts; a statement outside host loops ends;
+   a statement of a loop's body that took long the last time starts), so that host work
+   after a launch overlaps it as without batching. tests/gpu/launch.q on the H100: 0.92 us
+   per parallel_do, against 5.2-5.4 us launch by launch (bare cuLaunchKernel 4.0-4.4 us, in
+   the same process). */
 #define QMAX 64          /* launches queued before they are submitted */
 #define GRAPH_MIN 4      /* shorter queues go launch by launch */
 #define GRAPHS 8         /* queue shapes remembered, with their graphs */
@@ -606,7 +607,7 @@ static void flush(void) {
 }
 
 void cuda_submit(void) {
-  if (B.n) flush();
+  flush();
 }
 
 bool cuda_queued(void) {

@@ -91,9 +91,11 @@ typedef struct CudaKernel {
   int local_bytes;                /* per thread (spills, local arrays) */
   int binary_version;             /* e.g. 90 */
   int dyn_shared_set;             /* the MAX_DYNAMIC_SHARED_SIZE_BYTES set so far */
-  int nparams;                    /* its parameters' layout (cuda_kernel_params), for batched */
-  size_t param_off[CUDA_BATCH_PARAMS], param_size[CUDA_BATCH_PARAMS];   /* launches; -1: */
-  size_t param_bytes;             /* not known: such a kernel's launches go at once */
+  /* its parameters' layout (cuda_kernel_params), for batched launches; nparams -1: not
+     known, and such a kernel's launches go at once */
+  int nparams;
+  size_t param_off[CUDA_BATCH_PARAMS], param_size[CUDA_BATCH_PARAMS];
+  size_t param_bytes;
   CudaModule *module;
   struct CudaKernel *next;
 } CudaKernel;
@@ -121,8 +123,9 @@ void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
    next call that reaches the device, still naming the kernel at the launch's SrcLoc. */
 bool cuda_set_batching(bool on);
 /* Submits the queued launches now (nothing when none are queued or CUDA is not in use): the
-   interpreter calls it when a host loop starts and after each statement outside host
-   loops, so that launches do not wait through the host work that follows them. */
+   interpreter calls it when a host loop starts, after each statement outside host loops
+   and before a loop's statement that took long the last time, so that launches do not
+   wait through the host work that follows them. */
 void cuda_submit(void);
 /* Whether launches wait in the queue. */
 bool cuda_queued(void);

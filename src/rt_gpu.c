@@ -605,7 +605,6 @@ static void note_fallback(GSpec *g, const CpuLaunch *cl, const char *why) {
 
 /* ---- waiting for the device ---- */
 
-
 static void wait_hook(SrcLoc loc) { gpu_sync(loc); }
 
 /* The ring of error records and the worker, once per process. */
@@ -638,7 +637,6 @@ static void check_records(SrcLoc loc) {
     if (G.back[s].err) cpu_report(g->sites, g->nsites, g->name, &G.back[s], G.slot[s].loc);
   }
 }
-
 
 static void collect_times(SrcLoc loc) {
   for (int i = 0; i < G.ntimed; i++) {
@@ -853,7 +851,6 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
     g->counts_bytes = bytes;
   }
 }
-
 
 /* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
    as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]

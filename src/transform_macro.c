@@ -356,9 +356,12 @@ static void load_file(Mx *M, Node *program, char *real) {
     }
     if (n->kind != N_IMPORT) continue;
     SrcFile *f = import_source(program, n);
+    if (!f) {
+      diag_error(n->loc, "cannot import '%s': file not found", n->str);
+      continue;
+    }
     char *real = real_path(M, f);
-    if (!f) diag_error(n->loc, "cannot import '%s': file not found", n->str);
-    else if (!loaded_already(M, real)) load_file(M, n->a = parse_file(M->arena, f), real);
+    if (!loaded_already(M, real)) load_file(M, n->a = parse_file(M->arena, f), real);
   }
 }
 
