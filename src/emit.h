@@ -185,6 +185,7 @@ char *em_load(Em *E, ElemType el, char *lv);
 char *em_store_conv(Em *E, ElemType el, char *v, KType t);
 char *em_prefetched(Em *E, const char *arr);
 bool em_at_pos(Em *E, Node *n);
+int em_pos_index(const Em *E, const Node *n, int slot);
 char *em_index_read(Em *E, Node *n);
 char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
 char *em_ex_exchange(Em *E, Node *n);

@@ -407,19 +407,41 @@ static void find_phase_locals(Em *E) {
   if (!E->cuda) find_dead_zero_stores(E);   /* CUDA: em_shared_plan decides its zeroing */
 }
 
+/* Identifier n is the kernel's top-level slot. */
+static bool is_slot(const Node *n, int slot) {
+  return n->kind == N_IDENT && n->slot == slot && n->depth == 0;
+}
+
+/* How many times index n names the position (slot: `pos`) when it is x[pos], or x[pos[0],
+   ..., pos[D-1]] with D > 1 (a parallel loop's A[m, n, k] over loops from 0:
+   transform_parloop); else 0. Either is the launch's own element when x has its shape. */
+int em_pos_index(const Em *E, const Node *n, int slot) {
+  if (n->kind != N_INDEX) return 0;
+  if (n->list.n == 1 && is_slot(n->list.items[0], slot)) return 1;
+  int D = E->S->D;
+  if (D < 2 || n->list.n != D) return 0;
+  for (int d = 0; d < D; d++) {
+    const Node *c = n->list.items[d];
+    if (c->kind != N_INDEX || !is_slot(c->a, slot) || c->list.n != 1 || c->list.items[0]->kind != N_INT ||
+        c->list.items[0]->ival != d)
+      return 0;
+  }
+  return D;
+}
+
 static void lin_walk(LinScan *c, Node *n) {
   if (!n) return;
   Em *E = c->E;
-  if (n->kind == N_IDENT && n->slot == c->slot && n->depth == 0) c->uses++;
-  if (n->kind == N_INDEX && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
-      n->list.items[0]->slot == c->slot && n->list.items[0]->depth == 0) {
+  if (is_slot(n, c->slot)) c->uses++;
+  int named = em_pos_index(E, n, c->slot);
+  if (named) {
     Node *b = n->a;
     NodeInfo *bi = ksema_info(E->f, b);
     bool arg = b->kind == N_IDENT && bi && bi->t.kind == K_ARRAY && !bi->t.shared &&
                (bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM));
     if (!arg || bi->t.rank != E->S->D) c->bad = true;
     else {
-      c->ok++;
+      c->ok += named;
       char *name = em_ex_ident(E, b);
       for (int d = 0; d < E->S->D; d++) em_bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
     }

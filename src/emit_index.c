@@ -239,7 +239,9 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
     return;
   }
 #endif
-  if (!ok && rout && cheap && em_kclass(em_T(E, e)) == K_REAL) {
+  /* a scalar kept as it is (rout): plan_elem_at tests it in the scalar type and converts it
+     after; on CUDA checked ones too (no 64-bit conversion before the test) */
+  if (!ok && rout && (cheap || (checked && E->cuda)) && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -428,8 +430,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   P->rank = R;
   P->rule = rule_of(n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0);
   bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
-  if (E->lin && nidx == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == E->lin_slot &&
-      n->list.items[0]->depth == 0 && E->f->is_kernel) {
+  if (E->lin && em_pos_index(E, n, E->lin_slot) && E->f->is_kernel) {
     P->lin = true;
     P->ndim = 1;
     return;
@@ -531,9 +532,11 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
     if (d != P->vdim && P->ridx[d] && !P->idx[d]) {
       /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not); comparing
          with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
-      if (P->rule == R_ZERO)
+      if (P->rule == R_ZERO || P->rule == R_CHECKED)
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
-      if (E->cuda) res[d] = em_sf(E, "(%s)%s(%s)", ixt, narrow && E->S->idx32 ? "oq_fix32" : "oq_fix64", P->ridx[d]);
+      /* checked: a value that passes is below an extent, an int32 under idx32 */
+      bool fix32 = E->S->idx32 && (narrow || P->rule == R_CHECKED);
+      if (E->cuda) res[d] = em_sf(E, "(%s)%s(%s)", ixt, fix32 ? "oq_fix32" : "oq_fix64", P->ridx[d]);
       else res[d] = em_sf(E, "(%s)%s", ixt, P->ridx[d]);
       if (P->ndim == 1) P->off32 = em_sf(E, E->cuda ? "oq_fix32(%s)" : "(int32_t)%s", P->ridx[d]);
       ix[d] = res[d];

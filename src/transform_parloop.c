@@ -768,9 +768,45 @@ static void keep_checks(Node *n) {
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) keep_checks(it.node);
 }
 
+/* Every loop of the nest runs from a literal 0 without a step: loop variable d is pos[d]. */
+static bool nest_from_zero(const Nest *N) {
+  for (int d = 0; d < N->D; d++) {
+    const Node *r = N->fors[d]->a;
+    if (r->kind != N_RANGE || r->b || r->a->kind != N_INT || r->a->ival != 0) return false;
+  }
+  return true;
+}
+
+/* In a nest from 0, an element A[m, n, k] indexed by the loop variables in their order is
+   A[pos[0], pos[1], pos[2]] (A[pos] in one dimension): the form the emitters take for the
+   launch's own element when A has the launch's shape (em_pos_index: vector loads, the
+   linear loops), as x[pos] in a kernel written by hand. (Not A[pos] in several dimensions:
+   with fewer indices than A has dimensions the last index runs over the rest, a vector
+   index does not.) Loops inside that reuse a name of the nest are left as they are. */
+static void index_by_pos(Px *X, Nest *N, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  if (n->kind == N_FOR && nest_var(N, n->name) >= 0) return;
+  if (n->kind == N_INDEX && n->list.n == N->D) {
+    int d = 0;
+    while (d < N->D && n->list.items[d]->kind == N_IDENT && !strcmp(n->list.items[d]->name, N->fors[d]->name)) d++;
+    for (int k = 0; d == N->D && k < N->D; k++) {
+      Node *c = ident(X, "pos", n->loc);
+      if (N->D > 1) {
+        Node *ix = node(X, N_INDEX, n->loc), *i = node(X, N_INT, n->loc);
+        i->ival = k;
+        ix->a = c;
+        list_push(X, &ix->list, i);
+        c = ix;
+      }
+      n->list.items[k] = c;
+    }
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) index_by_pos(X, N, it.node);
+}
+
 /* `m = m:lo + pos[d] * m:step` for each loop variable (`pos` alone in one dimension, where
-   it is an int; no product when the range has no step). */
-static Node *loop_var_init(Px *X, Node *f, int d, int D) {
+   it is an int; no product when the range has no step, no sum in a nest from 0). */
+static Node *loop_var_init(Px *X, Node *f, int d, int D, bool from0) {
   SrcLoc loc = f->loc;
   Node *ix = ident(X, "pos", loc);
   if (D > 1) {
@@ -787,10 +823,13 @@ static Node *loop_var_init(Px *X, Node *f, int d, int D) {
     off->a = ix;
     off->b = ident(X, xname(X, f->name, "step"), loc);
   }
-  Node *add = node(X, N_BINARY, loc);
-  add->op = OP_ADD;
-  add->a = ident(X, xname(X, f->name, "lo"), loc);
-  add->b = off;
+  Node *add = off;
+  if (!from0) {
+    add = node(X, N_BINARY, loc);
+    add->op = OP_ADD;
+    add->a = ident(X, xname(X, f->name, "lo"), loc);
+    add->b = off;
+  }
   Node *as = node(X, N_ASSIGN, loc);
   list_push(X, &as->list, ident(X, f->name, loc));
   as->b = add;
@@ -839,15 +878,22 @@ static Func *make_kernel(Px *X, Nest *N, NodeList *reds, bool int_outs) {
     if (int_outs) k->outs[i].type->kind = TY_INT, k->outs[i].type->name = "int";
   }
   for (int i = 0; i < N->nattrs; i++) list_push(X, &k->body, N->attrs[i]);
-  for (int d = 0; d < N->D; d++) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D));
-  NodeList *body = &N->fors[N->D - 1]->list;
+  NodeList *body = &N->fors[N->D - 1]->list, copy = {0};
+  bool from0 = nest_from_zero(N);
   for (int i = 0; i < body->n; i++) {
     if (body->items[i]->kind == N_ATTR) continue;
     Node *c = ast_clone(X->P->arena, body->items[i]);
     canon_reductions(X, N, c);
     continue_returns(c);
-    list_push(X, &k->body, c);
+    if (from0) index_by_pos(X, N, c);
+    list_push(X, &copy, c);
   }
+  for (int d = 0; d < N->D; d++) {   /* a nest from 0 may no longer read a variable */
+    bool read = !from0;
+    for (int i = 0; i < copy.n && !read; i++) read = read_in(copy.items[i], N->fors[d]->name);
+    if (read) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D, from0));
+  }
+  for (int i = 0; i < copy.n; i++) list_push(X, &k->body, copy.items[i]);
   resolve_nested(X->P, X->chain, X->nchain, k);
   for (int i = 0; i < k->body.n; i++) keep_checks(k->body.items[i]);
   func_note_transform(k, "parallel-loop");

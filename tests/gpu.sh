@@ -17,7 +17,8 @@
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time (about a minute: the quick check of generated code after a change)
+#      a time, then three with OQ_CUDA_TILE_LITERAL=1 (about a minute: the quick check of
+#      generated code after a change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu xform
 # suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
@@ -138,8 +139,14 @@ programs_cuda() {
   local list out
   list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /overlap.q -e /pool)
   out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
+  # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
+  local f lit=0
+  for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q tests/seeds_run/hist_all.q; do
+    OQ_CUDA_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
+    lit=$((lit + 1))
+  done
   grep FAIL <<<"$out"
-  echo "programs on cuda: $(wc -l <<<"$list") run, $(grep -c FAIL <<<"$out") failed"
+  echo "programs on cuda: $(($(wc -l <<<"$list") + lit)) run, $(grep -c FAIL <<<"$out") failed"
   ! grep -q FAIL <<<"$out"
 }
 if want programs && [ $gpu_ok = 1 ]; then

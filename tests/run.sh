@@ -341,6 +341,27 @@ pvec=$(OQ_CUDA_COARSE_VEC=1 timeout -k 5 120 "$OQ" emit --target cuda tests/gpu/
        awk '/^\/\* transforms: .*persistent-blocks/{printf "%s", /vector-loads\(4\)/ ? "v" : "-"}')
 if [ "$pvec" = "v----v" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v----v]"; cli_fail=$((cli_fail + 1)); fi
+# parallel loops from 0 index their arrays' own elements (transform_parloop, index_by_pos):
+# the linear loop for exactly the nests that keep A[m, n, k] whole (tests/lang/parloop_pos.q:
+# map, histogram, not fewer indices, variables used, swapped or offsets, then one dimension)
+plin=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
+       awk '/^parloop:top@/{printf "%s", / linear/ ? "L" : "-"}')
+if [ "$plin" = "LL---L" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: linear parallel loops [$plin], expected [LL---L]"; cli_fail=$((cli_fail + 1)); fi
+# ... and on CUDA seed 000's loops as written load float4s; hist_auto's literal grid on a
+# streaming kernel runs as global auto (emit_cuda.c)
+seedk=$(timeout -k 5 60 "$OQ" emit --target cuda tests/seeds_run/hist_all.q 2>/dev/null |
+        awk '/^\/\* kernel parloop:hist_(naive|auto):/{k = $3} /float4 _qn0_0/ && k {print k; k = ""}
+             /streaming, as global auto/{print "streaming"}' | tr '\n' ' ')
+if [ "$seedk" = "parloop:hist_naive: streaming parloop:hist_auto: " ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: seed 000's loops on CUDA [$seedk]"; cli_fail=$((cli_fail + 1)); fi
+# the literal grid's sweep of streaming kernels (OQ_CUDA_TILE_LITERAL=1) still computes the
+# same and compiles with NVRTC (sweep_columns; it runs on the GPU in tests/gpu.sh)
+for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q; do
+  if OQ_CUDA_TILE_LITERAL=1 OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/lit.err"; then
+    cli_pass=$((cli_pass + 1))
+  else echo "FAIL cli: OQ_CUDA_TILE_LITERAL=1 $f"; first_lines "$tmp/lit.err" 3; cli_fail=$((cli_fail + 1)); fi
+done
 # virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
 # and the state kept across barriers (each pair once: keys may split a block size)
 vt=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/virtual_threads.q 2>/dev/null |

@@ -81,6 +81,49 @@ __global__ void sweep(const float *im, int H, int W, unsigned *out) {
   } else if (s == 1234567.f) out[0] = (unsigned)s;
 }
 
+
+// The scalar order with the next step's loads issued before this step's bodies (pipelined).
+template <int HIST, int C>
+__global__ void sweep_piped(const float *im, int H, int W, unsigned *out) {
+  extern __shared__ unsigned sh[];
+  const unsigned ln = threadIdx.x & 31;
+  if (HIST) {
+    for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
+    __syncthreads();
+  }
+  const int th = blockIdx.x * blockDim.x + threadIdx.x, GT = G0 * G1;
+  const int K = gridDim.x * blockDim.x / GT, g = th / GT, t = th - g * GT, t0 = t / G1, t1 = t % G1;
+  const int Q1 = W / G1, QT = (H / G0) * Q1;
+  const int lo = (int)((long long)g * QT / K), hi = (int)((long long)(g + 1) * QT / K);
+  float s = 0, v[C][3], nv[C][3];
+  auto load = [&](int q, float (*d)[3]) {
+    for (int c = 0; c < C; c++) {
+      if (q + c >= hi) break;
+      const int q0 = (q + c) / Q1, q1 = (q + c) % Q1;
+      const long long r = ((long long)(q0 * G0 + t0) * W + q1 * G1 + t1) * 3;
+      for (int j = 0; j < 3; j++) d[c][j] = __ldg(im + r + j);
+    }
+  };
+  if (lo < hi) load(lo, v);
+  for (int q = lo; q < hi; q += C) {
+    if (q + C < hi) load(q + C, nv);
+    for (int c = 0; c < C && q + c < hi; c++)
+      for (int j = 0; j < 3; j++) {
+        if (HIST) atomicAdd(sh + (((unsigned)(int)v[c][j]) << LGR) + ln, 1u);
+        else s += v[c][j];
+      }
+    for (int c = 0; c < C; c++) for (int j = 0; j < 3; j++) v[c][j] = nv[c][j];
+  }
+  if (HIST) {
+    __syncthreads();
+    for (int b = threadIdx.x; b < 256; b += blockDim.x) {
+      unsigned k = 0;
+      for (int j = 0; j < 32; j++) k += sh[(b << LGR) + j];
+      if (k) atomicAdd(out + b, k);
+    }
+  } else if (s == 1234567.f) out[0] = (unsigned)s;
+}
+
 typedef void (*Kern)(const float *, int, int, unsigned *);
 struct V { const char *name; Kern k; int hist, cap; int grid; std::vector<float> t; };
 
@@ -91,10 +134,10 @@ static float timed(cudaEvent_t a, cudaEvent_t b) {
   return ms;
 }
 
-int main() {
+int main(int argc, char **argv) {
   int sms;
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const int H = 8192, W = 8192, reps = 20;
+  const int H = argc > 1 ? atoi(argv[1]) : 8192, W = argc > 2 ? atoi(argv[2]) : 8192, reps = 20;
   const long long n = (long long)H * W * 3;
   float *im, *dummy; unsigned *out;
   CK(cudaMalloc(&im, n * 4)); CK(cudaMalloc(&dummy, 4)); CK(cudaMalloc(&out, 256 * 4));
@@ -110,6 +153,10 @@ int main() {
     {"scalar sum C5 8/SM", sweep<0, 0, 5>, 0, 8, 0, {}}, {"scalar hist C5 6/SM", sweep<0, 1, 5>, 1, 6, 0, {}},
     {"scalar sum C10 4/SM", sweep<0, 0, 10>, 0, 4, 0, {}}, {"scalar hist C10 4/SM", sweep<0, 1, 10>, 1, 4, 0, {}},
     {"scalar sum C2 8/SM", sweep<0, 0, 2>, 0, 8, 0, {}}, {"scalar hist C2 6/SM", sweep<0, 1, 2>, 1, 6, 0, {}},
+    {"coal hist C5 4/SM", sweep<1, 1, 5>, 1, 4, 0, {}}, {"coal hist C10 4/SM", sweep<1, 1, 10>, 1, 4, 0, {}},
+    {"piped hist C5 4/SM", sweep_piped<1, 5>, 1, 4, 0, {}}, {"piped hist C4 4/SM", sweep_piped<1, 4>, 1, 4, 0, {}},
+    {"piped hist C3 5/SM", sweep_piped<1, 3>, 1, 5, 0, {}}, {"piped hist C5 3/SM", sweep_piped<1, 5>, 1, 3, 0, {}},
+    {"piped hist C8 4/SM", sweep_piped<1, 8>, 1, 4, 0, {}}, {"piped sum C5 4/SM", sweep_piped<0, 5>, 0, 4, 0, {}},
   };
   for (auto &v : vs) {
     int nb = 0, shb = v.hist ? (256 << LGR) * 4 : 0;
