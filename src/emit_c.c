@@ -590,8 +590,10 @@ static void cpu_transforms(Em *E) {
   S->tiling_ignored = attr && (S->uses_block || S->barrier);   /* blocks tie threads to positions */
   int64_t C[3];
   if (S->tiling_ignored) S->tiling = (KTiling){.box = {1, 1, 1}};
+  char tb[80], asked[80];
+  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tiling, E->lin_slot >= 0, asked, sizeof asked))
+    em_xform_note(S, "tiling(%s: streaming, as global auto)", asked);
   if (ktiling_cpu_tile(&S->tiling, C)) {
-    char tb[80];
     em_xform_note(S, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb));
     E->lin_slot = -1;
   }

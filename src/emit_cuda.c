@@ -193,19 +193,8 @@ void em_cuda_transforms(Em *E) {
   bool attr = ktiling_of(f, true, &S->tiling);
   S->tiling_ignored = attr && !flat;   /* blocks and barriers tie threads to positions */
   attr = attr && flat;
-  char tb[80], asked[80] = "";
-  /* A literal global grid on a streaming kernel (each use of pos is the launch's own element
-     of an array of its shape: find_linear) runs the run-time's grid, as dims=auto: tiles
-     buy locality only to kernels that read neighbours, and a grid sized for another GPU
-     (seed 000's [128,256,1]: 32768 threads, an eighth of an H100) held such a kernel at
-     0.94-0.96 of the bandwidth where the run-time's grid reaches 0.97-0.98 (docs/cuda.md).
-     OQ_CUDA_TILE_LITERAL=1 keeps the grid (the tests of its sweep). */
-  const char *lit = getenv("OQ_CUDA_TILE_LITERAL");
-  if (attr && S->tiling.grid[0] && !ktiling_box(&S->tiling) && E->lin_slot >= 0 && !(lit && !strcmp(lit, "1"))) {
-    snprintf(asked, sizeof asked, "%s", ktiling_str(&S->tiling, tb, sizeof tb));
-    S->tiling.global_auto = true;
-    memset(S->tiling.grid, 0, sizeof S->tiling.grid);
-  }
+  char tb[80], asked[80];
+  if (attr) ktiling_streaming(&S->tiling, E->lin_slot >= 0, asked, sizeof asked);
   S->tiled = flat && (attr || f->nouts > 0 || S->npriv > 0);
   S->tiling_swept = attr && (S->tiling.grid[0] || ktiling_box(&S->tiling));
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
@@ -224,7 +213,7 @@ void em_cuda_transforms(Em *E) {
     if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
-  if (S->tiled && asked[0]) em_xform_note(S, "tiling(%s: streaming, as global auto)", asked);
+  if (S->tiled && attr && asked[0]) em_xform_note(S, "tiling(%s: streaming, as global auto)", asked);
   else if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb)) : "tiling");
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);

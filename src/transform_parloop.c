@@ -805,8 +805,9 @@ static void index_by_pos(Px *X, Nest *N, Node *n) {
 }
 
 /* `m = m:lo + pos[d] * m:step` for each loop variable (`pos` alone in one dimension, where
-   it is an int; no product when the range has no step, no sum in a nest from 0). */
-static Node *loop_var_init(Px *X, Node *f, int d, int D, bool from0) {
+   it is an int; no product when the range has no step). The sum stays in a nest from 0: m
+   has the type of its range (0..n-1 with a scalar n is a scalar range). */
+static Node *loop_var_init(Px *X, Node *f, int d, int D) {
   SrcLoc loc = f->loc;
   Node *ix = ident(X, "pos", loc);
   if (D > 1) {
@@ -823,13 +824,10 @@ static Node *loop_var_init(Px *X, Node *f, int d, int D, bool from0) {
     off->a = ix;
     off->b = ident(X, xname(X, f->name, "step"), loc);
   }
-  Node *add = off;
-  if (!from0) {
-    add = node(X, N_BINARY, loc);
-    add->op = OP_ADD;
-    add->a = ident(X, xname(X, f->name, "lo"), loc);
-    add->b = off;
-  }
+  Node *add = node(X, N_BINARY, loc);
+  add->op = OP_ADD;
+  add->a = ident(X, xname(X, f->name, "lo"), loc);
+  add->b = off;
   Node *as = node(X, N_ASSIGN, loc);
   list_push(X, &as->list, ident(X, f->name, loc));
   as->b = add;
@@ -891,7 +889,7 @@ static Func *make_kernel(Px *X, Nest *N, NodeList *reds, bool int_outs) {
   for (int d = 0; d < N->D; d++) {   /* a nest from 0 may no longer read a variable */
     bool read = !from0;
     for (int i = 0; i < copy.n && !read; i++) read = read_in(copy.items[i], N->fors[d]->name);
-    if (read) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D, from0));
+    if (read) list_push(X, &k->body, loop_var_init(X, N->fors[d], d, N->D));
   }
   for (int i = 0; i < copy.n; i++) list_push(X, &k->body, copy.items[i]);
   resolve_nested(X->P, X->chain, X->nchain, k);

@@ -17,7 +17,7 @@
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time, then three with OQ_CUDA_TILE_LITERAL=1 (about a minute: the quick check of
+#      a time, then three with OQ_TILE_LITERAL=1 (about a minute: the quick check of
 #      generated code after a change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu xform
@@ -142,7 +142,7 @@ programs_cuda() {
   # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
   local f lit=0
   for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q tests/seeds_run/hist_all.q; do
-    OQ_CUDA_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
+    OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     lit=$((lit + 1))
   done
   grep FAIL <<<"$out"

@@ -343,11 +343,18 @@ if [ "$pvec" = "v----v" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v----v]"; cli_fail=$((cli_fail + 1)); fi
 # parallel loops from 0 index their arrays' own elements (transform_parloop, index_by_pos):
 # the linear loop for exactly the nests that keep A[m, n, k] whole (tests/lang/parloop_pos.q:
-# map, histogram, not fewer indices, variables used, swapped or offsets, then one dimension)
+# map, histogram, not: fewer indices, variables used and swapped, offsets; one dimension;
+# not: a scalar range read besides; larger arrays (linear, its guard falls back))
 plin=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
        awk '/^parloop:top@/{printf "%s", / linear/ ? "L" : "-"}')
-if [ "$plin" = "LL---L" ]; then cli_pass=$((cli_pass + 1))
-else echo "FAIL cli: linear parallel loops [$plin], expected [LL---L]"; cli_fail=$((cli_fail + 1)); fi
+if [ "$plin" = "LL---L-L" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: linear parallel loops [$plin], expected [LL---L-L]"; cli_fail=$((cli_fail + 1)); fi
+# a literal grid on a streaming kernel runs as global auto on the CPU too (g1, counts), one
+# whose kernel reads pos otherwise keeps its tiles (g2)
+tstream=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/kernel_tiling.q 2>&1 >/dev/null |
+          awk '/^(g1|g2|counts)@/{printf "%s", /streaming, as global auto/ ? "S" : /tiling\(global 3x5x1\)/ ? "T" : "?"}')
+if [ "$tstream" = "STS" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: streaming tiling on the CPU [$tstream], expected [STS]"; cli_fail=$((cli_fail + 1)); fi
 # ... and on CUDA seed 000's loops as written load float4s; hist_auto's literal grid on a
 # streaming kernel runs as global auto (emit_cuda.c)
 seedk=$(timeout -k 5 60 "$OQ" emit --target cuda tests/seeds_run/hist_all.q 2>/dev/null |
@@ -355,12 +362,12 @@ seedk=$(timeout -k 5 60 "$OQ" emit --target cuda tests/seeds_run/hist_all.q 2>/d
              /streaming, as global auto/{print "streaming"}' | tr '\n' ' ')
 if [ "$seedk" = "parloop:hist_naive: streaming parloop:hist_auto: " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: seed 000's loops on CUDA [$seedk]"; cli_fail=$((cli_fail + 1)); fi
-# the literal grid's sweep of streaming kernels (OQ_CUDA_TILE_LITERAL=1) still computes the
+# the literal grid's sweep of streaming kernels (OQ_TILE_LITERAL=1) still computes the
 # same and compiles with NVRTC (sweep_columns; it runs on the GPU in tests/gpu.sh)
 for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q; do
-  if OQ_CUDA_TILE_LITERAL=1 OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/lit.err"; then
+  if OQ_TILE_LITERAL=1 OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/lit.err"; then
     cli_pass=$((cli_pass + 1))
-  else echo "FAIL cli: OQ_CUDA_TILE_LITERAL=1 $f"; first_lines "$tmp/lit.err" 3; cli_fail=$((cli_fail + 1)); fi
+  else echo "FAIL cli: OQ_TILE_LITERAL=1 $f"; first_lines "$tmp/lit.err" 3; cli_fail=$((cli_fail + 1)); fi
 done
 # virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
 # and the state kept across barriers (each pair once: keys may split a block size)

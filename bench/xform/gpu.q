@@ -32,8 +32,8 @@ function [] = __kernel__ hist_auto_k(im : cube, y : vec'unchecked, pos : ivec3)
     y[v] += 1
 endfunction
 
-% hist_auto with dims=auto: the run-time's grid (the literal [128,256,1] above is honoured:
-% 32768 threads sweep tiles of that shape)
+% hist_auto with dims=auto: the run-time's grid (the literal [128,256,1] above runs so too on
+% this streaming kernel; OQ_TILE_LITERAL=1 makes 32768 threads sweep tiles of that shape)
 function [] = __kernel__ hist_autogrid_k(im : cube, y : vec'unchecked, pos : ivec3)
     !kernel_transform enable="sharedmemcaching"
     !kernel_arg name=y; type="inout"; access="shared"; op="+="; cache_slices=y[:]; numel=256

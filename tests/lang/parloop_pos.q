@@ -155,4 +155,32 @@ while i < 1000
     i = i + 1
 endwhile
 same(z, rz, "one dimension")
+% 7. a range of a scalar extent: the loop variable keeps its range's type where it is read
+%    besides the element (make test's parloop-diff compares this output with --no-parloop)
+N = 40.0
+q = ones(40) * -777
+for i = 0..N-1
+    q[i] = i / 4 + w[i]
+endfor
+print q[0..5]
+% 8. arrays larger than the loop's range (not the launch's shape: the linear loop's guard
+%    falls back to the positions)
+z2 = ones(10, 7) * -777
+W = reshape(ramp3(20, 9, 1), [20, 9])
+for m = 0..9
+    for n = 0..6
+        z2[m, n] = W[m, n] + 4
+    endfor
+endfor
+rz2 = ones(10, 7) * -777
+i = 0
+while i < 10
+    j = 0
+    while j < 7
+        rz2[i, j] = W[i, j] + 4
+        j = j + 1
+    endwhile
+    i = i + 1
+endwhile
+same(z2, rz2, "larger arrays")
 print "parloop_pos ok"
