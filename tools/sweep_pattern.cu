@@ -3,14 +3,19 @@
 // walk the image in the order oq's sweep_columns does (emit_cuda.c): K copies of a
 // 128 x 256 grid, copy g a contiguous run of columns (tile q0, q1 of the pixel grid), each
 // thread the 3 channels of its pixel per column, C = 5 columns per step, loads first.
-//   nvcc -O3 -arch=sm_90 -o /tmp/sp tools/sweep_pattern.cu && /tmp/sp
+//   nvcc -O3 -arch=sm_90 -o /tmp/sp tools/sweep_pattern.cu && /tmp/sp [H W]
 // C columns per step, at most B blocks of 256 per SM (4: as oq's 58 registers allow).
 // Variants: how a warp loads a column's 96 floats (scalar: 3 loads per lane at stride 3,
 // as oq; coal: 3 lane-contiguous loads, the lanes' values not their own pixel's, the
 // order's DRAM cost alone; smem: 24 lanes load float4s, the warp exchanges them through
-// shared memory, each lane reads its pixel's 3), with a sum or with the histogram's body
-// (shared counters, 32 replicas, as oq). Prints the best time and read/this per variant;
-// the counted histograms are checked against a host loop.
+// shared memory, each lane reads its pixel's 3; piped: scalar, the next step's loads
+// issued before this step's bodies), with a sum or with the histogram's body (shared
+// counters, 32 replicas, as oq). Prints the best time and read/this per variant; the
+// counted histograms are checked against a host loop. Session 7, H100: scalar histogram
+// 0.93 (C5) / 0.95 (C10), coal the same, piped 0.96-0.97; the image's width (8192 or
+// 7936) changed nothing. oq's sweep pipelined the same way measured 0.954-0.961 against
+// 0.943-0.962 unpipelined (72 registers instead of 56) and was not kept; streaming
+// kernels now take the run-time's grid instead (docs/language.md, "Kernel tiling").
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,7 +32,8 @@ __global__ void fill(float *im, long long n) {
 
 #include "readpass.cuh"
 
-// MODE 0 scalar, 1 coal, 2 smem; HIST: count into shared replicas (else sum)
+// MODE 0 scalar, 1 coal, 2 smem, 3 scalar with the next step's loads issued before this
+// step's bodies (pipelined); HIST: count into shared replicas (else sum)
 template <int MODE, int HIST, int C>
 __global__ void sweep(const float *im, int H, int W, unsigned *out) {
   extern __shared__ unsigned sh[];
@@ -41,22 +47,25 @@ __global__ void sweep(const float *im, int H, int W, unsigned *out) {
   const int K = gridDim.x * blockDim.x / GT, g = th / GT, t = th - g * GT, t0 = t / G1, t1 = t % G1;
   const int Q1 = W / G1, QT = (H / G0) * Q1;
   const int lo = (int)((long long)g * QT / K), hi = (int)((long long)(g + 1) * QT / K);
-  float s = 0;
+  // the first element of column c of the step at tile q
+  auto first = [&](int q, int c) { return ((long long)((q + c) / Q1 * G0 + t0) * W + (q + c) % Q1 * G1 + t1) * 3; };
+  auto scalar = [&](int q, float (*d)[3]) {
+    for (int c = 0; c < C && q + c < hi; c++)
+      for (int j = 0; j < 3; j++) d[c][j] = im[first(q, c) + j];
+  };
+  float s = 0, v[C][3], nv[C][3];
+  if (MODE == 3 && lo < hi) scalar(lo, nv);
   for (int q = lo; q < hi; q += C) {
-    float v[C][3];
-    for (int c = 0; c < C; c++) {
+    if (MODE == 0) scalar(q, v);
+    if (MODE == 3) {
+      for (int c = 0; c < C; c++) for (int j = 0; j < 3; j++) v[c][j] = nv[c][j];
+      if (q + C < hi) scalar(q + C, nv);
+    }
+    for (int c = 0; c < C && (MODE == 1 || MODE == 2); c++) {
       if (q + c >= hi) break;   // the run's last step (uniform)
-      const int q0 = (q + c) / Q1, q1 = (q + c) % Q1;
-      const long long r = ((long long)(q0 * G0 + t0) * W + q1 * G1 + t1) * 3;
-      if (MODE == 0) for (int j = 0; j < 3; j++) v[c][j] = im[r + j];
-      if (MODE == 1) {
-        const long long w = r - ln * 3;   // the warp's first element
-        for (int j = 0; j < 3; j++) v[c][j] = im[w + 32 * j + ln];
-      }
-      if (MODE == 2) {
-        const float4 *w4 = (const float4 *)(im + r - ln * 3);
-        if (ln < 24) xs[threadIdx.x >> 5][c][ln] = w4[ln];
-      }
+      const long long w = first(q, c) - ln * 3;   // the warp's first element
+      if (MODE == 1) for (int j = 0; j < 3; j++) v[c][j] = im[w + 32 * j + ln];
+      if (MODE == 2 && ln < 24) xs[threadIdx.x >> 5][c][ln] = ((const float4 *)(im + w))[ln];
     }
     if (MODE == 2) {
       __syncwarp();
@@ -82,47 +91,6 @@ __global__ void sweep(const float *im, int H, int W, unsigned *out) {
 }
 
 
-// The scalar order with the next step's loads issued before this step's bodies (pipelined).
-template <int HIST, int C>
-__global__ void sweep_piped(const float *im, int H, int W, unsigned *out) {
-  extern __shared__ unsigned sh[];
-  const unsigned ln = threadIdx.x & 31;
-  if (HIST) {
-    for (int i = threadIdx.x; i < (256 << LGR); i += blockDim.x) sh[i] = 0;
-    __syncthreads();
-  }
-  const int th = blockIdx.x * blockDim.x + threadIdx.x, GT = G0 * G1;
-  const int K = gridDim.x * blockDim.x / GT, g = th / GT, t = th - g * GT, t0 = t / G1, t1 = t % G1;
-  const int Q1 = W / G1, QT = (H / G0) * Q1;
-  const int lo = (int)((long long)g * QT / K), hi = (int)((long long)(g + 1) * QT / K);
-  float s = 0, v[C][3], nv[C][3];
-  auto load = [&](int q, float (*d)[3]) {
-    for (int c = 0; c < C; c++) {
-      if (q + c >= hi) break;
-      const int q0 = (q + c) / Q1, q1 = (q + c) % Q1;
-      const long long r = ((long long)(q0 * G0 + t0) * W + q1 * G1 + t1) * 3;
-      for (int j = 0; j < 3; j++) d[c][j] = __ldg(im + r + j);
-    }
-  };
-  if (lo < hi) load(lo, v);
-  for (int q = lo; q < hi; q += C) {
-    if (q + C < hi) load(q + C, nv);
-    for (int c = 0; c < C && q + c < hi; c++)
-      for (int j = 0; j < 3; j++) {
-        if (HIST) atomicAdd(sh + (((unsigned)(int)v[c][j]) << LGR) + ln, 1u);
-        else s += v[c][j];
-      }
-    for (int c = 0; c < C; c++) for (int j = 0; j < 3; j++) v[c][j] = nv[c][j];
-  }
-  if (HIST) {
-    __syncthreads();
-    for (int b = threadIdx.x; b < 256; b += blockDim.x) {
-      unsigned k = 0;
-      for (int j = 0; j < 32; j++) k += sh[(b << LGR) + j];
-      if (k) atomicAdd(out + b, k);
-    }
-  } else if (s == 1234567.f) out[0] = (unsigned)s;
-}
 
 typedef void (*Kern)(const float *, int, int, unsigned *);
 struct V { const char *name; Kern k; int hist, cap; int grid; std::vector<float> t; };
@@ -154,9 +122,9 @@ int main(int argc, char **argv) {
     {"scalar sum C10 4/SM", sweep<0, 0, 10>, 0, 4, 0, {}}, {"scalar hist C10 4/SM", sweep<0, 1, 10>, 1, 4, 0, {}},
     {"scalar sum C2 8/SM", sweep<0, 0, 2>, 0, 8, 0, {}}, {"scalar hist C2 6/SM", sweep<0, 1, 2>, 1, 6, 0, {}},
     {"coal hist C5 4/SM", sweep<1, 1, 5>, 1, 4, 0, {}}, {"coal hist C10 4/SM", sweep<1, 1, 10>, 1, 4, 0, {}},
-    {"piped hist C5 4/SM", sweep_piped<1, 5>, 1, 4, 0, {}}, {"piped hist C4 4/SM", sweep_piped<1, 4>, 1, 4, 0, {}},
-    {"piped hist C3 5/SM", sweep_piped<1, 3>, 1, 5, 0, {}}, {"piped hist C5 3/SM", sweep_piped<1, 5>, 1, 3, 0, {}},
-    {"piped hist C8 4/SM", sweep_piped<1, 8>, 1, 4, 0, {}}, {"piped sum C5 4/SM", sweep_piped<0, 5>, 0, 4, 0, {}},
+    {"piped hist C5 4/SM", sweep<3, 1, 5>, 1, 4, 0, {}}, {"piped hist C4 4/SM", sweep<3, 1, 4>, 1, 4, 0, {}},
+    {"piped hist C3 5/SM", sweep<3, 1, 3>, 1, 5, 0, {}}, {"piped hist C5 3/SM", sweep<3, 1, 5>, 1, 3, 0, {}},
+    {"piped hist C8 4/SM", sweep<3, 1, 8>, 1, 4, 0, {}}, {"piped sum C5 4/SM", sweep<3, 0, 5>, 0, 4, 0, {}},
   };
   for (auto &v : vs) {
     int nb = 0, shb = v.hist ? (256 << LGR) * 4 : 0;
