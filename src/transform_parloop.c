@@ -768,12 +768,26 @@ static void keep_checks(Node *n) {
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) keep_checks(it.node);
 }
 
-/* Every loop of the nest runs from a literal 0 without a step: loop variable d is pos[d]. */
-static bool nest_from_zero(const Nest *N) {
+/* A loop inside n (not in functions) over a variable of the nest: after it, that variable
+   holds the inner loop's last value. */
+static bool loops_over_nest_var(Nest *N, const Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  if (n->kind == N_FOR && nest_var(N, n->name) >= 0) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (loops_over_nest_var(N, it.node)) return true;
+  return false;
+}
+
+/* Every loop of the nest runs from a literal 0 without a step, and no loop of the body
+   reuses a name of the nest: loop variable d is pos[d] throughout the body. */
+static bool nest_from_zero(Nest *N) {
   for (int d = 0; d < N->D; d++) {
     const Node *r = N->fors[d]->a;
     if (r->kind != N_RANGE || r->b || r->a->kind != N_INT || r->a->ival != 0) return false;
   }
+  const NodeList *body = &N->fors[N->D - 1]->list;
+  for (int i = 0; i < body->n; i++)
+    if (loops_over_nest_var(N, body->items[i])) return false;
   return true;
 }
 
@@ -782,10 +796,9 @@ static bool nest_from_zero(const Nest *N) {
    launch's own element when A has the launch's shape (em_pos_index: vector loads, the
    linear loops), as x[pos] in a kernel written by hand. (Not A[pos] in several dimensions:
    with fewer indices than A has dimensions the last index runs over the rest, a vector
-   index does not.) Loops inside that reuse a name of the nest are left as they are. */
+   index does not.) */
 static void index_by_pos(Px *X, Nest *N, Node *n) {
   if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  if (n->kind == N_FOR && nest_var(N, n->name) >= 0) return;
   if (n->kind == N_INDEX && n->list.n == N->D) {
     int d = 0;
     while (d < N->D && n->list.items[d]->kind == N_IDENT && !strcmp(n->list.items[d]->name, N->fors[d]->name)) d++;

@@ -183,4 +183,15 @@ while i < 10
     i = i + 1
 endwhile
 same(z2, rz2, "larger arrays")
+% 9. a loop inside over a name of the nest: after it the name holds that loop's last value,
+%    so B9[m] is not the iteration's own element (every iteration writes B9[2])
+B9 = ones(4) * -777
+for m = 0..3
+    t = 0
+    for m = 0..2
+        t = t + m
+    endfor
+    B9[m] = t
+endfor
+same(B9, [-777, -777, 3, -777], "inner loop over m")
 print "parloop_pos ok"
