@@ -590,9 +590,9 @@ static void cpu_transforms(Em *E) {
   S->tiling_ignored = attr && (S->uses_block || S->barrier);   /* blocks tie threads to positions */
   int64_t C[3];
   if (S->tiling_ignored) S->tiling = (KTiling){.box = {1, 1, 1}};
-  char tb[80], asked[80];
-  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tiling, E->lin_slot >= 0, asked, sizeof asked))
-    em_xform_note(S, "tiling(%s: streaming, as global auto)", asked);
+  char tb[80];
+  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb))
+    em_xform_note(S, "tiling(%s)", tb);
   if (ktiling_cpu_tile(&S->tiling, C)) {
     em_xform_note(S, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb));
     E->lin_slot = -1;

@@ -193,8 +193,8 @@ void em_cuda_transforms(Em *E) {
   bool attr = ktiling_of(f, true, &S->tiling);
   S->tiling_ignored = attr && !flat;   /* blocks and barriers tie threads to positions */
   attr = attr && flat;
-  char tb[80], asked[80];
-  if (attr) ktiling_streaming(&S->tiling, E->lin_slot >= 0, asked, sizeof asked);
+  char tb[80] = "";
+  if (attr) ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb);
   S->tiled = flat && (attr || f->nouts > 0 || S->npriv > 0);
   S->tiling_swept = attr && (S->tiling.grid[0] || ktiling_box(&S->tiling));
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
@@ -213,8 +213,8 @@ void em_cuda_transforms(Em *E) {
     if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
-  if (S->tiled && attr && asked[0]) em_xform_note(S, "tiling(%s: streaming, as global auto)", asked);
-  else if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb)) : "tiling");
+  if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
+  if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->nshared) em_shared_plan(E);
   S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");

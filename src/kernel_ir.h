@@ -251,7 +251,7 @@ void ktiling_check(const Node *attr);   /* resolution: an error for bad kernel_t
 /* The kernel_tiling attributes at the top of k's body for CUDA (gpu) or C; false: none. */
 bool ktiling_of(const Func *k, bool gpu, KTiling *t);
 bool ktiling_box(const KTiling *t);     /* a local box of more than one position */
-bool ktiling_streaming(KTiling *t, bool streaming, char *asked, size_t n);   /* a grid as auto */
+bool ktiling_streaming(KTiling *t, bool streaming, char *note, size_t n);   /* a grid as auto */
 const char *ktiling_str(const KTiling *t, char *buf, size_t n);
 /* The C back end's tile: grid times box per dimension (a worker runs whole tiles, in
    row-major order); false when that is one position (no attribute, or global auto). */
