@@ -49,6 +49,7 @@ typedef struct Em {
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
   bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
+  const char *defer_bad; int ndefer;  /* CUDA linear loop: a failed 'checked test sets this flag (emit_cuda.c pf_step) */
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
@@ -231,6 +232,7 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);
 void em_cuda_transforms(Em *E);
+int em_thread_consts(Em *E, const char *ind, const char *cnt);
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
 bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v);
 void em_cuda_count_offsets(Em *E);

@@ -647,29 +647,33 @@ bool em_block_stride_loop(Em *E, Node *n) {
 }
 
 /* A local holding the thread's linear index in its block (pos2ind(blkdim, blkpos)) or the
-   block's thread count (prod(blkdim)), assigned once, is _t or _nthr of the phase loops, not
-   a per-thread array: phases mode numbers the threads in the same row-major order. */
-static void find_thread_consts(Em *E) {
+   block's thread count (prod(blkdim)), assigned once, is the expression ind or cnt (NULL:
+   left alone) of the code that runs the block's threads, not a per-thread value: the CPU's
+   phase loops (_t, _nthr) and CUDA's virtual threads (emit_cuda.c) number the threads in
+   the same row-major order. Returns how many locals became such constants. */
+int em_thread_consts(Em *E, const char *ind, const char *cnt) {
   Func *f = E->S->kfunc;
-  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
-  E->tconst = calloc(n + 1, 1);
+  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts, found = 0;
+  if (!E->tconst) E->tconst = calloc(n + 1, 1);
   for (int i = 0; i < E->S->nspecial; i++) {
     KType t = E->S->special[i].t;
     if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
         !(t.kind == K_VEC ? t.len == E->S->D : E->S->D == 1))
-      return;
+      return 0;
   }
   for (int s = first; s < n; s++) {
     Node id = {.kind = N_IDENT, .slot = s};
     Node *v = E->konst[s] || E->f->slots[s].kind != K_INT ? NULL : single_value(E, &id);
     if (!v) continue;
-    if (builtin_call(E, v, KB_POS2IND, 2) && is_special_named(E, v->list.items[0], "blkdim") &&
+    if (ind && builtin_call(E, v, KB_POS2IND, 2) && is_special_named(E, v->list.items[0], "blkdim") &&
         is_special_named(E, v->list.items[1], "blkpos"))
-      E->konst[s] = "((int32_t)_t)";
-    else if (builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
-      E->konst[s] = "((int32_t)_nthr)";
+      E->konst[s] = (char *)ind;
+    else if (cnt && builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
+      E->konst[s] = (char *)cnt;
     E->tconst[s] = E->konst[s] != NULL;
+    if (E->konst[s]) E->sc[s] = SC_NONE, found++;
   }
+  return found;
 }
 
 /* ---- CUDA transforms of flat kernels ----
@@ -732,7 +736,7 @@ void em_kernel_analysis(Em *E, Buf *body) {
   }
   free(assigned);
   em_find_konst(E, k);
-  if (E->phases) find_thread_consts(E);
+  if (E->phases) em_thread_consts(E, "((int32_t)_t)", "((int32_t)_nthr)");
   for (int s = f->ngenerics + f->nparams + f->nouts; s < fi->nslots; s++)
     if (E->konst[s]) E->sc[s] = SC_NONE;
 

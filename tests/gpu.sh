@@ -17,8 +17,9 @@
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time, then three with OQ_TILE_LITERAL=1 (about a minute: the quick check of
-#      generated code after a change)
+#      a time, then three with OQ_TILE_LITERAL=1 and the error tests (tests/errors,
+#      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
+#      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu xform
 # suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
@@ -85,6 +86,9 @@ for h in png.h jpeglib.h tiffio.h; do
     break
   fi
 done
+no_images=0
+[ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: the suites skip the image tests
+export no_images
 if ! step build 300 make -j"$(nproc)" "${make_args[@]}"; then
   tail -n 30 "$logs/build.log"
   echo "gpu.sh: the build failed"
@@ -145,6 +149,17 @@ programs_cuda() {
     OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     lit=$((lit + 1))
   done
+  # the error tests on cuda: exit status and first line of stderr as their `% EXPECT:` line
+  # says (tests/run.sh's rule; run.sh itself would also run its other suites)
+  local want st re got rc nerr=0
+  for f in tests/errors/*.q tests/cpu_errors/*.q; do
+    want=$(head -n 1 "$f" | sed -n 's/^% EXPECT: //p'); st=${want%% *}; re=${want#* }
+    got=$(timeout 120 build/oq run --target cuda "$f" 2>&1 >/dev/null; echo "rc $?")
+    rc=$(tail -n 1 <<<"$got"); rc=${rc#rc }
+    nerr=$((nerr + 1))
+    if [ "$rc" != "$st" ] || ! head -n 1 <<<"$got" | grep -Eq -- "$re"; then out+=$'\n'"FAIL error $f: $(head -n 1 <<<"$got")"; fi
+  done
+  echo "error tests on cuda: $nerr"
   grep FAIL <<<"$out"
   echo "programs on cuda: $(($(wc -l <<<"$list") + lit)) run, $(grep -c FAIL <<<"$out") failed"
   ! grep -q FAIL <<<"$out"
@@ -168,8 +183,6 @@ fi
 
 # 5. the .q suite on the GPU, next to the CPU back end (after the benchmarks: it is noisy)
 if want suite-cuda && [ $gpu_ok = 1 ]; then
-  no_images=0
-  [ ${#make_args[@]} -gt 0 ] && no_images=1   # built with NO_IMAGES=1: skip the image suite
   step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
   # programs only the GPU runs (launches beyond the interpreter's limits): a kernel of theirs
