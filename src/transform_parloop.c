@@ -339,6 +339,8 @@ static void stmt(Px *X, Nest *N, Node *n, Defs *def) {
   case N_FOR: case N_WHILE: {   /* the body may not run: what it assigns is not assigned after */
     expr(X, N, n->a, def);
     Defs inner = *def;
+    if (n->kind == N_FOR && nest_var(N, n->name) >= 0)   /* after it the name holds its last value */
+      refuse(N, "the loop variable %s is assigned in the body: a loop over it (line %d)", n->name, n->loc.line);
     if (n->kind == N_FOR) {
       Node id = {.kind = N_IDENT, .name = n->name, .loc = n->loc};
       inner.d[var_of(N, &id)] = true;

@@ -76,3 +76,10 @@ for r = 0..2
         v[k] = r
     endfor
 endfor
+for m = 0..3
+    t = 0
+    for m = 0..2
+        t = t + m
+    endfor
+    v[m] = t
+endfor

@@ -184,7 +184,8 @@ while i < 10
 endwhile
 same(z2, rz2, "larger arrays")
 % 9. a loop inside over a name of the nest: after it the name holds that loop's last value,
-%    so B9[m] is not the iteration's own element (every iteration writes B9[2])
+%    so B9[m] is not the iteration's own element (every iteration writes B9[2]): the nest
+%    stays serial (the loop variable is assigned in the body)
 B9 = ones(4) * -777
 for m = 0..3
     t = 0
