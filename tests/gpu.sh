@@ -149,16 +149,15 @@ programs_cuda() {
     OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     lit=$((lit + 1))
   done
-  # the error tests on cuda: exit status and first line of stderr as their `% EXPECT:` line
-  # says (tests/run.sh's rule; run.sh itself would also run its other suites)
-  local want st re got rc nerr=0
+  # the error tests on cuda, judged by tests/run.sh's rule for them (one program each)
+  local res nerr=0
+  res=$(mktemp)
   for f in tests/errors/*.q tests/cpu_errors/*.q; do
-    want=$(head -n 1 "$f" | sed -n 's/^% EXPECT: //p'); st=${want%% *}; re=${want#* }
-    got=$(timeout 120 build/oq run --target cuda "$f" 2>&1 >/dev/null; echo "rc $?")
-    rc=$(tail -n 1 <<<"$got"); rc=${rc#rc }
+    bash tests/run.sh --one error cuda "$f" "$res"
     nerr=$((nerr + 1))
-    if [ "$rc" != "$st" ] || ! head -n 1 <<<"$got" | grep -Eq -- "$re"; then out+=$'\n'"FAIL error $f: $(head -n 1 <<<"$got")"; fi
+    grep -q '^PASS' "$res" || out+=$'\n'"FAIL error $f: $(head -n 2 "$res" | tr '\n' ' ')"
   done
+  rm -f "$res"
   echo "error tests on cuda: $nerr"
   grep FAIL <<<"$out"
   echo "programs on cuda: $(($(wc -l <<<"$list") + lit)) run, $(grep -c FAIL <<<"$out") failed"
