@@ -770,26 +770,14 @@ static void keep_checks(Node *n) {
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) keep_checks(it.node);
 }
 
-/* A loop inside n (not in functions) over a variable of the nest: after it, that variable
-   holds the inner loop's last value. */
-static bool loops_over_nest_var(Nest *N, const Node *n) {
-  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  if (n->kind == N_FOR && nest_var(N, n->name) >= 0) return true;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-    if (loops_over_nest_var(N, it.node)) return true;
-  return false;
-}
-
-/* Every loop of the nest runs from a literal 0 without a step, and no loop of the body
-   reuses a name of the nest: loop variable d is pos[d] throughout the body. */
-static bool nest_from_zero(Nest *N) {
+/* Every loop of the nest runs from a literal 0 without a step: loop variable d is pos[d]
+   throughout the body (a body that assigns one, also by an inner loop over it, keeps the
+   nest serial: stmt). */
+static bool nest_from_zero(const Nest *N) {
   for (int d = 0; d < N->D; d++) {
     const Node *r = N->fors[d]->a;
     if (r->kind != N_RANGE || r->b || r->a->kind != N_INT || r->a->ival != 0) return false;
   }
-  const NodeList *body = &N->fors[N->D - 1]->list;
-  for (int i = 0; i < body->n; i++)
-    if (loops_over_nest_var(N, body->items[i])) return false;
   return true;
 }
 
