@@ -650,16 +650,16 @@ bool em_block_stride_loop(Em *E, Node *n) {
    block's thread count (prod(blkdim)), assigned once, is the expression ind or cnt (NULL:
    left alone) of the code that runs the block's threads, not a per-thread value: the CPU's
    phase loops (_t, _nthr) and CUDA's virtual threads (emit_cuda.c) number the threads in
-   the same row-major order. Returns how many locals became such constants. */
-int em_thread_consts(Em *E, const char *ind, const char *cnt) {
+   the same row-major order. */
+void em_thread_consts(Em *E, const char *ind, const char *cnt) {
   Func *f = E->S->kfunc;
-  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts, found = 0;
+  int n = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
   if (!E->tconst) E->tconst = calloc(n + 1, 1);
   for (int i = 0; i < E->S->nspecial; i++) {
     KType t = E->S->special[i].t;
     if ((!strcmp(E->S->special[i].name, "blkpos") || !strcmp(E->S->special[i].name, "blkdim")) &&
         !(t.kind == K_VEC ? t.len == E->S->D : E->S->D == 1))
-      return 0;
+      return;
   }
   for (int s = first; s < n; s++) {
     Node id = {.kind = N_IDENT, .slot = s};
@@ -671,9 +671,8 @@ int em_thread_consts(Em *E, const char *ind, const char *cnt) {
     else if (cnt && builtin_call(E, v, KB_PROD, 1) && is_special_named(E, v->list.items[0], "blkdim"))
       E->konst[s] = (char *)cnt;
     E->tconst[s] = E->konst[s] != NULL;
-    if (E->konst[s]) E->sc[s] = SC_NONE, found++;
+    if (E->konst[s]) E->sc[s] = SC_NONE;
   }
-  return found;
 }
 
 /* ---- CUDA transforms of flat kernels ----
