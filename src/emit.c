@@ -733,9 +733,9 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   if (E->cuda) {   /* the next piece of the block's dynamic shared memory, zeroed by all threads;
                      virtual threads (E->phases): once per GPU thread */
     int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
-    em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d);",
+    em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
          E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
-         sync, E->S->vthreads > 1 ? E->S->vthreads : 1);
+         sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
     free(dl.s);
     free(same.s);
     return sh;

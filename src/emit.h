@@ -64,6 +64,7 @@ typedef struct Em {
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
+  size_t vb_shared;     /* CUDA virtual blocks: the shared bytes of each (cuda_vblocks) */
   bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */

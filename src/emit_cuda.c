@@ -121,6 +121,29 @@ static bool vthreads_ok(Em *E) {
   return S->vthreads >= 2;
 }
 
+/* Virtual blocks: a GPU block of virtual threads runs up to V of the launch's blocks
+   (consecutive along dimension 0), each with its own pieces of shared memory (E->vb_shared
+   bytes apart) and one barrier for all, when the virtual threads stay as proposed (F), the
+   GPU block stays at 256 threads or fewer and the shared memory is sized: S->vblocks = V, 4
+   or 2 (else 1); each launch runs as many as divide its grid along dimension 0, up to V
+   (rt_gpu.c vblocks_at, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
+   threads per block, and blocks that small cost in the block scheduler
+   (tools/transpose_variants.cu, H100: 0.905 of a memcpy, 4 tiles per GPU block 0.941). */
+static void cuda_vblocks(Em *E, int F) {
+  KSpec *S = E->S;
+  int V = 4;
+  S->vblocks = 1;
+  if (S->vthreads < 2 || S->vthreads != F || (S->nshared && !S->shsized)) return;
+  int64_t threads = 1;
+  for (int d = 0; d < S->D; d++) threads *= S->cblk[d];
+  size_t sh = ksema_shared_bytes(S->shsize, S->nshared, S->shsized, S->D, S->cblk);
+  while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
+  if (V < 2) return;
+  S->vblocks = V;
+  E->vb_shared = sh;
+  em_xform_note(S, "virtual-blocks(%s)", em_sf(E, "%d", V));
+}
+
 /* CUDA's thread and block axes; Quasar's last dimension runs along x */
 static const char *const cuda_axis[3] = {"x", "y", "z"};
 
@@ -132,13 +155,13 @@ static void thread_coords(Em *E, int d) {
           d, d, d);
 }
 
-/* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 */
+/* for (_t) over the Quasar threads of this GPU thread, with their T0 and P0 (_tv: the GPU
+   thread's index along dimension 0 in its virtual block) */
 static void vthread_open(Em *E) {
   em_line(E, "#pragma unroll");
   em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
   E->ind++;
-  em_line(E, "const oq_ix T0 = threadIdx.%s + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", cuda_axis[E->S->D - 1],
-          (long long)(E->S->cblk[0] / E->S->vthreads));
+  em_line(E, "const oq_ix T0 = _tv + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", (long long)(E->S->cblk[0] / E->S->vthreads));
 }
 
 static void vthread_close(Em *E) {
@@ -159,16 +182,24 @@ static void block_facts(Em *E) {
   }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
     em_line(E, "__builtin_assume(threadIdx.%s < %lld);", cuda_axis[S->D - 1 - d],
-            (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads));
+            (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads * (S->vblocks > 1 ? S->vblocks : 1)));
 }
 
 static void cuda_vthread_body(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  em_line(E, "const oq_ix B0 = blockIdx.%s + P.boff[0];", cuda_axis[S->D - 1]);
+  const char *a = cuda_axis[S->D - 1];
+  if (S->vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
+    long long R = (long long)(S->cblk[0] / S->vthreads);
+    em_line(E, "const oq_ix _tv = threadIdx.%s %% %lld, B0 = (blockIdx.%s + P.boff[0]) * (oq_ix)P.xf + threadIdx.%s / %lld;", a, R,
+            a, a, R);
+    if (S->nshared) em_line(E, "size_t _shoff = threadIdx.%s / %lld * %zu;", a, R, E->vb_shared);
+  } else {
+    em_line(E, "const oq_ix _tv = threadIdx.%s, B0 = blockIdx.%s + P.boff[0];", a, a);
+    if (S->nshared) em_line(E, "size_t _shoff = 0;");
+  }
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
-  if (S->nshared) em_line(E, "size_t _shoff = 0;");
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
       em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->vthreads);
@@ -230,7 +261,9 @@ void em_cuda_transforms(Em *E) {
   int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
   S->cvec = 1;
   if (S->coarse) coarse_ahead(E, cvec);
+  int F = S->vthreads;
   if (!vthreads_ok(E)) S->vthreads = 1;
+  cuda_vblocks(E, F);
   E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
   if (S->cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
     Buf cnt = {0};
@@ -255,12 +288,17 @@ static void stride_digits(Em *E, int D, const char *radix, const char *q, const 
   em_line(E, "}");
 }
 
-/* _x advanced by the stride _s, with carries (in its own scope: it may come twice). */
-static void stride_step(Em *E, int D, const char *radix) {
-  em_line(E, "{ int _cy = 0;");
+/* _x advanced by the stride _s, with carries (in its own scope: it may come twice). lb: also
+   the row-major offset _lb, by _D (the stride's) and, where digit d wraps, _W<d> (one more of
+   digit d - 1, c<d> fewer of d): additions where products of every digit were. Digit 0 then
+   does not wrap: past its radix the position is past the launch's end, never run. */
+static void stride_step(Em *E, int D, const char *radix, bool lb) {
+  em_line(E, lb ? "{ int _cy = 0; _lb += _D;" : "{ int _cy = 0;");
   for (int d = D - 1; d >= 0; d--) {
     char *r = em_sf(E, radix, d);
-    em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= %s; if (_cy) _x[%d] -= %s;", d, d, d, r, d, r);
+    if (lb && d == 0) em_line(E, "  _x[0] += _s[0] + _cy;");
+    else if (lb) em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= %s; if (_cy) { _x[%d] -= %s; _lb += _W%d; }", d, d, d, r, d, r, d);
+    else em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= %s; if (_cy) _x[%d] -= %s;", d, d, d, r, d, r);
   }
   em_line(E, "}");
 }
@@ -268,9 +306,12 @@ static void stride_step(Em *E, int D, const char *radix) {
 /* ---- persistent blocks (em_coarsen_ok) ----
    The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
    body for its share of the launch's blocks (a contiguous run, or blocks a grid apart:
-   coarse_loop; every thread of each, as the oracle), and the epilogue once. Its += into float arrays add into double shadows per element
-   (OqkGrid.scr: [0] the blocks done, then merge_copies shadows per array: block b adds into
-   copy b mod merge_copies, so that fewer blocks contend for one address), and the last
+   coarse_loop; every thread of each, as the oracle), and the epilogue once. Its += into
+   float arrays add into shadows per element (OqkGrid.scr: [0] the blocks done, then per array
+   merge_copies double shadows and as many int64 ones: block b adds into copy b mod
+   merge_copies, so that fewer blocks contend for one address; an integer value goes to the
+   int64 copy, since L2 adds integers at a far higher rate than doubles: seed 000's
+   hist_shared with one double copy lost 9 % on the H100, with 8 about 1 %), and the last
    block to finish adds each element's shadows into its array once: the sums are the
    oracle's whenever its own additions were exact (integer counts), not rounded once per
    resident block. */
@@ -281,9 +322,11 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
   for (int k = 0; k < E->S->ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
+      const char *c = em_sf(E, "(blockIdx.x & %d) * _shn%d + (%s)", E->S->merge_copies - 1, k, off);
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
-      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k, E->S->merge_copies - 1,
-              k, off, e);
+      em_line(E, "if (fabs(%s) < 4503599627370496.0 && %s == rint(%s)) { if (%s != 0) atomicAdd(_shi%d + %s, (unsigned long long)(long long)%s); }",
+              e, e, e, e, k, c, e);
+      em_line(E, "else atomicAdd(_shd%d + %s, %s);", k, c, e);
       return true;
     }
   return false;
@@ -325,14 +368,37 @@ static void coarse_statements(Em *E, int from, int to) {
   for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
 }
 
-/* In the last block: var (of type ty) = the sum of element _i's merge_copies copies at base
-   + copy * stride, each then zeroed for the next launch (the copies' loads in flight
-   together, through L2). */
-static void copies_sum_clear(Em *E, const char *ty, const char *var, const char *base, const char *stride) {
+/* In the last block, thread tid of nt: for each element _i of n (in groups of LAST_U per
+   thread) var (of type ty) = the sum over its merge_copies copies _j of `copy` (an expression
+   of _i and _j) and _yo = y[_i] (y: a pointer to elements of type ety), then `clear` (a
+   statement of _i and _j) zeroes each copy for the next launch and `store` runs. Every load
+   of a group in flight together: the last block runs alone while the other SMs idle, and a
+   loop of one element at a time took a round trip through L2 for each. */
+enum { LAST_U = 4 };
+typedef struct { const char *ty, *var, *copy, *clear, *ety, *y, *store; } LastPass;
+static void last_pass(Em *E, const char *tid, const char *nt, const char *n, LastPass p) {
   int M = E->S->merge_copies;
-  em_line(E, "%s %s = 0;", ty, var);
-  em_line(E, "for (int _j = 0; _j < %d; _j++) %s += __ldcg(%s + _j * %s + _i);", M, var, base, stride);
-  em_line(E, "for (int _j = 0; _j < %d; _j++) %s[_j * %s + _i] = 0;", M, base, stride);
+  em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, LAST_U, nt);
+  E->ind++;
+  em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, LAST_U, p.ety, LAST_U);
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
+  em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
+  em_line(E, "  _sum[_u] = 0; _old[_u] = 0;");
+  em_line(E, "  if (_i >= %s) continue;", n);
+  em_line(E, "  for (int _j = 0; _j < %d; _j++) _sum[_u] += %s;", M, p.copy);
+  em_line(E, "  _old[_u] = (%s)[_i];", p.y);
+  em_line(E, "}");
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
+  em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
+  em_line(E, "  if (_i >= %s) continue;", n);
+  em_line(E, "  for (int _j = 0; _j < %d; _j++) { %s }", M, p.clear);
+  em_line(E, "  const %s %s = _sum[_u]; const %s _yo = _old[_u]; %s *const _y = (%s) + _i;", p.ty, p.var, p.ety, p.ety, p.y);
+  em_line(E, "  %s", p.store);
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
 }
 
 /* The last of the launch's blocks to get here goes into the `if (_last) {` this opens (and
@@ -362,15 +428,11 @@ static void coarse_finish(Em *E) {
   em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
   em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
   last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
-  for (int k = 0; k < S->ncoarse; k++) {
-    em_line(E, "for (int64_t _i = _tid; _i < _shn%d; _i += _nt) {", k);
-    E->ind++;
-    copies_sum_clear(E, "double", "_v", em_sf(E, "_shd%d", k), em_sf(E, "_shn%d", k));
-    em_line(E, "float *const _y = (float *)P.a%d.data + _i;", S->coarse_arg[k]);
-    em_line(E, "const float _o = *_y;");
-    em_line(E, "if (_v != 0) *_y = (float)((double)_o + _v);");
-    E->ind--;
-    em_line(E, "}");
+  for (int k = 0; k < S->ncoarse; k++) {   /* (integer copies below 2^53: exact in double) */
+    LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i) + (double)(long long)__ldcg(_shi%d + _j * _shn%d + _i)", k, k, k, k),
+                  em_sf(E, "_shd%d[_j * _shn%d + _i] = 0; _shi%d[_j * _shn%d + _i] = 0;", k, k, k, k), "float",
+                  em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
+    last_pass(E, "_tid", "_nt", em_sf(E, "_shn%d", k), p);
   }
   last_block_end(E, "_tid", "(unsigned long long *)P.scr");
 }
@@ -433,11 +495,7 @@ static void coarse_next(Em *E) {
   Buf b = {0};
   int D = E->S->D;
   if (E->coarse_gs) {   /* _G blocks further: the stride's digits _s added with carries */
-    stride_step(E, D, "c%d");
-    em_bputs(&b, "_lb = 0");
-    for (int d = 0; d < D; d++) em_bprintf(&b, " + _x[%d] * _K%d", d, d);
-    em_line(E, "%s;", b.s);
-    free(b.s);
+    stride_step(E, D, "c%d", true);
     return;
   }
   /* _lb: the row-major position of the block's first thread, K<d> per digit, less c<d> K<d>
@@ -479,7 +537,7 @@ static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
     coarse_loads(E, k, 0, nahead, p);
     return;
   }
-  em_line(E, "if (_vok && ((_%slb%d + _lt0) & 3) == 0) {", p, k);
+  em_line(E, "if (_vall || (_vok && ((_%slb%d + _lt0) & 3) == 0)) {", p, k);
   for (int j = 0; j < nahead; j++) {
     Node *a = E->ahead[j]->a;
     em_line(E, "  const float4 _v4_%d = __ldg((const float4 *)(%s.p + _%slb%d + _lt0));", j, em_slot_ref(E, a->slot), p, k);
@@ -631,11 +689,24 @@ static void coarse_loop(Em *E, int U) {
   }
   for (int d = 0; d < S->D; d++) digit[d] = em_sf(E, "_x[%d] * b%d", d, d);
   em_line(E, "oq_ix _lb = %s; (void)_lb;", row_major(E, digit));
+  if (E->coarse_gs) {   /* stride_step's increments of _lb */
+    Buf st = {0};
+    for (int d = 0; d < S->D; d++) em_bprintf(&st, "%s_s[%d] * _K%d", d ? " + " : "", d, d);
+    em_line(E, "const oq_ix _D = %s;", st.s);
+    free(st.s);
+    for (int d = 1; d < S->D; d++) em_line(E, "const oq_ix _W%d = _K%d - c%d * _K%d;", d, d - 1, d, d);
+  }
   if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
     Buf ok = {0};
     em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
     for (int j = 0; j < E->nahead; j++) em_bprintf(&ok, " && ((size_t)%s.p & 15) == 0", em_slot_ref(E, E->ahead[j]->a->slot));
     em_line(E, "const bool _vok = %s;", ok.s);
+    /* every block's first element aligned too when every digit that moves adds a multiple of
+       4 (_lb is the sum of digit d times _K<d>): one test for the whole loop */
+    Buf k4 = {0};
+    for (int d = 0; d < S->D; d++) em_bprintf(&k4, "%s(c%d == 1 ? 0 : _K%d)", d ? " | " : "", d, d);
+    em_line(E, "const bool _vall = _vok && ((_lb + _lt0) & 3) == 0 && ((%s) & 3) == 0;", k4.s);
+    free(k4.s);
     free(ok.s);
   }
   free(kd.s);
@@ -710,6 +781,7 @@ static void emit_coarse(Em *E) {
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
     em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
+    em_line(E, "unsigned long long *const _shi%d = (unsigned long long *)_shd_next; _shd_next += %d * _shn%d;", j, S->merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
@@ -1112,7 +1184,7 @@ static void cuda_tiled_body(Em *E) {
   E->ind++;
   for (int d = 0; d < D; d++) em_line(E, "const oq_ix P%d = _x[%d];", d, d);
   cuda_one_position(E, "_next");
-  stride_step(E, D, "n%d");
+  stride_step(E, D, "n%d", false);
   E->ind--;
   em_line(E, "}");
 }
@@ -1308,7 +1380,7 @@ static void cuda_sweep_body(Em *E) {
     em_line(E, "for (; _th < _nb; _th += _st) {");
     E->ind++;
     em_line(E, "const oq_ix _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
-    stride_step(E, 3, "_V%d");
+    stride_step(E, 3, "_V%d", false);
   } else {
     for (int d = 0; d < 3; d++)
       em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
@@ -1396,13 +1468,13 @@ static void cuda_count_finish(Em *E) {
     int a = S->priv_arg[k];
     KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
     const char *ct = em_el_ctype(t.el);
-    em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
+    em_line(E, "if (pv%d) {", k);
     E->ind++;
-    copies_sum_clear(E, "unsigned long long", "_k", em_sf(E, "(_gc + _gco%d)", k), em_sf(E, "pvn%d", k));
-    em_line(E, "if (!_k) continue;");
-    em_line(E, "%s *const _y = (%s *)P.a%d.data + _i;", ct, ct, a);
-    em_line(E, "*_y = oq_count_add(*_y, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
-         t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+    LastPass p = {"unsigned long long", "_k", em_sf(E, "__ldcg(_gc + _gco%d + _j * pvn%d + _i)", k, k),
+                  em_sf(E, "_gc[_gco%d + _j * pvn%d + _i] = 0;", k, k), ct, em_sf(E, "(%s *)P.a%d.data", ct, a),
+                  em_sf(E, "if (_k) *_y = oq_count_add(_yo, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
+                        t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0")};
+    last_pass(E, "threadIdx.x", "blockDim.x", em_sf(E, "pvn%d", k), p);
     E->ind--;
     em_line(E, "}");
   }
@@ -1629,7 +1701,8 @@ static const char *cuda_helpers =
    em_shared_plan); sync 2: each Quasar thread stores its own element before that barrier, and
    only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
    along dimension 0 make the box vt times the GPU block there); sync 3: nothing is zeroed,
-   nothing reads those elements (owned_reads). A bad size (the same for every thread of the
+   nothing reads those elements (owned_reads). Under vb virtual blocks (cuda_vblocks) along
+   GPU axis vax each is one vb-th of the GPU block there, with its own pieces. A bad size (the same for every thread of the
    block) fails the launch, and the block's threads exit: the kernel then knows the array
    has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
@@ -1638,8 +1711,9 @@ static const char *cuda_shared_helpers =
   "/* sync 2: GPU thread t zeroes the elements e with e = t mod the GPU block (in every dimension)\n"
   "   outside the box b: loops by strides, no division; the last dimension starts past the box\n"
   "   in rows inside it (b is a multiple of the stride) */\n"
-  "OQ_FN void oq_shared_zero_rest(char *p, size_t esz, int rank, const int64_t *dims, int vt) {\n"
-  "  const unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z}, td[3] = {threadIdx.x, threadIdx.y, threadIdx.z};\n"
+  "OQ_FN void oq_shared_zero_rest(char *p, size_t esz, int rank, const int64_t *dims, int vt, int vb, int vax) {\n"
+  "  unsigned bd[3] = {blockDim.x, blockDim.y, blockDim.z}, td[3] = {threadIdx.x, threadIdx.y, threadIdx.z};\n"
+  "  bd[vax] /= vb; td[vax] %= bd[vax];\n"
   "  unsigned n[3] = {1, 1, 1}, s[3] = {1, 1, 1}, t[3] = {0, 0, 0}, b[3] = {1, 1, 1};\n"
   "  for (int k = 0; k < rank; k++) {   /* Quasar dimension k of rank runs on GPU axis rank-1-k */\n"
   "    int j = 3 - rank + k;\n"
@@ -1653,21 +1727,21 @@ static const char *cuda_shared_helpers =
   "        else for (unsigned c = 0; c < esz; c++) e[c] = 0;\n"
   "      }\n"
   "}\n"
-  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync, int vt) {\n"
+  "OQ_FN void oq_shared_take(OqkLaunch *L, int site, int rank, const int64_t *dims, void **pp, oq_ix *d, size_t esz, size_t *off, int sync, int vt, int vb, int vax) {\n"
   "  size_t n = 1; int bad = 0;\n"
   "  unsigned have; asm(\"mov.u32 %0, %%dynamic_smem_size;\" : \"=r\"(have));\n"
   "  for (int i = 0; i < rank; i++) { if (dims[i] < 0 || dims[i] > (1 << 24)) bad = 1; else n *= (size_t)dims[i]; }\n"
   "  size_t bytes = (n * esz + 15) & ~(size_t)15;\n"
   "  if (bad || *off + bytes > have) bad = 1;\n"
   "  char *p = (char *)oq_shbuf + *off;\n"
-  "  unsigned tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
-  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z;\n"
+  "  unsigned nt = blockDim.x * blockDim.y * blockDim.z / vb;   /* vax is the outermost axis */\n"
+  "  unsigned tid = (threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z)) % nt;\n"
   "  if (bad) {   /* every thread of the block alike: the launch fails, the block stops */\n"
   "    if (tid == 0) oq_fail(L, site);\n"
   "    asm volatile(\"exit;\");\n"
   "    __builtin_unreachable();\n"
   "  }\n"
-  "  if (sync == 2) oq_shared_zero_rest(p, esz, rank, dims, vt);\n"
+  "  if (sync == 2) oq_shared_zero_rest(p, esz, rank, dims, vt, vb, vax);\n"
   "  else if (sync != 3) for (unsigned i = tid; i < bytes / 16; i += nt) ((uint4 *)p)[i] = make_uint4(0, 0, 0, 0);\n"
   "  if (sync == 1) __syncthreads();\n"
   "  for (int i = 0; i < rank; i++) d[i] = dims[i];\n"

@@ -235,8 +235,9 @@ void em_kernel_loads(Em *E) {
   const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
   for (int d = 0; d < D; d++) {
     char *blk = S->cblk[0] ? em_sf(E, "(oq_ix)%lld", (long long)S->cblk[d]) : em_sf(E, "(oq_ix)%sblk[%d]", lp, d);
-    em_line(E, "const oq_ix n%d = (oq_ix)%sdims[%d], b%d = %s, c%d = (oq_ix)%scnt[%d]; (void)n%d; (void)b%d; (void)c%d;",
-         d, lp, d, d, blk, d, lp, d, d, d, d);
+    bool one = S->cblk[0] && (S->one_block >> d & 1);   /* constants: the carries of digit d fold */
+    char *n = one ? blk : em_sf(E, "(oq_ix)%sdims[%d]", lp, d), *c = one ? "(oq_ix)1" : em_sf(E, "(oq_ix)%scnt[%d]", lp, d);
+    em_line(E, "const oq_ix n%d = %s, b%d = %s, c%d = %s; (void)n%d; (void)b%d; (void)c%d;", d, n, d, blk, d, c, d, d, d);
   }
   /* parameters and captures */
   for (int i = 0; i < f->nparams; i++) {

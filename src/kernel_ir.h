@@ -124,6 +124,7 @@ typedef struct KTiling {
   int64_t box[3];     /* mode="local": the positions each thread runs (1,1,1: not given) */
 } KTiling;
 
+#define OQ_SHARED_MAX 49152   /* CUDA dynamic shared memory without the opt-in attribute */
 #define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
 
 /* The whole specialization of one kernel launch. */
@@ -154,6 +155,9 @@ typedef struct KSpec {
                                 clears it for arrays of 2^31 elements or more */
   const int64_t *ldims;      /* the launch's dimensions (ksema_launch), when its blocks tile
                                 them exactly (cnt * blk == dims: no thread outside), else NULL */
+  unsigned one_block;         /* dimensions d (bit d) that one block covers exactly (dims ==
+                                blk: ksema_launch; in the key with cblk): n<d> and c<d> of
+                                the code are then constants (seed 000's 3 channels) */
   unsigned at_launch;        /* arguments (bit i: parameter, then capture, i < 32) that are
                                 arrays of exactly those dimensions (ksema_key; in the key):
                                 x[pos] is inside them for every thread */
@@ -210,6 +214,9 @@ typedef struct KSpec {
                                 in the key); emit_cuda keeps it when every GPU thread can run
                                 F of the block's threads along dimension 0 (docs/cuda.md),
                                 else sets 1 */
+  int vblocks;               /* ... and up to V virtual blocks (emit_cuda's cuda_vblocks): a
+                                GPU block runs V of the launch's blocks, consecutive along
+                                dimension 0; the launch says how many (OqkGrid.xf) */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];
@@ -225,6 +232,10 @@ char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
 /* The launch's facts that ksema_key completes: idx32 (the extents allow it and OQ_NO_IDX32 is
    not set) and ldims. Called before ksema_key; dims must outlive S. */
 void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt);
+/* The dynamic shared memory that a block of blk (D dimensions) takes for the nshared
+   shared() calls of z, each rounded to 16 bytes as emit_cuda's oq_shared_take takes them;
+   OQ_SHARED_MAX when a size is unknown (!sized) or bad. */
+size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int D, const int64_t *blk);
 /* Specializes the kernel. Returns false with S->reason set when something is not
    supported by compiled code (the launch then runs in the interpreter). */
 bool ksema_run(KSpec *S, Value *args);

@@ -312,8 +312,11 @@ void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64
   if (off < 0) off = getenv("OQ_NO_IDX32") && strcmp(getenv("OQ_NO_IDX32"), "0") != 0;
   S->idx32 = !off && oqk_idx32_launch(S->D, dims, blk, cnt);
   S->ldims = dims;
-  for (int d = 0; d < S->D; d++)
+  S->one_block = 0;
+  for (int d = 0; d < S->D; d++) {
     if (cnt[d] * blk[d] != dims[d]) S->ldims = NULL;
+    if (d < 3 && cnt[d] == 1 && blk[d] == dims[d]) S->one_block |= 1u << d;
+  }
 }
 
 /* Whether value v is an array of the launch's rank and dimensions (S->ldims). */
@@ -322,6 +325,25 @@ static bool launch_shaped(KSpec *S, Value v) {
   for (int d = 0; d < S->D; d++)
     if (v.arr->dims[d] != S->ldims[d]) return false;
   return true;
+}
+
+size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int D, const int64_t *blk) {
+  if (!nshared || !sized) return nshared ? OQ_SHARED_MAX : 0;
+  size_t total = 0;
+  int64_t nthr = 1;
+  for (int d = 0; d < D; d++) nthr *= blk[d];
+  for (int s = 0; s < nshared; s++, z++) {
+    size_t n = 1;
+    for (int d = 0; d < z->rank; d++) {
+      int64_t b = z->k[d] < 0 ? 0 : z->k[d] >= D ? nthr : blk[z->k[d]];
+      int64_t v = z->mul[d] * b + z->add[d];
+      if (v < 0 || v > (1 << 24)) return OQ_SHARED_MAX;
+      n *= (size_t)v;
+      if (n > OQ_SHARED_MAX) return OQ_SHARED_MAX;
+    }
+    total += (n * z->esz + 15) & ~(size_t)15;
+  }
+  return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
 }
 
 char *ksema_key(KSpec *S, Value *args) {
@@ -354,7 +376,7 @@ char *ksema_key(KSpec *S, Value *args) {
   if (S->at_launch) put_u(&p, S->at_launch, 16);
   for (int d = 0; d < S->D && d < 3 && S->cblk[0]; d++) {
     put_i(&p, S->cblk[d]);
-    *p++ = ',';
+    *p++ = S->one_block >> d & 1 ? '!' : ',';
   }
   *p++ = '|';
   memcpy(p, refs, nrefs + 1);

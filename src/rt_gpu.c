@@ -30,7 +30,6 @@
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 #define MAX_ARGS 128              /* parameters and captures of one kernel */
 
-#define OQ_SHARED_MAX 49152   /* dynamic shared memory without the opt-in attribute */
 
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
@@ -59,6 +58,8 @@ typedef struct GSpec {
   int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
   size_t coarse_sh;
   int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
+  int vblocks_max, vblocks; /* the launch's blocks per GPU block along dimension 0: at most
+                               (emit_cuda's cuda_vblocks), this launch's (vblocks_at) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (gpu_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
@@ -490,6 +491,8 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   g->coarse_inc = S->coarse_inc;
   g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
   g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
+  g->vblocks_max = S->vblocks > 1 ? S->vblocks : 1;
+  g->vblocks = 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->nsites = S->nsites;
   g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
@@ -522,27 +525,10 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
 
 /* ---- launch configuration ---- */
 
-/* The dynamic shared memory a launch's shared() calls take, each piece rounded to 16 bytes
-   as emit_cuda's oq_shared_take takes them; sizes it cannot know (or a bad one, which the
-   kernel reports) reserve the whole 48 KiB. */
+/* The dynamic shared memory a launch's shared() calls take (sizes it cannot know, or a bad
+   one, which the kernel reports, reserve the whole 48 KiB): each of its virtual blocks'. */
 static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
-  if (!g->nshared || !g->shsized) return g->nshared ? OQ_SHARED_MAX : 0;
-  size_t total = 0;
-  int64_t nthr = 1;
-  for (int d = 0; d < D; d++) nthr *= blk[d];
-  for (int s = 0; s < g->nshared; s++) {
-    const struct KShSize *z = &g->shsize[s];
-    size_t n = 1;
-    for (int d = 0; d < z->rank; d++) {
-      int64_t b = z->k[d] < 0 ? 0 : z->k[d] >= D ? nthr : blk[z->k[d]];
-      int64_t v = z->mul[d] * b + z->add[d];
-      if (v < 0 || v > (1 << 24)) return OQ_SHARED_MAX;
-      n *= (size_t)v;
-      if (n > OQ_SHARED_MAX) return OQ_SHARED_MAX;
-    }
-    total += (n * z->esz + 15) & ~(size_t)15;
-  }
-  return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
+  return ksema_shared_bytes(g->shsize, g->nshared, g->shsized, D, blk) * g->vblocks;
 }
 
 /* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
@@ -593,7 +579,7 @@ static const char *shape_problem(const GSpec *g, const CpuLaunch *cl, const int6
       return "the launch's blocks or grid exceed the device's limits";
     if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
   }
-  if (!g->tiled && threads / g->vthreads / g->cvec > g->k->max_threads) return "the block has more threads than the kernel can run";
+  if (!g->tiled && threads / g->vthreads / g->cvec * g->vblocks_max > g->k->max_threads) return "the block has more threads than the kernel can run";
   return NULL;
 }
 
@@ -775,6 +761,7 @@ static void fill_grid(GSpec *g, const CpuLaunch *cl, KSpec *S, const int64_t *bl
     h->blk[d] = blk[d];
     h->cnt[d] = cnt[d];
   }
+  if (g->vblocks_max > 1) h->xf = g->vblocks;   /* (kernels of virtual blocks are not tiled) */
   OqkArg *a = G.args;
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
@@ -948,7 +935,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   size_t bytes = 8;
   for (int k = 0; k < g->ncoarse; k++) {
     Value v = cl->args[g->coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 16 * g->merge_copies : 0;   /* double and int64 */
   }
   count_scratch(g, bytes, loc);
   ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
@@ -975,8 +962,9 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   for (int d = 0; d < cl->D; d++) {
     full[cl->D - 1 - d] = cnt[d];
-    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads);
+    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads * g->vblocks);
   }
+  full[cl->D - 1] /= g->vblocks;   /* (cuda_vblocks: it divides the grid there) */
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
   if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
@@ -1074,6 +1062,17 @@ static int vthreads_for(const CpuLaunch *cl) {
   if (want) return blk[0] % want ? 1 : want;
   for (int F = 4; F >= 2; F /= 2)
     if (blk[0] % F == 0 && threads / F >= 64) return F;
+  return 1;
+}
+
+/* This launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2,
+   up to what the kernel takes, that divide the grid along dimension 0 (cnt0), else 1.
+   OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
+static int vblocks_at(const GSpec *g, int64_t cnt0) {
+  int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
+  if (most > g->vblocks_max) most = g->vblocks_max;
+  for (int V = most >= 4 ? 4 : most; V >= 2; V /= 2)
+    if (cnt0 % V == 0) return V;
   return 1;
 }
 
@@ -1201,6 +1200,7 @@ bool gpu_launch(const CpuLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
+  g->vblocks = vblocks_at(g, cnt[0]);
   g->shared_bytes = shared_size(g, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;

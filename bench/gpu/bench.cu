@@ -229,20 +229,22 @@ static void transpose_case(int n) {
   double checked32 = best_ms([&] { transpose_rows_checked<32, 4><<<dim3(n / 32, n / 32), dim3(32, 4), 32 * 33 * 4>>>(a, b, n, n); });
   cudaFree(a);
   cudaFree(b);
-  // each tile size with oq's choice of virtual threads (or OQ_CUDA_VTHREADS's), then without
+  // each tile size with oq's choice of virtual threads and blocks (or OQ_CUDA_VTHREADS's and
+  // OQ_CUDA_VBLOCKS's), then without virtual threads, then without virtual blocks
   for (int k = 16; k <= 32; k *= 2)
-    for (int vt = 0; vt < 2; vt++) {
+    for (int vt = 0; vt < 3; vt++) {
       char call[200], what[120];
       snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
-      const char *was = getenv("OQ_CUDA_VTHREADS");
+      const char *knob = vt == 2 ? "OQ_CUDA_VBLOCKS" : "OQ_CUDA_VTHREADS";
+      const char *was = getenv(knob);
       std::string keep = was ? was : "";
-      if (vt) setenv("OQ_CUDA_VTHREADS", "1", 1);
+      if (vt) setenv(knob, "1", 1);
       bool ok = oq(call);
-      if (was) setenv("OQ_CUDA_VTHREADS", keep.c_str(), 1);
-      else unsetenv("OQ_CUDA_VTHREADS");
+      if (was) setenv(knob, keep.c_str(), 1);
+      else unsetenv(knob);
       if (!ok) continue;
       double oq_ms = oq_kernel("k_transpose");
-      snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles%s", n, k, k, vt ? ", 1 thread" : "");
+      snprintf(what, sizeof what, "transpose %d^2, %dx%d tiles%s", n, k, k, vt == 1 ? ", 1 thread" : vt == 2 ? ", 1 block" : "");
       row(what, oq_ms, "cuMemcpyDtoD", copy_ms, vt ? "-" : ">= 95%");
       if (vt) continue;
       row("", oq_ms, k == 16 ? "CUDA tiled (seed 002)" : "CUDA tiled, 32x32", k == 16 ? hand16 : hand32, "-");
