@@ -307,14 +307,12 @@ static void stride_step(Em *E, int D, const char *radix, bool lb) {
    The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
    body for its share of the launch's blocks (a contiguous run, or blocks a grid apart:
    coarse_loop; every thread of each, as the oracle), and the epilogue once. Its += into
-   float arrays add into shadows per element (OqkGrid.scr: [0] the blocks done, then per array
-   merge_copies double shadows and as many int64 ones: block b adds into copy b mod
-   merge_copies, so that fewer blocks contend for one address; an integer value goes to the
-   int64 copy, since L2 adds integers at a far higher rate than doubles: seed 000's
-   hist_shared with one double copy lost 9 % on the H100, with 8 about 1 %), and the last
-   block to finish adds each element's shadows into its array once: the sums are the
-   oracle's whenever its own additions were exact (integer counts), not rounded once per
-   resident block. */
+   float arrays add into double shadows per element (OqkGrid.scr: [0] the blocks done, then
+   merge_copies shadows per array: block b adds into copy b mod merge_copies, so that fewer
+   blocks contend for one address: seed 000's hist_shared on the H100 lost 9 % with one copy,
+   4-5 % with 2, with int64 shadows as with doubles), and the last block to finish adds each
+   element's shadows into its array once: the sums are the oracle's whenever its own
+   additions were exact (integer counts), not rounded once per resident block. */
 
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
    (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
@@ -322,11 +320,9 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
   for (int k = 0; k < E->S->ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
-      const char *c = em_sf(E, "(blockIdx.x & %d) * _shn%d + (%s)", E->S->merge_copies - 1, k, off);
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
-      em_line(E, "if (fabs(%s) < 4503599627370496.0 && %s == rint(%s)) { if (%s != 0) atomicAdd(_shi%d + %s, (unsigned long long)(long long)%s); }",
-              e, e, e, e, k, c, e);
-      em_line(E, "else atomicAdd(_shd%d + %s, %s);", k, c, e);
+      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k, E->S->merge_copies - 1,
+              k, off, e);
       return true;
     }
   return false;
@@ -428,10 +424,9 @@ static void coarse_finish(Em *E) {
   em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
   em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
   last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
-  for (int k = 0; k < S->ncoarse; k++) {   /* (integer copies below 2^53: exact in double) */
-    LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i) + (double)(long long)__ldcg(_shi%d + _j * _shn%d + _i)", k, k, k, k),
-                  em_sf(E, "_shd%d[_j * _shn%d + _i] = 0; _shi%d[_j * _shn%d + _i] = 0;", k, k, k, k), "float",
-                  em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
+  for (int k = 0; k < S->ncoarse; k++) {
+    LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i)", k, k), em_sf(E, "_shd%d[_j * _shn%d + _i] = 0;", k, k),
+                  "float", em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
     last_pass(E, "_tid", "_nt", em_sf(E, "_shn%d", k), p);
   }
   last_block_end(E, "_tid", "(unsigned long long *)P.scr");
@@ -781,7 +776,6 @@ static void emit_coarse(Em *E) {
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
     em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
-    em_line(E, "unsigned long long *const _shi%d = (unsigned long long *)_shd_next; _shd_next += %d * _shn%d;", j, S->merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }

@@ -935,7 +935,7 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   size_t bytes = 8;
   for (int k = 0; k < g->ncoarse; k++) {
     Value v = cl->args[g->coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 16 * g->merge_copies : 0;   /* double and int64 */
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
   }
   count_scratch(g, bytes, loc);
   ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
