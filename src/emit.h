@@ -59,12 +59,12 @@ typedef struct Em {
   unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
   unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
   unsigned sh_unread;   /* ... of which nothing reads those elements (owned_reads): no zeroing */
+  size_t vb_shared;     /* ... a block's bytes under virtual blocks (cuda_vblocks) */
   int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
-  size_t vb_shared;     /* CUDA virtual blocks: the shared bytes of each (cuda_vblocks) */
   bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */

@@ -310,7 +310,7 @@ static void stride_step(Em *E, int D, const char *radix, bool lb) {
    float arrays add into double shadows per element (OqkGrid.scr: [0] the blocks done, then
    merge_copies shadows per array: block b adds into copy b mod merge_copies, so that fewer
    blocks contend for one address: seed 000's hist_shared on the H100 lost 9 % with one copy,
-   4-5 % with 2, with int64 shadows as with doubles), and the last block to finish adds each
+   4-5 % with 2, and int64 shadows measured the same), and the last block to finish adds each
    element's shadows into its array once: the sums are the oracle's whenever its own
    additions were exact (integer counts), not rounded once per resident block. */
 

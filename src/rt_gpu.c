@@ -30,7 +30,6 @@
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 #define MAX_ARGS 128              /* parameters and captures of one kernel */
 
-
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
   char *key;
@@ -1071,7 +1070,7 @@ static int vthreads_for(const CpuLaunch *cl) {
 static int vblocks_at(const GSpec *g, int64_t cnt0) {
   int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
   if (most > g->vblocks_max) most = g->vblocks_max;
-  for (int V = most >= 4 ? 4 : most; V >= 2; V /= 2)
+  for (int V = most >= 4 ? 4 : most >= 2 ? 2 : 1; V >= 2; V /= 2)
     if (cnt0 % V == 0) return V;
   return 1;
 }
