@@ -612,6 +612,9 @@ static void coarse_block_level(Em *E) {
   NodeList *l = &E->S->kfunc->body;
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
   NodeList pro = {l->items, b1}, body = {l->items + b1 + 1, b2 - b1 - 1}, epi = {l->items + b2 + 1, l->n - b2 - 1};
+  /* an accumulator that only receives the same int: unsigned counts, an integer increment
+     where a float one was (read back as the float the additions gave: below 2^24, _K) */
+  if (E->S->coarse_inc) E->count_arr = em_slot_name(E, E->S->kspec, E->coarse_slot);
   block_level(E, &pro);
   em_line(E, "for (int64_t _vb = _b; _vb < hi && _vb < _b + _K; _vb++) {");
   E->ind++;
@@ -621,6 +624,7 @@ static void coarse_block_level(Em *E) {
   E->ind--;
   em_line(E, "}");
   block_level(E, &epi);
+  E->count_arr = NULL;
 }
 
 static void emit_kernel(Em *E, Buf *out) {

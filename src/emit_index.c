@@ -804,7 +804,9 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     E->ind++;
   }
   const char *nat = NULL, *fix = NULL;
-  if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
+  if (at.shared && !E->cuda && !res && op == OP_ADD && E->count_arr && !strcmp(E->count_arr, P->arr)) {
+    em_line(E, "((unsigned *)%s.p)[%s] += (unsigned)(%s);", P->arr, off, v);   /* persistent blocks' counts (emit_c) */
+  } else if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
   } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB)) {
