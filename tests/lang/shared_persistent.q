@@ -38,6 +38,19 @@ function [] = __kernel__ weighted(im : mat, w : mat, y : vec, pos : ivec2, blkpo
     endif
 endfunction
 
+% transformed, counts of 3 (held as unsigned counts on both back ends), read back through a
+% linear epilogue into an array that does not start at zero
+function [] = __kernel__ counts_three(im : mat, y : vec, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
+    acc = shared(16)
+    syncthreads
+    acc[mod(im[pos], 16)] += 3
+    syncthreads
+    t = pos2ind(blkdim, blkpos)
+    if t < 16
+        y[t] += acc[t] / 3 + acc[t] * 0.5
+    endif
+endfunction
+
 % not transformed: the epilogue overwrites (=), per block
 function [] = __kernel__ per_block(im : mat, y : mat, blkidx : ivec2, pos : ivec2, blkpos : ivec2, blkdim : ivec2)
     acc = shared(16)
@@ -140,6 +153,12 @@ y = zeros(16)
 parallel_do([[64, 48], [4, 8]], m, w, y, weighted)
 for b = 0..15
     assert(y[b] == 2 * (wsum[b] - cnt16[b]))
+endfor
+
+y = ones(16) * 0.25
+parallel_do([[64, 48], [8, 4]], m, y, counts_three)
+for b = 0..15
+    assert(y[b] == 0.25 + 2.5 * cnt16[b])
 endfor
 
 nb = [64 / 8, 48 / 4]
