@@ -1696,9 +1696,9 @@ static const char *cuda_helpers =
    only the elements outside the block's box are zeroed (vt virtual threads per GPU thread
    along dimension 0 make the box vt times the GPU block there); sync 3: nothing is zeroed,
    nothing reads those elements (owned_reads). Under vb virtual blocks (cuda_vblocks) along
-   GPU axis vax each is one vb-th of the GPU block there, with its own pieces. A bad size (the same for every thread of the
-   block) fails the launch, and the block's threads exit: the kernel then knows the array
-   has its dimensions. Needs helpers_common (oq_fail). */
+   GPU axis vax each is one vb-th of the GPU block there, with its own pieces. A bad size
+   (the same for every thread of the block) fails the launch, and the block's threads exit:
+   the kernel then knows the array has its dimensions. Needs helpers_common (oq_fail). */
 static const char *cuda_shared_helpers =
   "OQ_FN oq_ix oq_swz(oq_ix e) { return e ^ ((e >> 5) & 31); }   /* emit_cuda: count_swizzled */\n"
   "extern __shared__ __align__(16) double oq_shbuf[];\n"

@@ -567,17 +567,15 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   }
   *off = em_sf(E, "%s", o.s);
   *valid = v.len ? em_sf(E, "(%s)", v.s) : "1";
-  if (P->rule == R_CHECKED) {
+  if (P->rule == R_CHECKED && E->defer_bad) {   /* the access below is guarded by valid: the step reports later */
+    em_line(E, "%s |= !%s;", E->defer_bad, *valid);
+    E->ndefer++;
+  } else if (P->rule == R_CHECKED) {
     Buf ixs = {0};
     for (int d = 0; d < P->ndim; d++)
       em_bprintf(&ixs, "%s%s", d ? ", " : "", d != P->vdim && P->ridx[d] ? em_sf(E, "oq_idxf(%s)", P->ridx[d]) : ix[d]);
-    if (E->defer_bad) {   /* the access below is guarded by valid: the step reports later */
-      em_line(E, "%s |= !%s;", E->defer_bad, *valid);
-      E->ndefer++;
-    } else {
-      em_line(E, "if (__builtin_expect(!%s, 0)) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }",
-              *valid, ixs.s, E->L, P->site, P->ndim, P->rank, P->arr);
-    }
+    em_line(E, "if (__builtin_expect(!%s, 0)) { const int64_t _ix[] = {%s}; oq_fail_index(%s, %d, %d, _ix, %d, %s.d); }",
+            *valid, ixs.s, E->L, P->site, P->ndim, P->rank, P->arr);
     free(ixs.s);
   }
   free(v.s);
