@@ -421,6 +421,17 @@ static bool plan_inside(Em *E, Node *n, Plan *P) {
   return P->vdim < 0 && ((E->row_fast && em_fast_access(E, n, &o, NULL)) || launch_inside(E, n));
 }
 
+/* The error site of 'checked access n. */
+static int index_site(Em *E, Node *n) {
+  KSpec *S = E->S;
+  if (S->nsites == S->sitecap) {
+    S->sitecap = S->sitecap ? 2 * S->sitecap : 8;
+    S->sites = realloc(S->sites, S->sitecap * sizeof *S->sites);
+  }
+  S->sites[S->nsites] = (KSite){KE_INDEX, n->loc, n->a->kind == N_IDENT ? n->a->name : NULL, func_display_name(E->f)};
+  return S->nsites++;
+}
+
 static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   int nidx = n->list.n, R = at.rank;
   memset(P, 0, sizeof *P);
@@ -442,16 +453,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     P->ndim = 1;
     return;
   }
-  if (P->rule == R_CHECKED) {
-    KSpec *S = E->S;
-    if (S->nsites == S->sitecap) {
-      S->sitecap = S->sitecap ? 2 * S->sitecap : 8;
-      S->sites = realloc(S->sites, S->sitecap * sizeof *S->sites);
-    }
-    S->sites[S->nsites] = (KSite){KE_INDEX, n->loc, n->a->kind == N_IDENT ? n->a->name : NULL,
-                                  func_display_name(E->f)};
-    P->site = S->nsites++;
-  }
+  if (P->rule == R_CHECKED) P->site = index_site(E, n);
   if (nidx == 1 && R >= 2 && em_T(E, n->list.items[0]).kind == K_VEC && n->list.items[0]->kind != N_COLON) {
     /* a position: its components index successive dimensions */
     KType vt = em_T(E, n->list.items[0]);
@@ -652,6 +654,115 @@ static bool ldg_param(Em *E, Node *n) {
   return E->cuda && i >= 0 && i < 32 && (E->ldg_params >> i & 1);
 }
 
+/* ---- 'hwtex_nearest and 'hwtex_linear reads (rt_index.c's hwtex_get, the oracle) ----
+   An element read with a scalar coordinate: nearest rounds it, floor(c + 0.5); linear
+   sums the corners floor(c) and floor(c) + 1 of each such dimension times the products of
+   their weights, a corner of weight 0 not read. Corners follow the array's boundary rule. */
+
+/* Whether n reads one element at real coordinates; with c, the C expressions of its
+   coordinates (NULL: 0) and in real which of them are scalars (the others are ints). */
+static bool hwtex_coords(Em *E, Node *n, KType at, char **c, bool *real) {
+  int nidx = n->list.n, R = at.rank;
+  bool any = false;
+  if (nidx == 1 && R >= 2 && em_T(E, n->list.items[0]).kind == K_VEC && n->list.items[0]->kind != N_COLON) {
+    Node *e = n->list.items[0];
+    KType vt = em_T(E, e);
+    if (em_kclass(em_kt(vt.elem)) != K_REAL) return false;
+    if (c) {
+      char *pv = e->kind == N_RANGE ? em_ex_range_value(E, e) : em_vname(E, em_ex(E, e), vt);
+      for (int d = 0; d < (vt.len > R ? vt.len : R); d++) {
+        c[d] = d < vt.len ? em_sf(E, "%s.v[%d]", pv, d) : NULL;
+        real[d] = d < vt.len;
+      }
+    }
+    return true;
+  }
+  for (int d = 0; d < nidx; d++) {
+    Node *e = n->list.items[d];
+    KType t = em_T(E, e);
+    if (e->kind == N_COLON || e->kind == N_RANGE || (t.kind != K_INT && t.kind != K_REAL)) return false;
+    any |= t.kind == K_REAL;
+  }
+  for (int d = 0; c && d < nidx; d++) {
+    real[d] = em_T(E, n->list.items[d]).kind == K_REAL;
+    c[d] = em_ex(E, n->list.items[d]);
+  }
+  return any;
+}
+
+static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fmt) {
+  unsigned mods = (unsigned)n->a->ival;
+  bool linear = mods & TM_HWTEX_LINEAR, pos = n->list.n == 1 && at.rank >= 2;
+  char *c[OQ_MAX_RANK] = {0}, *base[OQ_MAX_RANK], *w[OQ_MAX_RANK] = {0};
+  bool real[OQ_MAX_RANK] = {0};
+  hwtex_coords(E, n, at, c, real);
+  Plan P;
+  memset(&P, 0, sizeof P);
+  P.vdim = -1;
+  P.priv = -1;
+  P.arr = arr;
+  P.rank = at.rank;
+  P.rule = rule_of(mods);
+  P.ndim = pos ? (at.rank > n->list.n ? at.rank : n->list.n) : n->list.n;
+  if (pos) {
+    KType vt = em_T(E, n->list.items[0]);
+    if (vt.len > P.ndim) P.ndim = vt.len;
+  }
+  if (P.rule == R_CHECKED) P.site = index_site(E, n);
+  for (int d = 0; d < P.ndim; d++) {
+    if (pos || d < P.ndim - 1) P.size[d] = em_adim(E, arr, at, d);
+    else {   /* the last index is linear over the remaining dimensions */
+      Buf b = {0};
+      em_bputs(&b, "1");
+      for (int k = d; k < at.rank; k++) em_bprintf(&b, " * %s", em_adim(E, arr, at, k));
+      P.size[d] = em_sf(E, "(%s)", b.s);
+      free(b.s);
+    }
+    base[d] = em_tmp(E);
+    if (!c[d]) em_line(E, "const int64_t %s = 0;", base[d]);
+    else if (!real[d]) em_line(E, "const int64_t %s = (int64_t)%s;", base[d], c[d]);
+    else {
+      char *f = em_tmp(E);
+      em_line(E, "const oq_real %s = floor(%s%s);", f, c[d], linear ? "" : " + (oq_real)0.5");
+      em_line(E, "const int64_t %s = oq_idxf(%s);", base[d], f);
+      if (linear) {
+        w[d] = em_tmp(E);
+        em_line(E, "const oq_real %s = %s - %s;", w[d], c[d], f);
+      }
+    }
+  }
+  const bool narrow = narrow_rule(E, P.rule);
+  char *acc = em_tmp(E);
+  KType r = em_T(E, n);
+  em_line(E, "%s %s = %s;", em_ctype(E, r), acc, zero_of(em_kclass(r)));
+  for (int corner = 0; corner < 1 << P.ndim; corner++) {
+    Buf wt = {0};
+    bool skip = false;
+    for (int d = 0; d < P.ndim; d++) {
+      int b = corner >> d & 1;
+      if (b && !w[d]) skip = true;   /* an int coordinate: no second corner */
+      if (w[d]) em_bprintf(&wt, "%s%s", wt.len ? " * " : "", b ? w[d] : em_sf(E, "((oq_real)1 - %s)", w[d]));
+      char *ix = b ? em_sf(E, "(%s + 1)", base[d]) : base[d];
+      P.idx[d] = narrow ? em_sf(E, "oq_ixl(%s)", ix) : ix;
+    }
+    if (skip) {
+      free(wt.s);
+      continue;
+    }
+    char *off, *valid, *wv = wt.len ? em_sf(E, "(%s)", wt.s) : NULL;
+    free(wt.s);
+    if (wv) em_line(E, "if (%s != 0) {", wv);
+    E->ind += wv != NULL;
+    plan_elem_at(E, &P, 0, &off, &valid);
+    char *lv = em_load(E, at.el, em_sf(E, elem_fmt, arr, off));
+    if (!strcmp(valid, "1")) em_line(E, "%s += %s%s;", acc, wv ? em_sf(E, "%s * ", wv) : "", lv);
+    else em_line(E, "if (%s) %s += %s%s;", valid, acc, wv ? em_sf(E, "%s * ", wv) : "", lv);
+    E->ind -= wv != NULL;
+    if (wv) em_line(E, "}");
+  }
+  return acc;
+}
+
 char *em_index_read(Em *E, Node *n) {
   for (int j = 0; j < E->nahead; j++)
     if (E->ahead[j] == n) return em_sf(E, "_la%d_%d", j, E->pf_k);
@@ -686,10 +797,13 @@ char *em_index_read(Em *E, Node *n) {
     }
     return t0;
   }
+  const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
+  unsigned mods = n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0;
+  if ((mods & (TM_HWTEX_NEAREST | TM_HWTEX_LINEAR)) && hwtex_coords(E, n, at, NULL, NULL))
+    return hwtex_read(E, n, arr, at, elem_fmt);
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
-  const char *elem_fmt = ldg_param(E, n->a) ? "__ldg(&%s.p[%s])" : "%s.p[%s]";
   if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
   if (P.vdim < 0) {
     char *off, *valid;

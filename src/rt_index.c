@@ -223,11 +223,92 @@ static bool fast_offset(const Array *A, int nidx, const Value *idx, int64_t *off
   return true;
 }
 
+/* ---- 'hwtex_nearest and 'hwtex_linear ----
+   An element read (numbers, or one position vector) of an array with a texture modifier
+   reads at real coordinates: 'hwtex_nearest rounds each to the nearest index, floor(c + 0.5);
+   'hwtex_linear interpolates between floor(c) and floor(c) + 1 with weight c - floor(c) in
+   each dimension, summing the 2^D corners times the products of their weights and skipping
+   corners of weight 0 (an integer coordinate reads its element alone). Every corner follows
+   the array's boundary rule. A GPU's texture unit does this with 8-bit weights; here and in
+   the compiled kernels (emit_index.c) it is done in full precision. */
+static bool hwtex_coords(const Array *A, int nidx, const Value *idx, double *c) {
+  if (nidx == 1 && A->rank >= 2 && idx[0].kind == V_ARRAY) {
+    const Array *pos = idx[0].arr;
+    if (el_is_complex(pos->elem) || pos->numel > OQ_MAX_RANK) return false;
+    for (int64_t d = 0; d < pos->numel; d++) c[d] = arr_load(pos, d);
+    for (int64_t d = pos->numel; d < A->rank; d++) c[d] = 0;
+    return true;
+  }
+  for (int d = 0; d < nidx; d++) {
+    if (idx[d].kind == V_SCALAR) c[d] = idx[d].s;
+    else if (idx[d].kind == V_INT || idx[d].kind == V_BOOL) c[d] = (double)idx[d].i;
+    else return false;
+  }
+  return true;
+}
+
+static bool integral_index(Value v) {
+  if (v.kind == V_SCALAR) return v.s == floor(v.s);
+  if (v.kind != V_ARRAY || el_is_integer(v.arr->elem)) return true;
+  for (int64_t k = 0; k < v.arr->numel; k++)
+    if (arr_load(v.arr, k) != floor(arr_load(v.arr, k))) return false;
+  return true;
+}
+
+static double floor_index(double f) { return f != f ? (double)INT64_MIN : f; }
+
+static Value hwtex_get(const Array *A, int nidx, const Value *idx, const IndexCtx *ctx) {
+  double c[OQ_MAX_RANK];
+  Plan p;
+  plan_build(&p, A, nidx, idx, ctx);   /* sizes, strides and the rule; the indices are set below */
+  if (p.nkept || !hwtex_coords(A, nidx, idx, c)) {
+    for (int d = 0; p.nkept && d < nidx; d++)
+      if (!integral_index(idx[d]))
+        rt_error(ctx_loc(ctx), "a texture read of a slice at a non-integer coordinate (not supported)");
+    plan_free(&p);
+    return v_none();
+  }
+  const bool linear = ctx->mods & TM_HWTEX_LINEAR;
+  if (linear && el_class(A->elem) != NC_REAL)
+    rt_error(ctx_loc(ctx), "'hwtex_linear interpolates arrays of scalars, not of %s", el_name(A->elem));
+  int64_t base[OQ_MAX_RANK], k[OQ_MAX_RANK] = {0};
+  double w[OQ_MAX_RANK];
+  for (int d = 0; d < p.ndim; d++) {
+    double f = floor(linear ? c[d] : c[d] + 0.5);
+    w[d] = linear ? c[d] - f : 0;
+    base[d] = rt_trunc_i64(floor_index(f));
+  }
+  if (!linear) {
+    for (int d = 0; d < p.ndim; d++) p.one[d] = base[d];
+    int64_t off = plan_offset(&p, A, k, ctx);
+    plan_free(&p);
+    return off < 0 ? zero_of(A->elem) : arr_get(A, off);
+  }
+  double sum = 0;
+  for (int corner = 0; corner < 1 << p.ndim; corner++) {
+    double wt = 1;
+    for (int d = 0; d < p.ndim; d++) {
+      int b = corner >> d & 1;
+      wt *= b ? w[d] : 1 - w[d];
+      p.one[d] = base[d] + b;
+    }
+    if (wt == 0) continue;
+    int64_t off = plan_offset(&p, A, k, ctx);
+    if (off >= 0) sum += wt * arr_load(A, off);
+  }
+  plan_free(&p);
+  return v_scalar(sum);
+}
+
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {
   if (a.kind != V_ARRAY) rt_error(ctx_loc(ctx), "cannot index a %s", rt_kind_name(a));
   if (nidx == 0) { val_retain(a); return a; }
   const Array *A = a.arr;
   int64_t off;
+  if (ctx && (ctx->mods & (TM_HWTEX_NEAREST | TM_HWTEX_LINEAR))) {
+    Value r = hwtex_get(A, nidx, idx, ctx);
+    if (r.kind != V_NONE) return r;
+  }
   if (fast_offset(A, nidx, idx, &off)) return arr_get(A, off);
   Plan p;
   plan_build(&p, A, nidx, idx, ctx);

@@ -114,7 +114,10 @@ __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigne
 // R > 1: R hidden copies of y_sh (lane l adds into copy l mod R, copy r at 1025 r: another
 // bank), summed at the end: what more copies than the program's 4 columns would give.
 // DB: the next step's 8 loads issued before this step's counts (as oq's tiled loop does).
-template <int RUNS, int R = 1, int DB = 0>
+// EPI: 0 each bin's count added to y (64-bit integer atomics); 1 no merge (timing only);
+// 2 oq's merge: double atomics into 8 copies of double shadows (gc + 1, copy blockIdx mod 8),
+// then the last block adds their sums to a float histogram (y read as float) and zeroes them.
+template <int RUNS, int R = 1, int DB = 0, int EPI = 0>
 __global__ void coarse(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
   __shared__ unsigned shr[R * 1025];
   unsigned *sh = shr + (threadIdx.x & (R - 1)) * 1025;
@@ -142,15 +145,71 @@ __global__ void coarse(const float *im, long long n, unsigned long long *gc, uns
     for (int u = 0; u < 8; u++) count4(cur[u]);
   }
   for (; vb < end; vb += step) count4(load(vb));
+  if (EPI == 1) return;
   __syncthreads();
+  double *shd = (double *)(gc + 1);
   for (int b = threadIdx.x; b < 256; b += blockDim.x) {
     unsigned long long s = 0;
     for (int j = 0; j < 4; j++) {
       unsigned o = b * 4 + j;
       for (int c = 0; c < R; c++) s += shr[c * 1025 + (o ^ ((o >> 5) & 31))];
     }
-    if (s) atomicAdd(y + b, s);
+    if (EPI == 0 && s) atomicAdd(y + b, s);
+    if (EPI >= 2 && EPI <= 7 && s) atomicAdd(shd + (blockIdx.x & 7) * 256 + b, (double)s);
+    if (EPI == 11 && s) atomicAdd(shd + b, (double)s);
+    const unsigned long long one = 1ull << 40, low = one - 1;
+    float *yf = (float *)y;
+    if (EPI == 8) {   // packed: contributors in bits 40-63, the count below; the last one writes y
+      unsigned long long *pk = gc + 2400, old = atomicAdd(pk + b, one + s);
+      if ((old >> 40) == gridDim.x - 1) { pk[b] = 0; yf[b] = (float)((double)yf[b] + (double)((old & low) + s)); }
+    }
+    if (EPI == 9) {   // packed in 8 copies (blockIdx mod 8), each copy's last contributor adds it to one more
+      const unsigned c = blockIdx.x & 7, members = (gridDim.x - c + 7) / 8;
+      unsigned long long *l1 = gc + 3000 + c * 256, *l2 = gc + 2700, old = atomicAdd(l1 + b, one + s);
+      if ((old >> 40) == members - 1) {
+        const unsigned long long tot = (old & low) + s;
+        l1[b] = 0;
+        const unsigned long long old2 = atomicAdd(l2 + b, one + tot);
+        if ((old2 >> 40) == 7) { l2[b] = 0; yf[b] = (float)((double)yf[b] + (double)((old2 & low) + tot)); }
+      }
+    }
   }
+  if (EPI == 6 || EPI >= 8) return;
+  __shared__ int last;
+  if (EPI == 3 || EPI == 7) {   // release by thread 0 after the barrier (cumulative), no full fence
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      unsigned long long old;
+      asm volatile("atom.add.acq_rel.gpu.u64 %0, [%1], 1;" : "=l"(old) : "l"(gc) : "memory");
+      last = old == gridDim.x - 1;
+    }
+  } else if (EPI == 4) {   // 8 group counters (gc + 1 + 2048 + 32 g), then one
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) {
+      const unsigned g = blockIdx.x & 7, members = (gridDim.x - g + 7) / 8;
+      last = 0;
+      if (atomicAdd(gc + 2049 + 32 * g, 1ull) == members - 1) {
+        gc[2049 + 32 * g] = 0;
+        last = atomicAdd(gc, 1ull) == 7;
+      }
+    }
+  } else {
+    __threadfence();
+    __syncthreads();
+    if (threadIdx.x == 0) last = atomicAdd(gc, 1ull) == gridDim.x - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  if (EPI == 3 || EPI == 7) asm volatile("fence.acq_rel.gpu;" ::: "memory");
+  else __threadfence();
+  if (EPI != 5 && EPI != 7) for (int b = threadIdx.x; b < 256; b += blockDim.x) {
+    double k = 0;
+    for (int c = 0; c < 8; c++) { k += __ldcg(shd + c * 256 + b); shd[c * 256 + b] = 0; }
+    float *yf = (float *)y;
+    if (k != 0) yf[b] = (float)((double)yf[b] + k);
+  }
+  if (threadIdx.x == 0) *gc = 0;
 }
 
 typedef void (*Kern)(const float *, long long, unsigned long long *, unsigned long long *);
@@ -173,9 +232,9 @@ static float timed(cudaEvent_t a, cudaEvent_t b) {
 static void run_image(long long h, long long w, int kind, int reps, std::vector<Variant> &vs) {
   const long long n = h * w * 3;
   float *im; unsigned long long *gc, *y; int *cy; float *dummy;
-  CK(cudaMalloc(&im, n * 4)); CK(cudaMalloc(&gc, (1 + 8 * 256) * 8)); CK(cudaMalloc(&y, 256 * 8));
+  CK(cudaMalloc(&im, n * 4)); CK(cudaMalloc(&gc, 6000 * 8)); CK(cudaMalloc(&y, 256 * 8));
   CK(cudaMalloc(&cy, 257 * 4)); CK(cudaMalloc(&dummy, 4));
-  CK(cudaMemset(gc, 0, (1 + 8 * 256) * 8));
+  CK(cudaMemset(gc, 0, 6000 * 8));
   fill<<<sms * 8, 256>>>(im, n, kind);
   CK(cudaDeviceSynchronize());
   std::vector<float> host(n);
@@ -190,7 +249,7 @@ static void run_image(long long h, long long w, int kind, int reps, std::vector<
   for (auto &v : vs) {
     int nb = 0;
     CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.k, v.bs, v.counts ? (256 << v.lgr) * 4 : 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.k, v.bs, v.counts && v.bs != 96 ? (256 << v.lgr) * 4 : 0));
     v.grid = nb * sms;
     v.t.clear();
   }
@@ -202,7 +261,7 @@ static void run_image(long long h, long long w, int kind, int reps, std::vector<
     for (auto &v : vs) {
       CK(cudaMemset(y, 0, 256 * 8));
       CK(cudaEventRecord(a));
-      v.k<<<v.grid, v.bs, v.counts ? (256 << v.lgr) * 4 : 0>>>(im, n, gc, y);
+      v.k<<<v.grid, v.bs, v.counts && v.bs != 96 ? (256 << v.lgr) * 4 : 0>>>(im, n, gc, y);
       CK(cudaEventRecord(b));
       v.t.push_back(timed(a, b));
       CK(cudaGetLastError());
@@ -212,7 +271,13 @@ static void run_image(long long h, long long w, int kind, int reps, std::vector<
         for (int k = 0; k < 256; k++)
           if (got[k] != ref[k]) { printf("WRONG %s bin %d: %llu, expected %llu\n", v.name, k, got[k], ref[k]); break; }
       }
-      if (v.counts == 1) CK(cudaMemset(gc, 0, (1 + 8 * 256) * 8));
+      if (v.counts == 3 && r == 0) {
+        std::vector<float> got(256);
+        CK(cudaMemcpy(got.data(), y, 256 * 4, cudaMemcpyDeviceToHost));
+        for (int k = 0; k < 256; k++)
+          if (got[k] != (float)ref[k]) { printf("WRONG %s bin %d: %.0f, expected %llu\n", v.name, k, got[k], ref[k]); break; }
+      }
+      if (v.counts == 1) CK(cudaMemset(gc, 0, 6000 * 8));
     }
   }
   std::sort(tread.begin(), tread.end()); std::sort(tcub.begin(), tcub.end());
@@ -248,6 +313,16 @@ int main() {
   add(vs, "coarse runs, 4 hidden copies", coarse<1, 4>, 0, 96, 2);
   add(vs, "coarse runs, loads a step ahead", coarse<1, 1, 1>, 0, 96, 2);
   add(vs, "coarse grid-stride, loads ahead", coarse<0, 1, 1>, 0, 96, 2);
+  add(vs, "coarse gs ahead, no merge", coarse<0, 1, 1, 1>, 0, 96, 1);
+  add(vs, "coarse gs ahead, oq's merge", coarse<0, 1, 1, 2>, 0, 96, 3);
+  add(vs, "gs merge, release counter", coarse<0, 1, 1, 3>, 0, 96, 3);
+  add(vs, "gs merge, 8 group counters", coarse<0, 1, 1, 4>, 0, 96, 3);
+  add(vs, "gs merge, counter, no pass", coarse<0, 1, 1, 5>, 0, 96, 1);
+  add(vs, "gs merge, shadows only", coarse<0, 1, 1, 6>, 0, 96, 1);
+  add(vs, "gs merge, release, no pass", coarse<0, 1, 1, 7>, 0, 96, 1);
+  add(vs, "gs packed, 1 copy", coarse<0, 1, 1, 8>, 0, 96, 3);
+  add(vs, "gs packed, 8 copies", coarse<0, 1, 1, 9>, 0, 96, 3);
+  add(vs, "gs double REDs, 1 copy", coarse<0, 1, 1, 11>, 0, 96, 1);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;
