@@ -3,8 +3,7 @@
 % borders. Here: erosion (op_min) and dilation (op_max) with a 3x3 cross; OUTPUT is the
 % morphological gradient, dilation minus erosion, which outlines edges.
 % Run: oq run examples/morph.q [INPUT [OUTPUT [SIZE]]]
-% 'mirror follows src/value.h: index -1 reads 1 and index N reads N-2 (the edge sample is
-% not repeated).
+% 'mirror is Quasar's (docs/language.md): index -1 reads 1 and index N reads N-1.
 import "lib/gallery.q"
 
 op_min = __device__ (x,y) -> min(x,y)

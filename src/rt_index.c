@@ -50,10 +50,10 @@ static int64_t resolve(int64_t i, int64_t n, Bound rule) {
   if (n == 0) return -1;
   switch (rule) {
   case B_CIRCULAR: return pos_mod(i, n);
-  case B_MIRROR: {   /* reflection without repeating the edge: period 2n-2 */
-    if (n == 1) return 0;
-    int64_t j = pos_mod(i, 2 * n - 2);
-    return j < n ? j : 2 * n - 2 - j;
+  case B_MIRROR: {   /* Quasar's (QUASAR-NOTES.md): |i| mod 2n, folded: -1 -> 1, n -> n-1 */
+    uint64_t a = i < 0 ? 0 - (uint64_t)i : (uint64_t)i;
+    int64_t j = (int64_t)(a % (uint64_t)(2 * n));
+    return j < n ? j : 2 * n - 1 - j;
   }
   case B_CLAMP: return i < 0 ? 0 : n - 1;
   default: return -1;

@@ -221,8 +221,8 @@ typedef struct IndexCtx {
    Boundary rules (no modifier: see IndexCtx.in_kernel): 'checked and 'unchecked: an error
    naming the array, the index and the size ('unchecked is undefined in Quasar; the
    interpreter reports it); 'safe: reads 0, writes dropped; 'circular: periodic; 'mirror:
-   n -> reflection without repeating the edge sample (-1 -> 1, N -> N-2); 'clamped: nearest
-   edge element. */
+   Quasar's |n| mod 2N, folded to 2N-1-m where m >= N (-1 -> 1, N -> N-1, period 2N);
+   'clamped: nearest edge element. */
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx);
 /* a[idx...] = v. v may be a scalar (broadcast over a slice) or an array with as many
    elements as the slice. Element-type conversion as arr_set. */

@@ -1,5 +1,5 @@
 % Every boundary modifier, read and written from a kernel, checked against indices
-% resolved on the host: 'circular wraps, 'mirror reflects without repeating the edge,
+% resolved on the host: 'circular wraps, 'mirror reflects (-1 -> 1, n -> n-1),
 % 'clamped takes the nearest edge element, 'safe and no modifier read 0 outside and drop
 % writes, 'unchecked is used in range only.
 
@@ -32,17 +32,13 @@ function [] = __kernel__ reads2(a : mat'mirror, b : mat'circular, o1 : mat, o2 :
     o2[pos] = b[pos[0] - 5, pos[1] + 7]
 endfunction
 
+% QUASAR-NOTES.md's rule: |i| mod 2n, then 2n-1-j where that is >= n
 function r = host_mirror(i, n)
     r = i
-    if n == 1
-        r = 0
-    elseif i < 0 || i >= n
-        p = 2 * n - 2
-        j = mod(i, p)
-        if j < 0
-            j += p
-        endif
-        r = j < n ? j : p - j
+    if i < 0 || i >= n
+        p = 2 * n
+        j = mod(abs(i), p)
+        r = j < n ? j : p - 1 - j
     endif
 endfunction
 
@@ -95,9 +91,10 @@ endfor
 for i = 0..2
     assert(ys[i] == 0 && yd[i] == 0)
 endfor
-% mirror: i = 3..9 -> 3,4,5,6,5,4,3: the last writer (in thread order) of 3 is p = 6, and
-% threads are independent, so check only the elements written once
-assert(ym[6] == 4)
+% mirror: i = 3..9 -> 3,4,5,6,6,5,4: threads are independent, so check only the element
+% written once, and that 6 holds one of its two writers
+assert(ym[3] == 1)
+assert(ym[6] == 4 || ym[6] == 5)
 % clamped: i = 7, 8, 9 all write element 6
 assert(yk[3] == 1 && yk[4] == 2 && yk[5] == 3)
 assert(yk[6] >= 4 && yk[6] <= 7)

@@ -290,8 +290,9 @@ static void ref_gaussian(char **a) {   /* IN SIZE OUT */
   compare("gaussian", a[2], &y, 1, 0, &x);
 }
 
-static int mirror(int i, int n) {   /* -1 -> 1, n -> n-2 */
-  while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;
+static int mirror(int i, int n) {   /* -1 -> 1, n -> n-1 (QUASAR-NOTES.md) */
+  if (i < 0) i = -i;
+  while (i >= n) i = i >= 2 * n ? i - 2 * n : 2 * n - 1 - i;
   return i;
 }
 

@@ -1,20 +1,17 @@
-% Boundary modifier 'mirror on kernel (and host) reads: reflection without repeating the edge sample (-1 -> 1, N -> N-2).
+% Boundary modifier 'mirror on kernel (and host) reads, Quasar's rule (QUASAR-NOTES.md):
+% |i| mod 2N, folded to 2N-1-m where m >= N: -1 -> 1, N -> N-1.
 % Every read x[i + d] for offsets d far outside the array is compared with a host loop
 % that computes the expected index by hand.
 
-% the index that i stands for in an array of n elements: reflect about the edge samples
-% themselves, so that the edge sample is not repeated: -1 -> 1, n -> n-2
+% the index that i stands for in an array of n elements: x[-i] is x[i]; past the end the
+% extension runs back from the edge sample, repeating it (n -> n-1, 2n-1 -> 0, 2n -> 0)
 function j = bidx(i, n)
-    j = i
-    if n == 1
-        j = 0
-    endif
-    while j < 0 || j >= n
-        if j < 0
-            j = -j
-        endif
-        if j >= n
-            j = 2 * (n - 1) - j
+    j = abs(i)
+    while j >= n
+        if j >= 2 * n
+            j = j - 2 * n
+        else
+            j = 2 * n - 1 - j
         endif
     endwhile
 endfunction

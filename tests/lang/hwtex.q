@@ -39,9 +39,9 @@ function j = fix_index(i, n, rule)
         j = i < 0 ? 0 : (i > n - 1 ? n - 1 : i)
     elseif rule == 2      % circular (mod takes the dividend's sign)
         j = mod(mod(i, n) + n, n)
-    elseif rule == 3      % mirror, the edge not repeated
-        j = mod(mod(i, 2 * n - 2) + 2 * n - 2, 2 * n - 2)
-        j = j < n ? j : 2 * n - 2 - j
+    elseif rule == 3      % mirror: |i| mod 2n, folded
+        j = mod(abs(i), 2 * n)
+        j = j < n ? j : 2 * n - 1 - j
     endif
 endfunction
 

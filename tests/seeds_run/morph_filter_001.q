@@ -23,16 +23,12 @@ function y = morph_filter[T](x : cube[T], mask : mat[T], ctr : ivec2, init : T, 
 endfunction
 
 % ---- test driver ----
-% mirror extension without repeating the edge sample: -1 -> 1, n -> n-2
+% mirror extension (QUASAR-NOTES.md): x[-i] = x[i]; past the end the edge sample repeats,
+% n -> n-1, with period 2n
 function j = mirror(i, n)
-    j = i
-    while j < 0 || j >= n
-        if j < 0
-            j = -j
-        endif
-        if j >= n
-            j = 2 * (n - 1) - j
-        endif
+    j = abs(i)
+    while j >= n
+        j = j >= 2 * n ? j - 2 * n : 2 * n - 1 - j
     endwhile
 endfunction
 

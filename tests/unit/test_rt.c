@@ -700,9 +700,9 @@ static double num(Value v) {
 
 /* Independent references of the boundary rules. */
 static int64_t ref_circular(int64_t i, int64_t n) { return ((i % n) + n) % n; }
-static int64_t ref_mirror(int64_t i, int64_t n) {
-  if (n == 1) return 0;
-  while (i < 0 || i >= n) i = i < 0 ? -i : 2 * (n - 1) - i;   /* reflect until inside */
+static int64_t ref_mirror(int64_t i, int64_t n) {   /* x[-i] = x[i]; past the end the edge repeats */
+  if (i < 0) i = -i;
+  while (i >= n) i = i >= 2 * n ? i - 2 * n : 2 * n - 1 - i;
   return i;
 }
 static int64_t ref_clamp(int64_t i, int64_t n) { return i < 0 ? 0 : i >= n ? n - 1 : i; }
@@ -798,7 +798,8 @@ static void test_boundaries(void) {
   }
   /* the examples of the spec */
   CHECK(num(GET(v, &mirr, v_int(-1))) == 2 && num(GET(v, &mirr, v_int(-2))) == 3 &&
-        num(GET(v, &mirr, v_int(5))) == 4 && num(GET(v, &mirr, v_int(6))) == 3, "mirror table");
+        num(GET(v, &mirr, v_int(5))) == 5 && num(GET(v, &mirr, v_int(6))) == 4 &&
+        num(GET(v, &mirr, v_int(10))) == 1 && num(GET(v, &mirr, v_int(-5))) == 5, "mirror table");
   Value one = VEC(EL_F32, 7);
   CHECK(num(GET(one, &mirr, v_int(-3))) == 7 && num(GET(one, &circ, v_int(4))) == 7, "size 1");
   Value vi = VEC(EL_I32, 1, 2);
@@ -808,7 +809,7 @@ static void test_boundaries(void) {
   /* 2D: the rule applies per dimension */
   Value M = mkf(EL_F32, 2, DIMS(4, 5), f_m);
   CHECK(num(GET(M, &circ, v_int(-1), v_int(7))) == 32, "circular M[-1,7] = M[3,2]");
-  CHECK(num(GET(M, &mirr, v_int(4), v_int(-1))) == 21, "mirror M[4,-1] = M[2,1]");
+  CHECK(num(GET(M, &mirr, v_int(4), v_int(-1))) == 31, "mirror M[4,-1] = M[3,1]");
   CHECK(num(GET(M, &clam, v_int(9), v_int(-3))) == 30, "clamped M[9,-3] = M[3,0]");
   CHECK(num(GET(M, &safe, v_int(1), v_int(5))) == 0, "safe M[1,5]");
   CHECK(num(GET(M, &circ, VEC(EL_I32, 5, -1))) == 14, "circular position M[[5,-1]]");
@@ -817,7 +818,7 @@ static void test_boundaries(void) {
   Value idx = VEC(EL_I32, -2, -1, 0, 4, 5, 6);
   CHECK(fmt_is(GET(v, &safe, idx), "[0,0,1,5,0,0]"), "safe gather");
   CHECK(fmt_is(GET(v, &circ, idx), "[4,5,1,5,1,2]"), "circular gather");
-  CHECK(fmt_is(GET(v, &mirr, idx), "[3,2,1,5,4,3]"), "mirror gather");
+  CHECK(fmt_is(GET(v, &mirr, idx), "[3,2,1,5,5,4]"), "mirror gather");
   CHECK(fmt_is(GET(v, &clam, idx), "[1,1,1,5,5,5]"), "clamped gather");
   CHECK(fmt_is(GET(M, &safe, VEC(EL_I32, 3, 4), v_colon()), "[[30,31,32,33,34],\n [0,0,0,0,0]]"),
         "safe rows");
@@ -842,7 +843,7 @@ static void test_boundaries(void) {
 
   /* writes */
   static const struct { unsigned mods; bool kernel; int64_t i; int64_t expect; } wr[] = {
-    { TM_CIRCULAR, false, -1, 4 }, { TM_CIRCULAR, false, 12, 2 }, { TM_MIRROR, false, 5, 3 },
+    { TM_CIRCULAR, false, -1, 4 }, { TM_CIRCULAR, false, 12, 2 }, { TM_MIRROR, false, 5, 4 },
     { TM_MIRROR, false, -2, 2 }, { TM_CLAMPED, false, 100, 4 }, { TM_CLAMPED, false, -3, 0 },
     { TM_SAFE, false, 5, -1 }, { 0, true, -1, -1 }, { TM_SAFE, true, 2, 2 },
   };
