@@ -8,6 +8,7 @@ static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
 static void coarse_ahead(Em *E, int want);
+enum { CGROUPS = 4 };   /* coarse groups, at most (coarse_ahead) */
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide; pvq<k> is the copy's replica of
@@ -169,15 +170,27 @@ static void vthread_close(Em *E) {
   em_line(E, "}");
 }
 
+/* Whether tuning knob `name` (an environment variable) is set to 0. */
+static bool knob_off(const char *name) {
+  const char *e = getenv(name);
+  return e && !strcmp(e, "0");
+}
+
+/* Persistent blocks under virtual threads: the GPU threads of one launch block (its
+   constant size over cvec). */
+static int64_t coarse_gblock(KSpec *S) {
+  int64_t n = 1;
+  for (int d = 0; d < S->D; d++) n *= S->cblk[d];
+  return n / S->cvec;
+}
+
 /* With the block size in the key, the compiler may know each thread index's bound (index
    tests of blkpos and its products fold). */
 static void block_facts(Em *E) {
   KSpec *S = E->S;
   if (!S->cblk[0] || S->tiled) return;
-  if (S->coarse && S->cvec > 1) {   /* a 1-D block of F times fewer threads (coarse_ahead) */
-    int64_t n = 1;
-    for (int d = 0; d < S->D; d++) n *= S->cblk[d];
-    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(n / S->cvec));
+  if (S->coarse && S->cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most (coarse_ahead) */
+    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(coarse_gblock(S) * (S->cgroups > 1 ? S->cgroups : 1)));
     return;
   }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
@@ -545,7 +558,14 @@ static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
   em_line(E, "}");
 }
 
-/* Whether the m-th block from vb, in this resident block's order, is one of the launch's. */
+/* The digit along which the groups of a GPU block take consecutive blocks, or -1 (coarse
+   groups, coarse_ahead; only in the grid-stride order). */
+static int group_dim(Em *E) {
+  return E->coarse_gs && E->S->cgroups > 1 ? E->S->cgroup_dim : -1;
+}
+
+/* Whether the m-th block from vb, in this resident block's order, is one of the launch's
+   (under coarse groups vb is the GPU block's first of V, and V divides nvb). */
 static char *coarse_has(Em *E, int m) {
   return E->coarse_gs ? em_sf(E, "vb + %d * _G < nvb", m) : em_sf(E, "vb + %d < _vb1", m);
 }
@@ -554,8 +574,9 @@ static char *coarse_has(Em *E, int m) {
    them: new constants (p "") or the next step's registers (p "n", coarse_piped). */
 static void coarse_step_digits(Em *E, int U, const char *p) {
   const char *decl = *p ? "" : "const oq_ix ";
+  int gd = group_dim(E);
   for (int k = 0; k < U; k++) {
-    for (int d = 0; d < E->S->D; d++) em_line(E, "%s_%sx%d_%d = _x[%d];", decl, p, k, d, d);
+    for (int d = 0; d < E->S->D; d++) em_line(E, "%s_%sx%d_%d = _x[%d]%s;", decl, p, k, d, d, d == gd ? " + _grp" : "");
     em_line(E, *p ? "%s_%slb%d = _lb;" : "%s_%slb%d = _lb; (void)_lb%d;", decl, p, k, k);
     coarse_next(E);
   }
@@ -655,11 +676,14 @@ static char *row_major(Em *E, char *const *digit) {
    OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  const char *gs = getenv("OQ_CUDA_COARSE_GS"), *pipe = getenv("OQ_CUDA_COARSE_PIPE");
-  bool piped = S->cvec > 1 && E->nahead && !(pipe && !strcmp(pipe, "0"));
-  E->coarse_gs = piped && !(gs && !strcmp(gs, "0"));
+  bool piped = S->cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
+  E->coarse_gs = piped && !knob_off("OQ_CUDA_COARSE_GS");
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
-  if (E->coarse_gs) {   /* blocks blockIdx.x, + _G, + 2 _G...: the stride's digits _s */
+  if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
+    em_line(E, "const oq_ix _V = (oq_ix)blockDim.x / %lld, _G = (oq_ix)gridDim.x * _V;", (long long)coarse_gblock(S));
+    em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x * _V;", S->D, S->D);
+    stride_digits(E, S->D, "c%d", "vb", "_G");
+  } else if (E->coarse_gs) {   /* blocks blockIdx.x, + _G, + 2 _G...: the stride's digits _s */
     em_line(E, "const oq_ix _G = (oq_ix)gridDim.x;");
     em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x;", S->D, S->D);
     stride_digits(E, S->D, "c%d", "vb", "_G");
@@ -678,9 +702,10 @@ static void coarse_loop(Em *E, int U) {
     em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
     em_bprintf(&kd, " * n%d", d);
   }
+  int gd = group_dim(E);
   for (int t = 0; t < S->cvec; t++) {
     for (int d = 0; d < S->D; d++) digit[d] = coarse_tdigit(E, d, t);
-    em_line(E, "const oq_ix _lt%d = %s; (void)_lt%d;", t, row_major(E, digit), t);
+    em_line(E, "const oq_ix _lt%d = %s%s; (void)_lt%d;", t, row_major(E, digit), gd >= 0 ? em_sf(E, " + _grp * _K%d", gd) : "", t);
   }
   for (int d = 0; d < S->D; d++) digit[d] = em_sf(E, "_x[%d] * b%d", d, d);
   em_line(E, "oq_ix _lb = %s; (void)_lb;", row_major(E, digit));
@@ -745,6 +770,19 @@ static void coarse_ahead(Em *E, int want) {
   }
   S->cvec = ok ? 4 : 1;
   if (ok) em_xform_note(S, "%s", "vector-loads(4)");
+  /* coarse groups: up to CGROUPS launch blocks' threads per GPU block, each group taking its
+     own blocks grid-stride (coarse_loop) and all adding into the one accumulator, which the
+     first group's epilogue merges: V times fewer merges, the merge being what this kernel
+     pays beyond its loads (H100, seed 000's hist_shared at 8192x8192x3, by hand: 0.2704-0.2720
+     ms with 1 group, 0.2684-0.2700 with 4; tools/hist_variants.cu). The prologue (zero stores
+     and locals) runs in every group: stores of zeros before the barrier are idempotent. The
+     resident blocks step through the launch's blocks V at a time (vb, a multiple of V, stays
+     the same for the whole GPU block: its digits live in uniform registers) and group g takes
+     block vb + g, g further along digit cgroup_dim, which V divides: no carry. */
+  S->cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
+  while (S->cgroup_dim >= 0 && (S->one_block >> S->cgroup_dim & 1)) S->cgroup_dim--;
+  S->cgroups = ok && S->cgroup_dim >= 0 && !knob_off("OQ_CUDA_COARSE_PIPE") && !knob_off("OQ_CUDA_COARSE_GS") ? CGROUPS : 1;
+  if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
 }
 
 static void emit_coarse(Em *E) {
@@ -753,7 +791,13 @@ static void emit_coarse(Em *E) {
   Func *f = S->kfunc;
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
   if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
-    em_line(E, "const oq_ix _g = threadIdx.x;");
+    if (S->cgroups > 1) {   /* group _grp of the GPU block (coarse_ahead) */
+      long long gb = (long long)coarse_gblock(S);
+      em_line(E, "const oq_ix _grp = threadIdx.x / %lld, _g = threadIdx.x - _grp * %lld;", gb, gb);
+      em_line(E, "__builtin_assume(_g >= 0 && _g < %lld);   /* (the thread digits fold as with one group) */", gb);
+    } else {
+      em_line(E, "const oq_ix _g = threadIdx.x;");
+    }
     for (int t = 0; t < F; t++) {
       em_line(E, "oq_ix _q%d = _g * %d + %d;", t, F, t);
       for (int d = S->D - 1; d >= 0; d--) em_line(E, "const oq_ix _T%d_%d = _q%d %% b%d; _q%d /= b%d;", d, t, t, d, t, d);
@@ -802,7 +846,11 @@ static void emit_coarse(Em *E) {
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
+  if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
+  E->ind += S->cgroups > 1;
   coarse_phase(E, b2 + 1, f->body.n, false);
+  E->ind -= S->cgroups > 1;
+  if (S->cgroups > 1) em_line(E, "}");
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   E->count_arr = NULL;
   E->count_swz = false;

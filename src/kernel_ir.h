@@ -210,6 +210,10 @@ typedef struct KSpec {
   int cvec;                  /* ... Quasar threads per GPU thread, consecutive in the block
                                 (emit_cuda's coarse_ahead): the launcher starts 1-D blocks of
                                 cvec times fewer threads */
+  int cgroups;               /* ... and at most this many such blocks' threads per GPU block,
+                                sharing one accumulator (coarse groups; 1: one), group g
+                                taking the block g further along dimension cgroup_dim */
+  int cgroup_dim;
   int vthreads;              /* CUDA virtual threads: the launcher proposes F (with cblk, both
                                 in the key); emit_cuda keeps it when every GPU thread can run
                                 F of the block's threads along dimension 0 (docs/cuda.md),

@@ -55,6 +55,9 @@ typedef struct GSpec {
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
   int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
+  int cgroups_max, cgroups; /* their launch blocks per GPU block, at most (emit_cuda's coarse
+                               groups) and at this launch (coarse_grid) */
+  int cgroup_dim;           /* the dimension whose block count cgroups divides */
   size_t coarse_sh;
   int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   int vblocks_max, vblocks; /* the launch's blocks per GPU block along dimension 0: at most
@@ -127,6 +130,7 @@ typedef struct Knobs {
   int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
   int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
   int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
+  int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
 } Knobs;
@@ -170,6 +174,7 @@ static const Knobs *knobs(void) {
     k->coarse_occ = env_int("OQ_CUDA_COARSE_OCC", 1, 64, 64);
     k->coarse_run = env_int("OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32);
     k->coarse_vec = env_int("OQ_CUDA_COARSE_VEC", 0, 1, 2);
+    k->coarse_groups = env_int("OQ_CUDA_COARSE_GROUPS", 1, 8, 4);
     k->eager = env_int("OQ_CUDA_EAGER", 0, 1, 0);
     k->ktime = env_int("OQ_CUDA_KTIME", 0, 1, 0);
     k->read = true;
@@ -489,6 +494,9 @@ static void compile_spec(GSpec *g, KSpec *S, const CpuLaunch *cl) {
   memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
   g->coarse_inc = S->coarse_inc;
   g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
+  g->cgroups_max = g->cvec > 1 && S->cgroups > 1 ? S->cgroups : 1;
+  g->cgroups = 1;
+  g->cgroup_dim = S->cgroup_dim;
   g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
   g->vblocks_max = S->vblocks > 1 ? S->vblocks : 1;
   g->vblocks = 1;
@@ -909,22 +917,28 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
    1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
    enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
    (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
-   epilogue's float arrays. */
+   epilogue's float arrays. Under coarse groups (emit_cuda's coarse_ahead) a GPU block holds
+   V launch blocks' threads (OQ_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
 static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   SrcLoc loc = cl->site->loc;
   int64_t blocks = 1, threads = 1;
   for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
-  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes) {
-    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec), g->shared_bytes, loc);
+  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob allow */
+  int V = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
+  while (V > 1 && (threads / g->cvec * V > g->k->max_threads || cnt[g->cgroup_dim] % V)) V /= 2;
+  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec * V), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
+    g->cgroups = V;
   }
   int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = knobs()->coarse_occ;
   int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
-  int64_t run = knobs()->coarse_run, fill = (blocks + run - 1) / run;
+  int64_t run = knobs()->coarse_run * (int64_t)V, fill = (blocks + run - 1) / run;   /* (a run per group) */
   if (grid > fill) grid = fill > 0 ? fill : 1;
+  if (grid > (blocks + V - 1) / V) grid = (blocks + V - 1) / V;
   if (g->coarse_inc) {
-    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per resident block */
+    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per accumulator */
     int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
     if (grid < least) grid = least;
   }
@@ -965,7 +979,7 @@ static void launch(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const int6
   }
   full[cl->D - 1] /= g->vblocks;   /* (cuda_vblocks: it divides the grid there) */
   if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
-  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec, block[1] = block[2] = 1;
+  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec * g->cgroups, block[1] = block[2] = 1;
   if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
   if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
   if (G.ntimed == RING) gpu_sync(loc);

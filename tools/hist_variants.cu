@@ -117,7 +117,10 @@ __global__ void ro(const float *im, long long n, unsigned long long *gc, unsigne
 // EPI: 0 each bin's count added to y (64-bit integer atomics); 1 no merge (timing only);
 // 2 oq's merge: double atomics into 8 copies of double shadows (gc + 1, copy blockIdx mod 8),
 // then the last block adds their sums to a float histogram (y read as float) and zeroes them.
-template <int RUNS, int R = 1, int DB = 0, int EPI = 0>
+// V: groups of 96 threads per GPU block, each taking its own launch blocks (grid-stride: block
+// V b + g, then a grid of V blocks further) and all adding into the one y_sh, so that a GPU
+// block merges V times as many counts at once (V = 1: the program's shape).
+template <int RUNS, int R = 1, int DB = 0, int EPI = 0, int V = 1>
 __global__ void coarse(const float *im, long long n, unsigned long long *gc, unsigned long long *y) {
   __shared__ unsigned shr[R * 1025];
   unsigned *sh = shr + (threadIdx.x & (R - 1)) * 1025;
@@ -125,9 +128,9 @@ __global__ void coarse(const float *im, long long n, unsigned long long *gc, uns
   __syncthreads();
   const long long W3 = 8192 * 3, c1 = W3 / 192, nvb = n / W3 / 2 * c1;
   const long long G = gridDim.x, per = (nvb + G - 1) / G;
-  long long vb = RUNS ? blockIdx.x * per : blockIdx.x;
-  const long long end = RUNS ? (vb + per < nvb ? vb + per : nvb) : nvb, step = RUNS ? 1 : G;
-  const int t = threadIdx.x, r = t / 48, c = (t % 48) * 4;
+  long long vb = RUNS ? blockIdx.x * per : blockIdx.x * V + threadIdx.x / 96;
+  const long long end = RUNS ? (vb + per < nvb ? vb + per : nvb) : nvb, step = RUNS ? 1 : G * V;
+  const int t = threadIdx.x % 96, r = t / 48, c = (t % 48) * 4;
   auto load = [&](long long b) { return __ldg((const float4 *)(im + (2 * (b / c1) + r) * W3 + (b % c1) * 192 + c)); };
   auto count4 = [&](float4 q) {
     float e[4] = {q.x, q.y, q.z, q.w};
@@ -249,7 +252,7 @@ static void run_image(long long h, long long w, int kind, int reps, std::vector<
   for (auto &v : vs) {
     int nb = 0;
     CK(cudaFuncSetAttribute(v.k, cudaFuncAttributeMaxDynamicSharedMemorySize, 64 << 10));
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.k, v.bs, v.counts && v.bs != 96 ? (256 << v.lgr) * 4 : 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&nb, v.k, v.bs, v.counts && v.lgr > 0 ? (256 << v.lgr) * 4 : 0));
     v.grid = nb * sms;
     v.t.clear();
   }
@@ -261,7 +264,7 @@ static void run_image(long long h, long long w, int kind, int reps, std::vector<
     for (auto &v : vs) {
       CK(cudaMemset(y, 0, 256 * 8));
       CK(cudaEventRecord(a));
-      v.k<<<v.grid, v.bs, v.counts && v.bs != 96 ? (256 << v.lgr) * 4 : 0>>>(im, n, gc, y);
+      v.k<<<v.grid, v.bs, v.counts && v.lgr > 0 ? (256 << v.lgr) * 4 : 0>>>(im, n, gc, y);
       CK(cudaEventRecord(b));
       v.t.push_back(timed(a, b));
       CK(cudaGetLastError());
@@ -323,6 +326,10 @@ int main() {
   add(vs, "gs packed, 1 copy", coarse<0, 1, 1, 8>, 0, 96, 3);
   add(vs, "gs packed, 8 copies", coarse<0, 1, 1, 9>, 0, 96, 3);
   add(vs, "gs double REDs, 1 copy", coarse<0, 1, 1, 11>, 0, 96, 1);
+  add(vs, "gs oq's merge, V=2 (192)", coarse<0, 1, 1, 2, 2>, 0, 192, 3);
+  add(vs, "gs oq's merge, V=4 (384)", coarse<0, 1, 1, 2, 4>, 0, 384, 3);
+  add(vs, "gs oq's merge, V=8 (768)", coarse<0, 1, 1, 2, 8>, 0, 768, 3);
+  add(vs, "gs no merge, V=4 (384)", coarse<0, 1, 1, 1, 4>, 0, 384, 1);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;
