@@ -330,6 +330,9 @@ int main() {
   add(vs, "gs oq's merge, V=4 (384)", coarse<0, 1, 1, 2, 4>, 0, 384, 3);
   add(vs, "gs oq's merge, V=8 (768)", coarse<0, 1, 1, 2, 8>, 0, 768, 3);
   add(vs, "gs no merge, V=4 (384)", coarse<0, 1, 1, 1, 4>, 0, 384, 1);
+  add(vs, "gs packed 1 copy, V=4 (384)", coarse<0, 1, 1, 8, 4>, 0, 384, 3);
+  add(vs, "gs shadows only, V=4 (384)", coarse<0, 1, 1, 6, 4>, 0, 384, 1);
+  add(vs, "gs counter no pass, V=4 (384)", coarse<0, 1, 1, 5, 4>, 0, 384, 1);
   for (int kind = 0; kind < 3; kind++) run_image(8192, 8192, kind, 15, vs);
   if (getenv("HV_1080")) for (int kind = 0; kind < 3; kind++) run_image(1080, 1920, kind, 30, vs);
   return 0;
