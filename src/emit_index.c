@@ -692,7 +692,8 @@ static bool hwtex_coords(Em *E, Node *n, KType at, char **c, bool *real) {
 
 static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fmt) {
   unsigned mods = (unsigned)n->a->ival;
-  bool linear = mods & TM_HWTEX_LINEAR, pos = n->list.n == 1 && at.rank >= 2;
+  bool linear = mods & TM_HWTEX_LINEAR;
+  bool pos = n->list.n == 1 && at.rank >= 2 && em_T(E, n->list.items[0]).kind == K_VEC;   /* else x[i] is linear */
   char *c[OQ_MAX_RANK] = {0}, *base[OQ_MAX_RANK], *w[OQ_MAX_RANK] = {0};
   bool real[OQ_MAX_RANK] = {0};
   hwtex_coords(E, n, at, c, real);

@@ -287,12 +287,9 @@ static Value hwtex_get(const Array *A, int nidx, const Value *idx, const IndexCt
   double sum = 0;
   for (int corner = 0; corner < 1 << p.ndim; corner++) {
     double wt = 1;
-    for (int d = 0; d < p.ndim; d++) {
-      int b = corner >> d & 1;
-      wt *= b ? w[d] : 1 - w[d];
-      p.one[d] = base[d] + b;
-    }
-    if (wt == 0) continue;
+    for (int d = 0; d < p.ndim; d++) wt *= corner >> d & 1 ? w[d] : 1 - w[d];
+    if (wt == 0) continue;   /* (a weight is not 0 only below 2^53: base + 1 fits) */
+    for (int d = 0; d < p.ndim; d++) p.one[d] = base[d] + (corner >> d & 1);
     int64_t off = plan_offset(&p, A, k, ctx);
     if (off >= 0) sum += wt * arr_load(A, off);
   }

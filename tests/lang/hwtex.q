@@ -31,6 +31,11 @@ function [] = __kernel__ exact(y : mat, x : mat'hwtex_linear'clamped, pos : ivec
     y[pos] = x[pos]
 endfunction
 
+% one scalar index of a matrix: linear over its elements, interpolated along them
+function [] = __kernel__ linear_index(y : vec, x : mat'hwtex_linear'clamped, pos : int)
+    y[pos] = x[pos * 0.45 + 0.3]
+endfunction
+
 % ---- the references ----
 
 function j = fix_index(i, n, rule)
@@ -165,5 +170,17 @@ function [] = main()
     y5 = ones(13, 11) * -1e9
     parallel_do(size(y5), y5, x2, exact)
     check("exact", y5, x2)
+
+    x2v = zeros(143)
+    x2v[:] = x2[:]   % the matrix's elements in row-major order, as a vec
+    y6 = ones(330) * -1e9
+    parallel_do(numel(y6), y6, x2, linear_index)
+    want6 = zeros(330)
+    m = 0
+    while m < 330
+        want6[m] = texel(x2v, [m * 0.45 + 0.3], 1, true)
+        m += 1
+    endwhile
+    check("linear_index", y6, want6)
     print "hwtex ok"
 endfunction
