@@ -122,6 +122,13 @@ static bool vthreads_ok(Em *E) {
   return S->vthreads >= 2;
 }
 
+/* The threads of one launch block (its size in the key, cblk; 0 when not there). */
+static int64_t block_threads(const KSpec *S) {
+  int64_t n = 1;
+  for (int d = 0; d < S->D; d++) n *= S->cblk[d];
+  return n;
+}
+
 /* Virtual blocks: a GPU block of virtual threads runs up to V of the launch's blocks
    (consecutive along dimension 0), each with its own pieces of shared memory (E->vb_shared
    bytes apart) and one barrier for all, when the virtual threads stay as proposed (F), the
@@ -135,8 +142,7 @@ static void cuda_vblocks(Em *E, int F) {
   int V = 4;
   S->vblocks = 1;
   if (S->vthreads < 2 || S->vthreads != F || (S->nshared && !S->shsized)) return;
-  int64_t threads = 1;
-  for (int d = 0; d < S->D; d++) threads *= S->cblk[d];
+  int64_t threads = block_threads(S);
   size_t sh = ksema_shared_bytes(S->shsize, S->nshared, S->shsized, S->D, S->cblk);
   while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
   if (V < 2) return;
@@ -179,9 +185,13 @@ static bool knob_off(const char *name) {
 /* Persistent blocks under virtual threads: the GPU threads of one launch block (its
    constant size over cvec). */
 static int64_t coarse_gblock(KSpec *S) {
-  int64_t n = 1;
-  for (int d = 0; d < S->D; d++) n *= S->cblk[d];
-  return n / S->cvec;
+  return block_threads(S) / S->cvec;
+}
+
+/* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
+   and the grid-stride order (coarse_loop), which coarse groups need (coarse_ahead). */
+static bool coarse_gs_knobs(void) {
+  return !knob_off("OQ_CUDA_COARSE_PIPE") && !knob_off("OQ_CUDA_COARSE_GS");
 }
 
 /* With the block size in the key, the compiler may know each thread index's bound (index
@@ -677,7 +687,7 @@ static char *row_major(Em *E, char *const *digit) {
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
   bool piped = S->cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
-  E->coarse_gs = piped && !knob_off("OQ_CUDA_COARSE_GS");
+  E->coarse_gs = piped && coarse_gs_knobs();
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
   if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
     em_line(E, "const oq_ix _V = (oq_ix)blockDim.x / %lld, _G = (oq_ix)gridDim.x * _V;", (long long)coarse_gblock(S));
@@ -758,8 +768,7 @@ static void coarse_ahead(Em *E, int want) {
   Func *f = S->kfunc;
   E->nahead = 0;
   for (int i = E->coarse_split[0] + 1; i < E->coarse_split[1]; i++) pf_walk(E, f->body.items[i], true);
-  int64_t threads = 1;
-  for (int d = 0; d < S->D; d++) threads *= S->cblk[d];
+  int64_t threads = block_threads(S);
   bool ok = want == 4 && threads > 0 && threads % 128 == 0 && E->nahead > 0 && !E->sh_owned &&
             !rt_config.double_precision;
   for (int j = 0; j < E->nahead && ok; j++) {
@@ -781,7 +790,7 @@ static void coarse_ahead(Em *E, int want) {
      block vb + g, g further along digit cgroup_dim, which V divides: no carry. */
   S->cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
   while (S->cgroup_dim >= 0 && (S->one_block >> S->cgroup_dim & 1)) S->cgroup_dim--;
-  S->cgroups = ok && S->cgroup_dim >= 0 && !knob_off("OQ_CUDA_COARSE_PIPE") && !knob_off("OQ_CUDA_COARSE_GS") ? CGROUPS : 1;
+  S->cgroups = ok && S->cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
   if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
 }
 

@@ -432,14 +432,31 @@ static int index_site(Em *E, Node *n) {
   return S->nsites++;
 }
 
-static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
-  int nidx = n->list.n, R = at.rank;
+/* A plan of access n to arr (of type at) with nothing indexed yet. */
+static void plan_start(Plan *P, Node *n, char *arr, KType at) {
   memset(P, 0, sizeof *P);
   P->vdim = -1;
   P->priv = -1;
   P->arr = arr;
-  P->rank = R;
+  P->rank = at.rank;
   P->rule = rule_of(n->a->kind == N_IDENT ? (unsigned)n->a->ival : 0);
+}
+
+/* The extent of dimension d of a plan of nidx indices (not a position): the last index is
+   linear over the remaining dimensions. */
+static char *plan_size(Em *E, char *arr, KType at, int d, int nidx) {
+  if (d < nidx - 1) return em_adim(E, arr, at, d);
+  Buf b = {0};
+  em_bputs(&b, d < at.rank ? "" : "1");
+  for (int k = d; k < at.rank; k++) em_bprintf(&b, "%s%s", k > d ? " * " : "", em_adim(E, arr, at, k));
+  char *s = em_sf(E, "(%s)", b.s);
+  free(b.s);
+  return s;
+}
+
+static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
+  int nidx = n->list.n, R = at.rank;
+  plan_start(P, n, arr, at);
   bool cheap = P->rule == R_ZERO || P->rule == R_UNCHECKED;
   if (E->lin && em_pos_index(E, n, E->lin_slot) && E->f->is_kernel) {
     P->lin = true;
@@ -471,14 +488,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
   }
   P->ndim = nidx;
   for (int d = 0; d < nidx; d++) {
-    if (d < nidx - 1) P->size[d] = em_adim(E, arr, at, d);
-    else {
-      Buf b = {0};
-      em_bputs(&b, d < R ? "" : "1");
-      for (int k = d; k < R; k++) em_bprintf(&b, "%s%s", k > d ? " * " : "", em_adim(E, arr, at, k));
-      P->size[d] = em_sf(E, "(%s)", b.s);
-      free(b.s);
-    }
+    P->size[d] = plan_size(E, arr, at, d, nidx);
     Node *e = n->list.items[d];
     KType t = em_T(E, e);
     if (t.kind == K_VEC) {
@@ -698,12 +708,7 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
   bool real[OQ_MAX_RANK] = {0};
   hwtex_coords(E, n, at, c, real);
   Plan P;
-  memset(&P, 0, sizeof P);
-  P.vdim = -1;
-  P.priv = -1;
-  P.arr = arr;
-  P.rank = at.rank;
-  P.rule = rule_of(mods);
+  plan_start(&P, n, arr, at);
   P.ndim = pos ? (at.rank > n->list.n ? at.rank : n->list.n) : n->list.n;
   if (pos) {
     KType vt = em_T(E, n->list.items[0]);
@@ -711,14 +716,7 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
   }
   if (P.rule == R_CHECKED) P.site = index_site(E, n);
   for (int d = 0; d < P.ndim; d++) {
-    if (pos || d < P.ndim - 1) P.size[d] = em_adim(E, arr, at, d);
-    else {   /* the last index is linear over the remaining dimensions */
-      Buf b = {0};
-      em_bputs(&b, "1");
-      for (int k = d; k < at.rank; k++) em_bprintf(&b, " * %s", em_adim(E, arr, at, k));
-      P.size[d] = em_sf(E, "(%s)", b.s);
-      free(b.s);
-    }
+    P.size[d] = pos ? em_adim(E, arr, at, d) : plan_size(E, arr, at, d, P.ndim);
     base[d] = em_tmp(E);
     if (!c[d]) em_line(E, "const int64_t %s = 0;", base[d]);
     else if (!real[d]) em_line(E, "const int64_t %s = (int64_t)%s;", base[d], c[d]);
