@@ -130,7 +130,7 @@ typedef struct Knobs {
   int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
   int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
   int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
-  int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4) */
+  int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
 } Knobs;
@@ -911,6 +911,13 @@ static void gpu_tiling(GSpec *g, const CpuLaunch *cl, KSpec *S, int64_t npos) {
   if (g->swept) sweep_grid(g, cl);
 }
 
+/* The largest power of 2 up to most (at least 1) that divides n. */
+static int pow2_dividing(int most, int64_t n) {
+  int v = 1;
+  while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
+  return v;
+}
+
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a
    run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
    prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
@@ -923,9 +930,11 @@ static void coarse_grid(GSpec *g, const CpuLaunch *cl, const int64_t *blk, const
   SrcLoc loc = cl->site->loc;
   int64_t blocks = 1, threads = 1;
   for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
-  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob allow */
-  int V = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
-  while (V > 1 && (threads / g->cvec * V > g->k->max_threads || cnt[g->cgroup_dim] % V)) V /= 2;
+  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob
+     allow, dividing the group digit's count */
+  int vmost = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
+  int fit = (int)(g->k->max_threads / (threads / g->cvec));
+  int V = vmost > 1 ? pow2_dividing(vmost < fit ? vmost : fit, cnt[g->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
   if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
     g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec * V), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
@@ -1083,10 +1092,7 @@ static int vthreads_for(const CpuLaunch *cl) {
    OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
 static int vblocks_at(const GSpec *g, int64_t cnt0) {
   int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
-  if (most > g->vblocks_max) most = g->vblocks_max;
-  for (int V = most >= 4 ? 4 : most >= 2 ? 2 : 1; V >= 2; V /= 2)
-    if (cnt0 % V == 0) return V;
-  return 1;
+  return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
 }
 
 /* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
