@@ -731,17 +731,6 @@ static KType index_type(Sx *C, Node *n, KType a, bool *unk) {
   return kt_vec(e.kind, vlen);
 }
 
-/* Whether texture read n takes a slice (a range, a colon or a vector of indices in one of
-   several dimensions): the emitters interpolate single elements only. */
-static bool texture_slice(Sx *C, Node *n, int rank) {
-  if (n->list.n == 1 && rank >= 2 && n->list.items[0]->kind != N_COLON) return false;   /* x[i] or x[pos] */
-  for (int d = 0; d < n->list.n; d++) {
-    Node *e = n->list.items[d];
-    if (e->kind == N_COLON || e->kind == N_RANGE || ex(C, e).kind == K_VEC) return true;
-  }
-  return false;
-}
-
 static KType ex_index(Sx *C, Node *n) {
   KType b = ex(C, n->a);
   if (unknown(C, b, n->a)) return note(C, n, b)->t;
@@ -756,10 +745,11 @@ static KType ex_index(Sx *C, Node *n) {
   if (b.kind != K_ARRAY) kfail(C->S, n->loc, "indexing a value that is not an array");
   if (n->a->kind == N_IDENT && ((unsigned)n->a->ival & TM_HWTEX_LINEAR) && (el_is_integer(b.el) || el_is_complex(b.el)))
     kfail(C->S, n->loc, "'hwtex_linear on an array of %s (a run-time error)", el_name(b.el));
-  if (n->a->kind == N_IDENT && ((unsigned)n->a->ival & (TM_HWTEX_LINEAR | TM_HWTEX_NEAREST)) && texture_slice(C, n, b.rank))
-    kfail(C->S, n->loc, "a texture read of a slice (run in the interpreter: an error at non-integer coordinates)");
   bool unk;
   KType t = index_type(C, n, b, &unk);
+  /* the emitters interpolate single elements only */
+  if (!unk && t.kind == K_VEC && n->a->kind == N_IDENT && ((unsigned)n->a->ival & (TM_HWTEX_LINEAR | TM_HWTEX_NEAREST)))
+    kfail(C->S, n->loc, "a texture read of a slice (run in the interpreter: an error at non-integer coordinates)");
   return note(C, n, t)->t;
 }
 
