@@ -1214,6 +1214,25 @@ void em_block(Em *E, NodeList *l) {
   for (int i = 0; i < l->n; i++) em_st(E, l->items[i]);
 }
 
+/* A block-stride loop (em_block_stride_loop) as one loop over its iterations for the whole
+   block: this thread takes first, first + step, ... (C: "0", "1": all of them). */
+void em_block_stride_phase(Em *E, Node *n, const char *first, const char *step) {
+  FSpec *k = E->S->kspec;
+  em_loc_comment(E, n);
+  em_line(E, "{   /* block-stride loop: all threads' iterations as one loop */");
+  E->ind++;
+  em_line(E, "const int64_t _bs = %s;", em_conv(E, em_ex(E, n->a->c), em_T(E, n->a->c), K_INT));
+  em_line(E, "%s %s = 0;", em_ctype(E, k->slots[n->slot]), em_slot_name(E, k, n->slot));
+  em_line(E, "for (int64_t _bi = %s; _bi <= _bs; _bi += %s) {", first, step);
+  E->ind++;
+  em_line(E, "%s = %s;", em_slot_name(E, k, n->slot), em_conv(E, "(int32_t)_bi", em_kt(K_INT), k->slots[n->slot].kind));
+  em_block(E, &n->list);
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
 /* ---- device functions ---- */
 
 static void func_result_expr(Em *E, FSpec *g, Buf *out) {

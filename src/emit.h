@@ -62,6 +62,7 @@ typedef struct Em {
   size_t vb_shared;     /* ... a block's bytes under virtual blocks (cuda_vblocks) */
   int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
+  bool packed;          /* ... and that += is a packed merge (em_cuda_shadow_update) */
   int coarse_slot;      /* ... the shared accumulator */
   const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
@@ -173,6 +174,7 @@ bool em_is_barrier_stmt(Node *n);
 bool em_is_grid_barrier(Node *n);
 void em_st(Em *E, Node *n);
 void em_block(Em *E, NodeList *l);
+void em_block_stride_phase(Em *E, Node *n, const char *first, const char *step);
 void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
 
@@ -201,6 +203,7 @@ bool em_is_dead(Em *E, Node *n);
 bool em_all_dead(Em *E, NodeList *l);
 void em_emit_private_hooks(Em *E, Buf *out);
 bool em_block_stride_loop(Em *E, Node *n);
+bool em_packed_merge_ok(Em *E, Node *n, int y);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);

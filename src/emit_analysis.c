@@ -646,6 +646,40 @@ bool em_block_stride_loop(Em *E, Node *n) {
   return thread_free(E, r->c, n->slot);
 }
 
+/* ---- packed merges (emit_cuda.c, em_cuda_shadow_update) ---- */
+
+/* How many of the persistent blocks' counts v adds up (a count, a slice of them, sum() of
+   either, + of such); -1: v is not such a sum, so not known to be a whole number. */
+static int count_terms(Em *E, Node *v) {
+  if (v->kind == N_INDEX && v->a->kind == N_IDENT && v->a->depth == 0 && v->a->slot == E->coarse_slot) {
+    KType t = em_T(E, v);
+    return t.kind == K_VEC ? t.len : t.kind == K_INT || t.kind == K_REAL ? 1 : -1;
+  }
+  if (builtin_call(E, v, KB_SUM, 1)) return count_terms(E, v->list.items[0]);
+  if (v->kind != N_BINARY || v->op != OP_ADD) return -1;
+  int a = count_terms(E, v->a), b = a < 0 ? -1 : count_terms(E, v->b);
+  return b < 0 ? -1 : a + b;
+}
+
+/* Whether the epilogue's block-stride loop n (em_block_stride_loop) of a kernel whose
+   accumulator holds counts adds into each element of array slot y at most once per block,
+   and a whole number below 2^30: its body is the
+   one statement `y[i] += v`, v the sum of at most 64 counts (each below 2^24: rt_gpu.c's
+   coarse_grid), and nothing else in the kernel stores into y. */
+bool em_packed_merge_ok(Em *E, Node *n, int y) {
+  if (n->list.n != 1) return false;
+  Node *s = n->list.items[0], *t = s->kind == N_ASSIGN && s->list.n == 1 ? s->list.items[0] : NULL;
+  if (!t || s->op != OP_ADD || t->kind != N_INDEX || t->list.n != 1 || t->a->kind != N_IDENT ||
+      t->a->depth != 0 || t->a->slot != y)
+    return false;
+  Node *i = t->list.items[0];
+  if (i->kind != N_IDENT || i->depth != 0 || i->slot != n->slot) return false;
+  int stores = 0;
+  for (int j = 0; j < E->S->kfunc->body.n; j++) stores += count_assign(E->S->kfunc->body.items[j], y);
+  int terms = count_terms(E, s->b);
+  return stores == 1 && terms >= 1 && terms <= 64;
+}
+
 /* A local holding the thread's linear index in its block (pos2ind(blkdim, blkpos)) or the
    block's thread count (prod(blkdim)), assigned once, is the expression ind or cnt (NULL:
    left alone) of the code that runs the block's threads, not a per-thread value: the CPU's

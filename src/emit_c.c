@@ -12,23 +12,6 @@
 
 static void block_level(Em *E, NodeList *l);
 
-static void block_stride_phase(Em *E, Node *n) {
-  FSpec *k = E->S->kspec;
-  em_loc_comment(E, n);
-  em_line(E, "{   /* block-stride loop: all threads' iterations as one loop */");
-  E->ind++;
-  em_line(E, "const int64_t _bs = %s;", em_conv(E, em_ex(E, n->a->c), em_T(E, n->a->c), K_INT));
-  em_line(E, "%s %s = 0;", em_ctype(E, k->slots[n->slot]), em_slot_name(E, k, n->slot));
-  em_line(E, "for (int64_t _bi = 0; _bi <= _bs; _bi++) {");
-  E->ind++;
-  em_line(E, "%s = %s;", em_slot_name(E, k, n->slot), em_conv(E, "(int32_t)_bi", em_kt(K_INT), k->slots[n->slot].kind));
-  em_block(E, &n->list);
-  E->ind--;
-  em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
-}
-
 /* The threads of a block in row-major order, _t counting them: nested loops, so that the C
    compiler sees positions advance by one in the last dimension (per-thread locals are
    indexed by _t; `continue` in thread code still advances it). */
@@ -62,7 +45,7 @@ static void phase_threads(Em *E, NodeList *l, int from, int to) {
    block runs a copy of the phase without their bounds tests (E->row_fast). */
 static void phase(Em *E, NodeList *l, int from, int to) {
   if (to - from == 1 && !E->cuda && em_block_stride_loop(E, l->items[from])) {
-    block_stride_phase(E, l->items[from]);
+    em_block_stride_phase(E, l->items[from], "0", "1");
     return;
   }
   Buf tests = {0}, unused = {0};

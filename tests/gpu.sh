@@ -17,7 +17,8 @@
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time, then three with OQ_TILE_LITERAL=1 and the error tests (tests/errors,
+#      a time, then three with OQ_TILE_LITERAL=1, three with each merge of persistent
+#      blocks forced (OQ_CUDA_PACKED) and the error tests (tests/errors,
 #      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
 #      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
@@ -144,10 +145,19 @@ programs_cuda() {
   list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /overlap.q -e /pool)
   out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
   # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
-  local f lit=0
+  local f extra=0
   for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q tests/seeds_run/hist_all.q; do
     OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
-    lit=$((lit + 1))
+    extra=$((extra + 1))
+  done
+  # persistent blocks' two merges, each where the launch would pick the other (emit_cuda.c
+  # packed_when), with and without vector loads
+  local v
+  for f in tests/lang/shared_persistent.q tests/gpu/persistent.q tests/gpu/hist_vector.q; do
+    for v in "OQ_CUDA_PACKED=0" "OQ_CUDA_PACKED=1" "OQ_CUDA_PACKED=1 OQ_CUDA_COARSE_VEC=1"; do
+      env $v timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL $v $f"
+      extra=$((extra + 1))
+    done
   done
   # the error tests on cuda, judged by tests/run.sh's rule for them (one program each)
   local res nerr=0
@@ -160,7 +170,7 @@ programs_cuda() {
   rm -f "$res"
   echo "error tests on cuda: $nerr"
   grep FAIL <<<"$out"
-  echo "programs on cuda: $(($(wc -l <<<"$list") + lit)) run, $(grep -c FAIL <<<"$out") failed"
+  echo "programs on cuda: $(($(wc -l <<<"$list") + extra)) run, $(grep -c FAIL <<<"$out") failed"
   ! grep -q FAIL <<<"$out"
 }
 if want programs && [ $gpu_ok = 1 ]; then
