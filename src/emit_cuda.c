@@ -183,6 +183,13 @@ static bool knob_off(const char *name) {
   return e && !strcmp(e, "0");
 }
 
+/* Whether some private copy is in shared memory and counted (its merge: cuda_epilogue). */
+static bool any_counted(KSpec *S) {
+  for (int k = 0; k < S->npriv; k++)
+    if (S->priv_esz[k] && S->priv_count[k]) return true;
+  return false;
+}
+
 /* Persistent blocks under virtual threads: the GPU threads of one launch block (its
    constant size over cvec). */
 static int64_t coarse_gblock(KSpec *S) {
@@ -267,6 +274,7 @@ void em_cuda_transforms(Em *E) {
     S->priv_esz[k] = em_priv_shared_esz(S, k);
     if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
+  if (any_counted(S)) em_xform_note(S, "%s", "packed-merge");
   for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
   if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
   if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
@@ -339,39 +347,39 @@ static void stride_step(Em *E, int D, const char *radix, bool lb) {
    element's shadows into its array once: the sums are the oracle's whenever its own
    additions were exact (integer counts), not rounded once per resident block. */
 
-/* A packed merge (em_packed_merge_ok: every block adds a whole number e < 2^30 into each
-   element once): word off of the shadows' first copy holds the blocks that added (bits
-   52-63) and their sum (below: < 2^42 while fewer than 4096 blocks); the block whose
-   addition completes the word stores the element and clears the word. No blocks-done
-   counter, no last block's pass (coarse_finish), whose loads wait for every block. The
-   element is loaded before the atomic: no other block stores it. The sum is the shadows'
-   (exact in double). Taken when _pk (packed_when). */
-/* When the launch merges packed (_pk, the same for the whole grid): the sums fit (fewer than
-   4096 blocks) and each GPU block runs the bodies of 64 launch blocks or more. Each block
-   then adds every element, zero or not, and all the blocks' atomics on an element wait in
-   line; the shadows skip zeros and spread over 8 copies. H100, seed 000's hist_shared, same
-   process, alternating: 8192x8192x3 (264 blocks of about 2000 launch blocks each) packed
-   0.2658-0.2678 ms against 0.2693-0.2702; 1920x1080x3 (528 blocks of about 31, most of
-   whose bins stay zero) 0.0148-0.0160 against 0.0139-0.0146. OQ_CUDA_PACKED=1: whenever
-   the sums fit (tests). */
-static void packed_when(Em *E) {
-  const char *e = getenv("OQ_CUDA_PACKED");
-  em_line(E, "const bool _pk = gridDim.x < 4096u%s;   /* packed_update */",
-          e && !strcmp(e, "1") ? "" : " && nvb >= 64 * (oq_ix)gridDim.x");
+/* A packed merge: when every block adds a whole number v into each element of an array
+   exactly once (the epilogue's loop of em_packed_merge_ok; the flat kernels' merge of counted
+   private copies), word w of the scratch holds the blocks that added (bits 52-63) and their
+   sum (below, which the callers' bounds keep under 2^52 while fewer than 4096 blocks add);
+   the block whose addition completes the word stores the element (store: a statement of
+   _yo, the element as it was, and _sum) and clears the word. No blocks-done counter, no
+   last block's pass (last_block_begin), whose loads wait for every block. The element is
+   loaded before the atomic: no other block stores it. Taken when _pk (packed_when); the
+   caller's shadow update follows as its else. */
+static void packed_merge(Em *E, const char *w, const char *v, const char *ety, const char *y, const char *store) {
+  em_line(E, "if (_pk) {");
+  em_line(E, "  const %s _yo = %s;", ety, y);
+  em_line(E, "  const unsigned long long _w = atomicAdd(%s, (1ull << 52) + (unsigned long long)(%s));", w, v);
+  em_line(E, "  if (_w >> 52 == gridDim.x - 1) {");
+  em_line(E, "    *(%s) = 0;", w);
+  em_line(E, "    const unsigned long long _sum = (_w & ((1ull << 52) - 1)) + (unsigned long long)(%s);", v);
+  em_line(E, "    %s", store);
+  em_line(E, "  }");
+  em_line(E, "} else");
 }
 
-static void packed_update(Em *E, int k, const char *off, const char *e) {
-  const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
-  char *yo = em_tmp(E), *w = em_tmp(E);
-  em_line(E, "if (_pk) {");
-  em_line(E, "  const float %s = %s;", yo, y);
-  em_line(E, "  const unsigned long long %s = atomicAdd((unsigned long long *)_shd%d + (%s), (1ull << 52) + (unsigned long long)%s);",
-          w, k, off, e);
-  em_line(E, "  if (%s >> 52 == gridDim.x - 1) {", w);
-  em_line(E, "    ((unsigned long long *)_shd%d)[%s] = 0;", k, off);
-  em_line(E, "    %s = (float)((double)%s + (double)((%s & ((1ull << 52) - 1)) + (unsigned long long)%s));", y, yo, w, e);
-  em_line(E, "  }");
-  em_line(E, "}");
+/* When the launch merges packed (_pk, the same for the whole grid): the sums fit (fewer than
+   4096 blocks) and each GPU block has work enough: `work` (an expression of the kernel)
+   at least `least` times the blocks. Each block then adds every element, zero or not, and
+   the blocks' atomics on an element wait in line; the shadows skip zeros and spread over 8
+   copies. H100, seed 000's hist_shared (persistent blocks), same process, alternating:
+   8192x8192x3 (264 blocks of about 2000 launch blocks each) packed 0.2658-0.2678 ms against
+   0.2693-0.2702; 1920x1080x3 (528 blocks of about 31, most of whose bins stay zero)
+   0.0148-0.0160 against 0.0139-0.0146. OQ_CUDA_PACKED=1: whenever the sums fit (tests). */
+static void packed_when(Em *E, const char *work, const char *least) {
+  const char *e = getenv("OQ_CUDA_PACKED");
+  em_line(E, "const bool _pk = gridDim.x < 4096u%s;   /* packed_merge */",
+          e && !strcmp(e, "1") ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
 }
 
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
@@ -381,8 +389,12 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
-      if (E->packed) packed_update(E, k, off, e);
-      em_line(E, "%sif (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", E->packed ? "else " : "", e, k,
+      if (E->packed) {   /* v: a sum of counts (em_packed_merge_ok), below 2^30 */
+        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
+        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s)", k, off), e, "float", y,
+                     em_sf(E, "%s = (float)((double)_yo + (double)_sum);", y));
+      }
+      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k,
               E->S->merge_copies - 1, k, off, e);
       return true;
     }
@@ -867,7 +879,7 @@ static bool coarse_counts(KSpec *S) {
   return S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
 }
 
-/* Whether the epilogue merges packed (packed_update): it is one block-stride loop, which
+/* Whether the epilogue merges packed (packed_merge): it is one block-stride loop, which
    coarse_epilogue spreads over the GPU block, adding a sum of counts into the one shadowed
    array. OQ_CUDA_PACKED=0: never (a knob, to compare). */
 static void coarse_packed(Em *E) {
@@ -908,7 +920,7 @@ static void emit_coarse(Em *E) {
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
   em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
-  if (E->packed) packed_when(E);
+  if (E->packed) packed_when(E, "(int64_t)nvb", "64");
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
   for (int j = 0; j < S->ncoarse; j++) {
     int a = S->coarse_arg[j];
@@ -1590,12 +1602,22 @@ void em_cuda_count_offsets(Em *E) {
       em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->merge_copies, k);
 }
 
+/* Private copy k's element as it was (yo) plus n of its counted additions, as the oracle's
+   float additions of the constant one at a time give it. */
+static char *count_sum(Em *E, int k, const char *yo, const char *n) {
+  KSpec *S = E->S;
+  int a = S->priv_arg[k];
+  KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
+  return em_sf(E, "oq_count_add(%s, %s, (oq_real)%lld, %s)", yo, n, (long long)S->priv_count[k],
+               t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
+}
+
 static void cuda_count_finish(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  bool any = false;
-  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] && S->priv_count[k];
-  if (!any) return;
+  if (!any_counted(S)) return;
+  em_line(E, "if (!_pk) {   /* else the merges were packed */");
+  E->ind++;
   last_block_begin(E, "threadIdx.x", "_gc");
   for (int k = 0; k < S->npriv; k++) {
     if (!S->priv_esz[k] || !S->priv_count[k]) continue;
@@ -1606,13 +1628,14 @@ static void cuda_count_finish(Em *E) {
     E->ind++;
     LastPass p = {"unsigned long long", "_k", em_sf(E, "__ldcg(_gc + _gco%d + _j * pvn%d + _i)", k, k),
                   em_sf(E, "_gc[_gco%d + _j * pvn%d + _i] = 0;", k, k), ct, em_sf(E, "(%s *)P.a%d.data", ct, a),
-                  em_sf(E, "if (_k) *_y = oq_count_add(_yo, _k, (oq_real)%lld, %s);", (long long)S->priv_count[k],
-                        t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0")};
+                  em_sf(E, "if (_k) *_y = %s;", count_sum(E, k, "_yo", "_k"))};
     last_pass(E, "threadIdx.x", "blockDim.x", em_sf(E, "pvn%d", k), p);
     E->ind--;
     em_line(E, "}");
   }
   last_block_end(E, "threadIdx.x", "_gc");
+  E->ind--;
+  em_line(E, "}");
 }
 
 /* The name part of an output operator's helpers: oq_out_r_max, oq_block_out_i_add, ... */
@@ -1631,6 +1654,13 @@ static void cuda_epilogue(Em *E) {
   for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
   if (any) {
     em_line(E, "__syncthreads();");
+    /* counted copies merge packed (each block adds each element once, a count below 2^39:
+       at most 2^7 replicas of unsigned counts) where each block ran 2^15 positions or more */
+    Buf np = {0};
+    em_bputs(&np, "(int64_t)1");
+    for (int d = 0; d < S->D; d++) em_bprintf(&np, " * n%d", d);
+    if (any_counted(S)) packed_when(E, np.s, "32768");
+    free(np.s);
     for (int k = 0; k < S->npriv; k++) {
       if (!S->priv_esz[k]) continue;
       int a = S->priv_arg[k];
@@ -1640,8 +1670,11 @@ static void cuda_epilogue(Em *E) {
       E->ind++;
       em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k])
+      if (S->priv_count[k]) {
+        const char *y = em_sf(E, "((%s *)P.a%d.data)[_i]", ct, a);
+        packed_merge(E, em_sf(E, "_gc + _gco%d + _i", k), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
         em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
+      }
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
       E->ind--;
       em_line(E, "}");
