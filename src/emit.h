@@ -56,6 +56,8 @@ typedef struct Em {
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
   bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
+  bool cas16;           /* some 16-byte element is updated atomically (emit_index.c, cas_open):
+                           C's oq_lock16, CUDA's oq_acas overload */
   unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
   unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
   unsigned sh_unread;   /* ... of which nothing reads those elements (owned_reads): no zeroing */

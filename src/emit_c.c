@@ -727,6 +727,18 @@ static const char *helpers_c =
   "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
 
+/* ... and 16-byte elements (double complex) updated under one of 64 spin-locks picked by
+   the address, a cache line each: GCC's 16-byte compare-and-swap is a call into libatomic,
+   which kernels do not link. The locks are the module's: CPU launches run one at a time. */
+static const char *helpers_c_lock16 =
+  "static struct { int held; char pad[60]; } oq_locks16[64];\n"
+  "static inline int *oq_lock16(const void *p) {\n"
+  "  int *l = &oq_locks16[((uintptr_t)p >> 4) & 63].held;\n"
+  "  while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))\n"
+  "    while (__atomic_load_n(l, __ATOMIC_RELAXED)) {}\n"
+  "  return l;\n}\n"
+  "static inline void oq_unlock16(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }\n";
+
 /* ... and, after helpers_common, block-shared memory in per-worker scratch. */
 static const char *helpers_c_shared =
   "/* whole cache lines: the workers' scratch memory must not share any */\n"
@@ -775,6 +787,7 @@ char *emit_c(KSpec *S) {
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   em_bputs(&out, helpers_c_shared);
+  if (E.cas16) em_bputs(&out, helpers_c_lock16);
   if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");
   if (E.fiber) em_bputs(&out, helpers_fiber);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);

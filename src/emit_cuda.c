@@ -1810,7 +1810,8 @@ static const char *cuda_complex_more =
 
 /* GCC's __atomic builtins, which the shared statement code uses, on CUDA atomics: the
    fetch operations on int32 natively, loads as volatile reads, exchange and compare-exchange
-   by the element's size (1 and 2 bytes through the aligned word that holds them). */
+   by the element's size (1 and 2 bytes through the aligned word that holds them; 16 bytes:
+   cuda_cas16). */
 static const char *cuda_helpers =
   "/* a scalar index as an int, by the conversion intrinsics: defined for every value (C's cast is\n"
   "   not outside the int's range), so the compiler may convert before the bounds test decides */\n"
@@ -1860,6 +1861,19 @@ static const char *cuda_helpers =
   "OQ_FN int oq_claim(OqkLaunch *L, int site) {\n"
   "  if (atomicCAS(&L->err, 0, 1) != 0) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
+
+/* ... and, where a double complex element is updated atomically (Em.cas16), the overload of
+   oq_acas for it: sm_90's 16-byte atomicCAS (elements of 16 bytes are 16-byte aligned). */
+static const char *cuda_cas16 =
+  "#if __CUDA_ARCH__ < 900\n"
+  "#error \"atomic updates of double complex elements need sm_90 (16-byte atomicCAS)\"\n"
+  "#endif\n"
+  "struct __align__(16) oq_w16 { unsigned long long lo, hi; };\n"
+  "OQ_FN bool oq_acas(oq_c128 *p, oq_c128 *o, oq_c128 *n) {\n"
+  "  oq_w16 e = *(oq_w16 *)o, r = atomicCAS((oq_w16 *)p, e, *(oq_w16 *)n);\n"
+  "  if (r.lo == e.lo && r.hi == e.hi) return true;\n"
+  "  *(oq_w16 *)o = r;\n"
+  "  return false;\n}\n";
 
 /* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
@@ -2169,6 +2183,7 @@ char *emit_cuda(KSpec *S) {
   }
   em_vec_types(&out);
   em_bputs(&out, cuda_helpers);
+  if (E.cas16) em_bputs(&out, cuda_cas16);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);

@@ -833,20 +833,37 @@ static KType rmw_class(Op op, KType et, KType vt) {
   return em_kt(c);
 }
 
-/* A compare-and-swap loop on *p (of type ct): cas_open declares the value read (*o) and the
-   one to store (*nn) and opens the loop, where the caller computes *nn from *o; cas_close
-   retries until the swap succeeds. */
-static void cas_open(Em *E, const char *ct, const char *p, char **o, char **nn) {
+/* A compare-and-swap loop on *p (an element of type el): cas_open declares the value read
+   (*o) and the one to store (*nn) and opens the loop, where the caller computes *nn from *o;
+   cas_close retries until the swap succeeds. In C, 16-byte elements take a lock instead
+   (locked16): GCC's 16-byte compare-and-swap is a call into libatomic, which kernels do not
+   link. */
+static bool locked16(Em *E, ElemType el) { return !E->cuda && el_size(el) == 16; }
+
+static void cas_open(Em *E, ElemType el, const char *p, char **o, char **nn) {
   *o = em_tmp(E);
   *nn = em_tmp(E);
-  em_line(E, "%s %s, %s;", ct, *o, *nn);
-  em_line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, *o);
-  em_line(E, "do {");
+  em_line(E, "%s %s, %s;", em_el_ctype(el), *o, *nn);
+  E->cas16 |= el_size(el) == 16;
+  if (locked16(E, el)) {
+    em_line(E, "int *const %s_lk = oq_lock16(%s);", *o, p);
+    em_line(E, "%s = *%s;", *o, p);
+    em_line(E, "{");
+  } else {
+    em_line(E, "__atomic_load(%s, &%s, __ATOMIC_RELAXED);", p, *o);
+    em_line(E, "do {");
+  }
   E->ind++;
 }
 
-static void cas_close(Em *E, const char *p, const char *o, const char *nn) {
+static void cas_close(Em *E, ElemType el, const char *p, const char *o, const char *nn) {
   E->ind--;
+  if (locked16(E, el)) {
+    em_line(E, "}");
+    em_line(E, "*%s = %s;", p, nn);
+    em_line(E, "oq_unlock16(%s_lk);", o);
+    return;
+  }
   em_line(E, "} while (!__atomic_compare_exchange(%s, &%s, &%s, 1, __ATOMIC_RELAXED, __ATOMIC_RELAXED));", p, o, nn);
 }
 
@@ -855,7 +872,8 @@ static void cas_close(Em *E, const char *p, const char *o, const char *nn) {
    of its parts). The value, when res wants it: each part's old value as its atomic saw it,
    plus v's. */
 static void complex_parts_add(Em *E, ElemType el, Op op, char *lv, char *v, KType vt, char *res) {
-  const char *pt = el == EL_C64 ? "float" : "double", *sign = op == OP_SUB ? "-" : "";
+  ElemType pel = el == EL_C64 ? EL_F32 : EL_F64;
+  const char *pt = em_el_ctype(pel), *sign = op == OP_SUB ? "-" : "";
   char *z = em_tmp(E), *p = em_tmp(E), *old[2];
   em_line(E, "const oq_cplx %s = %s;", z, em_conv(E, v, vt, K_CPLX));
   em_line(E, "%s *const %s = (%s *)&%s;", pt, p, pt, lv);
@@ -866,9 +884,9 @@ static void complex_parts_add(Em *E, ElemType el, Op op, char *lv, char *v, KTyp
       em_line(E, "const %s %s = atomicAdd(%s, %s);", pt, old[k], part, x);
       continue;
     }
-    cas_open(E, pt, part, &old[k], &n);
+    cas_open(E, pel, part, &old[k], &n);
     em_line(E, "%s = %s + %s;", n, old[k], x);
-    cas_close(E, part, old[k], n);
+    cas_close(E, pel, part, old[k], n);
   }
   if (res) em_line(E, "%s = oq_mkc((double)%s + %s(double)creal(%s), (double)%s + %s(double)cimag(%s));", res, old[0], sign, z,
                    old[1], sign, z);
@@ -882,7 +900,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   plan_elem(E, P, k, &off, &valid);
   ElemType el = at.el;
   const char *ct = em_el_ctype(el);
-  KType et = em_kt(el_is_integer(el) ? K_INT : K_REAL), rc = rmw_class(op, et, vt);
+  KType et = em_kt(el_is_complex(el) ? K_CPLX : el_is_integer(el) ? K_INT : K_REAL), rc = rmw_class(op, et, vt);
   char *lv = em_sf(E, "%s.p[%s]", P->arr, off);
   if (op == OP_NONE) {
     em_line(E, "if (%s) %s = %s;", valid, lv, em_store_conv(E, el, v, vt));
@@ -920,7 +938,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   } else if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
-  } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB)) {
+  } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB) && !E->S->cplx_whole) {
     complex_parts_add(E, el, op, lv, v, vt, res);
   } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
     /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
@@ -933,12 +951,12 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) em_line(E, "%s = %s;", res, r0);
     else em_line(E, "(void)%s;", r0);
   } else {
-    if (E->cuda && el_size(el) > 8) em_efail(E, at_node->loc, "atomic updates of 16-byte elements are not compiled for CUDA");
+    /* the whole element, complex included (CUDA: 8 bytes, or 16 on sm_90: oq_acas) */
     char *p = em_tmp(E), *o, *nn;
     em_line(E, "%s *%s = &%s;", ct, p, lv);
-    cas_open(E, ct, p, &o, &nn);
+    cas_open(E, el, p, &o, &nn);
     em_line(E, "%s = %s;", nn, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, o), et, v, vt, at_node), rc));
-    cas_close(E, p, o, nn);
+    cas_close(E, el, p, o, nn);
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, nn));
   }
   if (priv) {

@@ -165,6 +165,10 @@ typedef struct KSpec {
                                 (parameters, then captures); the launcher decides whether
                                 each gets per-worker private copies */
   int npriv;
+  bool cplx_whole;           /* a compound assignment other than += / -= on a complex element:
+                                every atomic update of complex elements is one of the whole
+                                element (emit_index.c, store_elem), += and -= included, so
+                                that none races with an atomic of a part alone */
   int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
                                 private copy counts the updates */
   const char *divergent;     /* a block barrier under a condition the threads may disagree

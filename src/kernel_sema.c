@@ -1156,10 +1156,9 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
   if (kclass(v) == K_CPLX && ev.kind != K_CPLX) kfail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
   KType r = v;   /* `(x[i] = v)` yields v itself */
   if (n->op != OP_NONE) {
-    if (ev.kind == K_CPLX && n->op != OP_ADD && n->op != OP_SUB)
-      kfail(S, n->loc, "atomic operations other than += and -= on complex arrays");
     KType old = e;
-    r = binary_type(C, n->op, old, v, n);
+    r = binary_type(C, n->op, old, v, n);   /* fails the operators complex numbers lack */
+    if (ev.kind == K_CPLX && n->op != OP_ADD && n->op != OP_SUB) S->cplx_whole = true;
     if (kclass(r) == K_CPLX && ev.kind != K_CPLX) kfail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
     r = e;   /* the value as stored */
   }

@@ -195,10 +195,10 @@ if want suite-cuda && [ $gpu_ok = 1 ]; then
   step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40
   # programs only the GPU runs (launches beyond the interpreter's limits): a kernel of theirs
-  # that falls back to the CPU fails them
+  # that falls back to the CPU fails them (gpu_only FILE [OPTION...])
   gpu_only() {
     local out rc
-    out=$(build/oq run --verbose --target cuda "$1" 2>&1)
+    out=$(build/oq run --verbose --target cuda "${@:2}" "$1" 2>&1)
     rc=$?
     printf '%s\n' "$out"
     [ $rc -eq 0 ] && ! grep -q 'does not run on the GPU' <<<"$out"
@@ -206,6 +206,10 @@ if want suite-cuda && [ $gpu_ok = 1 ]; then
   export -f gpu_only
   for f in tests/gpu/*.q; do
     step "gpu-$(basename "$f" .q)" 300 bash -c "gpu_only $f"
+  done
+  # double complex elements updated by sm_90's 16-byte atomicCAS (docs/cuda.md "Complex numbers")
+  for f in tests/lang/complex_compound.q tests/gpu/complex_compound.q; do
+    step "gpu-double-$(basename "$(dirname "$f")")-$(basename "$f" .q)" 300 bash -c "gpu_only $f --precision double"
   done
   # which kernels do not run on the GPU, and why (the launch then runs on the CPU back end)
   for f in tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q; do

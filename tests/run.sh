@@ -395,6 +395,25 @@ ldg=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/hwconst_ldg.q 2>/dev/n
       sed -n '/^\/\* kernel kernel_ldg_sync/,/^\/\* kernel /p' | grep -c '__ldg(')
 if [ "${ldg:-0}" -ge 1 ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: kernel_ldg_sync (a barrier kernel) does not read x through __ldg"; cli_fail=$((cli_fail + 1)); fi
+# compound assignments other than += and -= on complex arrays compile (docs/cuda.md "Complex
+# numbers"): all 9 kernels of complex_compound.q on the CPU, none in the interpreter, in single
+# and double precision (16-byte elements: locks in C, sm_90's 16-byte atomicCAS in CUDA), and
+# their CUDA with NVRTC where it is installed
+want_cuda=0
+if nvrtc_found; then want_cuda=9; fi
+for prec in single double; do
+  OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu --verbose --precision "$prec" tests/lang/complex_compound.q \
+    >/dev/null 2>"$tmp/cc.err"
+  rc=$?
+  ncpu=$(grep -c "compiled for the cpu" "$tmp/cc.err")
+  ncuda=$(grep -c "compiles for sm_90" "$tmp/cc.err")
+  if [ "$rc" -eq 0 ] && [ "$ncpu" = 9 ] && [ "$ncuda" = "$want_cuda" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: complex_compound.q ($prec): exit $rc, $ncpu kernels compiled for the CPU, $ncuda for CUDA (want 9, $want_cuda)"
+    first_lines "$tmp/cc.err" 5
+    cli_fail=$((cli_fail + 1))
+  fi
+done
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
   export OQ_CUDA_CHECK=1 OQ_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \

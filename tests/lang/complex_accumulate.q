@@ -1,9 +1,10 @@
 % += and -= on complex arrays in kernels: compiled on both back ends as two atomic additions,
 % one per part (each part's total is the serial sum's). Many threads add into few elements
 % (collisions), into a 2-D array at computed indexes, out-of-range bins are dropped as for
-% real arrays, and a *= keeps the interpreter (checked against the host too). The reference
-% is a host loop over the same values; every value is a small dyadic rational, so each sum is
-% exact in any order and the comparison is exact.
+% real arrays, and a *= (an atomic update of the whole element, also compiled:
+% complex_compound.q has the other operators). The reference is a host loop over the same
+% values; every value is a small dyadic rational, so each sum is exact in any order and the
+% comparison is exact.
 
 function [] = __kernel__ acc(y : cvec, x : vec, pos : int)
     z = complex(x[pos], 0.5 * x[pos] - 3)
