@@ -146,6 +146,9 @@ typedef struct KSpec {
   bool barrier;              /* the kernel calls syncthreads: phases */
   bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
                                 cooperative launch); its conditions must agree across blocks */
+  bool coop;                 /* warp collectives of cooperative groups (g.shfl_down(v, d),
+                                g.sync(), votes): only the CUDA dialect compiles them, one
+                                GPU thread per Quasar thread (no transform regroups threads) */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
   bool slices;               /* x[i, :] in reachable code: array dimensions of at most
                                 K_MAX_VEC are facts of the launch (KType.cdims) */

@@ -911,10 +911,46 @@ static bool is_ident(Node *n, const char *name) { return n->kind == N_IDENT && !
 
 static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at);
 
+/* A warp collective's value operand: an int, a scalar or a vector (a shuffle moves each
+   component); a vote's predicate: a real number. */
+static KType collective_operand(Sx *C, Node *n, GroupOp op) {
+  Node *a = n->list.items[0];
+  KType v = ex(C, a);
+  if (unknown(C, v, a)) return v;
+  v = vecish(C, a, v);
+  bool shfl = op <= G_SHFL_XOR;
+  if (!is_real_num(v) && !(shfl && v.kind == K_VEC))
+    kfail(C->S, n->loc, "%s of this value in compiled kernels", group_op_name(op));
+  if (shfl) {
+    KType d = ex(C, n->list.items[1]);
+    if (unknown(C, d, n->list.items[1])) return kt(K_NONE);
+    if (d.kind != K_INT && d.kind != K_BOOL) kfail(C->S, n->loc, "%s with a lane argument that is not an int", group_op_name(op));
+  }
+  if (op == G_ALL || op == G_ANY) return kt(K_BOOL);
+  return op == G_BALLOT || v.kind == K_BOOL ? kt(K_INT) : v;
+}
+
+/* g.thread_idx, g.size, g.shfl(v, d), ... (resolution checked g and the arguments). g's
+   value is the thread's linear index in its block (emit_kernel.c); the fields are arithmetic
+   on it, the collectives (S->coop) are compiled for CUDA only. */
+static KType ex_group(Sx *C, Node *n) {
+  KSpec *S = C->S;
+  bool warp;
+  GroupOp op = group_op(n, &warp);
+  Node *fld = n->kind == N_CALL ? n->a : n;
+  if (!op) kfail(S, n->loc, "field access '.%s' in compiled kernels", fld->name);
+  if (!warp && op == G_SYNC) kfail(S, n->loc, "this_thread_block.sync() in compiled kernels");
+  ex(C, fld->a);
+  if (op == G_THREAD_IDX || op == G_SIZE) return note(C, n, kt(K_INT))->t;
+  S->coop = true;
+  return note(C, n, op == G_SYNC ? kt(K_NONE) : collective_operand(C, n, op))->t;
+}
+
 static KType ex_call(Sx *C, Node *n) {
   KSpec *S = C->S;
   Node *callee = n->a;
   int argc = n->list.n;
+  if (callee->kind == N_FIELD) return ex_group(C, n);
   if (is_ident(callee, "syncthreads") || is_ident(callee, "memfence"))
     kfail(S, n->loc, "syncthreads used as a value");
   if (callee->kind == N_IDENT && callee->slot < 0) {
@@ -1079,6 +1115,7 @@ static KType ex(Sx *C, Node *n) {
     return note(C, n, j)->t;
   }
   case N_CALL: return ex_call(C, n);
+  case N_FIELD: return ex_group(C, n);
   case N_INDEX: return ex_index(C, n);
   case N_MATRIX: return ex_matrix(C, n);
   case N_LAMBDA: {
@@ -1425,6 +1462,8 @@ static KType special_type(KSpec *S, const Param *p) {
   const Type *ty = p->type;
   int D = S->D;
   if (!strcmp(p->name, "warpsize")) return kt(K_INT);
+  /* the thread's linear index in its block (emit_kernel.c), which its group's members read */
+  if (!strcmp(p->name, "coalesced_threads") || !strcmp(p->name, "this_thread_block")) return kt(K_INT);
   bool is_kernel_special = !strcmp(p->name, "pos") || !strcmp(p->name, "blkpos") ||
                            !strcmp(p->name, "blkdim") || !strcmp(p->name, "blkidx") ||
                            !strcmp(p->name, "blkcnt");
