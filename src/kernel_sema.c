@@ -545,6 +545,7 @@ static KType ex_ident(Sx *C, Node *n) {
       bool ok;
       KType t = value_ktype(S, S->caps[k].value, &ok);
       if (!ok) kfail(S, n->loc, "generic argument '%s' is not supported", n->name);
+      S->caps[k].type = t;   /* what the kernel's start loads (emit_kernel.c) */
       ni = note(C, n, t);
       ni->cap = k;
       return t;
