@@ -133,4 +133,38 @@ for R = [4, 3]
     parallel_do([[2 * R, 32], [R, 16]], out, shuffles_2d)
     check(out, R * 16, 4)
 endfor
+% lane and size alone (the C back end compiles these), and this_thread_block: its linear
+% index, size and barrier (the block reversed through shared memory)
+function [] = __kernel__ lanes(out : mat, coalesced_threads : thread_block, this_thread_block : thread_block, _
+        blkpos : ivec2, blkdim : ivec2, blkidx : ivec2, blkcnt : ivec2)
+    t = this_thread_block.thread_idx
+    r = (blkidx[0] * blkcnt[1] + blkidx[1]) * this_thread_block.size + t
+    out[r, 0] = coalesced_threads.thread_idx
+    out[r, 1] = coalesced_threads.size
+    out[r, 2] = t - pos2ind(blkdim, blkpos)
+    out[r, 3] = this_thread_block.size
+endfunction
+
+function [] = __kernel__ reverse(out : vec, this_thread_block : thread_block, pos : int, blkpos : int, blkdim : int)
+    s = shared(blkdim)
+    s[this_thread_block.thread_idx] = pos
+    this_thread_block.sync()
+    out[pos] = s[this_thread_block.size - 1 - this_thread_block.thread_idx]
+endfunction
+
+out = ones(4 * 48, 4) * -7
+parallel_do([[6, 32], [3, 16]], out, lanes)
+r = 0
+while r < 4 * 48
+    t = mod(r, 48)
+    assert(out[r, 0] == mod(t, 32) && out[r, 1] == (t < 32 ? 32 : 16) && out[r, 2] == 0 && out[r, 3] == 48)
+    r += 1
+endwhile
+v = ones(96) * -7
+parallel_do([[96], [48]], v, reverse)
+r = 0
+while r < 96
+    assert(v[r] == 48 * floor(r / 48) + 47 - mod(r, 48))
+    r += 1
+endwhile
 print "ok"
