@@ -768,6 +768,11 @@ static char *ex_builtin(Em *E, Node *n, int id) {
     t[i] = em_T(E, n->list.items[i]);
   }
   switch (id) {
+  case KB_ZEROS: {
+    char *t0 = em_tmp(E);
+    em_line(E, "%s %s = {0};", em_ctype(E, r), t0);
+    return t0;
+  }
   case KB_SHARED: return ex_shared(E, n, a, t);
   case KB_ASSERT:
     em_line(E, "if (!%s) oq_fail(%s, %d);", em_truthy(E, a[0], t[0]), E->L, I(E, n)->site);

@@ -346,6 +346,16 @@ size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int 
   return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
 }
 
+/* A generic argument that is a whole number (an int, or a scalar from a loop over a vector):
+   its value is part of the key, so that code may use it as a constant (spec_const). */
+static bool generic_int(const Capture *c, int64_t *v) {
+  if (c->frame || !(c->value.kind == V_INT || (c->value.kind == V_SCALAR && c->value.s == floor(c->value.s) &&
+                                               fabs(c->value.s) < 2147483648.0)))
+    return false;
+  *v = c->value.kind == V_INT ? c->value.i : (int64_t)c->value.s;
+  return true;
+}
+
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
@@ -366,6 +376,8 @@ char *ksema_key(KSpec *S, Value *args) {
   *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
     value_desc(S, &p, S->caps[i].value);
+    int64_t g;
+    if (generic_int(&S->caps[i], &g)) put_i(&p, g);
     *p++ = ',';
     S->idx32 &= S->caps[i].value.kind != V_ARRAY || S->caps[i].value.arr->numel < INT32_MAX;
     int a = S->kfunc->nparams + i;
@@ -912,6 +924,28 @@ static bool is_ident(Node *n, const char *name) { return n->kind == N_IDENT && !
 
 static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at);
 
+/* An int known when the kernel is specialized: a literal, or a generic argument (its value
+   is in the key: ksema_key). */
+static bool spec_const(Sx *C, Node *n, int64_t *v) {
+  if (const_int(n, v)) return true;
+  Func *f = C->f->func;
+  if (n->kind != N_IDENT || n->depth || !C->f->is_kernel || n->slot < 0 || n->slot >= f->ngenerics) return false;
+  return generic_int(&C->S->caps[capture_find(C->S, NULL, n->slot)], v);
+}
+
+/* zeros(n) of a length known at specialization (seed 001's x_warp = zeros(N) with N a
+   generic argument): a vector in registers. Not a device built-in for the parallel-loop
+   transform: a host loop's zeros(n) keeps it serial. */
+static KType ex_zeros(Sx *C, Node *n) {
+  int64_t len;
+  for (int i = 0; i < n->list.n; i++) ex(C, n->list.items[i]);   /* (the emitter evaluates them) */
+  if (n->list.n != 1 || !spec_const(C, n->list.items[0], &len) || len < 1 || len > K_MAX_VEC)
+    kfail(C->S, n->loc, "zeros in a kernel other than a vector of a constant length up to %d", K_MAX_VEC);
+  NodeInfo *ni = note(C, n, kt_vec(K_REAL, (int)len));
+  ni->builtin = KB_ZEROS;
+  return ni->t;
+}
+
 /* A warp collective's value operand: an int, a scalar or a vector (a shuffle moves each
    component); a vote's predicate: a real number. */
 static KType collective_operand(Sx *C, Node *n, GroupOp op) {
@@ -952,6 +986,7 @@ static KType ex_call(Sx *C, Node *n) {
   Node *callee = n->a;
   int argc = n->list.n;
   if (callee->kind == N_FIELD) return ex_group(C, n);
+  if (is_ident(callee, "zeros") && callee->slot < 0) return ex_zeros(C, n);
   if (is_ident(callee, "syncthreads") || is_ident(callee, "memfence"))
     kfail(S, n->loc, "syncthreads used as a value");
   if (callee->kind == N_IDENT && callee->slot < 0) {

@@ -8,8 +8,9 @@
 % y[r, c, ch] = sum_i fc[i] z[r + i, c, ch]: a separable correlation over offsets 0..n-1
 % (not centred), reading 0 outside the image. It needs n <= 33 (N = 2) and height and
 % width multiples of 32 (pos2 must stay inside y'unchecked). Values are small integers, so
-% the sums are exact. {!kernel target="nvidia_cuda"} is ignored; the kernel runs in the
-% interpreter on every target (docs/STATUS.md says why it is not compiled).
+% the sums are exact. {!kernel target="nvidia_cuda"} is ignored: the C back end compiles
+% neither its grid barrier nor its shuffles, so on the CPU it runs in the interpreter; the
+% CUDA back end compiles it.
 
 function y = gaussian_filter_warpshuffle(x, fc, n)
     function [] = __kernel__ gaussian_filter[N:int](x : cube, y : cube'unchecked, z : cube, fc : vec'hwconst'unchecked, n : int, coalesced_threads : thread_block,  pos : vec3)
