@@ -268,9 +268,9 @@ static void check_group(Resolver *R, Node *n) {
     diag_error(fld->loc, "cooperative group '%s' is not supported", g);
     return;
   }
+  if (strcmp(g, "coalesced_threads") && strcmp(g, "this_thread_block")) return;
   bool warp;
   GroupOp op = group_op(n, &warp);
-  if (strcmp(g, "coalesced_threads") && strcmp(g, "this_thread_block")) return;
   Func *f = R->scope->func;
   int param = fld->a->slot - f->ngenerics;
   if (fld->a->depth != 0 || f->kind != FK_KERNEL || param < 0 || param >= f->nparams || strcmp(f->params[param].name, g)) {
