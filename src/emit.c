@@ -768,6 +768,11 @@ static char *ex_builtin(Em *E, Node *n, int id) {
     t[i] = em_T(E, n->list.items[i]);
   }
   switch (id) {
+  case KB_ZEROS: {
+    char *t0 = em_tmp(E);
+    em_line(E, "%s %s = {0};", em_ctype(E, r), t0);
+    return t0;
+  }
   case KB_SHARED: return ex_shared(E, n, a, t);
   case KB_ASSERT:
     em_line(E, "if (!%s) oq_fail(%s, %d);", em_truthy(E, a[0], t[0]), E->L, I(E, n)->site);
@@ -813,9 +818,43 @@ static char *ex_builtin(Em *E, Node *n, int id) {
   }
 }
 
+/* ---- cooperative groups ---- */
+
+/* The threads of the thread's block (the launch's block size). */
+static char *block_threads(Em *E) {
+  Buf b = {0};
+  for (int d = 0; d < E->S->D; d++) em_bprintf(&b, "%sb%d", d ? " * " : "", d);
+  char *r = em_sf(E, "((int32_t)(%s))", b.s);
+  free(b.s);
+  return r;
+}
+
+char *em_warp_lane(Em *E, char *lin) { return em_sf(E, "((%s) & 31)", lin); }
+
+/* The threads of the thread's warp: 32, fewer in a block's last partial warp. */
+char *em_warp_size(Em *E, char *lin) {
+  char *rest = em_sf(E, "(%s - ((%s) & ~31))", block_threads(E), lin);
+  return em_sf(E, "(%s < 32 ? %s : 32)", rest, rest);
+}
+
+/* g.thread_idx and g.size (g: coalesced_threads, the thread's warp, or this_thread_block);
+   g's value is the thread's linear index in its block (emit_kernel.c). Collectives are
+   the CUDA dialect's (S->coop). */
+static char *ex_group(Em *E, Node *n) {
+  bool warp;
+  GroupOp op = group_op(n, &warp);
+  Node *fld = n->kind == N_CALL ? n->a : n;
+  char *lin = em_ex_ident(E, fld->a);
+  if (op == G_THREAD_IDX) return warp ? em_warp_lane(E, lin) : lin;
+  if (op == G_SIZE) return warp ? em_warp_size(E, lin) : block_threads(E);
+  if (!E->cuda) em_efail(E, n->loc, "internal: a warp collective in C");
+  return em_cuda_collective(E, n, op, lin);
+}
+
 /* ---- calls to device functions ---- */
 
 static char *ex_call(Em *E, Node *n) {
+  if (n->a->kind == N_FIELD) return ex_group(E, n);
   NodeInfo *ni = I(E, n);
   if (ni->builtin) return ex_builtin(E, n, ni->builtin);
   FSpec *g = ni->callee;
@@ -871,6 +910,7 @@ static char *ex_node(Em *E, Node *n) {
   case N_RANGE: case N_COLON: return em_ex_range_value(E, n);
   case N_COND: return ex_cond(E, n);
   case N_CALL: return ex_call(E, n);
+  case N_FIELD: return ex_group(E, n);
   case N_INDEX: return em_index_read(E, n);
   case N_MATRIX: return ex_matrix(E, n);
   case N_LAMBDA: return "0";

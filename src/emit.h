@@ -238,6 +238,10 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);
 void em_cuda_transforms(Em *E);
+/* cooperative groups: lin the thread's linear index in its block */
+char *em_warp_lane(Em *E, char *lin);
+char *em_warp_size(Em *E, char *lin);
+char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin);
 void em_thread_consts(Em *E, const char *ind, const char *cnt);
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
 bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v);

@@ -1057,7 +1057,8 @@ bool em_coarsen_ok(Em *E) {
   Func *f = S->kfunc;
   NodeList *l = &f->body;
   S->ncoarse = 0;
-  if (!S->barrier || S->grid_barrier || S->nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 || S->divergent)
+  if (!S->barrier || S->grid_barrier || S->coop || S->nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 ||
+      S->divergent)
     return false;
   int nb = 0, b[2] = {0, 0};
   for (int i = 0; i < l->n; i++) {

@@ -770,6 +770,8 @@ char *emit_c(KSpec *S) {
   }
   /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
   if (S->grid_barrier) em_efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
+  /* a warp's threads exchange values in registers: the C back end runs no warps */
+  if (S->coop) em_efail(&E, S->kfunc->loc, "warp shuffles and votes of cooperative groups (compiled for CUDA only)");
   E.fiber = S->divergent != NULL;
   em_reach(&E, S->kspec);
   Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};

@@ -110,7 +110,7 @@ static bool vthreads_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   if (S->vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->vthreads || !S->barrier || S->grid_barrier || S->divergent ||
-      S->coarse || f->nouts || S->D > 3)
+      S->coarse || S->coop || f->nouts || S->D > 3)
     return false;
   for (int i = 0; i < f->body.n; i++) {
     NodeInfo *ni = ksema_info(E->f, f->body.items[i]);
@@ -121,6 +121,42 @@ static bool vthreads_ok(Em *E) {
     if (E->sc[s] == SC_LOCAL && !E->pphase[s]) bytes += state_bytes(S->kspec->slots[s]);
   while (S->vthreads >= 2 && S->vthreads * bytes > 256) S->vthreads /= 2;
   return S->vthreads >= 2;
+}
+
+/* ---- cooperative groups ----
+   A warp collective of coalesced_threads among the lanes of the thread's warp: 32
+   consecutive threads of its block in row-major order, which are CUDA's own warps (Quasar's
+   last dimension runs along x; S->coop keeps one GPU thread per Quasar thread), the block's
+   last warp partial. Each shuffle is __shfl_sync from the source lane the interpreter reads
+   (src mod size; lane - d, lane + d, lane ^ m, or its own lane outside the warp):
+   __shfl_down_sync would read an absent lane of a partial warp, and takes no negative d. */
+char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
+  char *lane = em_tmp(E), *size = em_tmp(E), *mask = em_tmp(E);
+  em_line(E, "const int32_t %s = %s, %s = %s; (void)%s;", lane, em_warp_lane(E, lin), size, em_warp_size(E, lin), lane);
+  em_line(E, "const unsigned %s = %s >= 32 ? 0xffffffffu : (1u << %s) - 1u;", mask, size, size);
+  if (op == G_SYNC) {
+    em_line(E, "__syncwarp(%s);", mask);
+    return "0";
+  }
+  char *v = em_ex(E, n->list.items[0]);
+  KType vt = em_T(E, n->list.items[0]), r = em_T(E, n);
+  if (op >= G_ALL) {
+    const char *fn = op == G_ALL ? "__all_sync" : op == G_ANY ? "__any_sync" : "__ballot_sync";
+    return em_sf(E, "((int32_t)%s(%s, %s))", fn, mask, em_truthy(E, v, vt));
+  }
+  char *d = em_sf(E, "((int32_t)(%s))", em_ex(E, n->list.items[1])), *src = em_tmp(E);
+  if (op == G_SHFL) em_line(E, "int32_t %s = (%s %% %s + %s) %% %s;", src, d, size, size, size);
+  else em_line(E, "int32_t %s = %s %s %s;", src, lane, op == G_SHFL_UP ? "-" : op == G_SHFL_DOWN ? "+" : "^", d);
+  em_line(E, "if (%s < 0 || %s >= %s) %s = %s;", src, src, size, src, lane);
+  char *t0 = em_tmp(E);
+  if (vt.kind == K_VEC) {   /* component by component */
+    char *vv = em_vname(E, v, vt);
+    em_line(E, "%s %s;", em_ctype(E, r), t0);
+    for (int k = 0; k < vt.len; k++) em_line(E, "%s.v[%d] = __shfl_sync(%s, %s.v[%d], %s, 32);", t0, k, mask, vv, k, src);
+    return t0;
+  }
+  em_line(E, "const %s %s = __shfl_sync(%s, %s, %s, 32);", em_ctype(E, r), t0, mask, em_conv(E, v, vt, r.kind), src);
+  return t0;
 }
 
 /* The threads of one launch block (its size in the key, cblk; 0 when not there). */
@@ -1063,14 +1099,14 @@ static void entry_header(Em *E, Buf *body) {
 
 /* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
    x, the one before on y, then z. Threads outside the data do nothing unless there are
-   barriers (then they must reach them). */
+   barriers or warp collectives (then they must reach them, as in the interpreter). */
 static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
   for (int d = 0; d < D; d++) thread_coords(E, d);
   if (S->nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
-  for (int d = 0; d < D && !S->barrier; d++) em_bprintf(&in, " && P%d < n%d", d, d);
+  for (int d = 0; d < D && !S->barrier && !S->coop; d++) em_bprintf(&in, " && P%d < n%d", d, d);
   em_line(E, "if (1%s) {", in.s ? in.s : "");
   free(in.s);
   E->ind++;

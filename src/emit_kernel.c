@@ -15,7 +15,8 @@ static char *special_value(Em *E, const KSpecial *sp) {
   int D = E->S->D;
   const char *n = sp->name;
   if (!strcmp(n, "warpsize")) return "32";
-  char c = !strcmp(n, "pos") ? 'P' : !strcmp(n, "blkpos") ? 'T' : !strcmp(n, "blkidx") ? 'B' :
+  bool group = !strcmp(n, "coalesced_threads") || !strcmp(n, "this_thread_block");   /* blkpos's linear index */
+  char c = !strcmp(n, "pos") ? 'P' : !strcmp(n, "blkpos") || group ? 'T' : !strcmp(n, "blkidx") ? 'B' :
            !strcmp(n, "blkdim") ? 'b' : 'c';
   bool size = c == 'b' || c == 'c';
   if (sp->t.kind == K_INT) {

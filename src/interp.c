@@ -617,7 +617,17 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   return result;
 }
 
+/* g.thread_idx, g.shfl(v, d), ...: cooperative groups (interp_kernel.c); no other fields. */
+COLD static Value eval_group(Interp *I, Node *n) {
+  bool warp;
+  GroupOp op = group_op(n, &warp);
+  Node *fld = n->kind == N_CALL ? n->a : n;
+  if (!op) rt_error(fld->loc, "field access '.%s' is not supported yet", fld->name);
+  return kernel_group(I, n, op, warp);
+}
+
 COLD static Value eval_call(Interp *I, Node *n) {
+  if (n->a->kind == N_FIELD) return eval_group(I, n);
   Value fn = eval(I, n->a);
   int argc = n->list.n;
   Value stack_args[8];
@@ -680,7 +690,7 @@ Value eval(Interp *I, Node *n) {
   case N_EXCHANGE: return eval_exchange(I, n);
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
-  case N_FIELD: rt_error(n->loc, "field access '.%s' is not supported yet", n->name);
+  case N_FIELD: return eval_group(I, n);
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
   default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));

@@ -1,7 +1,9 @@
 /* interp_kernel.c: the reference execution of kernels, the oracle the compiled back ends are
    tested against. parallel_do runs every thread of every block in order. Threads of a kernel
    that calls syncthreads run as fibers (ucontext) that switch at each barrier: all threads of
-   a block (of the grid, for syncthreads(grid)) reach the barrier before any goes on.
+   a block (of the grid, for syncthreads(grid)) reach the barrier before any goes on. Warp
+   collectives (coalesced_threads.shfl_down(v, d), syncthreads(warp), ...) are exchanges of
+   the 32 consecutive threads of a block that form a warp, on the same fibers.
 
    Block sizes: a launch without explicit block dimensions uses, per dimension, the largest
    divisor of the data size that is at most a cap (1-D: 512; 2-D: 16x32; 3-D: 8x16x4), so
@@ -46,12 +48,21 @@ typedef struct Launch {
 /* The shared memory of one block: its k-th shared() call gets arr[k]. */
 typedef struct SharedSet { Array **arr; int n, cap; } SharedSet;
 
+/* Why a fiber jumped back to the scheduler. */
+typedef enum Wait { WAIT_NONE, WAIT_BARRIER, WAIT_WARP } Wait;
+
 struct KernelThread {
   Launch *L;
   SharedSet *shared;
   int64_t blkidx[OQ_MAX_RANK], blkpos[OQ_MAX_RANK];
   int shared_next;
   bool done, started;
+  Wait wait;
+  Node *wait_site;          /* the barrier or collective it waits at */
+  GroupOp wait_op;          /* WAIT_WARP: the collective (G_SYNC: a warp barrier) */
+  Value give;               /* WAIT_WARP: the value (or predicate) this lane brings */
+  int64_t arg;              /* ... and a shuffle's lane argument */
+  Value got;                /* what the collective gave this lane */
   ucontext_t ctx;           /* only to enter the fiber the first time */
   jmp_buf jb;               /* where the fiber resumes after a barrier */
 };
@@ -159,6 +170,7 @@ static Value special_value(KernelThread *t, const Param *p, SrcLoc loc) {
   const char *n = p->name;
   bool is_size = !strcmp(n, "blkdim") || !strcmp(n, "blkcnt");
   if (!strcmp(n, "warpsize")) return v_int(WARP_SIZE);
+  if (!strcmp(n, "coalesced_threads") || !strcmp(n, "this_thread_block")) return v_none();   /* kernel_group */
   if (!strcmp(n, "blkpos")) memcpy(v, t->blkpos, sizeof v);
   else if (!strcmp(n, "blkidx")) memcpy(v, t->blkidx, sizeof v);
   else if (!strcmp(n, "blkdim")) memcpy(v, L->blk, sizeof v);
@@ -278,6 +290,13 @@ static void *fiber_stack(Launch *L, int64_t i) {
   return L->stacks[i];
 }
 
+/* Jumps back to the scheduler until the wait is over (run_fibers). */
+static void fiber_wait(KernelThread *t, Wait w, Node *site) {
+  t->wait = w;
+  t->wait_site = site;
+  if (!_setjmp(t->jb)) _longjmp(t->L->sched_jb, 1);
+}
+
 static void fiber_resume(Launch *L, KernelThread *t, void *stack) {
   if (_setjmp(L->sched_jb)) return;   /* back from a barrier or the fiber's end */
   if (t->started) _longjmp(t->jb, 1);
@@ -291,17 +310,102 @@ static void fiber_resume(Launch *L, KernelThread *t, void *stack) {
   swapcontext(&L->sched, &t->ctx);
 }
 
-/* Runs threads as fibers until every one has finished; a barrier jumps back here, and a
-   round in which every live thread ran up to its barrier releases the barrier. */
+/* ---- warps ----
+   A warp is 32 consecutive threads of a block in row-major order (CUDA's own order: the last
+   dimension runs along threadIdx.x); the last warp of a block may have fewer. */
+
+static int64_t thread_linear(KernelThread *t) { return linear(t->blkpos, t->L->blk, t->L->D); }
+
+/* The threads of the warp of the thread of linear index lin. */
+static int warp_threads(Launch *L, int64_t lin) {
+  int64_t rest = product(L->blk, L->D) - (lin - lin % WARP_SIZE);
+  return rest < WARP_SIZE ? (int)rest : WARP_SIZE;
+}
+
+/* The lane a shuffle reads: its own where the source lies outside the warp. */
+static int64_t shfl_source(GroupOp op, int64_t lane, int64_t arg, int size) {
+  int64_t src = op == G_SHFL ? (arg % size + size) % size
+              : op == G_SHFL_UP ? lane - arg : op == G_SHFL_DOWN ? lane + arg : lane ^ arg;
+  return src < 0 || src >= size ? lane : src;
+}
+
+/* What the collective gives lane k of warp w (size lanes, every live one waiting at it). */
+static Value collective_result(Launch *L, KernelThread *w, int size, int k) {
+  KernelThread *t = &w[k];
+  uint32_t mask = 0;
+  bool all = true;
+  switch (t->wait_op) {
+  case G_SYNC: return v_none();
+  case G_ALL: case G_ANY: case G_BALLOT:
+    for (int j = 0; j < size; j++)
+      if (!w[j].done && w[j].give.i) mask |= 1u << j;
+      else if (!w[j].done) all = false;
+    return t->wait_op == G_BALLOT ? v_int((int32_t)mask) : v_bool(t->wait_op == G_ALL ? all : mask != 0);
+  default: {
+    int64_t src = shfl_source(t->wait_op, k, t->arg, size);
+    if (w[src].done)
+      rt_error(t->wait_site->loc, "kernel '%s': %s: lane %d reads lane %lld, which has finished the kernel",
+               callable_name(L->kernel), group_op_name(t->wait_op), k, (long long)src);
+    Value v = w[src].give;
+    if (v.kind == V_ARRAY) return v_array(arr_copy(v.arr));
+    return v;
+  }
+  }
+}
+
+static const char *wait_name(KernelThread *t) {
+  if (t->wait == WAIT_BARRIER) return "a barrier";
+  return t->wait_op == G_SYNC ? "a warp barrier" : group_op_name(t->wait_op);
+}
+
+/* A warp whose live threads all wait at one collective (or all at warp barriers) completes
+   it and runs on: true. Lanes at different collectives, or some at a collective and others
+   at a block barrier, can never meet: an error naming the kernel and both lines. */
+static bool warp_meet(Launch *L, KernelThread *w, int size) {
+  KernelThread *at = NULL;
+  for (int k = 0; k < size && !at; k++)
+    if (!w[k].done && w[k].wait == WAIT_WARP) at = &w[k];
+  if (!at) return false;
+  for (int k = 0; k < size; k++) {
+    KernelThread *t = &w[k];
+    bool syncs = t->wait_op == G_SYNC && at->wait_op == G_SYNC;
+    if (t->done || (t->wait == WAIT_WARP && (t->wait_site == at->wait_site || syncs))) continue;
+    rt_error(at->wait_site->loc,
+             "kernel '%s': the threads of a warp must meet at the same collective: lane %d is at %s (line %d), lane %d at %s (line %d)",
+             callable_name(L->kernel), (int)(at - w), wait_name(at), at->wait_site->loc.line, k, wait_name(t),
+             t->wait_site->loc.line);
+  }
+  for (int k = 0; k < size; k++)
+    if (!w[k].done) w[k].got = collective_result(L, w, size, k);
+  for (int k = 0; k < size; k++) w[k].wait = WAIT_NONE;
+  return true;
+}
+
+/* Every warp of the n threads (whole blocks of nthreads, in order) that can meet does. */
+static bool warps_meet(Launch *L, KernelThread *ts, int64_t n) {
+  int64_t nthreads = product(L->blk, L->D);
+  bool met = false;
+  for (int64_t b = 0; b < n; b += nthreads)
+    for (int64_t lin = 0; lin < nthreads; lin += WARP_SIZE)
+      met |= warp_meet(L, ts + b + lin, warp_threads(L, lin));
+  return met;
+}
+
+/* Runs threads as fibers until every one has finished. A thread that waits jumps back here;
+   once every runnable thread has run up to its wait, the warps that can meet at a
+   collective do so and run on; when none can, every live thread waits at a barrier and
+   all are released together. */
 static void run_fibers(Launch *L, KernelThread *ts, int64_t n) {
   for (int64_t i = 0; i < n; i++) fiber_stack(L, i);
-  for (int64_t live = n; live > 0;) {
-    live = 0;
+  for (;;) {
+    int64_t live = 0;
     for (int64_t i = 0; i < n; i++) {
-      if (ts[i].done) continue;
-      fiber_resume(L, &ts[i], L->stacks[i]);
-      if (!ts[i].done) live++;
+      if (!ts[i].done && !ts[i].wait) fiber_resume(L, &ts[i], L->stacks[i]);
+      live += !ts[i].done;
     }
+    if (!live) return;
+    if (warps_meet(L, ts, n)) continue;
+    for (int64_t i = 0; i < n; i++) ts[i].wait = WAIT_NONE;
   }
 }
 
@@ -508,5 +612,40 @@ void kernel_syncthreads(Interp *I, Node *site, const char *scope) {
     rt_error(site->loc, "syncthreads in a __device__ function is not supported by the interpreter; call it from the kernel itself");
   if (!strcmp(scope, "grid") && !L->grid_fibers)
     rt_error(site->loc, "syncthreads(grid) inside a device function is not supported");
-  if (!_setjmp(t->jb)) _longjmp(L->sched_jb, 1);
+  t->wait_op = G_SYNC;
+  fiber_wait(t, strcmp(scope, "warp") ? WAIT_BARRIER : WAIT_WARP, site);
+}
+
+/* g.thread_idx, g.size, g.sync() of coalesced_threads (the thread's warp) or
+   this_thread_block; the warp's shuffles and votes (resolution made the kernel's threads
+   fibers). */
+Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp) {
+  KernelThread *t = I->thread;
+  if (!t) rt_error(n->loc, "cooperative groups are only available in kernels");
+  int64_t lin = thread_linear(t);
+  if (op == G_THREAD_IDX) return v_int(warp ? lin % WARP_SIZE : lin);
+  if (op == G_SIZE) return v_int(warp ? warp_threads(t->L, lin) : product(t->L->blk, t->L->D));
+  if (!warp || op == G_SYNC) {
+    kernel_syncthreads(I, n, warp ? "warp" : "block");
+    return v_none();
+  }
+  Value v = eval(I, n->list.items[0]);
+  if (op <= G_SHFL_XOR) {
+    if (!v_is_real(v) && !(v.kind == V_ARRAY && !el_is_complex(v.arr->elem)))
+      rt_error(n->list.items[0]->loc, "%s of a %s: only int, scalar and vector values", group_op_name(op), rt_kind_name(v));
+    Value a = eval(I, n->list.items[1]);
+    t->arg = rt_to_int(a, n->list.items[1]->loc);
+    val_release(a);
+    t->give = v;
+  } else {
+    t->give = v_bool(rt_truthy(v, n->list.items[0]->loc));
+    val_release(v);
+  }
+  t->wait_op = op;
+  fiber_wait(t, WAIT_WARP, n);
+  val_release(t->give);
+  t->give = v_none();
+  Value r = t->got;
+  t->got = v_none();
+  return r;
 }

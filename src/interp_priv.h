@@ -88,7 +88,19 @@ struct Interp {
   int depth;                /* call depth, to report runaway recursion */
 };
 
+/* Cooperative groups (docs/language.md): a field or method of the kernel parameter
+   coalesced_threads (the thread's warp) or this_thread_block. */
+typedef enum GroupOp {
+  G_NONE, G_THREAD_IDX, G_SIZE,                          /* fields */
+  G_SHFL, G_SHFL_UP, G_SHFL_DOWN, G_SHFL_XOR, G_SYNC, G_ALL, G_ANY, G_BALLOT   /* methods */
+} GroupOp;
+
 /* interp_resolve.c */
+/* n: g.name (N_FIELD) or g.name(...) (N_CALL): the operation, G_NONE when g is not one of
+   the two groups or name is no such member; *warp: g is coalesced_threads. Resolution has
+   checked that g is the kernel's parameter and the argument count. */
+GroupOp group_op(const Node *n, bool *warp);
+const char *group_op_name(GroupOp op);
 int resolve_program(Program *P);
 void resolve_nested(Program *P, Func **chain, int n, Func *f);
 FuncInfo *func_info(Func *f);
@@ -112,5 +124,6 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);
 Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count);
 Value kernel_shared(Interp *I, Node *site, int argc, Value *argv, bool zeroed);
 void kernel_syncthreads(Interp *I, Node *site, const char *scope);
+Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp);   /* g.thread_idx, g.shfl(v, d), ... */
 
 #endif

@@ -237,6 +237,57 @@ static void note_shared_sizes(Resolver *R, Node *call) {
     if (call->list.items[i]->kind != N_INT) R->scope->info->shared_by_block = true;
 }
 
+/* ---- cooperative groups ---- */
+
+static const char *const group_names[] = {
+  [G_THREAD_IDX] = "thread_idx", [G_SIZE] = "size", [G_SHFL] = "shfl", [G_SHFL_UP] = "shfl_up",
+  [G_SHFL_DOWN] = "shfl_down", [G_SHFL_XOR] = "shfl_xor", [G_SYNC] = "sync", [G_ALL] = "all",
+  [G_ANY] = "any", [G_BALLOT] = "ballot"};
+
+const char *group_op_name(GroupOp op) { return group_names[op]; }
+
+GroupOp group_op(const Node *n, bool *warp) {
+  const Node *fld = n->kind == N_CALL ? n->a : n;
+  if (fld->kind != N_FIELD || fld->a->kind != N_IDENT) return G_NONE;
+  *warp = !strcmp(fld->a->name, "coalesced_threads");
+  if (!*warp && strcmp(fld->a->name, "this_thread_block")) return G_NONE;
+  GroupOp first = n->kind == N_CALL ? G_SHFL : G_THREAD_IDX, last = n->kind == N_CALL ? G_BALLOT : G_SIZE;
+  for (GroupOp op = first; op <= last; op++)
+    if (!strcmp(fld->name, group_names[op])) return op;
+  return G_NONE;
+}
+
+/* g.thread_idx, g.shfl(v, d), ... (n: the field, or the call of one): g must be the kernel's
+   own parameter coalesced_threads (all of them) or this_thread_block (thread_idx, size,
+   sync). Collectives make the kernel's threads fibers (interp_kernel.c). */
+static void check_group(Resolver *R, Node *n) {
+  Node *fld = n->kind == N_CALL ? n->a : n;
+  if (fld->kind != N_FIELD || fld->a->kind != N_IDENT) return;
+  const char *g = fld->a->name;
+  if (!strcmp(g, "this_grid") || !strcmp(g, "this_multi_grid")) {
+    diag_error(fld->loc, "cooperative group '%s' is not supported", g);
+    return;
+  }
+  if (strcmp(g, "coalesced_threads") && strcmp(g, "this_thread_block")) return;
+  bool warp;
+  GroupOp op = group_op(n, &warp);
+  Func *f = R->scope->func;
+  int param = fld->a->slot - f->ngenerics;
+  if (fld->a->depth != 0 || f->kind != FK_KERNEL || param < 0 || param >= f->nparams || strcmp(f->params[param].name, g)) {
+    diag_error(fld->loc, "'%s' must be a parameter of the __kernel__ function that uses it", g);
+    return;
+  }
+  if (!op || (!warp && op != G_THREAD_IDX && op != G_SIZE && op != G_SYNC)) {
+    diag_error(fld->loc, "'%s.%s%s' is not supported", g, fld->name, n->kind == N_CALL ? "()" : "");
+    return;
+  }
+  if (n->kind != N_CALL) return;
+  int want = op == G_SYNC ? 0 : op <= G_SHFL_XOR ? 2 : 1;
+  if (n->list.n != want)
+    diag_error(n->loc, "'%s.%s' takes %d argument%s, got %d", g, fld->name, want, want == 1 ? "" : "s", n->list.n);
+  mark_barrier(R, NULL);
+}
+
 static bool is_barrier_name(Node *n) {
   return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
 }
@@ -270,8 +321,9 @@ static void resolve_expr(Resolver *R, Node *n) {
       if (!strcmp(n->a->name, "syncthreads")) mark_barrier(R, n);
       return;   /* its argument (block, warp, grid) is a keyword, not a name */
     }
-    resolve_expr(R, n->a);
+    resolve_expr(R, n->a->kind == N_FIELD ? n->a->a : n->a);   /* g.shfl(...): g's name */
     resolve_list(R, &n->list);
+    if (n->a->kind == N_FIELD) { check_group(R, n); return; }
     check_call(R, n);
     note_shared_sizes(R, n);
     return;
@@ -292,7 +344,7 @@ static void resolve_expr(Resolver *R, Node *n) {
     resolve_list(R, &n->list);
     return;
   case N_LAMBDA: resolve_func(R, n->func, NULL); return;
-  case N_FIELD: resolve_expr(R, n->a); return;
+  case N_FIELD: resolve_expr(R, n->a); check_group(R, n); return;
   case N_TYPE: return;
   default:
     resolve_expr(R, n->a);

@@ -146,6 +146,9 @@ typedef struct KSpec {
   bool barrier;              /* the kernel calls syncthreads: phases */
   bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
                                 cooperative launch); its conditions must agree across blocks */
+  bool coop;                 /* warp collectives of cooperative groups (g.shfl_down(v, d),
+                                g.sync(), votes): only the CUDA dialect compiles them, one
+                                GPU thread per Quasar thread (no transform regroups threads) */
   bool uses_block;           /* blkpos/blkidx/blkdim/blkcnt/shared: run by blocks */
   bool slices;               /* x[i, :] in reachable code: array dimensions of at most
                                 K_MAX_VEC are facts of the launch (KType.cdims) */
@@ -262,7 +265,7 @@ enum {
   KB_COMPLEX, KB_MOD, KB_AND, KB_OR, KB_XOR, KB_NOT, KB_SHL, KB_SHR, KB_MIN, KB_MAX,
   KB_CLAMP, KB_SUM, KB_PROD, KB_MEAN, KB_NUMEL, KB_SIZE, KB_NDIMS, KB_POS2IND,
   KB_IND2POS, KB_ISNAN, KB_ISINF, KB_ISFINITE, KB_SHARED, KB_ASSERT, KB_SYNC,
-  KB_MEMFENCE, KB_PREVPOW2, KB_NEXTPOW2, KB_COUNT
+  KB_MEMFENCE, KB_PREVPOW2, KB_NEXTPOW2, KB_ZEROS, KB_COUNT
 };
 
 /* kernel_tiling.c */

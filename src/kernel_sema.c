@@ -346,6 +346,16 @@ size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int 
   return total < OQ_SHARED_MAX ? total : OQ_SHARED_MAX;
 }
 
+/* A generic argument that is a whole number (an int, or a scalar from a loop over a vector):
+   its value is part of the key, so that code may use it as a constant (spec_const). */
+static bool generic_int(const Capture *c, int64_t *v) {
+  if (c->frame || !(c->value.kind == V_INT || (c->value.kind == V_SCALAR && c->value.s == floor(c->value.s) &&
+                                               fabs(c->value.s) < 2147483648.0)))
+    return false;
+  *v = c->value.kind == V_INT ? c->value.i : (int64_t)c->value.s;
+  return true;
+}
+
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
@@ -366,6 +376,8 @@ char *ksema_key(KSpec *S, Value *args) {
   *p++ = '|';
   for (int i = 0; i < S->ncaps; i++) {
     value_desc(S, &p, S->caps[i].value);
+    int64_t g;
+    if (generic_int(&S->caps[i], &g)) put_i(&p, g);
     *p++ = ',';
     S->idx32 &= S->caps[i].value.kind != V_ARRAY || S->caps[i].value.arr->numel < INT32_MAX;
     int a = S->kfunc->nparams + i;
@@ -545,6 +557,7 @@ static KType ex_ident(Sx *C, Node *n) {
       bool ok;
       KType t = value_ktype(S, S->caps[k].value, &ok);
       if (!ok) kfail(S, n->loc, "generic argument '%s' is not supported", n->name);
+      S->caps[k].type = t;   /* what the kernel's start loads (emit_kernel.c) */
       ni = note(C, n, t);
       ni->cap = k;
       return t;
@@ -911,10 +924,69 @@ static bool is_ident(Node *n, const char *name) { return n->kind == N_IDENT && !
 
 static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at);
 
+/* An int known when the kernel is specialized: a literal, or a generic argument (its value
+   is in the key: ksema_key). */
+static bool spec_const(Sx *C, Node *n, int64_t *v) {
+  if (const_int(n, v)) return true;
+  Func *f = C->f->func;
+  if (n->kind != N_IDENT || n->depth || !C->f->is_kernel || n->slot < 0 || n->slot >= f->ngenerics) return false;
+  return generic_int(&C->S->caps[capture_find(C->S, NULL, n->slot)], v);
+}
+
+/* zeros(n) of a length known at specialization (seed 001's x_warp = zeros(N) with N a
+   generic argument): a vector in registers. Not a device built-in for the parallel-loop
+   transform: a host loop's zeros(n) keeps it serial. */
+static KType ex_zeros(Sx *C, Node *n) {
+  int64_t len;
+  for (int i = 0; i < n->list.n; i++) ex(C, n->list.items[i]);   /* (the emitter evaluates them) */
+  if (n->list.n != 1 || !spec_const(C, n->list.items[0], &len) || len < 1 || len > K_MAX_VEC)
+    kfail(C->S, n->loc, "zeros in a kernel other than a vector of a constant length up to %d", K_MAX_VEC);
+  NodeInfo *ni = note(C, n, kt_vec(K_REAL, (int)len));
+  ni->builtin = KB_ZEROS;
+  return ni->t;
+}
+
+/* A warp collective's value operand: an int, a scalar or a vector (a shuffle moves each
+   component); a vote's predicate: a real number. */
+static KType collective_operand(Sx *C, Node *n, GroupOp op) {
+  Node *a = n->list.items[0];
+  KType v = ex(C, a);
+  if (unknown(C, v, a)) return v;
+  v = vecish(C, a, v);
+  bool shfl = op <= G_SHFL_XOR;
+  if (!is_real_num(v) && !(shfl && v.kind == K_VEC))
+    kfail(C->S, n->loc, "%s of this value in compiled kernels", group_op_name(op));
+  if (shfl) {
+    KType d = ex(C, n->list.items[1]);
+    if (unknown(C, d, n->list.items[1])) return kt(K_NONE);
+    if (d.kind != K_INT && d.kind != K_BOOL) kfail(C->S, n->loc, "%s with a lane argument that is not an int", group_op_name(op));
+  }
+  if (op == G_ALL || op == G_ANY) return kt(K_BOOL);
+  return op == G_BALLOT || v.kind == K_BOOL ? kt(K_INT) : v;
+}
+
+/* g.thread_idx, g.size, g.shfl(v, d), ... (resolution checked g and the arguments). g's
+   value is the thread's linear index in its block (emit_kernel.c); the fields are arithmetic
+   on it, the collectives (S->coop) are compiled for CUDA only. */
+static KType ex_group(Sx *C, Node *n) {
+  KSpec *S = C->S;
+  bool warp;
+  GroupOp op = group_op(n, &warp);
+  Node *fld = n->kind == N_CALL ? n->a : n;
+  if (!op) kfail(S, n->loc, "field access '.%s' in compiled kernels", fld->name);
+  if (!warp && op == G_SYNC) kfail(S, n->loc, "this_thread_block.sync() in compiled kernels");
+  ex(C, fld->a);
+  if (op == G_THREAD_IDX || op == G_SIZE) return note(C, n, kt(K_INT))->t;
+  S->coop = true;
+  return note(C, n, op == G_SYNC ? kt(K_NONE) : collective_operand(C, n, op))->t;
+}
+
 static KType ex_call(Sx *C, Node *n) {
   KSpec *S = C->S;
   Node *callee = n->a;
   int argc = n->list.n;
+  if (callee->kind == N_FIELD) return ex_group(C, n);
+  if (is_ident(callee, "zeros") && callee->slot < 0) return ex_zeros(C, n);
   if (is_ident(callee, "syncthreads") || is_ident(callee, "memfence"))
     kfail(S, n->loc, "syncthreads used as a value");
   if (callee->kind == N_IDENT && callee->slot < 0) {
@@ -1079,6 +1151,7 @@ static KType ex(Sx *C, Node *n) {
     return note(C, n, j)->t;
   }
   case N_CALL: return ex_call(C, n);
+  case N_FIELD: return ex_group(C, n);
   case N_INDEX: return ex_index(C, n);
   case N_MATRIX: return ex_matrix(C, n);
   case N_LAMBDA: {
@@ -1424,6 +1497,8 @@ static KType special_type(KSpec *S, const Param *p) {
   const Type *ty = p->type;
   int D = S->D;
   if (!strcmp(p->name, "warpsize")) return kt(K_INT);
+  /* the thread's linear index in its block (emit_kernel.c), which its group's members read */
+  if (!strcmp(p->name, "coalesced_threads") || !strcmp(p->name, "this_thread_block")) return kt(K_INT);
   bool is_kernel_special = !strcmp(p->name, "pos") || !strcmp(p->name, "blkpos") ||
                            !strcmp(p->name, "blkdim") || !strcmp(p->name, "blkidx") ||
                            !strcmp(p->name, "blkcnt");
