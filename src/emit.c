@@ -1051,6 +1051,17 @@ static void err_check_loop(Em *E) {
 }
 
 /* for i = a..b / a..s..b / over a vector */
+/* A loop of warp collectives whose range may differ between lanes (NodeInfo.warp_trips):
+   the CUDA dialect runs it only when every lane of the warp counts the same trips (else an
+   error, and no lane runs it: a lane left waiting at a shuffle would hang the warp). The
+   prefix of the loop's `for`. */
+static const char *warp_trips(Em *E, Node *n, const char *trips) {
+  if (!E->cuda || !I(E, n)->warp_trips) return "";
+  em_line(E, "const bool _wu = oq_warp_uniform(%s);", trips);
+  em_line(E, "if (!_wu) oq_fail(%s, %d);", E->L, em_div_site(E, n, KE_WARP_TRIPS));
+  return "if (_wu) ";
+}
+
 static void st_for(Em *E, Node *n) {
   int slot = n->slot;
   KType lv = E->f->slots[slot];
@@ -1067,18 +1078,22 @@ static void st_for(Em *E, Node *n) {
       int64_t cs = 0;
       bool const_step = !r->b || r->b->kind == N_INT;
       if (const_step) cs = r->b ? r->b->ival : 1;
-      em_line(E, "const int64_t _a%d = %s, _c%d = %s;", n->loc.line, a, n->loc.line, c);
+      int l = n->loc.line;
+      em_line(E, "const int64_t _a%d = %s, _c%d = %s;", l, a, l, c);
       if (const_step && cs > 0) {
-        em_line(E, "for (int64_t _i = _a%d; _i <= _c%d; _i += %lld) {", n->loc.line, n->loc.line, (long long)cs);
+        const char *w = warp_trips(E, n, em_sf(E, "_c%d >= _a%d ? (_c%d - _a%d) / %lld + 1 : 0", l, l, l, l, (long long)cs));
+        em_line(E, "%sfor (int64_t _i = _a%d; _i <= _c%d; _i += %lld) {", w, l, l, (long long)cs);
       } else if (const_step && cs < 0) {
-        em_line(E, "for (int64_t _i = _a%d; _i >= _c%d; _i += %lld) {", n->loc.line, n->loc.line, (long long)cs);
+        const char *w = warp_trips(E, n, em_sf(E, "_a%d >= _c%d ? (_a%d - _c%d) / %lld + 1 : 0", l, l, l, l, -(long long)cs));
+        em_line(E, "%sfor (int64_t _i = _a%d; _i >= _c%d; _i += %lld) {", w, l, l, (long long)cs);
       } else {
         /* a + k*s for k = 0.. while it does not pass c: the same values as the count
            (c - a) / s + 1 without a division (ints are 32-bit: no overflow in 64) */
         em_line(E, "const int64_t _s = %s;", s);
         em_line(E, "if (_s == 0) oq_fail(%s, %d);", E->L, em_div_site(E, n->a, KE_RANGE));
-        em_line(E, "for (int64_t _i = _a%d; _s > 0 ? _i <= _c%d : _s < 0 && _i >= _c%d; _i += _s) {", n->loc.line,
-             n->loc.line, n->loc.line);
+        const char *w = warp_trips(E, n, em_sf(E, "_s > 0 ? (_c%d >= _a%d ? (_c%d - _a%d) / _s + 1 : 0) : _s < 0 && _a%d >= _c%d ? (_a%d - _c%d) / -_s + 1 : 0",
+                                               l, l, l, l, l, l, l, l));
+        em_line(E, "%sfor (int64_t _i = _a%d; _s > 0 ? _i <= _c%d : _s < 0 && _i >= _c%d; _i += _s) {", w, l, l, l);
       }
       E->ind++;
       em_line(E, "%s = %s;", em_slot_ref(E, slot), em_conv(E, "(int32_t)_i", em_kt(K_INT), lv.kind));
@@ -1090,7 +1105,7 @@ static void st_for(Em *E, Node *n) {
       em_line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : floor(_q + fabs(_q) * %s + 1e-9);",
            rt_config.double_precision ? "1e-12" : "4e-7");
       em_line(E, "const int64_t _n = _kk >= 0 ? (int64_t)_kk + 1 : 0;");
-      em_line(E, "for (int64_t _k = 0; _k < _n; _k++) {");
+      em_line(E, "%sfor (int64_t _k = 0; _k < _n; _k++) {", warp_trips(E, n, "_n"));
       E->ind++;
       em_line(E, "%s = (oq_real)(_r0 + (double)_k * _rs);", em_slot_ref(E, slot));
     }

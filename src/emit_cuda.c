@@ -1911,6 +1911,17 @@ static const char *cuda_cas16 =
   "  *(oq_w16 *)o = r;\n"
   "  return false;\n}\n";
 
+/* ... and, for warp collectives (S->coop: one GPU thread per Quasar thread, the launch's
+   block), whether every lane of the caller's warp holds the same v (the lanes that exist:
+   the block's last warp may be partial). Every lane of the warp must call it. */
+static const char *cuda_warp_helpers =
+  "OQ_FN bool oq_warp_uniform(long long v) {\n"
+  "  const unsigned lin = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);\n"
+  "  const unsigned n = blockDim.x * blockDim.y * blockDim.z - (lin & ~31u);\n"
+  "  const unsigned mask = n >= 32 ? 0xffffffffu : (1u << n) - 1u;\n"
+  "  return __all_sync(mask, __shfl_sync(mask, v, 0) == v);\n"
+  "}\n";
+
 /* Block-shared memory: pieces of the launch's dynamic buffer (as many bytes as the launcher
    reserved: %dynamic_smem_size), in the order of the kernel's shared() calls (every thread
    makes them, with equal sizes); each piece is zeroed by the block's threads together, as
@@ -2220,6 +2231,7 @@ char *emit_cuda(KSpec *S) {
   em_vec_types(&out);
   em_bputs(&out, cuda_helpers);
   if (E.cas16) em_bputs(&out, cuda_cas16);
+  if (S->coop) em_bputs(&out, cuda_warp_helpers);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);

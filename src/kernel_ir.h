@@ -77,6 +77,8 @@ typedef struct NodeInfo {
   int site;          /* error site (index into KSpec.sites), -1 if none */
   int cap;           /* N_IDENT of a captured name: capture index, else -1 */
   bool barrier;      /* statement contains a barrier (kernel body only) */
+  bool warp_trips;   /* a loop holding warp collectives whose range may differ between
+                        threads: CUDA checks that the lanes of each warp run it equally often */
   bool as_vec;       /* a small array used as a vector: t is the K_VEC it is read into */
 } NodeInfo;
 
@@ -101,7 +103,7 @@ struct FSpec {
 
 /* Kinds of run-time errors compiled code reports; the launcher formats the message. */
 typedef enum KErrKind { KE_INDEX, KE_ASSERT, KE_DIVZERO, KE_MODZERO, KE_BARRIER, KE_SHARED, KE_RANGE,
-                       KE_GRID_BARRIER } KErrKind;
+                       KE_GRID_BARRIER, KE_WARP_TRIPS } KErrKind;
 
 typedef struct KSite {
   KErrKind kind;

@@ -1734,6 +1734,71 @@ static void check_barriers(Uni *U, NodeList *l) {
   }
 }
 
+/* ---- warp collectives (S->coop) ----
+   Every lane of a warp must reach each collective together (CUDA's *_sync with the warp's
+   mask): one under a condition the lanes may disagree on, beside a jump, or in an operand
+   that is not always evaluated is left to the interpreter, which reports the lanes that
+   did not meet; a loop whose range may differ between lanes is checked per warp at run time
+   (warp_trips), since seed 001's reduce_sum strides over its data from pos. */
+
+static bool is_collective(Node *n) {
+  bool warp;
+  return n->kind == N_CALL && n->a->kind == N_FIELD && group_op(n, &warp) >= G_SHFL;
+}
+
+static bool has_collective(Node *n) {
+  if (!n) return false;
+  if (is_collective(n)) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (has_collective(it.node)) return true;
+  return false;
+}
+
+static bool has_any_jump(Node *n) {
+  if (!n) return false;
+  if (n->kind == N_BREAK || n->kind == N_CONTINUE || n->kind == N_RETURN) return true;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (has_any_jump(it.node)) return true;
+  return false;
+}
+
+/* A collective in an operand that only some lanes may evaluate (?:, && and ||). */
+static void collective_operands(KSpec *S, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  bool lazy = n->kind == N_COND || (n->kind == N_BINARY && (n->op == OP_AND || n->op == OP_OR));
+  if (lazy && (has_collective(n->b) || (n->kind == N_COND && has_collective(n->c))))
+    kfail(S, n->loc, "a warp collective in an operand not every lane evaluates");
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) collective_operands(S, it.node);
+}
+
+static void check_collectives(Uni *U, NodeList *l) {
+  KSpec *S = U->S;
+  for (int i = 0; i < l->n; i++) {
+    Node *n = l->items[i];
+    if (n->kind == N_RETURN) kfail(S, n->loc, "return in a kernel with warp collectives");
+    if (!has_collective(n)) continue;
+    if (has_any_jump(n)) kfail(S, n->loc, "break, continue or return beside a warp collective");
+    switch (n->kind) {
+    case N_IF: case N_WHILE: case N_REPEAT: case N_MATCH:
+      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "a warp collective under a condition the lanes may disagree on");
+      if (n->kind == N_MATCH)
+        for (int c = 0; c < n->ncases; c++) check_collectives(U, &n->cases[c].body);
+      check_collectives(U, &n->list);
+      check_collectives(U, &n->list2);
+      break;
+    case N_FOR:
+      if (has_collective(n->a)) kfail(S, n->loc, "a warp collective in a loop's range");
+      info_put(U->k, n)->warp_trips = !uniform_expr(U, n->a);
+      check_collectives(U, &n->list);
+      break;
+    case N_BLOCK: check_collectives(U, &n->list); break;
+    default: collective_operands(S, n); break;
+    }
+  }
+}
+
 /* shared() may only be called where every thread calls it once, in the same order: at the
    top level of the kernel body. */
 static void check_shared_calls(KSpec *S, FSpec *k, Node *n, bool top) {
@@ -1793,14 +1858,15 @@ bool ksema_run(KSpec *S, Value *args) {
   free(outs);
   for (int i = 0; i < f->body.n; i++) check_shared_calls(S, k, f->body.items[i], true);
   if (S->nshared) S->uses_block = true;
-  if (S->barrier) {
-    S->uses_block = true;
+  if (S->barrier) S->uses_block = true;
+  if (S->barrier || S->coop) {
     Uni U = {.S = S, .k = k, .nonuni = calloc(func_info(f)->nslots + 1, 1)};
     do {
       U.changed = false;
       uni_block(&U, &f->body, false);
     } while (U.changed);
-    check_barriers(&U, &f->body);
+    if (S->barrier) check_barriers(&U, &f->body);
+    if (S->coop) check_collectives(&U, &f->body);
     free(U.nonuni);
   }
   return true;

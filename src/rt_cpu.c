@@ -372,6 +372,9 @@ void cpu_report(const KSite *sites, int nsites, const char *name, const OqkLaunc
     rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", name);
   case KE_GRID_BARRIER:
     rt_error(s->loc, "syncthreads(grid) in kernel '%s' timed out: not every block of the grid reached it", name);
+  case KE_WARP_TRIPS:
+    rt_error(s->loc, "warp collectives in kernel '%s': the lanes of a warp run this loop different numbers of times",
+             name);
   }
   rt_error(at, "kernel '%s' failed", name);
 }
