@@ -390,8 +390,10 @@ static void stride_step(Em *E, int D, const char *radix, bool lb) {
    the block whose addition completes the word stores the element (store: a statement of
    _yo, the element as it was, and _sum) and clears the word. No blocks-done counter, no
    last block's pass (last_block_begin), whose loads wait for every block. The element is
-   loaded before the atomic: no other block stores it. Taken when _pk (packed_when); the
-   caller's shadow update follows as its else. */
+   loaded before the atomic: no other block stores it. The words lie merge_copies apart (64
+   bytes, like the shadows' copies: more L2 slices take the atomics; flat hist_naive at
+   4096x4096x3 0.0737-0.0752 ms against 0.0765-0.0780 with adjacent words). Taken when _pk
+   (packed_when); the caller's shadow update follows as its else. */
 static void packed_merge(Em *E, const char *w, const char *v, const char *ety, const char *y, const char *store) {
   em_line(E, "if (_pk) {");
   em_line(E, "  const %s _yo = %s;", ety, y);
@@ -404,17 +406,24 @@ static void packed_merge(Em *E, const char *w, const char *v, const char *ety, c
   em_line(E, "} else");
 }
 
-/* When the launch merges packed (_pk, the same for the whole grid): the sums fit (fewer than
-   4096 blocks) and each GPU block has work enough: `work` (an expression of the kernel)
-   at least `least` times the blocks. Each block then adds every element, zero or not, and
-   the blocks' atomics on an element wait in line; the shadows skip zeros and spread over 8
-   copies. H100, seed 000's hist_shared (persistent blocks), same process, alternating:
-   8192x8192x3 (264 blocks of about 2000 launch blocks each) packed 0.2658-0.2678 ms against
-   0.2693-0.2702; 1920x1080x3 (528 blocks of about 31, most of whose bins stay zero)
-   0.0148-0.0160 against 0.0139-0.0146. OQ_CUDA_PACKED=1: whenever the sums fit (tests). */
-static void packed_when(Em *E, const char *work, const char *least) {
+/* When the launch merges packed (_pk, the same for the whole grid): at most `most` blocks
+   (fewer than 4096: the sums fit), each with work enough: `work` (an expression of the
+   kernel) at least `least` times the blocks. Every block adds every element, zero or not,
+   with a returning atomic, and the blocks' atomics on one element wait in line: worth it
+   when the blocks are few and finish apart, after long runs; the shadows skip zeros,
+   spread over 8 copies and do not wait. H100, seed 000's hist_shared as persistent blocks
+   (GPU blocks, launch blocks each), kernel ms packed against shadows, same process,
+   alternating, in three machine starts: 8192x8192x3 (264, 1986) 0.2655-0.2682 against
+   0.2686-0.2720; 4096x4096x3 (264, 496) 0.0720-0.0751 against 0.0737-0.0809; 2896x2896x3
+   (2112, 32) 0.0609-0.0621 against 0.0478-0.0487 and 2048x2896x3 (2112, 22) 0.0496-0.0517
+   against 0.0360-0.0373: many blocks queue on each word; 2048x2048x3 (528, 62) and
+   1920x1080x3 (507, 32) within 1 us either way. Flat hist_naive (counted copies, 528
+   blocks): 3-10 % faster packed at 2048x2896x3 to 4096x4096x3 (2^15 positions per block or
+   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_CUDA_PACKED=1:
+   whenever the sums fit (tests). */
+static void packed_when(Em *E, const char *work, const char *least, int most) {
   const char *e = getenv("OQ_CUDA_PACKED");
-  em_line(E, "const bool _pk = gridDim.x < 4096u%s;   /* packed_merge */",
+  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", e && !strcmp(e, "1") ? 4095 : most,
           e && !strcmp(e, "1") ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
 }
 
@@ -427,7 +436,7 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
       if (E->packed) {   /* v: a sum of counts (em_packed_merge_ok), below 2^30 */
         const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
-        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s)", k, off), e, "float", y,
+        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->merge_copies), e, "float", y,
                      em_sf(E, "%s = (float)((double)_yo + (double)_sum);", y));
       }
       em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k,
@@ -956,7 +965,7 @@ static void emit_coarse(Em *E) {
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
   em_line(E, "const oq_ix nvb = %s;", nvb.s);
   free(nvb.s);
-  if (E->packed) packed_when(E, "(int64_t)nvb", "64");
+  if (E->packed) packed_when(E, "(int64_t)nvb", "256", 512);
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
   for (int j = 0; j < S->ncoarse; j++) {
     int a = S->coarse_arg[j];
@@ -1695,7 +1704,7 @@ static void cuda_epilogue(Em *E) {
     Buf np = {0};
     em_bputs(&np, "(int64_t)1");
     for (int d = 0; d < S->D; d++) em_bprintf(&np, " * n%d", d);
-    if (any_counted(S)) packed_when(E, np.s, "32768");
+    if (any_counted(S)) packed_when(E, np.s, "32768", 4095);
     free(np.s);
     for (int k = 0; k < S->npriv; k++) {
       if (!S->priv_esz[k]) continue;
@@ -1708,7 +1717,7 @@ static void cuda_epilogue(Em *E) {
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
       if (S->priv_count[k]) {
         const char *y = em_sf(E, "((%s *)P.a%d.data)[_i]", ct, a);
-        packed_merge(E, em_sf(E, "_gc + _gco%d + _i", k), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
+        packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
         em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
       }
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);

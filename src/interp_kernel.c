@@ -625,8 +625,8 @@ Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp) {
   int64_t lin = thread_linear(t);
   if (op == G_THREAD_IDX) return v_int(warp ? lin % WARP_SIZE : lin);
   if (op == G_SIZE) return v_int(warp ? warp_threads(t->L, lin) : product(t->L->blk, t->L->D));
-  if (!warp || op == G_SYNC) {
-    kernel_syncthreads(I, n, warp ? "warp" : "block");
+  if (op == G_SYNC) {   /* (this_thread_block.sync() became syncthreads() in resolution) */
+    kernel_syncthreads(I, n, "warp");
     return v_none();
   }
   Value v = eval(I, n->list.items[0]);

@@ -237,6 +237,13 @@ static void note_shared_sizes(Resolver *R, Node *call) {
     if (call->list.items[i]->kind != N_INT) R->scope->info->shared_by_block = true;
 }
 
+/* syncthreads, memfence and their keyword arguments (block, warp, grid) name no variable:
+   no slot, so that no analysis of slots takes them for one */
+static void no_slot(Node *n) {
+  n->slot = -1;
+  n->aux = NULL;
+}
+
 /* ---- cooperative groups ---- */
 
 static const char *const group_names[] = {
@@ -285,18 +292,19 @@ static void check_group(Resolver *R, Node *n) {
   int want = op == G_SYNC ? 0 : op <= G_SHFL_XOR ? 2 : 1;
   if (n->list.n != want)
     diag_error(n->loc, "'%s.%s' takes %d argument%s, got %d", g, fld->name, want, want == 1 ? "" : "s", n->list.n);
+  if (!warp && op == G_SYNC) {   /* this_thread_block.sync() is syncthreads() for every stage after this one */
+    fld->kind = N_IDENT;
+    fld->name = "syncthreads";
+    fld->a = NULL;
+    no_slot(fld);
+    mark_barrier(R, n);
+    return;
+  }
   mark_barrier(R, NULL);
 }
 
 static bool is_barrier_name(Node *n) {
   return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
-}
-
-/* syncthreads, memfence and their keyword arguments (block, warp, grid) name no variable:
-   no slot, so that no analysis of slots takes them for one */
-static void no_slot(Node *n) {
-  n->slot = -1;
-  n->aux = NULL;
 }
 
 static void resolve_expr(Resolver *R, Node *n) {

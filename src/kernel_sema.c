@@ -974,7 +974,6 @@ static KType ex_group(Sx *C, Node *n) {
   GroupOp op = group_op(n, &warp);
   Node *fld = n->kind == N_CALL ? n->a : n;
   if (!op) kfail(S, n->loc, "field access '.%s' in compiled kernels", fld->name);
-  if (!warp && op == G_SYNC) kfail(S, n->loc, "this_thread_block.sync() in compiled kernels");
   ex(C, fld->a);
   if (op == G_THREAD_IDX || op == G_SIZE) return note(C, n, kt(K_INT))->t;
   S->coop = true;

@@ -635,7 +635,8 @@ static void collect_times(SrcLoc loc) {
   for (int i = 0; i < G.ntimed; i++) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
-    if (knobs()->ktime) fprintf(stderr, "ktime %s %.4f ms\n", g->name, ms);
+    if (knobs()->ktime)   /* (the grid of the grid-stride kinds: persistent blocks, tiles) */
+      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->name, ms, g->coarse ? g->stride_blocks : g->tiled ? g->tgrid : 0);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;

@@ -395,6 +395,21 @@ ldg=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/hwconst_ldg.q 2>/dev/n
       sed -n '/^\/\* kernel kernel_ldg_sync/,/^\/\* kernel /p' | grep -c '__ldg(')
 if [ "${ldg:-0}" -ge 1 ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: kernel_ldg_sync (a barrier kernel) does not read x through __ldg"; cli_fail=$((cli_fail + 1)); fi
+# cooperative groups (docs/language.md): shuffles.q's kernels of lane, size and
+# this_thread_block.sync() (syncthreads) compile for the CPU, its shuffles' kernels only for
+# CUDA (NVRTC, where installed)
+OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu --verbose tests/lang/shuffles.q >/dev/null 2>"$tmp/sh.err"
+rc=$?
+cpu_k=$(grep -o "kernel '[a-z_0-9]*' compiled for the cpu" "$tmp/sh.err" | sort -u | tr -d "'" | awk '{print $2}' | tr '\n' ' ')
+cuda_k=$(grep -o "kernel '[a-z_0-9]*' compiles for sm_90" "$tmp/sh.err" | sort -u | wc -l)
+want_cuda=0
+if nvrtc_found; then want_cuda=4; fi
+if [ "$rc" -eq 0 ] && [ "$cpu_k" = "lanes reverse " ] && [ "$cuda_k" = "$want_cuda" ]; then cli_pass=$((cli_pass + 1))
+else
+  echo "FAIL cli: shuffles.q: exit $rc, compiled for the CPU [$cpu_k] (want [lanes reverse ]), $cuda_k kernels for CUDA (want $want_cuda)"
+  first_lines "$tmp/sh.err" 5
+  cli_fail=$((cli_fail + 1))
+fi
 # compound assignments other than += and -= on complex arrays compile (docs/cuda.md "Complex
 # numbers"): all 9 kernels of complex_compound.q on the CPU, none in the interpreter, in single
 # and double precision (16-byte elements: locks in C, sm_90's 16-byte atomicCAS in CUDA), and
