@@ -893,16 +893,22 @@ static void coarse_ahead(Em *E, int want) {
   if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
 }
 
+/* The epilogue when it is one block-stride loop (em_block_stride_loop), else NULL. */
+static Node *epilogue_loop(Em *E) {
+  Func *f = E->S->kfunc;
+  int b2 = E->coarse_split[1];
+  Node *n = b2 + 2 == f->body.n ? f->body.items[b2 + 1] : NULL;
+  return n && em_block_stride_loop(E, n) ? n : NULL;
+}
+
 /* The epilogue, once per GPU block (one accumulator). A block-stride loop spreads over all of
    the GPU block's threads, one iteration each where it can (seed 000's merge of 256 bins in
    384 threads); else the first group runs it, each thread for its virtual threads in turn.
    A loop that adds a sum of counts into the one shadowed array merges packed. */
 static void coarse_epilogue(Em *E) {
   KSpec *S = E->S;
-  Func *f = S->kfunc;
-  int b2 = E->coarse_split[1];
-  Node *n = b2 + 2 == f->body.n ? f->body.items[b2 + 1] : NULL;
-  if (n && em_block_stride_loop(E, n)) {
+  Node *n = epilogue_loop(E);
+  if (n) {
     em_line(E, "{");
     em_line(E, "  const unsigned _et = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
     em_line(E, "  const unsigned _en = blockDim.x * blockDim.y * blockDim.z;");
@@ -914,7 +920,7 @@ static void coarse_epilogue(Em *E) {
   }
   if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
   E->ind += S->cgroups > 1;
-  coarse_phase(E, b2 + 1, f->body.n, false);
+  coarse_phase(E, E->coarse_split[1] + 1, S->kfunc->body.n, false);
   E->ind -= S->cgroups > 1;
   if (S->cgroups > 1) em_line(E, "}");
 }
@@ -929,11 +935,9 @@ static bool coarse_counts(KSpec *S) {
    array. OQ_CUDA_PACKED=0: never (a knob, to compare). */
 static void coarse_packed(Em *E) {
   KSpec *S = E->S;
-  Func *f = S->kfunc;
-  int b2 = E->coarse_split[1];
-  Node *n = b2 + 2 == f->body.n ? f->body.items[b2 + 1] : NULL;
-  E->packed = n && coarse_counts(S) && S->ncoarse == 1 && em_block_stride_loop(E, n) &&
-              em_packed_merge_ok(E, n, f->ngenerics + S->coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
+  Node *n = epilogue_loop(E);
+  E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
+              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
 
