@@ -103,6 +103,8 @@ typedef struct Plan {
   bool inside;                 /* x[pos + c] in a row known to be inside x */
   char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
                                   element is: its array is shorter than 2^31), or NULL */
+  bool own;                    /* a compound assignment into the thread's own element
+                                  (em_own_update) of an array that drops positions outside */
 } Plan;
 
 /* ---- exact integer views of scalar index arithmetic ----
@@ -206,6 +208,7 @@ bool em_all_dead(Em *E, NodeList *l);
 void em_emit_private_hooks(Em *E, Buf *out);
 bool em_block_stride_loop(Em *E, Node *n);
 bool em_packed_merge_ok(Em *E, Node *n, int y);
+bool em_own_update(Em *E, Node *target);
 void em_xform_note(KSpec *S, const char *fmt, const char *name);
 const char *em_priv_name(KSpec *S, int k);
 int em_priv_shared_esz(KSpec *S, int k);

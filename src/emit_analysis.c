@@ -646,6 +646,44 @@ bool em_block_stride_loop(Em *E, Node *n) {
   return thread_free(E, r->c, n->slot);
 }
 
+/* ---- a thread's own elements ----
+   pos is a different position in every thread of a launch, so x[pos] is an element no other
+   thread touches when every use of x in the kernel is x[pos] (or its size) and no other
+   argument is the same array: a compound assignment into it needs no atomic. */
+
+/* Whether every use of slot in n is slot[pos] or numel/size/ndims(slot). */
+static bool own_uses(Em *E, Node *n, int slot) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_IDENT: return n->slot != slot || n->depth != 0;
+  case N_INDEX:
+    if (n->a->kind == N_IDENT && n->a->slot == slot && n->a->depth == 0)
+      return n->list.n == 1 && is_special_named(E, n->list.items[0], "pos");
+    break;
+  case N_CALL:
+    if (builtin_call(E, n, KB_NUMEL, 1) || builtin_call(E, n, KB_SIZE, n->list.n) || builtin_call(E, n, KB_NDIMS, 1))
+      if (n->list.n && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == slot) return true;
+    break;
+  default: break;
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (!own_uses(E, it.node, slot)) return false;
+  return true;
+}
+
+/* Whether target (x[...] of a compound assignment) is the thread's own element. */
+bool em_own_update(Em *E, Node *target) {
+  Func *f = E->S->kfunc;
+  Node *x = target->a;
+  int p = x->kind == N_IDENT && x->depth == 0 ? x->slot - f->ngenerics : -1;
+  if (!E->f->is_kernel || p < 0 || p >= f->nparams || p >= 32 || (E->S->aliased >> p & 1)) return false;
+  if (target->list.n != 1 || !is_special_named(E, target->list.items[0], "pos")) return false;
+  for (int i = 0; i < f->body.n; i++)
+    if (!own_uses(E, f->body.items[i], x->slot)) return false;
+  return true;
+}
+
 /* ---- packed merges (emit_cuda.c, em_cuda_shadow_update) ---- */
 
 /* How many of the persistent blocks' counts v adds up (a count, a slice of them, sum() of

@@ -907,6 +907,10 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     if (res) em_line(E, "%s = %s;", res, v);
     return;
   }
+  if (P->own) {   /* no other thread touches it: no atomic */
+    em_line(E, "if (%s) %s = %s;", valid, lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
+    return;
+  }
   /* persistent blocks' accumulator of counts (emit_cuda): no branch on valid either */
   if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, valid, op, v)) return;
   /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
@@ -993,6 +997,7 @@ char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, boo
   Plan P;
   plan_build(E, target, arr, at, &P);
   if (op != OP_NONE && !want) P.priv = em_private_of(E, target->a);
+  P.own = op != OP_NONE && !want && !at.shared && P.rule <= R_UNCHECKED && em_own_update(E, target);
   char *res = NULL;
   KType et = op == OP_NONE ? vt : em_T(E, target);
   if (want) {

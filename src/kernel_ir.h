@@ -166,6 +166,8 @@ typedef struct KSpec {
   unsigned at_launch;        /* arguments (bit i: parameter, then capture, i < 32) that are
                                 arrays of exactly those dimensions (ksema_key; in the key):
                                 x[pos] is inside them for every thread */
+  unsigned aliased;          /* array arguments (bit i as at_launch) whose array another
+                                argument also is (ksema_key; in the key): em_own_update */
   int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
                                 (parameters, then captures); the launcher decides whether
                                 each gets per-worker private copies */

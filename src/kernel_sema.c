@@ -356,11 +356,28 @@ static bool generic_int(const Capture *c, int64_t *v) {
   return true;
 }
 
+/* Argument i (parameters, then captures) of a launch. */
+static Value launch_arg(KSpec *S, Value *args, int i) {
+  return i < S->kfunc->nparams ? args[i] : S->caps[i - S->kfunc->nparams].value;
+}
+
+/* The array arguments (bit i, i < 32) that share their array with another argument. */
+static unsigned aliased_args(KSpec *S, Value *args) {
+  int n = S->kfunc->nparams + S->ncaps;
+  unsigned bits = 0;
+  for (int i = 0; i < n && i < 32; i++)
+    for (int j = 0; j < i; j++) {
+      Value a = launch_arg(S, args, i), b = launch_arg(S, args, j);
+      if (a.kind == V_ARRAY && b.kind == V_ARRAY && a.arr == b.arr) bits |= 1u << i | 1u << j;
+    }
+  return bits;
+}
+
 char *ksema_key(KSpec *S, Value *args) {
   char *refs = gather(S, args);
   size_t nrefs = strlen(refs);
   size_t each = 41 + (S->slices ? 3 * OQ_MAX_RANK : 0);
-  char *key = malloc(64 + 3 * 21 + nrefs + 1 + each * (S->kfunc->nparams + S->ncaps)), *p = key;
+  char *key = malloc(64 + 4 * 21 + nrefs + 1 + each * (S->kfunc->nparams + S->ncaps)), *p = key;
   put_u(&p, (uintptr_t)S->kfunc, 16);
   *p++ = '|';
   put_i(&p, S->D);
@@ -386,6 +403,11 @@ char *ksema_key(KSpec *S, Value *args) {
   *p++ = '|';
   if (S->idx32) *p++ = 'w';   /* 32-bit indices */
   if (S->at_launch) put_u(&p, S->at_launch, 16);
+  S->aliased = aliased_args(S, args);
+  if (S->aliased) {
+    *p++ = 'A';
+    put_u(&p, S->aliased, 16);
+  }
   for (int d = 0; d < S->D && d < 3 && S->cblk[0]; d++) {
     put_i(&p, S->cblk[d]);
     *p++ = S->one_block >> d & 1 ? '!' : ',';
