@@ -1265,6 +1265,9 @@ static void assign_ident(Sx *C, Node *n, Node *target, KType v) {
   if (target->depth > 0) kfail(S, n->loc, "assignment to '%s' of an enclosing function", target->name);
   FSpec *f = C->f;
   if (f->is_kernel && target->slot < f->func->ngenerics) kfail(S, n->loc, "assignment to a generic parameter");
+  for (int i = 0; f->is_kernel && i < S->nspecial; i++)   /* compiled code reads them as the thread's own */
+    if (S->special[i].param == target->slot - f->func->ngenerics)
+      kfail(S, n->loc, "assignment to the special parameter '%s'", target->name);
   if (n->op == OP_NONE) {
     if (n->type && n->list.n == 1) v = convert_to_decl(C, v, n->type, n);
     if (v.kind == K_TUPLE) kfail(S, n->loc, "a function with several outputs assigned to one variable");

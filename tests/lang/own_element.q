@@ -19,6 +19,13 @@ function [] = __kernel__ mixed(a : vec, b : vec, pos : int)
     b[mod(pos + 1, numel(b))] += 1
 endfunction
 
+% pos given another value: every thread's y[pos] is y[0] (the kernel runs in the
+% interpreter: compiled code takes pos as the thread's own)
+function [] = __kernel__ repos(y : vec, pos : int)
+    pos = 0
+    y[pos] += 1
+endfunction
+
 function [] = __kernel__ counts(c : vec[int], pos : int)
     c[pos] += pos
     c[pos] *= 3
@@ -77,4 +84,7 @@ while i < 300
     assert(c[i] == 3 * i)
     i += 1
 endwhile
+r = zeros(100)
+parallel_do(100, r, repos)
+assert(r[0] == 100 && sum(r) == 100)
 print "own element ok"
