@@ -1770,23 +1770,19 @@ static bool is_collective(Node *n) {
   return n->kind == N_CALL && n->a->kind == N_FIELD && group_op(n, &warp) >= G_SHFL;
 }
 
-static bool has_collective(Node *n) {
+static bool is_jump(Node *n) { return n->kind == N_BREAK || n->kind == N_CONTINUE || n->kind == N_RETURN; }
+
+/* Whether n holds a node that is(), outside nested functions. */
+static bool contains(Node *n, bool (*is)(Node *)) {
   if (!n) return false;
-  if (is_collective(n)) return true;
+  if (is(n)) return true;
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
   for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-    if (has_collective(it.node)) return true;
+    if (contains(it.node, is)) return true;
   return false;
 }
 
-static bool has_any_jump(Node *n) {
-  if (!n) return false;
-  if (n->kind == N_BREAK || n->kind == N_CONTINUE || n->kind == N_RETURN) return true;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-    if (has_any_jump(it.node)) return true;
-  return false;
-}
+static bool has_collective(Node *n) { return contains(n, is_collective); }
 
 /* A collective in an operand that only some lanes may evaluate (?:, && and ||). */
 static void collective_operands(KSpec *S, Node *n) {
@@ -1803,7 +1799,7 @@ static void check_collectives(Uni *U, NodeList *l) {
     Node *n = l->items[i];
     if (n->kind == N_RETURN) kfail(S, n->loc, "return in a kernel with warp collectives");
     if (!has_collective(n)) continue;
-    if (has_any_jump(n)) kfail(S, n->loc, "break, continue or return beside a warp collective");
+    if (contains(n, is_jump)) kfail(S, n->loc, "break, continue or return beside a warp collective");
     switch (n->kind) {
     case N_IF: case N_WHILE: case N_REPEAT: case N_MATCH:
       if (!uniform_expr(U, n->a)) kfail(S, n->loc, "a warp collective under a condition the lanes may disagree on");
