@@ -820,8 +820,8 @@ static char *ex_builtin(Em *E, Node *n, int id) {
 
 /* ---- cooperative groups ---- */
 
-/* The threads of the thread's block (the launch's block size). */
-static char *block_threads(Em *E) {
+/* The threads of a launch block (an int32 expression of its size). */
+char *em_block_threads(Em *E) {
   Buf b = {0};
   for (int d = 0; d < E->S->D; d++) em_bprintf(&b, "%sb%d", d ? " * " : "", d);
   char *r = em_sf(E, "((int32_t)(%s))", b.s);
@@ -833,7 +833,7 @@ char *em_warp_lane(Em *E, char *lin) { return em_sf(E, "((%s) & 31)", lin); }
 
 /* The threads of the thread's warp: 32, fewer in a block's last partial warp. */
 char *em_warp_size(Em *E, char *lin) {
-  char *rest = em_sf(E, "(%s - ((%s) & ~31))", block_threads(E), lin);
+  char *rest = em_sf(E, "(%s - ((%s) & ~31))", em_block_threads(E), lin);
   return em_sf(E, "(%s < 32 ? %s : 32)", rest, rest);
 }
 
@@ -846,7 +846,7 @@ static char *ex_group(Em *E, Node *n) {
   Node *fld = n->kind == N_CALL ? n->a : n;
   char *lin = em_ex_ident(E, fld->a);
   if (op == G_THREAD_IDX) return warp ? em_warp_lane(E, lin) : lin;
-  if (op == G_SIZE) return warp ? em_warp_size(E, lin) : block_threads(E);
+  if (op == G_SIZE) return warp ? em_warp_size(E, lin) : em_block_threads(E);
   if (!E->cuda) em_efail(E, n->loc, "internal: a warp collective in C");
   return em_cuda_collective(E, n, op, lin);
 }
@@ -1050,7 +1050,6 @@ static void err_check_loop(Em *E) {
   if (E->S->nsites) em_line(E, "if (__atomic_load_n(&%s->err, __ATOMIC_RELAXED)) break;", E->L);
 }
 
-/* for i = a..b / a..s..b / over a vector */
 /* A loop of warp collectives whose range may differ between lanes (NodeInfo.warp_trips):
    the CUDA dialect runs it only when every lane of the warp counts the same trips (else an
    error, and no lane runs it: a lane left waiting at a shuffle would hang the warp). The
@@ -1062,6 +1061,7 @@ static const char *warp_trips(Em *E, Node *n, const char *trips) {
   return "if (_wu) ";
 }
 
+/* for i = a..b / a..s..b / over a vector */
 static void st_for(Em *E, Node *n) {
   int slot = n->slot;
   KType lv = E->f->slots[slot];

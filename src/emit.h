@@ -241,6 +241,7 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
                               char *res);
 void em_cuda_transforms(Em *E);
+char *em_block_threads(Em *E);
 /* cooperative groups: lin the thread's linear index in its block */
 char *em_warp_lane(Em *E, char *lin);
 char *em_warp_size(Em *E, char *lin);

@@ -335,10 +335,7 @@ void em_cuda_transforms(Em *E) {
   cuda_vblocks(E, F);
   E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
   if (S->cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
-    Buf cnt = {0};
-    for (int d = 0; d < S->D; d++) em_bprintf(&cnt, "%sb%d", d ? " * " : "", d);
-    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->cvec), em_sf(E, "((int32_t)(%s))", cnt.s));
-    free(cnt.s);
+    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->cvec), em_block_threads(E));
   }
   if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
 }
@@ -539,8 +536,6 @@ static void last_block_end(Em *E, const char *tid, const char *ctr) {
 static void coarse_finish(Em *E) {
   KSpec *S = E->S;
   if (!S->ncoarse) return;
-  em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
-  em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z;");
   if (E->packed) em_line(E, "if (!_pk) {   /* else the merge was packed */");
   E->ind += E->packed;
   last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
@@ -909,13 +904,7 @@ static void coarse_epilogue(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
   if (n) {
-    em_line(E, "{");
-    em_line(E, "  const unsigned _et = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);");
-    em_line(E, "  const unsigned _en = blockDim.x * blockDim.y * blockDim.z;");
-    E->ind++;
-    em_block_stride_phase(E, n, "_et", "_en");
-    E->ind--;
-    em_line(E, "}");
+    em_block_stride_phase(E, n, "_tid", "_nt");
     return;
   }
   if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
@@ -946,6 +935,9 @@ static void emit_coarse(Em *E) {
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
+  /* the GPU block's threads as one row (the epilogue's loop, the last block's pass) */
+  em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); (void)_tid;");
+  em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z; (void)_nt;");
   if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
     if (S->cgroups > 1) {   /* group _grp of the GPU block (coarse_ahead) */
       long long gb = (long long)coarse_gblock(S);
