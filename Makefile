@@ -3,17 +3,18 @@
 # build/examples. Plain C11; the only build dependencies are a C compiler and make
 # (tools/deps.sh checks, and installs what is missing when run as root).
 # `make NO_IMAGES=1` builds without libpng/libjpeg/libtiff: imread and imwrite report an
-# error (src/noimage/rt_image.c). CUDA is loaded at run time (dlopen): no build dependency.
+# error (src/runtime/noimage/rt_image.c). CUDA is loaded at run time (dlopen): no build dependency.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # -fno-tree-slp-vectorize: GCC 12 -O2 drops the (double)(float)x rounding of rt_round when
 # it vectorizes straight-line code (complex results came out unrounded).
-CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -DOQ_LIBDIR=\"$(CURDIR)/lib\" -fno-tree-slp-vectorize
+CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -Isrc -DOQ_LIBDIR=\"$(CURDIR)/lib\" -fno-tree-slp-vectorize
 LDLIBS  += -lm -ldl -lpthread
 
-SRC := $(wildcard src/*.c)
+# The source tree is in layers (src/LAYERS, docs/design.md); includes are written from src/.
+SRC := $(sort $(filter-out src/runtime/noimage/%,$(shell find src -name '*.c')))
 ifeq ($(NO_IMAGES),1)
-SRC := $(filter-out src/rt_image.c,$(SRC)) src/noimage/rt_image.c
+SRC := $(filter-out src/runtime/rt_image.c,$(SRC)) src/runtime/noimage/rt_image.c
 export OQ_NO_IMAGES := 1
 else
 LDLIBS += -lpng -ljpeg -ltiff
@@ -32,10 +33,11 @@ $(IMAGES): | build/obj
 	touch $@
 
 build/obj/%.o: src/%.c Makefile | build/obj
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 build/obj:
-	mkdir -p build/obj build/obj/noimage
+	mkdir -p build/obj
 
 deps:
 	@sh tools/deps.sh
@@ -43,6 +45,7 @@ deps:
 # bench_oqrun.o: the GPU benchmark's C half uses the interpreter's API; compiling it here
 # (no nvcc needed) catches an API change on machines without a GPU.
 test: deps build/oq build/obj/bench_oqrun.o
+	@bash tools/check_layers.sh
 	@bash tests/run.sh
 
 demo: deps build/oq
@@ -56,14 +59,14 @@ bench: build/oq
 
 # The run-time as a library (everything but main.o), for programs that embed oq: the GPU
 # benchmarks link it with nvcc (bench/gpu: `make bench-gpu` builds and runs them).
-build/liboq.a: $(filter-out build/obj/main.o,$(OBJ))
+build/liboq.a: $(filter-out build/obj/cli/main.o,$(OBJ))
 	rm -f $@
 	ar rcs $@ $^
 
 NVCC ?= nvcc
 NVCC_ARCH ?= native
 build/obj/bench_oqrun.o: bench/gpu/oqrun.c build/liboq.a
-	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 build/bench-gpu: bench/gpu/bench.cu build/obj/bench_oqrun.o build/liboq.a
 	$(NVCC) -O3 -std=c++17 -arch=$(NVCC_ARCH) -o $@ $< build/obj/bench_oqrun.o build/liboq.a $(LDLIBS)

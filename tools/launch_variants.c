@@ -3,8 +3,8 @@
    so only numbers of the same process compare). Each variant: n launches back to back, then
    a wait; the median of `rounds` batches, the variants interleaved round by round.
      cc -O2 -std=c11 -D_GNU_SOURCE -Isrc -o build/launch_variants tools/launch_variants.c \
-        src/rt_cuda.c src/rt_nvrtc.c src/rt_cache.c src/rt_devmem.c src/rt_value.c \
-        src/rt_ops.c src/rt_index.c src/rt_print.c src/rt_builtins.c src/diag.c src/arena.c -ldl -lm
+        src/device/rt_cuda.c src/device/rt_nvrtc.c src/runtime/rt_cache.c src/device/rt_devmem.c src/runtime/rt_value.c \
+        src/runtime/rt_ops.c src/runtime/rt_index.c src/runtime/rt_print.c src/runtime/rt_builtins.c src/base/diag.c src/base/arena.c -ldl -lm
      build/oq emit --target cuda tests/gpu/launch.q | sed '/^batch of\|runtime error/,$d' > /tmp/k.cu
      build/launch_variants /tmp/k.cu
    k.cu: oq's own kernel (entry oqk_entry(OqkGrid, OqkLaunch *, OqkWorker *)); its OqkGrid is
@@ -16,8 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "rt_cuda.h"
-#include "oqk_abi.h"
+#include "device/rt_cuda.h"
+#include "base/oqk_abi.h"
 
 RtConfig rt_config;
 void callable_free(Callable *c) { (void)c; }

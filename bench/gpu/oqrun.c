@@ -6,10 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "interp.h"
-#include "parse.h"
-#include "rt_cuda.h"
-#include "rt_gpu.h"
+#include "interp/interp.h"
+#include "front/parse.h"
+#include "device/rt_cuda.h"
+#include "backend/cuda/rt_gpu.h"
 
 RtConfig rt_config;    /* main.c's, which liboq.a leaves out */
 

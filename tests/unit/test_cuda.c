@@ -23,7 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "rt_cuda.h"
+#include "device/rt_cuda.h"
 
 RtConfig rt_config;
 void callable_free(Callable *c) { (void)c; }

@@ -6,7 +6,7 @@
    and TIFF files built byte by byte, an interlaced PNG through libpng's own API, a CMYK
    JPEG through libjpeg; and PNGs that rt_imwrite wrote are checked with libpng's simplified
    reader. The last line printed is "N passed, N failed". */
-#include "../../src/rt_image.h"
+#include "../../src/runtime/rt_image.h"
 #include <dirent.h>
 #include <fcntl.h>
 #include <math.h>

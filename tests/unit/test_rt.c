@@ -12,8 +12,8 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "value.h"
-#include "oqk_abi.h"
+#include "runtime/value.h"
+#include "base/oqk_abi.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)

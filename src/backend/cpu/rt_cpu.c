@@ -1,0 +1,429 @@
+/* rt_cpu.c: compiling, caching, loading and running specialized kernels on all cores.
+
+   A launch first computes the key of its specialization (argument and capture types,
+   kernel identity); each key is specialized once per process. The generated C source and
+   the compiler command are hashed (FNV-1a, 64 bits); $OQ_CACHE_DIR (default
+   ~/.cache/openquasar) keeps oqk_<hash>.so, written under a temporary name and renamed into
+   place so a reader never sees half a file. Blocks (or, for flat kernels, positions) are
+   handed out in chunks to a persistent pool of threads, the calling thread included. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "kernel/kernel_ir.h"
+#include "base/oqk_abi.h"
+#include "backend/cpu/rt_cpu.h"
+#include "codegen/codegen.h"
+#include "runtime/rt_cache.h"
+#include "device/rt_cuda.h"
+#include "backend/rt_profile.h"
+
+/* ---- compiled specializations ---- */
+
+typedef struct Compiled {
+  char *key;
+  bool failed;
+  char reason[256];
+  OqkEntry entry;
+  int mode;                 /* 0 flat, 1 blocks, 2 phases */
+  bool tiled;               /* flat, run by tiles of `tile` positions (!kernel_tiling) */
+  int64_t tile[3];
+  bool small_launch;        /* valid only for launch extents below 2^23 */
+  int priv_arg[8], npriv;   /* arrays that may be updated in private copies */
+  OqkHook begin, finish;
+  int nouts;
+  bool out_int[OQK_MAX_OUTS];
+  Op out_op[OQK_MAX_OUTS];
+  KSite *sites; int nsites;
+  const char *name;
+  struct Compiled *next;
+} Compiled;
+
+#define NBUCKETS 256
+static Compiled *table[NBUCKETS];
+
+static Compiled *lookup(const char *key) {
+  uint64_t h = rt_hash(RT_HASH_SEED, key, strlen(key));
+  for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
+    if (!strcmp(c->key, key)) return c;
+  Compiled *c = calloc(1, sizeof *c);
+  c->key = strdup(key);
+  c->next = table[h % NBUCKETS];
+  table[h % NBUCKETS] = c;
+  return c;
+}
+
+/* ---- the C compiler and the cache ---- */
+
+static const char *compiler(void) {
+  const char *cc = getenv("CC");
+  return cc && *cc ? cc : "cc";
+}
+
+/* -fno-tree-slp-vectorize: GCC 12 drops (double)(float)x round trips in straight-line SLP code */
+#define CFLAGS_KERNEL "-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -fno-tree-slp-vectorize -std=gnu11 -w"
+
+static char *read_file_head(const char *path, int max_lines) {
+  FILE *f = fopen(path, "r");
+  if (!f) return strdup("");
+  size_t cap = 4096, len = 0;
+  char *s = malloc(cap), line[1024];
+  s[0] = 0;
+  for (int n = 0; n < max_lines && fgets(line, sizeof line, f); n++) {
+    size_t l = strlen(line);
+    if (len + l + 1 > cap) break;
+    memcpy(s + len, line, l + 1);
+    len += l;
+  }
+  fclose(f);
+  while (len && (s[len - 1] == '\n' || s[len - 1] == '\r')) s[--len] = 0;
+  return s;
+}
+
+static bool write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  if (!f) return false;
+  size_t n = strlen(text);
+  bool ok = fwrite(text, 1, n, f) == n;
+  return fclose(f) == 0 && ok;
+}
+
+/* Finds or builds the shared object for src. *cached: it was in the cache already. Returns
+   the dlopen handle; on failure reports with rt_error (naming the kernel). */
+static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
+  const char *dir = rt_cache_dir();
+  char cmd_id[512];
+  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL);
+  uint64_t h = rt_hash(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src, strlen(src));
+  char so[4200], csrc[4200], tso[4300], tc[4300], terr[4300];
+  snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
+  snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
+  *cached = false;
+  void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (lib) { *cached = true; return lib; }
+  int pid = (int)getpid();
+  static int seq;
+  seq++;
+  snprintf(tc, sizeof tc, "%s/tmp_%016llx_%d_%d.c", dir, (unsigned long long)h, pid, seq);
+  snprintf(tso, sizeof tso, "%s/tmp_%016llx_%d_%d.so", dir, (unsigned long long)h, pid, seq);
+  snprintf(terr, sizeof terr, "%s/tmp_%016llx_%d_%d.err", dir, (unsigned long long)h, pid, seq);
+  if (!write_file(tc, src))
+    rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
+  size_t clen = strlen(compiler()) + strlen(tc) + strlen(tso) + strlen(terr) + 200;
+  char *cmd = malloc(clen);
+  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, tc, terr);
+  prof_progress(kname, "cpu");
+  int st = system(cmd);
+  prof_progress_done();
+  free(cmd);
+  if (st != 0) {
+    char *msg = read_file_head(terr, 8);
+    unlink(tso);
+    unlink(terr);
+    rename(tc, csrc);   /* keep the source to look at */
+    int code = WIFEXITED(st) ? WEXITSTATUS(st) : st;
+    rt_error(loc, "kernel '%s': the C compiler '%s' failed (exit status %d)%s%s", kname, compiler(), code,
+             *msg ? ":\n" : "", msg);
+  }
+  unlink(terr);
+  rename(tc, csrc);
+  if (rename(tso, so) != 0) {
+    unlink(tso);
+    rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
+  }
+  lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
+  return lib;
+}
+
+/* Specializes, emits and compiles one key. */
+static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, ProfRow *st) {
+  double t0 = rt_now_ms();
+  if (!ksema_run(S, args)) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    return;
+  }
+  char *src = emit_c(S);
+  if (!src) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    return;
+  }
+  if (S->kfunc->nouts > OQK_MAX_OUTS) {
+    c->failed = true;
+    snprintf(c->reason, sizeof c->reason, "more than %d kernel outputs", OQK_MAX_OUTS);
+    free(src);
+    return;
+  }
+  if (cl->opt && cl->opt->emit_c) {
+    printf("/* ---- kernel %s (%s) ---- */\n%s\n", S->name, c->key, src);
+    fflush(stdout);
+  }
+  bool cached;
+  void *lib = build(src, S->name, cl->site->loc, &cached);
+  free(src);
+  c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
+  if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
+  c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
+  c->tiled = c->mode == 0 && ktiling_cpu_tile(&S->tiling, c->tile);
+  c->small_launch = S->small_launch;
+  c->npriv = S->npriv;
+  memcpy(c->priv_arg, S->priv_arg, sizeof c->priv_arg);
+  if (c->npriv) {
+    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
+    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+    if (!c->begin || !c->finish) c->npriv = 0;
+  }
+  c->nouts = S->kfunc->nouts;
+  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
+  for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
+  for (int o = 0; o < c->nouts; o++) c->out_op[o] = S->out_op[o];
+  c->nsites = S->nsites;
+  c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
+  memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
+  c->name = strdup(S->name);
+  prof_compile(st, rt_now_ms() - t0, cached);
+  prof_xforms(st, S->xforms);
+  if (cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
+            c->mode == 0 ? "flat" : c->mode == 1 ? "block" : S->divergent ? "fiber" : "barrier",
+            cached ? ", from the cache" : "");
+  if (cl->opt && cl->opt->verbose && S->tiling_ignored)
+    fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
+}
+
+/* ---- the thread pool ---- */
+
+/* A worker's state on cache lines of its own (workers write their outputs into it). */
+typedef struct PaddedWorker { _Alignas(64) OqkWorker w; } PaddedWorker;
+
+typedef struct Pool {
+  int n;                    /* workers, the calling thread included */
+  PaddedWorker *W;
+  pthread_mutex_t mu;
+  pthread_cond_t go, done;
+  unsigned long gen;
+  int active;
+  OqkEntry fn;
+  OqkLaunch *L;
+  int64_t total, chunk;
+  atomic_llong next;
+} Pool;
+
+static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+
+static void run_chunks(int id) {
+  for (;;) {
+    int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
+    if (lo >= pool.total) return;
+    int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
+    pool.fn(pool.L, &pool.W[id].w, lo, hi);
+  }
+}
+
+static void *worker_main(void *arg) {
+  int id = (int)(intptr_t)arg;
+  unsigned long seen = 0;
+  for (;;) {
+    pthread_mutex_lock(&pool.mu);
+    while (pool.gen == seen) pthread_cond_wait(&pool.go, &pool.mu);
+    seen = pool.gen;
+    pthread_mutex_unlock(&pool.mu);
+    run_chunks(id);
+    pthread_mutex_lock(&pool.mu);
+    if (--pool.active == 0) pthread_cond_signal(&pool.done);
+    pthread_mutex_unlock(&pool.mu);
+  }
+  return NULL;
+}
+
+static void pool_start(void) {
+  if (pool.n) return;
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  const char *env = getenv("OQ_THREADS");
+  if (env && atoi(env) > 0) n = atoi(env);
+  if (n < 1) n = 1;
+  if (n > 256) n = 256;
+  pool.W = aligned_alloc(64, n * sizeof *pool.W);
+  memset(pool.W, 0, n * sizeof *pool.W);
+  pool.n = 1;
+  for (long i = 1; i < n; i++) {
+    pthread_t t;
+    pthread_attr_t a;
+    pthread_attr_init(&a);
+    pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
+    if (pthread_create(&t, &a, worker_main, (void *)(intptr_t)i) == 0) pool.n++;
+    pthread_attr_destroy(&a);
+  }
+}
+
+/* Runs fn over 0..total-1 in chunks on every worker; returns when all are done. */
+static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk) {
+  pool_start();
+  int64_t chunk = total / (pool.n * 8);
+  if (chunk < min_chunk) chunk = min_chunk;
+  if (chunk < 1) chunk = 1;
+  pool.fn = fn;
+  pool.L = L;
+  pool.total = total;
+  pool.chunk = chunk;
+  atomic_store(&pool.next, 0);
+  if (pool.n == 1 || total <= chunk) {
+    run_chunks(0);
+    return;
+  }
+  pthread_mutex_lock(&pool.mu);
+  pool.active = pool.n - 1;
+  pool.gen++;
+  pthread_cond_broadcast(&pool.go);
+  pthread_mutex_unlock(&pool.mu);
+  run_chunks(0);
+  pthread_mutex_lock(&pool.mu);
+  while (pool.active) pthread_cond_wait(&pool.done, &pool.mu);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+/* ---- launching ---- */
+
+_Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
+  launch_report(c->sites, c->nsites, c->name, L, at);
+}
+
+/* The tiles of a tiled flat kernel's launch: the range its entry's lo..hi count. */
+static int64_t tile_count(const Compiled *c, const KLaunch *cl) {
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= (cl->dims[d] + c->tile[d] - 1) / c->tile[d];
+  return n;
+}
+
+/* Which += arrays get private copies at this launch: small ones (a copy per worker costs
+   memory and a pass to add it in) that no other argument or capture shares. */
+static unsigned private_mask(Compiled *c, const KLaunch *cl, KSpec *S, int64_t npos) {
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  if (pool.n < 2 && npos < 4096) return 0;
+  for (int k = 0; k < c->npriv; k++) {
+    int a = c->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (v.kind != V_ARRAY || v.arr->numel > 65536 || v.arr->numel * 64 > npos) continue;
+    bool shared = false;
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      if (b == a) continue;
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = w.kind == V_ARRAY && w.arr->data == v.arr->data;
+    }
+    if (!shared) mask |= 1u << k;
+  }
+  return mask;
+}
+
+static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
+  Func *f = S->kfunc;
+  int nargs = f->nparams + S->ncaps;
+  OqkArg *args = calloc(nargs + 1, sizeof *args);
+  /* arrays a GPU launch left on the device come back first */
+  for (int i = 0; i < f->nparams; i++)
+    if (cl->args[i].kind == V_ARRAY) cuda_host_touch(cl->args[i].arr, cl->site->loc);
+  for (int k = 0; k < S->ncaps; k++)
+    if (S->caps[k].value.kind == V_ARRAY) cuda_host_touch(S->caps[k].value.arr, cl->site->loc);
+  for (int i = 0; i < f->nparams; i++) launch_fill_arg(&args[i], cl->args[i]);
+  for (int k = 0; k < S->ncaps; k++) launch_fill_arg(&args[f->nparams + k], S->caps[k].value);
+  OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};
+  int64_t npos = 1, nblk = 1;
+  for (int d = 0; d < cl->D; d++) {
+    L.dims[d] = cl->dims[d];
+    L.blk[d] = cl->blk[d];
+    L.cnt[d] = cl->cnt[d];
+    npos *= cl->dims[d];
+    nblk *= cl->cnt[d];
+  }
+  pool_start();
+  for (int w = 0; w < pool.n; w++)
+    for (int o = 0; o < c->nouts; o++) {
+      pool.W[w].w.out_r[o] = launch_identity_r(c->out_op[o]);
+      pool.W[w].w.out_i[o] = launch_identity_i(c->out_op[o]);
+    }
+  L.priv_mask = private_mask(c, cl, S, npos);
+  if (L.priv_mask)
+    for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
+  if (npos > 0) {
+    if (c->tiled) pool_run(c->entry, &L, tile_count(c, cl), 1);
+    else if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
+    else pool_run(c->entry, &L, nblk, 1);
+  }
+  if (L.priv_mask)
+    for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
+  free(args);
+  if (L.err) report(c, &L, cl->site->loc);
+  Value acc[OQK_MAX_OUTS];
+  for (int o = 0; o < c->nouts; o++) {
+    if (c->out_int[o]) {
+      int64_t a = launch_identity_i(c->out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = launch_combine_i(c->out_op[o], a, pool.W[w].w.out_i[o]);
+      acc[o] = v_int(a);
+    } else {
+      double a = launch_identity_r(c->out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = launch_combine_r(c->out_op[o], a, pool.W[w].w.out_r[o]);
+      acc[o] = v_scalar(a);
+    }
+  }
+  *result = v_none();
+  if (c->nouts == 1) *result = acc[0];
+  else if (c->nouts > 1) {
+    *result = v_tuple(c->nouts);
+    for (int o = 0; o < c->nouts; o++) result->tup->v[o] = acc[o];
+  }
+}
+
+bool cpu_launch(const KLaunch *cl, Value *result) {
+  ProfRow *st = prof_row(cl->kernel, "cpu");
+  Arena arena = {0};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  /* a kernel with block parameters: its block size is a constant of the C source (phase
+     loops with known trip counts) */
+  if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
+    for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
+  /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
+     slower (bench/hist.q, session 4). OQ_CPU_IDX32=1 compiles them all the same (tests run
+     the int32 index code here, where no GPU is) */
+  static int cpu32 = -1;
+  if (cpu32 < 0) cpu32 = getenv("OQ_CPU_IDX32") && strcmp(getenv("OQ_CPU_IDX32"), "0") != 0;
+  S.idx32 &= cpu32;
+  char *key = ksema_key(&S, cl->args);
+  Compiled *c = lookup(key);
+  free(key);
+  if (!c->entry && !c->failed) compile_spec(c, &S, cl->args, cl, st);
+  if (c->failed) {
+    ProfRow *ir = prof_row(cl->kernel, "interp");
+    prof_note(ir, c->reason);
+    if (cl->opt && cl->opt->verbose && !prof_told(ir))
+      fprintf(stderr, "oq: kernel '%s' runs in the interpreter: %s\n", callable_name(cl->kernel), c->reason);
+    kspec_free(&S);
+    return false;
+  }
+  if (c->small_launch)
+    for (int d = 0; d < cl->D; d++)
+      if (cl->cnt[d] * cl->blk[d] > (1 << 23)) {
+        /* positions may not be exact in float: the compiled index arithmetic assumed so */
+        prof_note(prof_row(cl->kernel, "interp"), "launch extents above 2^23");
+        kspec_free(&S);
+        return false;
+      }
+  double t1 = rt_now_ms();
+  run_compiled(c, cl, &S, result);
+  kspec_free(&S);
+  prof_launch(st, rt_now_ms() - t1);
+  return true;
+}
+
+void cpu_note_interp(const KLaunch *cl, double ms) {
+  prof_launch(prof_row(cl->kernel, "interp"), ms);
+}

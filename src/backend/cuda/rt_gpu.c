@@ -1,0 +1,1361 @@
+/* rt_gpu.c: compiling and launching kernels on the GPU (see rt_gpu.h).
+
+   Launches are asynchronous. The launch's sizes and arguments go by value in the kernel's
+   parameter space (struct OqkGrid, which cuLaunchKernel copies), so a launch allocates
+   nothing, copies nothing of its own to the device and does not wait. The host waits
+   (gpu_sync) only where it needs the device's work: before it reads an array a kernel wrote
+   (rt_devmem.c calls cuda_wait_hook), for a kernel's scalar outputs, in tic/toc, at the end
+   of the program, and when the ring of error records below is full.
+
+   Errors: a launch of a kernel that can fail ('checked indexes, assert, division by zero)
+   gets an error record (OqkLaunch) of its own in device memory, the next slot of a ring; the
+   wait reads the slots of the launches since the last wait and reports the first error as
+   the CPU back end does, at its Quasar line. A device fault is seen at the wait and names the
+   last kernel launched; OQ_CUDA_SYNC=1 waits after every launch, to pin it on its launch.
+
+   Memory: an array argument is uploaded only when its device copy is not valid, and not at
+   all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
+   launch every array the kernel may write is marked written on the device (host stale) and
+   nothing is copied back. Host code that later reads its elements copies it back then
+   (host_reads in interp.c) and keeps the device copy; a host write of an element drops it
+   (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "backend/cuda/rt_gpu.h"
+#include "codegen/codegen.h"
+#include "backend/rt_profile.h"
+#include "device/rt_cuda.h"
+
+#define RING 128                  /* error records: launches in flight between two waits */
+#define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
+#define MAX_ARGS 128              /* parameters and captures of one kernel */
+
+/* One specialization: compiled (module, k), or failed with a reason. */
+typedef struct GSpec {
+  char *key;
+  bool failed, told, checked;
+  char reason[256];
+  CudaModule *mod;
+  CudaKernel *k;
+  int nouts;
+  bool out_int[OQK_MAX_OUTS];
+  Op out_op[OQK_MAX_OUTS];
+  bool small_launch, uses_block;
+  bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel */
+  bool grid_stride;         /* ... whose resident blocks loop over the launch's blocks */
+  unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
+  unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
+  CudaPtr cmem;
+  size_t shared_bytes;      /* dynamic shared memory of this launch (shared_size) */
+  bool shsized;             /* KSpec.shsize gives it from the block; else all 48 KiB */
+  struct KShSize shsize[4];
+  int nshared;
+  bool coarse;              /* persistent blocks (coarse_grid): stride_blocks resident blocks */
+  int coarse_arg[4], ncoarse;
+  int64_t coarse_inc;
+  int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
+  int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
+  int cgroups_max, cgroups; /* their launch blocks per GPU block, at most (emit_cuda's coarse
+                               groups) and at this launch (coarse_grid) */
+  int cgroup_dim;           /* the dimension whose block count cgroups divides */
+  size_t coarse_sh;
+  int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
+  int vblocks_max, vblocks; /* the launch's blocks per GPU block along dimension 0: at most
+                               (emit_cuda's cuda_vblocks), this launch's (vblocks_at) */
+  size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
+  int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
+  KType *arg_type;          /* ... and its type, which says what is passed */
+  int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
+  KSite *sites; int nsites;
+  char *name;
+  Func *func;
+  bool *param_written;      /* per kernel parameter: the kernel may write the array */
+  bool *byval;              /* per parameter, then capture: a small vector read by value */
+  char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
+                               p[pos[0], ..] (2) and nothing reads p; else 0 */
+  const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
+  bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
+  KTiling tiling;           /* KSpec's, when swept: its grid or boxes decide the threads */
+  bool swept;
+  int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
+  int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
+  bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
+  CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
+  unsigned tgrid;           /* this launch's grid and shared memory when tiled */
+  size_t tshared, occ_shared;
+  int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
+  ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
+  long launches;            /* --profile: launches, and their time on the device (events) */
+  double gpu_ms, host_ms, best_ms;
+  struct GSpec *next;
+} GSpec;
+
+/* ---- the specialization of a call site's last launch ----
+   A loop launches one kernel with alike arguments launch after launch. When the site's last
+   launch had no captured variables (its key then depends only on the kernel, the launch's
+   sizes, the precision, the arguments and OQ_CUDA_VTHREADS) and this launch has the same
+   sizes, virtual-thread proposal (vthreads_for) and its
+   arguments the same kinds, element types and shapes, the site's GSpec is taken again
+   without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
+   shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
+   never wrong (a key fact drawn from the launch's extents, such as 32-bit indexing, is
+   covered). Only a GSpec compiled (or refused) already is taken: compiling needs the key's
+   KSpec. */
+#define MEMO_SLOTS 64
+#define MEMO_ARGS 8
+#define MEMO_RANK 4
+typedef struct ArgShape { int kind, elem, rank; int64_t dims[MEMO_RANK]; } ArgShape;
+typedef struct SiteMemo {
+  const Node *site;
+  Func *kfunc;
+  Frame *env;
+  int D;
+  bool dp, no_cmem, explicit_blk;
+  int vt;                    /* the virtual threads proposed (OQ_CUDA_VTHREADS may change) */
+  int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
+  ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
+  GSpec *g;                  /* NULL: nothing kept */
+} SiteMemo;
+
+/* What the launch path keeps between launches. */
+typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
+typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
+/* The launcher's tuning knobs: environment variables read once, at the first launch (a value
+   outside its range is the default). OQ_CUDA_VTHREADS is read at each launch instead
+   (vthreads_for). */
+typedef struct Knobs {
+  bool read;
+  int lgr;          /* OQ_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
+  int tile_min;     /* OQ_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
+  int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
+  int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
+  int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
+  int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
+  bool eager;       /* OQ_CUDA_EAGER=1 */
+  bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+} Knobs;
+
+static struct {
+  bool ready;
+  Knobs knobs;
+  CudaPtr ring;             /* RING + 1 error records (the last for kernels that cannot fail) */
+  Slot slot[RING];
+  int first, nslots;        /* slots used since the last wait, from first on (mod RING) */
+  OqkLaunch back[RING];     /* the records as read back */
+  CudaPtr worker;           /* the OqkWorker that kernel outputs are combined into */
+  _Alignas(16) char param[PARAM_MAX + 4];
+  OqkArg args[MAX_ARGS];    /* this launch's arguments, as the CPU back end fills them */
+  size_t param_max;
+  bool pending;             /* launches not waited for */
+  long since;               /* how many */
+  GSpec *last;
+  SrcLoc last_loc;
+  Timed timed[RING];        /* --profile: event pairs of the launches since the last wait */
+  int ntimed;
+  bool sync_each;           /* OQ_CUDA_SYNC=1 */
+  long waits;
+  SiteMemo memo[MEMO_SLOTS];   /* by call site (find_spec) */
+  CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
+  CudaKernel *bare;
+} G;
+
+/* A tuning knob: the integer environment variable name when set within [lo, hi], else def. */
+static int env_int(const char *name, int lo, int hi, int def) {
+  const char *e = getenv(name);
+  int v = e ? atoi(e) : def;
+  return v >= lo && v <= hi ? v : def;
+}
+
+static const Knobs *knobs(void) {
+  Knobs *k = &G.knobs;
+  if (!k->read) {
+    k->lgr = env_int("OQ_CUDA_LGR", 0, 5, 5);
+    k->tile_min = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
+    k->coarse_occ = env_int("OQ_CUDA_COARSE_OCC", 1, 64, 64);
+    k->coarse_run = env_int("OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32);
+    k->coarse_vec = env_int("OQ_CUDA_COARSE_VEC", 0, 1, 2);
+    k->coarse_groups = env_int("OQ_CUDA_COARSE_GROUPS", 1, 8, 4);
+    k->eager = env_int("OQ_CUDA_EAGER", 0, 1, 0);
+    k->ktime = env_int("OQ_CUDA_KTIME", 0, 1, 0);
+    k->read = true;
+  }
+  return k;
+}
+
+static GSpec *specs;
+
+/* ---- 'const analysis: which array parameters a kernel may write ----
+   Conservative: a parameter is read-only only when every use of its name in the kernel
+   (nested lambdas included) is the base of an index that is read, or an argument of a
+   built-in function. Writes, `<-`, passing it to a user function, aliasing it (`q = p`),
+   or any other use count as writes. A read-only array keeps its host copy valid. */
+
+static bool name_written(Node *n, const char *name, bool read_use);
+
+static bool list_written(NodeList *l, const char *name) {
+  for (int i = 0; i < l->n; i++)
+    if (name_written(l->items[i], name, false)) return true;
+  return false;
+}
+
+static bool func_written(Func *f, const char *name) {
+  if (!f) return false;
+  for (int i = 0; i < f->nparams; i++)
+    if (name_written(f->params[i].defval, name, false)) return true;
+  return list_written(&f->body, name);
+}
+
+static bool is_builtin_callee(Node *callee) {
+  return callee->kind == N_IDENT && callee->slot < 0 && callee->aux;
+}
+
+/* read_use: n sits where reading the array is harmless (index base, built-in argument). */
+static bool name_written(Node *n, const char *name, bool read_use) {
+  if (!n) return false;
+  switch (n->kind) {
+  case N_IDENT: return !read_use && !strcmp(n->name, name);
+  case N_INDEX:
+    return name_written(n->a, name, true) || list_written(&n->list, name);
+  case N_CALL: {
+    bool builtin = is_builtin_callee(n->a);
+    if (name_written(n->a, name, false)) return true;
+    for (int i = 0; i < n->list.n; i++)
+      if (name_written(n->list.items[i], name, builtin)) return true;
+    return false;
+  }
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) {
+      Node *t = n->list.items[i];
+      while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
+      if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
+      if (name_written(n->list.items[i], name, false)) return true;
+    }
+    return name_written(n->b, name, false);
+  case N_EXCHANGE: {
+    Node *t = n->a;
+    while (t->kind == N_INDEX) t = t->a;
+    if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
+    return name_written(n->a, name, false) || name_written(n->b, name, false);
+  }
+  case N_LAMBDA: case N_FUNCDEF: return func_written(n->func, name);
+  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return false;
+  default:
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+      if (name_written(it.node, name, false)) return true;
+    return false;
+  }
+}
+
+static bool *written_params(Func *f) {
+  bool *w = calloc(f->nparams + 1, sizeof *w);
+  for (int i = 0; i < f->nparams; i++) w[i] = func_written(f, f->params[i].name);
+  return w;
+}
+
+
+/* ---- 'nocopy analysis: arrays a kernel overwrites entirely ----
+   A parameter p needs no upload when nothing in the kernel reads it and every thread writes
+   its own element: a statement at the top level of the body is `p[pos] = e` (or
+   p[pos[0], ..., pos[D-1]]), e does not mention p, no other use of p's name exists, `pos` is
+   never assigned and the body has no `return`. The launch must then cover size(p) exactly
+   and no other argument may be the same array (checked per launch: fill_launch). */
+
+typedef struct Walk { const char *name; int uses, assigns, returns; } Walk;
+
+static void walk(Node *n, Walk *w);
+
+static void walk_list(NodeList *l, Walk *w) {
+  for (int i = 0; i < l->n; i++) walk(l->items[i], w);
+}
+
+static void walk_func(Func *f, Walk *w) {
+  if (!f) return;
+  for (int i = 0; i < f->nparams; i++) walk(f->params[i].defval, w);
+  walk_list(&f->body, w);
+}
+
+/* Whether target t (x, x[i], x.f) assigns to name. */
+static bool assigns_to(Node *t, const char *name) {
+  while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
+  return t->kind == N_IDENT && !strcmp(t->name, name);
+}
+
+/* Counts uses of w->name, assignments to it, and return statements. */
+static void walk(Node *n, Walk *w) {
+  if (!n) return;
+  switch (n->kind) {
+  case N_IDENT: w->uses += !strcmp(n->name, w->name); return;
+  case N_RETURN: w->returns++; break;
+  case N_ASSIGN:
+    for (int i = 0; i < n->list.n; i++) w->assigns += assigns_to(n->list.items[i], w->name);
+    break;
+  case N_EXCHANGE: w->assigns += assigns_to(n->a, w->name); break;
+  case N_LAMBDA: case N_FUNCDEF: walk_func(n->func, w); return;
+  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
+  default: break;
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) walk(it.node, w);
+}
+
+static bool is_ident(Node *n, const char *name) {
+  return n && n->kind == N_IDENT && !strcmp(n->name, name);
+}
+
+/* 1: ix is `pos`; 2: ix is `pos[0], ..., pos[n-1]` in order; 0: neither. */
+static char pos_index(NodeList *ix, const char *pos) {
+  if (ix->n == 1 && is_ident(ix->items[0], pos)) return 1;
+  for (int d = 0; d < ix->n; d++) {
+    Node *e = ix->items[d];
+    if (e->kind != N_INDEX || !is_ident(e->a, pos) || e->list.n != 1 ||
+        e->list.items[0]->kind != N_INT || e->list.items[0]->ival != d)
+      return 0;
+  }
+  return ix->n > 0 ? 2 : 0;
+}
+
+static int count(Func *f, const char *name, Walk *out) {
+  Walk w = {.name = name};
+  walk_func(f, &w);
+  if (out) *out = w;
+  return w.uses;
+}
+
+/* The form (pos_index) of the statement that fills parameter i, or 0. */
+static char fills(Func *f, int i) {
+  bool has_pos = false;
+  for (int k = 0; k < f->nparams; k++) has_pos |= !strcmp(f->params[k].name, "pos");
+  const char *name = f->params[i].name;
+  Walk wp, wn;
+  count(f, "pos", &wp);
+  count(f, name, &wn);
+  if (!has_pos || wp.assigns || wn.returns || wn.uses != 1) return 0;
+  for (int s = 0; s < f->body.n; s++) {
+    Node *n = f->body.items[s];
+    if (n->kind != N_ASSIGN || n->op != OP_NONE || n->list.n != 1 || !n->b) continue;
+    Node *t = n->list.items[0];
+    if (t->kind == N_INDEX && is_ident(t->a, name)) return pos_index(&t->list, "pos");
+  }
+  return 0;
+}
+
+static char *fill_params(Func *f) {
+  char *fl = calloc(f->nparams + 1, 1);
+  for (int i = 0; i < f->nparams; i++) fl[i] = is_special_kernel_param(f->params[i].name) ? 0 : fills(f, i);
+  return fl;
+}
+
+static GSpec *lookup(const char *key) {
+  for (GSpec *g = specs; g; g = g->next)
+    if (!strcmp(g->key, key)) return g;
+  GSpec *g = calloc(1, sizeof *g);
+  g->key = strdup(key);
+  g->next = specs;
+  specs = g;
+  return g;
+}
+
+static bool fail(GSpec *g, const char *why) {
+  g->failed = true;
+  snprintf(g->reason, sizeof g->reason, "%s", why);
+  return false;
+}
+
+/* Line n (1-based) of src, and the nearest `/ * file:line * /` comment at or above it. */
+static void source_line(const char *src, int n, char *text, size_t tn, char *qline, size_t qn) {
+  const char *p = src;
+  snprintf(text, tn, "?");
+  snprintf(qline, qn, "?");
+  for (int i = 1; *p; i++) {
+    const char *e = strchr(p, '\n');
+    int len = e ? (int)(e - p) : (int)strlen(p);
+    const char *c = strstr(p, "/* ");
+    if (c && c < p + len && memchr(c, ':', p + len - c) && strstr(c, " */") && strstr(c, " */") < p + len)
+      snprintf(qline, qn, "%.*s", (int)(strstr(c, " */") - c - 3), c + 3);
+    if (i == n) {
+      snprintf(text, tn, "%.*s", len, p);
+      return;
+    }
+    if (!e) return;
+    p = e + 1;
+  }
+}
+
+/* An NVRTC failure: its first error, the generated line and the Quasar line. */
+_Noreturn static void compile_error(const char *name, const char *src, const char *log, SrcLoc loc) {
+  int ln = 0;
+  const char *at = log ? strstr(log, "): error") : NULL;
+  if (at) {
+    const char *q = at;
+    while (q > log && q[-1] >= '0' && q[-1] <= '9') q--;
+    ln = atoi(q);
+  }
+  char text[300], qline[200];
+  source_line(src, ln, text, sizeof text, qline, sizeof qline);
+  const char *first = at ? at + 3 : (log ? log : "");
+  const char *nl = strchr(first, '\n');
+  rt_error(loc, "kernel '%s': NVRTC failed to compile its CUDA code at generated line %d (Quasar %s): %.*s\n    %s",
+           name, ln, qline, nl ? (int)(nl - first) : (int)strlen(first), first, text);
+}
+
+/* Specializes and emits g's source, or records why not. */
+static char *make_source(GSpec *g, KSpec *S, Value *args) {
+  if (!ksema_run(S, args)) return fail(g, S->reason), NULL;
+  if (S->kfunc->nouts > OQK_MAX_OUTS) return fail(g, "too many kernel outputs"), NULL;
+  char *src = emit_cuda(S);
+  if (!src) return fail(g, S->reason), NULL;
+  return src;
+}
+
+/* The most parameter bytes a launch may pass: 32764 from CUDA 12.1 on (driver and NVRTC). */
+static size_t param_limit(void) {
+  int major, minor;
+  nvrtc_version(&major, &minor);
+  const CudaDevice *dev = cuda_device();
+  bool big = dev && dev->driver_version >= 12010 && major * 100 + minor >= 1201;
+  return big ? PARAM_MAX : 4096;
+}
+
+/* Type of argument i of S: a parameter, then a capture. */
+/* Where each argument goes in the parameter block, and the block's size. */
+static void arg_layout(GSpec *g, const KSpec *S) {
+  int nargs = S->kfunc->nparams + S->ncaps;
+  g->arg_off = malloc((nargs + 1) * sizeof *g->arg_off);
+  g->arg_type = malloc((nargs + 1) * sizeof *g->arg_type);
+  size_t off = sizeof(OqkGridHead);
+  for (int i = 0; i < nargs; i++) {
+    int w = cuda_arg_words(S, i);
+    g->arg_off[i] = w ? (int)off : -1;
+    g->arg_type[i] = kspec_arg_type(S, i);
+    off += (size_t)w * 8;
+  }
+  g->param_bytes = off;
+}
+
+static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
+  if (S->kfunc->nparams + S->ncaps > MAX_ARGS) {
+    fail(g, "more than 128 arguments and captured variables");
+    return;
+  }
+  char *src = make_source(g, S, cl->args);
+  if (!src) return;
+  arg_layout(g, S);
+  if (g->param_bytes > param_limit()) {
+    free(src);
+    fail(g, "too many arguments and captured variables to pass by value");
+    return;
+  }
+  if (cl->opt && cl->opt->emit_c) {
+    printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->key, src);
+    fflush(stdout);
+  }
+  void *image;
+  size_t size;
+  char *log = NULL;
+  if (!cuda_compile(src, S->name, cuda_device()->arch, &image, &size, &log, cl->site->loc))
+    compile_error(S->name, src, log, cl->site->loc);
+  free(log);
+  free(src);
+  g->mod = cuda_module_load(image, size, S->name, cl->site->loc);
+  free(image);
+  g->k = cuda_kernel(g->mod, "oqk_entry", cl->site->loc);
+  cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
+  g->nouts = S->kfunc->nouts;
+  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
+  for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
+  for (int o = 0; o < g->nouts; o++) g->out_op[o] = S->out_op[o];
+  g->small_launch = S->small_launch;
+  g->uses_block = S->uses_block;
+  g->cooperative = S->grid_barrier;
+  g->grid_stride = S->grid_stride;
+  g->cmem_params = S->cmem_params;
+  if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
+  g->nshared = S->nshared;
+  g->shsized = S->shsized;
+  memcpy(g->shsize, S->shsize, sizeof g->shsize);
+  g->coarse = S->coarse;
+  g->ncoarse = S->ncoarse;
+  memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
+  g->coarse_inc = S->coarse_inc;
+  g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
+  g->cgroups_max = g->cvec > 1 && S->cgroups > 1 ? S->cgroups : 1;
+  g->cgroups = 1;
+  g->cgroup_dim = S->cgroup_dim;
+  g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
+  g->vblocks_max = S->vblocks > 1 ? S->vblocks : 1;
+  g->vblocks = 1;
+  g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
+  g->nsites = S->nsites;
+  g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
+  memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
+  g->name = strdup(S->name);
+  g->func = S->kfunc;
+  g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
+  g->param_written = written_params(S->kfunc);
+  g->param_fill = fill_params(S->kfunc);
+  for (int k = 0; k < S->kfunc->nparams; k++)
+    if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
+  g->tiled = S->tiled;
+  g->tiling = S->tiling;
+  g->swept = S->tiling_swept;
+  g->npriv = S->npriv;
+  memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
+  memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
+  g->tile_ppt = S->tile_ppt;
+  g->merge_copies = S->merge_copies;
+  for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
+  prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
+  int nargs = S->kfunc->nparams + S->ncaps;
+  g->byval = calloc(nargs + 1, sizeof *g->byval);
+  for (int i = 0; i < nargs; i++) g->byval[i] = kspec_arg_type(S, i).kind == K_VEC;
+  if (cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
+  if (cl->opt && cl->opt->verbose && S->tiling_ignored)
+    fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on CUDA: the kernel uses blocks, shared memory or barriers\n", S->name);
+}
+
+/* ---- launch configuration ---- */
+
+/* The dynamic shared memory a launch's shared() calls take (sizes it cannot know, or a bad
+   one, which the kernel reports, reserve the whole 48 KiB): each of its virtual blocks'. */
+static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
+  return ksema_shared_bytes(g->shsize, g->nshared, g->shsized, D, blk) * g->vblocks;
+}
+
+/* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
+   explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
+   threads per block for its registers, filled from Quasar's last dimension (CUDA x:
+   consecutive threads touch consecutive elements) outward. Dimensions after the first get
+   divisors of the oracle's extents (cnt * blk), so that a linear `pos` stays the oracle's;
+   the first is padded: its grid rounds up and the extra threads do nothing. */
+static void block_shape(GSpec *g, const KLaunch *cl, int64_t *blk, int64_t *cnt) {
+  const CudaDevice *dev = cuda_device();
+  if (g->uses_block || g->cooperative || cl->explicit_blk) {
+    memcpy(blk, cl->blk, cl->D * sizeof *blk);
+    memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
+    return;
+  }
+  if (!g->occ_threads) {
+    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, cl->site->loc);
+    if (g->occ_threads < 1) g->occ_threads = 256;
+  }
+  int64_t budget = g->occ_threads;
+  for (int d = cl->D - 1; d >= 0; d--) {
+    int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
+    if (d == 0) {
+      blk[0] = cl->dims[0] < cap ? (cl->dims[0] < 1 ? 1 : cl->dims[0]) : cap;
+      cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
+    } else {
+      int64_t ext = cl->cnt[d] * cl->blk[d];
+      blk[d] = rt_largest_divisor(ext, cap);
+      cnt[d] = ext / blk[d];
+    }
+    budget /= blk[d];
+    if (budget < 1) budget = 1;
+  }
+}
+
+/* Whether this launch's shape fits the device; else why not. */
+static const char *shape_problem(const GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
+  const CudaDevice *dev = cuda_device();
+  if (cl->D > 3) return "launches of more than 3 dimensions run on the CPU";
+  int64_t threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    int axis = cl->D - 1 - d;
+    threads *= blk[d];
+    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape; grids
+       beyond the y and z limits run in chunks (launch), unless a grid barrier spans them */
+    bool chunked = axis > 0 && !g->cooperative;
+    if (!g->tiled && (blk[d] > dev->max_block_dim[axis] || (cnt[d] > dev->max_grid_dim[axis] && !chunked)))
+      return "the launch's blocks or grid exceed the device's limits";
+    if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
+  }
+  if (!g->tiled && threads / g->vthreads / g->cvec * g->vblocks_max > g->k->max_threads) return "the block has more threads than the kernel can run";
+  return NULL;
+}
+
+static void note_fallback(GSpec *g, const KLaunch *cl, const char *why) {
+  if (cl->opt && cl->opt->verbose && !g->told)
+    fprintf(stderr, "oq: kernel '%s' does not run on the GPU: %s\n", callable_name(cl->kernel), why);
+  g->told = true;
+}
+
+/* ---- waiting for the device ---- */
+
+static void wait_hook(SrcLoc loc) { gpu_sync(loc); }
+
+/* The ring of error records and the worker, once per process. */
+static void ready(SrcLoc loc) {
+  if (G.ready) return;
+  size_t n = (RING + 1) * sizeof(OqkLaunch);
+  G.ring = cuda_mem_alloc(n, loc);
+  cuda_raw_memset(G.ring, 0, n, loc);
+  G.worker = cuda_mem_alloc(sizeof(OqkWorker), loc);
+  cuda_raw_memset(G.worker, 0, sizeof(OqkWorker), loc);
+  G.param_max = param_limit();
+  const char *e = getenv("OQ_CUDA_SYNC");
+  G.sync_each = e && *e && strcmp(e, "0");
+  cuda_wait_hook = wait_hook;
+  G.ready = true;
+}
+
+/* Reads back the error records of the launches since the last wait; the first error, in
+   launch order, is reported as the CPU back end reports it. */
+static void check_records(SrcLoc loc) {
+  int first = G.first, n = G.nslots, head = first + n <= RING ? n : RING - first;
+  G.first = (first + n) % RING;
+  G.nslots = 0;
+  if (!n) return;
+  cuda_raw_dtoh(&G.back[first], G.ring + first * sizeof(OqkLaunch), head * sizeof(OqkLaunch), loc);
+  if (head < n) cuda_raw_dtoh(&G.back[0], G.ring, (n - head) * sizeof(OqkLaunch), loc);
+  for (int i = 0; i < n; i++) {
+    int s = (first + i) % RING;
+    GSpec *g = G.slot[s].g;
+    if (G.back[s].err) launch_report(g->sites, g->nsites, g->name, &G.back[s], G.slot[s].loc);
+  }
+}
+
+static void collect_times(SrcLoc loc) {
+  for (int i = 0; i < G.ntimed; i++) {
+    GSpec *g = G.timed[i].g;
+    double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
+    if (knobs()->ktime)   /* (the grid of the grid-stride kinds: persistent blocks, tiles) */
+      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->name, ms, g->coarse ? g->stride_blocks : g->tiled ? g->tgrid : 0);
+    g->gpu_ms += ms;
+    prof_add_time(g->prof, ms);
+    if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
+  }
+  G.ntimed = 0;
+}
+
+void gpu_sync(SrcLoc loc) {
+  if (!G.pending) return;
+  G.pending = false;
+  G.waits++;
+  char why[400];
+  if (!cuda_wait(why, sizeof why)) {
+    if (G.since > 1)
+      rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s (it is the last of %ld launches since the "
+               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->name, why, G.since);
+    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->name, why);
+  }
+  G.since = 0;
+  check_records(loc);
+  collect_times(loc);
+}
+
+/* ---- launching ---- */
+
+/* Whether argument i must be uploaded: not when the kernel overwrites all of it. */
+static bool needs_upload(const GSpec *g, const KLaunch *cl, KSpec *S, int i) {
+  Value v = cl->args[i];
+  Func *f = S->kfunc;
+  if (v.kind != V_ARRAY) return false;
+  if (f->params[i].type->mods & TM_NOCOPY) return false;
+  if (!g->param_fill[i]) return true;
+  Array *a = v.arr;
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  if (a->numel != n) return true;
+  const Type *pt = g->pos_type;
+  bool linear = g->param_fill[i] == 1 && pt &&
+                (pt->kind == TY_INT || pt->kind == TY_SCALAR || (pt->kind == TY_UNKNOWN && cl->D == 1));
+  for (int d = 0; d < cl->D; d++) {
+    if (linear ? d > 0 && cl->cnt[d] * cl->blk[d] != cl->dims[d] : (d >= a->rank || a->dims[d] != cl->dims[d]))
+      return true;
+  }
+  for (int k = 0; k < f->nparams + S->ncaps; k++) {   /* another name for the same array */
+    Value w = k < f->nparams ? cl->args[k] : S->caps[k - f->nparams].value;
+    if (k != i && w.kind == V_ARRAY && w.arr->data == a->data) return true;
+  }
+  return false;
+}
+
+/* byval: the kernel reads v as a small vector (OqkArg.v), from the host copy. A special
+   parameter (V_NONE) has no OqkArg: nothing packs or compares it. */
+static void marshal(OqkArg *a, Value v, bool byval, bool upload, SrcLoc loc) {
+  if (v.kind == V_NONE) return;
+  if (byval && v.kind == V_ARRAY) cuda_array_host(v.arr, loc);
+  launch_fill_arg(a, v);
+  if (v.kind != V_ARRAY) return;
+  a->data = cuda_array_device(v.arr, upload, loc);
+}
+
+static void written(Value v, SrcLoc loc) {
+  if (v.kind != V_ARRAY) return;
+  cuda_array_written(v.arr);
+  if (knobs()->eager) cuda_array_host(v.arr, loc);
+}
+
+void cuda_host_touch_slow(Array *a, SrcLoc loc) {
+  cuda_array_host(a, loc);
+  cuda_array_host_written(a);
+}
+
+/* ---- 'hwconst: array parameters in constant memory ----
+   The emitter reads such a parameter at offset args[i].i of the module's oq_cmem; the arrays
+   go there one after the other (16-byte aligned) by a device-to-device copy, ordered before
+   the launch on the same stream. A launch whose arrays do not fit in K_CMEM_BYTES uses a
+   specialization that reads them from global memory (cmem_key). */
+
+static size_t cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 15) & ~(size_t)15; }
+
+static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
+  size_t off = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++) {
+    if (!(g->cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
+    args[i].i = (int64_t)off;
+    size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
+    if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
+    off += cmem_size(vals[i].arr);
+  }
+}
+
+/* The bytes of constant memory a launch's 'hwconst arrays need; above K_CMEM_BYTES the key
+   gets a suffix and the specialization leaves them in global memory (*no_cmem). */
+static void cmem_key(const KLaunch *cl, char **key, bool *no_cmem) {
+  Func *f = cl->kernel->func;
+  size_t need = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++)
+    if ((func_info(f)->slot_mods[f->ngenerics + i] & TM_HWCONST) && cl->args[i].kind == V_ARRAY)
+      need += cmem_size(cl->args[i].arr);
+  *no_cmem = need > K_CMEM_BYTES;
+  if (!*no_cmem) return;
+  size_t n = strlen(*key);
+  *key = realloc(*key, n + 6);
+  memcpy(*key + n, "|gmem", 6);
+}
+
+/* Argument a into the parameter block at w, only what a kernel of type t reads (the order of
+   cuda_arg_words). */
+static void pack(int64_t *w, const OqkArg *a, KType t) {
+  switch (t.kind) {
+  case K_ARRAY:
+    w[0] = (int64_t)(uintptr_t)a->data;
+    w[1] = a->i;
+    memcpy(w + 2, a->dims, (size_t)(t.rank > 0 ? t.rank : 1) * sizeof *w);
+    break;
+  case K_BOOL: case K_INT: w[0] = a->i; break;
+  case K_REAL: memcpy(w, &a->re, sizeof a->re); break;
+  case K_CPLX: memcpy(w, &a->re, sizeof a->re), memcpy(w + 1, &a->im, sizeof a->im); break;
+  case K_VEC: memcpy(w, a->v, (size_t)t.len * sizeof *a->v); break;
+  default: break;
+  }
+}
+
+/* The launch's OqkGrid in G.param: sizes, then parameters and captures (G.args first). */
+static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt) {
+  Func *f = S->kfunc;
+  OqkGridHead *h = (OqkGridHead *)G.param;
+  memset(h, 0, sizeof *h);
+  for (int d = 0; d < cl->D; d++) {
+    h->dims[d] = cl->dims[d];
+    h->blk[d] = blk[d];
+    h->cnt[d] = cnt[d];
+  }
+  if (g->vblocks_max > 1) h->xf = g->vblocks;   /* (kernels of virtual blocks are not tiled) */
+  OqkArg *a = G.args;
+  SrcLoc loc = cl->site->loc;
+  for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
+  for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
+  if (g->cmem_params) fill_cmem(g, f, a, cl->args, loc);
+  for (int i = 0; i < f->nparams + S->ncaps; i++)
+    if (g->arg_off[i] >= 0) pack((int64_t *)(G.param + g->arg_off[i]), &a[i], g->arg_type[i]);
+}
+
+/* The error record of this launch: the next slot of the ring (launch waited when it is
+   full), or the spare one when the kernel cannot fail. */
+static CudaPtr error_record(GSpec *g, SrcLoc loc) {
+  if (!g->nsites) return G.ring + RING * sizeof(OqkLaunch);
+  int s = (G.first + G.nslots++) % RING;
+  G.slot[s] = (Slot){g, loc};
+  return G.ring + s * sizeof(OqkLaunch);
+}
+
+/* The kernel outputs' part of the OqkWorker, out_r then out_i: one copy each way. */
+#define OUTS_AT offsetof(OqkWorker, out_r)
+#define OUTS_BYTES (offsetof(OqkWorker, out_i) + sizeof(((OqkWorker *)0)->out_i) - OUTS_AT)
+_Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof(((OqkWorker *)0)->out_r),
+               "out_i follows out_r");
+
+static void identity_outputs(const GSpec *g, OqkWorker *w) {
+  for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
+    w->out_r[o] = launch_identity_r(g->out_op[o]);
+    w->out_i[o] = launch_identity_i(g->out_op[o]);
+  }
+}
+
+static void reset_outputs(GSpec *g, SrcLoc loc) {
+  OqkWorker w;
+  identity_outputs(g, &w);
+  cuda_raw_htod(G.worker + OUTS_AT, (char *)&w + OUTS_AT, OUTS_BYTES, loc);
+}
+
+static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
+  OqkWorker w;
+  identity_outputs(g, &w);
+  if (g->nouts && npos > 0) {
+    gpu_sync(loc);
+    cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
+  }
+  Value acc[OQK_MAX_OUTS];
+  for (int o = 0; o < g->nouts; o++)
+    acc[o] = g->out_int[o] ? v_int(launch_combine_i(g->out_op[o], launch_identity_i(g->out_op[o]), w.out_i[o]))
+                           : v_scalar(launch_combine_r(g->out_op[o], launch_identity_r(g->out_op[o]), w.out_r[o]));
+  if (g->nouts == 1) return acc[0];
+  if (g->nouts == 0) return v_none();
+  Value t = v_tuple(g->nouts);
+  for (int o = 0; o < g->nouts; o++) t.tup->v[o] = acc[o];
+  return t;
+}
+
+/* ---- tiled kernels (emit_cuda's transforms) ----
+   Which private arrays get shared-memory copies (small ones no other argument aliases; 2^lgR
+   replicas each, the most that fit in OQ_PRIV_SHMEM): OqkGrid.xf's bits 0-7, the replicas'
+   log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as many blocks as are
+   resident at once (fewer for small launches). */
+#define OQ_PRIV_SHMEM 40960
+#define OQ_TILE_THREADS 256
+
+/* The zeroed scratch of counted private arrays (OqkGrid.scr): a counter and 8 bytes per
+   element. The kernel's last block leaves it zero: it is zeroed only when made. */
+static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
+  if (g->counts_bytes < bytes) {
+    if (g->counts) {
+      gpu_sync(loc);   /* a launch in flight may still use the old one */
+      cuda_mem_free(g->counts, g->counts_bytes);
+    }
+    g->counts = cuda_mem_alloc(bytes, loc);
+    cuda_raw_memset(g->counts, 0, bytes, loc);
+    g->counts_bytes = bytes;
+  }
+}
+
+/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
+   as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
+   was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
+   with global auto the boxes take the place of positions. */
+static void sweep_grid(GSpec *g, const KLaunch *cl) {
+  const KTiling *t = &g->tiling;
+  int64_t boxes = 1, threads = 1, tiles = 1;
+  for (int d = 0; d < 3; d++) {
+    int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
+    boxes *= v;
+    threads *= t->grid[0] ? t->grid[d] : 1;
+    tiles *= t->grid[0] ? (v + t->grid[d] - 1) / t->grid[d] : 1;
+  }
+  if (!t->grid[0]) threads = boxes;
+  int64_t copies = (int64_t)g->tgrid * OQ_TILE_THREADS / threads;
+  if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
+  int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  if (t->global_auto && !t->grid[0]) blocks = blocks < g->tgrid ? blocks : g->tgrid;   /* the occupancy's */
+  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->name);
+  g->tgrid = (unsigned)(blocks > 0 ? blocks : 1);
+}
+
+static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
+  Func *f = S->kfunc;
+  const OqkArg *args = G.args;
+  unsigned mask = 0;
+  size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
+  for (int k = 0; k < g->npriv; k++) {
+    int a = g->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (!g->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->priv_esz[k] > OQ_PRIV_SHMEM) continue;
+    bool shared = false;   /* by device address: the host copy may be gone */
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
+    }
+    if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
+    mask |= 1u << k;
+    per += v.arr->numel * g->priv_esz[k] + 16;
+    if (g->priv_count[k]) counts += v.arr->numel * 8 * g->merge_copies;
+  }
+  OqkGridHead *h = (OqkGridHead *)G.param;
+  if (counts > 8) {
+    count_scratch(g, counts, cl->site->loc);
+    h->scr = (int64_t)g->counts;
+  }
+  unsigned lg = (unsigned)knobs()->lgr;   /* log2 of the replicas */
+  while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
+  h->xf = mask ? mask | lg << 8 : 0;
+  g->tshared = mask ? per << lg : 0;
+  if (!g->occ_blocks || g->occ_shared != g->tshared) {
+    g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
+    g->occ_shared = g->tshared;
+  }
+  int per_sm = g->occ_blocks;
+  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
+     tuning knob) */
+  int64_t ppt = knobs()->tile_min;
+  if (!ppt) ppt = g->tile_ppt > 1 ? g->tile_ppt : 1;
+  int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
+  int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
+  g->tgrid = (unsigned)(want < most ? want : most);
+  if (g->swept) sweep_grid(g, cl);
+}
+
+/* The largest power of 2 up to most (at least 1) that divides n. */
+static int pow2_dividing(int most, int64_t n) {
+  int v = 1;
+  while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
+  return v;
+}
+
+/* Persistent blocks: as many blocks as are resident at once, but no more than give each a
+   run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
+   prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
+   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
+   enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
+   (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
+   epilogue's float arrays. Under coarse groups (emit_cuda's coarse_ahead) a GPU block holds
+   V launch blocks' threads (OQ_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
+static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
+  SrcLoc loc = cl->site->loc;
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
+  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob
+     allow, dividing the group digit's count */
+  int vmost = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
+  int fit = (int)(g->k->max_threads / (threads / g->cvec));
+  int V = vmost > 1 ? pow2_dividing(vmost < fit ? vmost : fit, cnt[g->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
+  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec * V), g->shared_bytes, loc);
+    g->coarse_thr = (int)threads;
+    g->coarse_sh = g->shared_bytes;
+    g->cgroups = V;
+  }
+  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = knobs()->coarse_occ;
+  int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
+  int64_t run = knobs()->coarse_run * (int64_t)V, fill = (blocks + run - 1) / run;   /* (a run per group) */
+  if (grid > fill) grid = fill > 0 ? fill : 1;
+  if (grid > (blocks + V - 1) / V) grid = (blocks + V - 1) / V;
+  if (g->coarse_inc) {
+    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per accumulator */
+    int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
+    if (grid < least) grid = least;
+  }
+  if (grid > blocks) grid = blocks;
+  if (grid > INT32_MAX) grid = INT32_MAX;
+  g->stride_blocks = (unsigned)grid;
+  size_t bytes = 8;
+  for (int k = 0; k < g->ncoarse; k++) {
+    Value v = cl->args[g->coarse_arg[k]];
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
+  }
+  count_scratch(g, bytes, loc);
+  ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
+}
+
+/* One cuLaunchKernel of the current G.param on `grid` blocks. */
+static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3], SrcLoc loc) {
+  if (G.nslots == RING) gpu_sync(loc);
+  CudaPtr rec = error_record(g, loc), wk = G.worker;
+  void *params[] = {G.param, &rec, &wk};
+  cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
+  G.pending = true;
+  G.since++;
+  G.last = g;
+  G.last_loc = loc;
+}
+
+/* The launch. A grid beyond the device's y or z limit (blocks are independent here: no grid
+   barrier, not tiled) runs as chunks of at most the limit, OqkGridHead.boff their first
+   block; cuLaunchKernel copies the parameters at each call. */
+static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
+  SrcLoc loc = cl->site->loc;
+  int64_t full[3] = {1, 1, 1};
+  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
+  for (int d = 0; d < cl->D; d++) {
+    full[cl->D - 1 - d] = cnt[d];
+    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads * g->vblocks);
+  }
+  full[cl->D - 1] /= g->vblocks;   /* (cuda_vblocks: it divides the grid there) */
+  if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec * g->cgroups, block[1] = block[2] = 1;
+  if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
+  if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
+  if (G.ntimed == RING) gpu_sync(loc);
+  Timed *t = NULL;
+  if (timed) {
+    t = &G.timed[G.ntimed++];
+    t->g = g;
+    if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
+    cuda_event_record(t->start, loc);
+  }
+  const int *most = cuda_device()->max_grid_dim;
+  int64_t *boff = ((OqkGridHead *)G.param)->boff;
+  grid[0] = (unsigned)full[0];
+  for (int64_t z = 0; z < full[2]; z += most[2])
+    for (int64_t y = 0; y < full[1]; y += most[1]) {
+      grid[1] = (unsigned)(full[1] - y < most[1] ? full[1] - y : most[1]);
+      grid[2] = (unsigned)(full[2] - z < most[2] ? full[2] - z : most[2]);
+      if (cl->D >= 2) boff[cl->D - 2] = y;
+      if (cl->D >= 3) boff[cl->D - 3] = z;
+      launch_one(g, grid, block, loc);
+    }
+  if (t) cuda_event_record(t->stop, loc);
+}
+
+static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const int64_t *cnt, Value *result) {
+  Func *f = S->kfunc;
+  SrcLoc loc = cl->site->loc;
+  bool prof = cl->opt && cl->opt->profile;
+  double t0 = prof ? rt_now_ms() : 0;
+  ready(loc);
+  int64_t npos = 1;
+  for (int d = 0; d < cl->D; d++) npos *= cl->dims[d];
+  fill_grid(g, cl, S, blk, cnt);
+  if (npos > 0) {
+    if (g->nouts) reset_outputs(g, loc);
+    if (g->tiled) gpu_tiling(g, cl, S, npos);
+    if (g->coarse) coarse_grid(g, cl, blk, cnt);
+    launch(g, cl, blk, cnt, prof || knobs()->ktime);
+  }
+  for (int i = 0; i < f->nparams; i++)
+    if (g->param_written[i]) written(cl->args[i], loc);
+  for (int k = 0; k < S->ncaps; k++) written(S->caps[k].value, loc);
+  if (G.sync_each || knobs()->ktime) gpu_sync(loc);
+  *result = outputs(g, npos, loc);
+  g->launches++;
+  if (prof) g->host_ms += rt_now_ms() - t0;
+}
+
+/* syncthreads(grid) waits for every block: all of them must be resident on the device at
+   once (a cooperative launch refuses more). A grid_stride kernel starts only as many as fit
+   and loops them over the launch's blocks; for the others, too many is an error that names
+   the kernel (the CPU back end and the interpreter cannot run such a launch either). */
+static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
+  const CudaDevice *dev = cuda_device();
+  SrcLoc loc = cl->site->loc;
+  if (!dev->cooperative)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->name,
+             dev->name);
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    blocks *= cnt[d];
+    threads *= blk[d];
+  }
+  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
+  if (g->grid_stride && fit > 0) {
+    g->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
+    return;
+  }
+  if (blocks > fit)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
+             "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
+             "opt_block_size/opt_block_cnt with a loop over the data)", g->name, (long long)blocks, dev->name,
+             (long long)fit, (long long)threads);
+}
+
+/* Whether a launch's block size is part of its key: barrier kernels with block parameters
+   compile per block size (constant blkdim, as on the CPU) and may get virtual threads. */
+static bool block_keyed(const KLaunch *cl) {
+  FuncInfo *fi = func_info(cl->kernel->func);
+  return cl->D <= 3 && fi->block_params && fi->uses_barrier && !fi->uses_grid_barrier;
+}
+
+/* Virtual threads (emit_cuda) proposed for a launch's block: F Quasar threads per GPU thread
+   along dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU
+   threads (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without
+   zeroing, for 32x32 ones); OQ_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
+static int vthreads_for(const KLaunch *cl) {
+  if (!block_keyed(cl)) return 1;
+  const int64_t *blk = cl->blk;
+  int64_t threads = 1;
+  for (int d = 0; d < cl->D; d++) threads *= blk[d];
+  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);   /* at each launch: bench-gpu changes it between cases */
+  if (want) return blk[0] % want ? 1 : want;
+  for (int F = 4; F >= 2; F /= 2)
+    if (blk[0] % F == 0 && threads / F >= 64) return F;
+  return 1;
+}
+
+/* This launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2,
+   up to what the kernel takes, that divide the grid along dimension 0 (cnt0), else 1.
+   OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
+static int vblocks_at(const GSpec *g, int64_t cnt0) {
+  int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
+  return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
+}
+
+/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
+   for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
+   small launch fills the SMs with 4 times more resident blocks, each with its own prologue
+   and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
+   OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
+static int cvec_for(const KLaunch *cl) {
+  int want = knobs()->coarse_vec;
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
+}
+
+/* The specialization's key, with the block size and the virtual threads' proposals. */
+static char *spec_key(KSpec *S, const KLaunch *cl) {
+  if (block_keyed(cl))
+    for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
+  S->vthreads = vthreads_for(cl);
+  S->cvec = cvec_for(cl);   /* (the memo's launches have the same dims: the same proposal) */
+  char *key = ksema_key(S, cl->args);
+  size_t n = strlen(key);
+  key = realloc(key, n + 24);
+  snprintf(key + n, 24, "|vt%d|cv%d", S->vthreads, S->cvec);
+  return key;
+}
+
+/* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
+static void compile_profiled(GSpec *g, KSpec *S, const KLaunch *cl, ProfRow *pr) {
+  long hits = cuda_stats.cache_hits;
+  double t0 = rt_now_ms();
+  prof_progress(callable_name(cl->kernel), "cuda");
+  compile_spec(g, S, cl);
+  prof_progress_done();
+  if (g->k) prof_compile(pr, rt_now_ms() - t0, cuda_stats.cache_hits > hits);
+}
+
+/* The shape of argument v into *a; false for a kind the memo does not take (functions,
+   types, strings: their part of the key is more than a kind). */
+static bool arg_shape(Value v, ArgShape *a) {
+  memset(a, 0, sizeof *a);
+  a->kind = v.kind;
+  if (v.kind == V_ARRAY) {
+    if (v.arr->rank > MEMO_RANK) return false;
+    a->elem = v.arr->elem;
+    a->rank = v.arr->rank;
+    memcpy(a->dims, v.arr->dims, v.arr->rank * sizeof *a->dims);
+    return true;
+  }
+  return v.kind == V_NONE || v.kind == V_BOOL || v.kind == V_INT || v.kind == V_SCALAR || v.kind == V_CSCALAR;
+}
+
+/* Whether the launch is the memo's: same site, kernel, closure, dimensionality, precision
+   and argument shapes, and its GSpec compiled (or refused) already. */
+static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
+  Func *f = cl->kernel->func;
+  if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
+      m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
+      m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != vthreads_for(cl))
+    return false;
+  for (int i = 0; i < f->nparams; i++) {
+    ArgShape a;
+    if (!arg_shape(cl->args[i], &a) || memcmp(&a, &m->arg[i], sizeof a)) return false;
+  }
+  return true;
+}
+
+/* Keeps g as the site's specialization, unless an argument's kind is not taken. */
+static void memo_keep(SiteMemo *m, const KLaunch *cl, GSpec *g, bool no_cmem, int vt) {
+  Func *f = cl->kernel->func;
+  m->g = NULL;
+  if (f->nparams > MEMO_ARGS || cl->D > MEMO_RANK) return;
+  for (int i = 0; i < f->nparams; i++)
+    if (!arg_shape(cl->args[i], &m->arg[i])) return;
+  m->site = cl->site;
+  m->kfunc = f;
+  m->env = cl->kernel->env;
+  m->D = cl->D;
+  memcpy(m->dims, cl->dims, cl->D * sizeof *m->dims);
+  memcpy(m->blk, cl->blk, cl->D * sizeof *m->blk);
+  m->explicit_blk = cl->explicit_blk;
+  m->dp = rt_config.double_precision;
+  m->no_cmem = no_cmem;
+  m->vt = vt;
+  m->g = g;
+}
+
+/* The launch's specialization: the site's last one when the shapes match, else by its key
+   (S gets the captured variables). */
+static GSpec *find_spec(const KLaunch *cl, KSpec *S) {
+  SiteMemo *m = &G.memo[((uintptr_t)cl->site >> 4) % MEMO_SLOTS];
+  if (memo_hit(m, cl)) {
+    S->no_cmem = m->no_cmem;
+    return m->g;
+  }
+  char *key = spec_key(S, cl);
+  cmem_key(cl, &key, &S->no_cmem);
+  GSpec *g = lookup(key);
+  free(key);
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->vthreads);
+  return g;
+}
+
+bool gpu_launch(const KLaunch *cl, Value *result) {
+  Arena arena = {0};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);   /* the memo's shapes decide its facts too */
+  GSpec *g = find_spec(cl, &S);
+  if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
+    fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
+            "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
+  ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
+  if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
+  int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
+  const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
+  if (!why) {
+    block_shape(g, cl, blk, cnt);
+    why = shape_problem(g, cl, blk, cnt);
+  }
+  if (why) {
+    note_fallback(g, cl, why);
+    prof_note(pr, why);
+    kspec_free(&S);
+    return false;
+  }
+  g->vblocks = vblocks_at(g, cnt[0]);
+  g->shared_bytes = shared_size(g, cl->D, blk);
+  if (g->cooperative) check_cooperative(g, cl, blk, cnt);
+  g->prof = pr;
+  prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
+  prof_launch(pr, 0);     /* its device time comes from the events (collect_times) */
+  run(g, cl, &S, blk, cnt, result);
+  kspec_free(&S);
+  return true;
+}
+
+/* ---- the launch floor ----
+   n launches of an empty kernel of one thread and one pointer parameter (bench-gpu's
+   `<<<>>>` peer) through cuda_launch, never batched, back to back, then a wait: what the driver and the
+   device take per launch without oq's launch path, in the process whose launches it is
+   compared with (tests/gpu/launch.q). */
+double gpu_bare_launch_us(int64_t n, SrcLoc loc) {
+  char why[256];
+  if (!cuda_available(why, sizeof why)) rt_error(loc, "oq_bare_launch_us needs a GPU: %s", why);
+  if (n < 1) rt_error(loc, "oq_bare_launch_us needs a positive count");
+  ready(loc);
+  if (!G.bare) {
+    void *image;
+    size_t size;
+    char *log = NULL;
+    if (!cuda_compile("extern \"C\" __global__ void oq_empty(float *x) { (void)x; }\n", "oq_empty",
+                      cuda_device()->arch, &image, &size, &log, loc))
+      rt_error(loc, "the empty kernel did not compile: %s", log ? log : "?");
+    free(log);
+    G.bare_mod = cuda_module_load(image, size, "oq_empty", loc);
+    free(image);
+    G.bare = cuda_kernel(G.bare_mod, "oq_empty", loc);
+  }
+  gpu_sync(loc);
+  CudaPtr x = G.worker;
+  void *params[] = {&x};
+  const unsigned one[3] = {1, 1, 1};
+  double t0 = rt_now_ms();
+  bool batched = cuda_set_batching(false);   /* each one a cuLaunchKernel */
+  for (int64_t i = 0; i < n; i++) cuda_launch(G.bare, one, one, 0, false, params, loc);
+  cuda_sync(loc);
+  double us = (rt_now_ms() - t0) * 1e3 / (double)n;
+  cuda_set_batching(batched);
+  return us;
+}
+
+int gpu_max_block_threads(Func *f) {
+  const CudaDevice *dev = cuda_device();
+  if (!dev) return 0;
+  int n = dev->max_threads_per_block;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
+  return n;
+}
+
+#define ASSUMED_REGS 64   /* per thread, for a kernel not compiled yet */
+
+int64_t gpu_resident_blocks(Func *f, int64_t threads) {
+  const CudaDevice *dev = cuda_device();
+  if (!dev || threads < 1 || threads > dev->max_threads_per_block) return 0;
+  int64_t per_sm = -1;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->func == f && g->k) {
+      int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, (SrcLoc){0});
+      if (per_sm < 0 || n < per_sm) per_sm = n;
+    }
+  if (per_sm < 0) {
+    int64_t by_threads = dev->max_threads_per_sm / threads, by_regs = dev->regs_per_block / (threads * ASSUMED_REGS);
+    per_sm = by_threads < by_regs ? by_threads : by_regs;
+  }
+  return (per_sm > 0 ? per_sm : 1) * dev->sm_count;
+}
+
+/* ---- --profile ---- */
+
+void gpu_profile_report(FILE *out) {
+  if (!cuda_stats.launches) return;
+  gpu_sync((SrcLoc){0});
+  fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->launches)
+      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->name, g->launches, g->gpu_ms,
+              g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
+  const CudaStats *s = &cuda_stats;
+  fprintf(out, "cuda: %ld launches, %ld waits; device memory: %ld cuMemAlloc, %ld cuMemFree, %ld from the pool, "
+          "%.1f MiB held; %ld uploads (%.1f MiB), %ld downloads (%.1f MiB)\n",
+          s->launches, G.waits, s->dev_allocs, s->dev_frees, s->pool_hits, s->dev_bytes / 1048576.0,
+          s->uploads, s->bytes_up / 1048576.0, s->downloads, s->bytes_down / 1048576.0);
+  if (s->graph_launches)
+    fprintf(out, "cuda: batched launches: %ld graphs submitted, %ld instantiated\n", s->graph_launches, s->graphs_made);
+}
+
+bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double *best_ms) {
+  gpu_sync((SrcLoc){0});
+  *launches = 0;
+  *device_ms = *best_ms = 0;
+  for (GSpec *g = specs; g; g = g->next)
+    if (g->launches && g->name && !strcmp(g->name, name)) {
+      *launches += g->launches;
+      *device_ms += g->gpu_ms;
+      if (!*best_ms || g->best_ms < *best_ms) *best_ms = g->best_ms;
+    }
+  return *launches > 0;
+}
+
+void gpu_profile_reset(void) {
+  gpu_sync((SrcLoc){0});
+  for (GSpec *g = specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
+}
+
+/* ---- OQ_CUDA_CHECK ---- */
+
+bool gpu_check_enabled(void) {
+  static int on = -1;
+  if (on < 0) {
+    const char *e = getenv("OQ_CUDA_CHECK");
+    on = e && *e && strcmp(e, "0") != 0 && nvrtc_available(NULL, 0);
+  }
+  return on;
+}
+
+void gpu_check(const KLaunch *cl) {
+  Arena arena = {0};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
+  char *key = spec_key(&S, cl);
+  GSpec *g = lookup(key);
+  free(key);
+  bool verbose = cl->opt && cl->opt->verbose;
+  if (!g->checked) {
+    g->checked = true;
+    char *src = make_source(g, &S, cl->args);
+    if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
+      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
+    if (src && !gpu_check_enabled()) free(src);   /* oq emit --target cuda: print only */
+    else if (src) {
+      void *image;
+      size_t size;
+      char *log = NULL;
+      if (!cuda_compile(src, S.name, "sm_90", &image, &size, &log, cl->site->loc))
+        compile_error(S.name, src, log, cl->site->loc);
+      free(image);
+      free(log);
+      free(src);
+      if (verbose) fprintf(stderr, "oq: cuda check: kernel '%s' compiles for sm_90\n", S.name);
+    } else {
+      if (cl->opt && cl->opt->emit_cuda)
+        printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),
+               g->reason);
+      if (verbose)
+        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
+    }
+  }
+  kspec_free(&S);
+}

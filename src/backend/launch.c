@@ -1,0 +1,88 @@
+/* launch.c: what both back ends do alike with a launch (launch.h). */
+#include <math.h>
+#include <string.h>
+#include "backend/launch.h"
+
+void launch_fill_arg(OqkArg *a, Value v) {
+  memset(a, 0, sizeof *a);
+  switch (v.kind) {
+  case V_BOOL: case V_INT: a->i = v.i; a->re = (double)v.i; break;
+  case V_SCALAR: a->re = v.s; a->i = (int64_t)v.s; break;
+  case V_CSCALAR: a->re = v.c.re; a->im = v.c.im; break;
+  case V_ARRAY:
+    a->data = v.arr->data;
+    for (int d = 0; d < 16; d++) a->dims[d] = d < OQ_MAX_RANK ? v.arr->dims[d] : 1;
+    for (int64_t k = 0; k < v.arr->numel && k < 16; k++) a->v[k] = arr_load(v.arr, k);
+    break;
+  default: break;
+  }
+}
+
+double launch_identity_r(Op op) {
+  switch (op) {
+  case OP_MAX: return -INFINITY;
+  case OP_MIN: return INFINITY;
+  case OP_MUL: return 1;
+  default: return 0;
+  }
+}
+
+int64_t launch_identity_i(Op op) {
+  switch (op) {
+  case OP_MAX: return INT64_MIN;
+  case OP_MIN: return INT64_MAX;
+  case OP_MUL: return 1;
+  default: return 0;
+  }
+}
+
+double launch_combine_r(Op op, double a, double b) {
+  switch (op) {
+  case OP_MAX: return a > b || b != b ? a : b;
+  case OP_MIN: return a < b || b != b ? a : b;
+  case OP_MUL: return rt_round(a * b);
+  default: return rt_round(a + b);
+  }
+}
+
+int64_t launch_combine_i(Op op, int64_t a, int64_t b) {
+  switch (op) {
+  case OP_MAX: return a > b ? a : b;
+  case OP_MIN: return a < b ? a : b;
+  case OP_MUL: return (int64_t)((uint64_t)a * (uint64_t)b);
+  default: return (int64_t)((uint64_t)a + (uint64_t)b);
+  }
+}
+
+static void dims_text(char *buf, size_t n, int rank, const int64_t *d) {
+  size_t len = snprintf(buf, n, "[");
+  for (int i = 0; i < rank && len < n; i++) len += snprintf(buf + len, n - len, i ? ",%lld" : "%lld", (long long)d[i]);
+  if (len < n) snprintf(buf + len, n - len, "]");
+}
+
+void launch_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at) {
+  if (L->err_site < 0 || L->err_site >= nsites) rt_error(at, "kernel '%s' failed", name);
+  const KSite *s = &sites[L->err_site];
+  char a[400], b[400];
+  switch (s->kind) {
+  case KE_INDEX:
+    dims_text(a, sizeof a, L->err_n, L->err_ix);
+    dims_text(b, sizeof b, L->err_rank, L->err_dims);
+    rt_error(s->loc, "index %s out of range for array%s%s%s of size %s in kernel '%s'", a, s->array ? " '" : "",
+             s->array ? s->array : "", s->array ? "'" : "", b, s->text ? s->text : name);
+  case KE_ASSERT: rt_error(s->loc, "assertion failed: %s", s->text ? s->text : "");
+  case KE_DIVZERO: rt_error(s->loc, "integer division by zero");
+  case KE_MODZERO: rt_error(s->loc, "division by zero in mod");
+  case KE_RANGE: rt_error(s->loc, "range step is zero");
+  case KE_SHARED:
+    rt_error(s->loc, "shared memory: size out of range, or threads of one block allocate different sizes");
+  case KE_BARRIER:
+    rt_error(s->loc, "non-uniform barrier in kernel '%s': the threads of a block disagree on this condition", name);
+  case KE_GRID_BARRIER:
+    rt_error(s->loc, "syncthreads(grid) in kernel '%s' timed out: not every block of the grid reached it", name);
+  case KE_WARP_TRIPS:
+    rt_error(s->loc, "warp collectives in kernel '%s': the lanes of a warp run this loop different numbers of times",
+             name);
+  }
+  rt_error(at, "kernel '%s' failed", name);
+}

@@ -1,0 +1,798 @@
+/* emit_c.c: the C dialect: C source for a specialized kernel, run by rt_cpu.c.
+
+   The generated file holds one exported entry, oqk_entry(L, W, lo, hi), that runs a range of
+   work: in "flat" kernels (only `pos` is used) a range of linear positions, run by one of
+   several loop functions whose innermost dimension the C compiler can vectorize; otherwise a
+   range of blocks, each block running its threads in row-major order like the oracle.
+   Kernels with syncthreads are cut at their barriers into phases, each a loop over the
+   threads of the block; locals become per-thread arrays, and statements that hold a barrier
+   (under conditions every thread agrees on) run once per block around their phases. When
+   the threads may disagree, each thread of a block is a fiber instead. */
+#include "codegen/emit.h"
+#include "codegen/codegen.h"
+
+static void block_level(Em *E, NodeList *l);
+
+/* The threads of a block in row-major order, _t counting them: nested loops, so that the C
+   compiler sees positions advance by one in the last dimension (per-thread locals are
+   indexed by _t; `continue` in thread code still advances it). */
+static void thread_loop_open(Em *E) {
+  int D = E->S->D;
+  em_line(E, "{ int64_t _t = 0;");
+  for (int d = 0; d < D; d++)
+    em_line(E, "for (int64_t T%d = 0; T%d < b%d; T%d++%s)", d, d, d, d, d == D - 1 ? ", _t++" : "");
+  em_line(E, "{");
+  E->ind++;
+  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+  /* (int32_t)_t is the thread index of the program: tell the compiler it is not negative,
+     so that mod(ind, 4) is an and and the index test after it folds */
+  em_line(E, "if (_t < 0 || _t > 2147483647) __builtin_unreachable();");
+}
+
+static void thread_loop_close(Em *E) {
+  E->ind--;
+  em_line(E, "} }");
+}
+
+/* The statements of a phase for every thread of the block in turn. */
+static void phase_threads(Em *E, NodeList *l, int from, int to) {
+  thread_loop_open(E);
+  em_phase_body(E, l, from, to);
+  thread_loop_close(E);
+}
+
+/* A phase. When it reads or writes arguments at pos + c (em_row_tests), a block whose first
+   and last positions are inside them for every such access has every access inside: that
+   block runs a copy of the phase without their bounds tests (E->row_fast). */
+static void phase(Em *E, NodeList *l, int from, int to) {
+  if (to - from == 1 && !E->cuda && em_block_stride_loop(E, l->items[from])) {
+    em_block_stride_phase(E, l->items[from], "0", "1");
+    return;
+  }
+  Buf tests = {0}, unused = {0};
+  for (int i = from; i < to && !E->cuda; i++) em_row_tests(E, l->items[i], -1, &tests, &unused);
+  free(unused.s);
+  if (!tests.len) {
+    phase_threads(E, l, from, to);
+    return;
+  }
+  char *in = em_tmp(E);
+  em_line(E, "int %s = 1;", in);
+  for (int corner = 0; corner < 2; corner++) {
+    em_line(E, "if (%s) {", in);
+    for (int d = 0; d < E->S->D; d++)
+      em_line(E, "  const int64_t P%d = B%d * b%d%s;", d, d, d, corner ? em_sf(E, " + b%d - 1", d) : "");
+    em_line(E, "  %s = 1%s;", in, tests.s);
+    em_line(E, "}");
+  }
+  free(tests.s);
+  em_line(E, "if (%s) {", in);
+  E->ind++;
+  E->row_fast = true;
+  phase_threads(E, l, from, to);
+  E->row_fast = false;
+  E->ind--;
+  em_line(E, "} else {");
+  E->ind++;
+  phase_threads(E, l, from, to);
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Evaluates a condition (or range bounds) for every thread, requiring they all agree. */
+static void uniform_eval(Em *E, Node *at, int nvals, Node **vals, bool cond, char **out) {
+  int site = em_div_site(E, at, KE_BARRIER);
+  for (int i = 0; i < nvals; i++) {
+    out[i] = em_tmp(E);
+    em_line(E, "%s %s = 0;", cond ? "int32_t" : "int64_t", out[i]);
+  }
+  thread_loop_open(E);
+  em_thread_prelude(E, false);
+  for (int i = 0; i < nvals; i++) {
+    KType t = em_T(E, vals[i]);
+    char *v = em_ex(E, vals[i]);
+    char *c = cond ? em_truthy(E, v, t) : em_sf(E, "(int64_t)%s", em_conv(E, v, t, K_INT));
+    char *x = em_tmp(E);
+    em_line(E, "%s %s = %s;", cond ? "int32_t" : "int64_t", x, c);
+    em_line(E, "if (_t == 0) %s = %s;", out[i], x);
+    em_line(E, "else if (%s != %s) { oq_fail(L, %d); goto _done; }", x, out[i], site);
+  }
+  thread_loop_close(E);
+}
+
+static void block_stmt(Em *E, Node *n) {
+  em_loc_comment(E, n);
+  char *u[3];
+  switch (n->kind) {
+  case N_IF: {
+    Node *c = n->a;
+    uniform_eval(E, n, 1, &c, true, u);
+    em_line(E, "if (%s) {", u[0]);
+    E->ind++;
+    block_level(E, &n->list);
+    E->ind--;
+    em_line(E, "} else {");
+    E->ind++;
+    block_level(E, &n->list2);
+    E->ind--;
+    em_line(E, "}");
+    return;
+  }
+  case N_WHILE: case N_REPEAT: {
+    Node *c = n->a;
+    em_line(E, "for (;;) {");
+    E->ind++;
+    if (n->kind == N_WHILE) {
+      uniform_eval(E, n, 1, &c, true, u);
+      em_line(E, "if (!%s) break;", u[0]);
+      block_level(E, &n->list);
+    } else {
+      block_level(E, &n->list);
+      uniform_eval(E, n, 1, &c, true, u);
+      em_line(E, "if (%s) break;", u[0]);
+    }
+    E->ind--;
+    em_line(E, "}");
+    return;
+  }
+  case N_FOR: {
+    Node *r = n->a;
+    KType lv = E->f->slots[n->slot];
+    if (r->kind != N_RANGE || em_T(E, r).kind != K_INT) em_efail(E, n->loc, "a barrier in a loop that is not over an int range");
+    Node *vals[3] = {r->a, r->b ? r->b : NULL, r->c};
+    em_line(E, "{");
+    E->ind++;
+    if (r->b) uniform_eval(E, n, 3, vals, false, u);
+    else {
+      Node *v2[2] = {r->a, r->c};
+      char *u2[2];
+      uniform_eval(E, n, 2, v2, false, u2);
+      u[0] = u2[0];
+      u[1] = "1";
+      u[2] = u2[1];
+    }
+    em_line(E, "const int64_t _sp%d = %s - %s;", n->loc.line, u[2], u[0]);
+    em_line(E, "if (%s == 0) { oq_fail(L, %d); goto _done; }", u[1], em_div_site(E, r, KE_RANGE));
+    em_line(E, "const int64_t _n%d = (%s > 0 ? _sp%d >= 0 : _sp%d <= 0) ? _sp%d / %s + 1 : 0;", n->loc.line, u[1],
+         n->loc.line, n->loc.line, n->loc.line, u[1]);
+    em_line(E, "for (int64_t _k%d = 0; _k%d < _n%d; _k%d++) {", n->loc.line, n->loc.line, n->loc.line, n->loc.line);
+    E->ind++;
+    em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) %s = %s;", em_slot_ref(E, n->slot),
+         em_conv(E, em_sf(E, "(int32_t)(%s + _k%d * %s)", u[0], n->loc.line, u[1]), em_kt(K_INT), lv.kind));
+    block_level(E, &n->list);
+    E->ind--;
+    em_line(E, "}");
+    E->ind--;
+    em_line(E, "}");
+    return;
+  }
+  case N_BLOCK: block_level(E, &n->list); return;
+  default: em_efail(E, n->loc, "internal: barrier in %s", node_kind_name(n->kind));
+  }
+}
+
+/* Statements at block level: runs of barrier-free statements become phases. */
+static void block_level(Em *E, NodeList *l) {
+  int i = 0;
+  while (i < l->n) {
+    Node *n = l->items[i];
+    NodeInfo *ni = ksema_info(E->f, n);
+    if (ni && ni->barrier) {
+      if (!em_is_barrier_stmt(n)) block_stmt(E, n);
+      i++;
+      continue;
+    }
+    int j = em_phase_end(E, l, i);
+    phase(E, l, i, j);
+    i = j;
+  }
+}
+
+static const char *mode_name(Em *E) {
+  KSpec *S = E->S;
+  return E->fiber ? "fibers" : S->barrier ? "phases" : S->uses_block ? "blocks" : "flat";
+}
+
+KType em_k_params_type(KSpec *S, int a) { return S->kspec->params[a]; }
+
+/* The end of an entry or variant function: the worker's output accumulators, then
+   `return RET;`. */
+static void entry_end(Em *E, const char *ret) {
+  Func *f = E->S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  em_bputs(E->b, "_done:\n");
+  for (int o = 0; o < f->nouts; o++) {
+    KType t = E->S->kspec->slots[obase + o];
+    em_line(E, "W->out_%c[%d] = acc%d;", t.kind == K_INT ? 'i' : 'r', o, o);
+  }
+  em_line(E, "return%s%s;", *ret ? " " : "", ret);
+  em_bputs(E->b, "}\n");
+}
+
+/* ---- flat kernels: one function per loop variant ----
+   Each loop (linear, linear with positions, rows along one dimension) is a function of its
+   own with its own loads: with all of them in one function the C compiler kept the hot
+   loop's pointers and bounds on the stack. A variant that needs a run-time condition (the
+   C expression `test`, "" for none) returns 0 when it does not hold, before any work.
+   With private copies, the variant's body takes the launch's mask as a parameter and is
+   inlined twice, for the mask with every copy made (the usual launch: no test per update
+   in the loop) and for any mask. */
+static void variant_open(Em *E, int v, const char *test) {
+  const char *sig = "(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi";
+  if (E->S->npriv) em_bprintf(E->b, "static inline __attribute__((always_inline)) int oqk_v%d_%s, const unsigned _pm) {\n", v, sig);
+  else em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d%s) {\n", v, sig);
+  E->pmask = "_pm";
+  E->ind = 1;
+  em_line(E, "(void)W;");
+  em_kernel_loads(E);
+  E->pmask = NULL;
+  if (*test) em_line(E, "if (!(1%s)) return 0;", test);
+}
+
+static void variant_close(Em *E, int v) {
+  entry_end(E, "1");
+  int n = E->S->npriv;
+  if (!n) return;
+  unsigned all = (1u << n) - 1;
+  em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n", v);
+  em_line(E, "if (L->priv_mask == %uu) return oqk_v%d_(L, W, lo, hi, %uu);", all, v, all);
+  em_line(E, "return oqk_v%d_(L, W, lo, hi, L->priv_mask);", v);
+  em_bputs(E->b, "}\n");
+}
+
+/* ---- linear loop with positions ----
+   When every x[pos + c] access of the body (see fast_access) has c zero and x has the
+   launch's dimensions, it reads element _r of the flat loop, as x[pos] does in the linear
+   loop, but pos may have other uses: it is carried along. *t gets the run-time conditions,
+   *ok becomes false when some such access has a non-zero literal offset. */
+static int lin_pos_tests(Em *E, Node *n, Buf *t, bool *ok) {
+  if (!n) return 0;
+  int found = 0;
+  PosOff o;
+  char *name;
+  if (em_fast_access(E, n, &o, &name)) {
+    found = 1;
+    for (int d = 0; d < E->S->D; d++) {
+      if (o.c[d]) *ok = false;
+      em_bprintf(t, " && %s.d[%d] == n%d", name, d, d);
+      if (o.inv[d]) em_bprintf(t, " && %s == 0", o.inv[d]);
+    }
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return found;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) found += lin_pos_tests(E, it.node, t, ok);
+  return found;
+}
+
+/* Whether the linear loop with positions needs pos: a read of pos or of a local set from it
+   other than in an element _r access or in such a local's definition. */
+static bool pos_needed(Em *E, Node *n, int pslot) {
+  if (!n) return false;
+  PosOff o;
+  if (em_fast_access(E, n, &o, NULL)) return false;
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return true;
+  if (n->kind == N_ASSIGN && n->list.n == 1 && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot >= 0 &&
+      n->b && E->posdef[n->list.items[0]->slot] == n->b)
+    return false;
+  if (n->kind == N_IDENT && n->depth == 0 && n->slot >= 0 && (n->slot == pslot || E->posdef[n->slot])) return true;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (pos_needed(E, it.node, pslot)) return true;
+  return false;
+}
+
+/* Positions lo..hi-1 one by one in row-major order, pos carried digit by digit
+   where it is needed: variant v, when some access qualifies. */
+static bool linear_pos_loop(Em *E, int v) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D;
+  Buf t = {0};
+  bool ok = true;
+  int found = 0;
+  for (int i = 0; i < f->body.n; i++) found += lin_pos_tests(E, f->body.items[i], &t, &ok);
+  if (found && ok) {
+    variant_open(E, v, t.s);
+    bool need = false;
+    for (int i = 0; i < S->nspecial; i++)
+      if (!strcmp(S->special[i].name, "pos"))
+        for (int j = 0; j < f->body.n; j++) need |= pos_needed(E, f->body.items[j], f->ngenerics + S->special[i].param);
+    if (need) {
+      em_line(E, "int64_t _q = lo, _x[%d];", D);
+      for (int d = D - 1; d >= 0; d--) em_line(E, "_x[%d] = _q %% n%d; _q /= n%d;", d, d, d);
+    }
+    em_line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+    E->ind++;
+    for (int d = 0; d < D; d++)
+      if (need) em_line(E, "const int64_t P%d = _x[%d];", d, d);
+      else em_line(E, "const int64_t P%d = 0;   /* read by dead code only */", d);
+    E->lin_pos = true;
+    bool ret = E->has_return;
+    E->has_return = false;
+    E->ret_label = "_nextp";
+    em_thread_prelude(E, true);
+    em_block(E, &f->body);
+    if (E->has_return) em_line(E, "_nextp: ;");
+    em_thread_outputs(E);
+    E->lin_pos = false;
+    E->has_return = ret;
+    if (need) {
+      for (int d = D - 1; d > 0; d--) em_line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", d, d, d);
+      em_line(E, "++_x[0];");
+    }
+    E->ind--;
+    em_line(E, "}");
+    variant_close(E, v);
+  }
+  free(t.s);
+  return found && ok;
+}
+
+/* Positions lo..hi-1 of a flat kernel, counted in row-major order over the dimensions with
+   dimension `in` moved innermost: decoded once, then carried row by row. */
+static void flat_loop(Em *E, int in) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D, ord[OQ_MAX_RANK], k = 0;
+  for (int d = 0; d < D; d++)
+    if (d != in) ord[k++] = d;
+  ord[k] = in;
+  em_line(E, "{");
+  E->ind++;
+  em_line(E, "int64_t _q = lo, _x[%d];", D);
+  for (int i = D - 1; i >= 0; i--) em_line(E, "_x[%d] = _q %% n%d; _q /= n%d;", ord[i], ord[i], ord[i]);
+  em_line(E, "for (int64_t _r = lo; _r < hi;) {");
+  E->ind++;
+  em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+  em_line(E, "int64_t _len = n%d - _x[%d];", in, in);
+  em_line(E, "if (_len > hi - _r) _len = hi - _r;");
+  for (int d = 0; d < D; d++)
+    if (d != in) em_line(E, "const int64_t P%d = _x[%d];", d, d);
+  em_line(E, "const int64_t _s0 = _x[%d], _e0 = _s0 + _len;", in);
+  Buf tests = {0}, narrow = {0};
+  for (int i = 0; i < f->body.n; i++) em_row_tests(E, f->body.items[i], in, &tests, &narrow);
+  bool split = narrow.len > 0;
+  if (split) {
+    /* the interior [_fa, _fb) runs without the tests; the two ends with them */
+    em_line(E, "int64_t _fa = _s0, _fb = _e0;");
+    em_line(E, "if (1%s) {", tests.len ? tests.s : "");
+    E->ind++;
+    for (char *p = narrow.s; *p;) {
+      char *nl = strchr(p, '\n');
+      *nl = 0;
+      em_line(E, "%s", p);
+      p = nl + 1;
+    }
+    em_line(E, "if (_fb < _fa) _fb = _fa;");
+    E->ind--;
+    em_line(E, "} else {");
+    em_line(E, "  _fa = _fb = _e0;");
+    em_line(E, "}");
+  }
+  for (int copy = split ? 0 : 1; copy < 2; copy++) {
+    E->row_fast = copy == 0;
+    if (copy == 0) em_line(E, "for (int64_t P%d = _fa; P%d < _fb; P%d++) {", in, in, in);
+    else if (split) em_line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d = P%d + 1 == _fa ? _fb : P%d + 1) {", in, in, in, in, in);
+    else em_line(E, "for (int64_t P%d = _s0; P%d < _e0; P%d++) {", in, in, in);
+    E->ind++;
+    if (copy == 1 && split) em_line(E, "if (P%d == _fa && _fa < _fb) { P%d = _fb; if (P%d >= _e0) break; }", in, in, in);
+    E->has_return = false;
+    E->ret_label = em_sf(E, "_next%d_%d", in, copy);
+    em_thread_prelude(E, true);
+    em_block(E, &f->body);
+    if (E->has_return) em_line(E, "%s: ;", E->ret_label);
+    em_thread_outputs(E);
+    E->ind--;
+    em_line(E, "}");
+  }
+  E->row_fast = false;
+  free(tests.s);
+  free(narrow.s);
+  em_line(E, "_r += _len;");
+  em_line(E, "_x[%d] = 0;", in);
+  for (int i = D - 2; i >= 0; i--) em_line(E, "if (++_x[%d] < n%d) continue; _x[%d] = 0;", ord[i], ord[i], ord[i]);
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* !kernel_tiling (kernel_tiling.c): lo..hi count tiles of C positions (ktiling_cpu_tile),
+   row-major over the launch; each tile's positions inside the launch run in row-major
+   order. */
+static void tile_loop(Em *E, const int64_t *C) {
+  int D = E->S->D;
+  em_line(E, "int64_t _q = lo, _x[%d];", D);
+  for (int d = D - 1; d >= 0; d--) {
+    em_line(E, "const int64_t _Q%d = (n%d + %lld) / %lld;", d, d, (long long)C[d] - 1, (long long)C[d]);
+    em_line(E, "_x[%d] = _q %% _Q%d; _q /= _Q%d;", d, d, d);
+  }
+  em_line(E, "for (int64_t _t = lo; _t < hi; _t++) {");
+  E->ind++;
+  em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+  for (int d = 0; d < D; d++) {
+    em_line(E, "const int64_t _e%d = _x[%d] * %lld + %lld < n%d ? _x[%d] * %lld + %lld : n%d;", d, d, (long long)C[d],
+            (long long)C[d], d, d, (long long)C[d], (long long)C[d], d);
+    em_line(E, "for (int64_t P%d = _x[%d] * %lld; P%d < _e%d; P%d++) {", d, d, (long long)C[d], d, d, d);
+    E->ind++;
+  }
+  E->ret_label = "_nextt";
+  E->has_return = false;
+  em_thread_prelude(E, true);
+  em_block(E, &E->S->kfunc->body);
+  if (E->has_return) em_line(E, "_nextt: ;");
+  em_thread_outputs(E);
+  for (int d = 0; d < D; d++) {
+    E->ind--;
+    em_line(E, "}");
+  }
+  for (int d = D - 1; d > 0; d--) em_line(E, "if (++_x[%d] < _Q%d) continue; _x[%d] = 0;", d, d, d);
+  em_line(E, "++_x[0];");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
+   the linear loop, else the one with positions, else rows along the last dimension, or
+   along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
+   loop; flat kernels may run their threads in any order). */
+static void flat_entry(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D, nv = 0;
+  int64_t C[3];
+  if (ktiling_cpu_tile(&S->tiling, C)) {
+    variant_open(E, 0, "");
+    tile_loop(E, C);
+    variant_close(E, 0);
+    em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) { oqk_v0(L, W, lo, hi); }\n");
+    return;
+  }
+  if (E->lin_slot >= 0) {
+    variant_open(E, nv, E->lin_test.s ? E->lin_test.s : "");
+    E->lin = true;
+    bool ret = E->has_return;
+    E->has_return = false;
+    E->ret_label = "_nextl";
+    em_line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
+    E->ind++;
+    em_thread_prelude(E, true);
+    em_block(E, &f->body);
+    if (E->has_return) em_line(E, "_nextl: ;");
+    em_thread_outputs(E);
+    E->ind--;
+    em_line(E, "}");
+    E->lin = false;
+    E->has_return = ret;
+    variant_close(E, nv++);
+    free(E->lin_test.s);
+  } else if (!E->phases && linear_pos_loop(E, nv)) {
+    nv++;
+  }
+  int rows = nv;
+  for (int in = D >= 2 ? D - 2 : 0; in < D; in++) {
+    variant_open(E, nv, "");
+    flat_loop(E, in);
+    variant_close(E, nv++);
+  }
+  em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  for (int v = 0; v < rows; v++) em_line(E, "if (oqk_v%d(L, W, lo, hi)) return;", v);
+  if (D >= 2) {
+    em_line(E, "if (L->dims[%d] < 16 && L->dims[%d] > L->dims[%d]) oqk_v%d(L, W, lo, hi);", D - 1, D - 2, D - 1, rows);
+    em_line(E, "else oqk_v%d(L, W, lo, hi);", rows + 1);
+  } else {
+    em_line(E, "oqk_v%d(L, W, lo, hi);", rows);
+  }
+  em_bputs(E->b, "}\n");
+}
+
+/* ---- fibers: barriers that not every thread may reach ----
+   As in the oracle, every thread of a block is a fiber (ucontext enters it, then
+   _setjmp/_longjmp switch without a system call) that runs to its next barrier or its end;
+   a round resumes every live thread once, in order: a barrier waits for all threads that
+   have not finished. Shared arrays live in per-worker variables (all fibers of a block run
+   on one worker); a thread adds its outputs into the worker's at its end. */
+static const char *helpers_fiber =
+  "#define OQ_FSTACK ((size_t)256 << 10)\n"
+  "typedef struct OqFib { jmp_buf jb; int started, done; int64_t b, t; } OqFib;\n"
+  "static __thread jmp_buf oq_sched;   /* where a barrier or a thread's end returns to */\n"
+  "static __thread OqFib *oq_cur;\n"
+  "static __thread OqkLaunch *oq_fl;\n"
+  "static __thread OqkWorker *oq_fw;\n"
+  "static void oqk_fthread(OqkLaunch *L, OqkWorker *W, int64_t _b, int64_t _t);\n"
+  "static void oq_fib_main(void) {\n"
+  "  OqFib *f = oq_cur;\n"
+  "  oqk_fthread(oq_fl, oq_fw, f->b, f->t);\n"
+  "  f->done = 1;\n"
+  "  _longjmp(oq_sched, 1);\n}\n"
+  "static void oq_fib_resume(OqFib *f, char *stack) {\n"
+  "  oq_cur = f;\n"
+  "  if (_setjmp(oq_sched)) return;\n"
+  "  if (f->started) _longjmp(f->jb, 1);\n"
+  "  f->started = 1;\n"
+  "  ucontext_t m, c;\n"
+  "  getcontext(&c);\n"
+  "  c.uc_stack.ss_sp = stack;\n  c.uc_stack.ss_size = OQ_FSTACK;\n  c.uc_link = NULL;\n"
+  "  makecontext(&c, oq_fib_main, 0);\n"
+  "  swapcontext(&m, &c);\n}\n"
+  "static __attribute__((noinline)) void oq_yield(void) { if (!_setjmp(oq_cur->jb)) _longjmp(oq_sched, 1); }\n"
+  "static void oq_run_block(OqkLaunch *L, OqFib *fib, char *stk, int64_t b, int64_t n) {\n"
+  "  for (int64_t t = 0; t < n; t++) fib[t] = (OqFib){.b = b, .t = t};\n"
+  "  for (int64_t live = n; live > 0 && !__atomic_load_n(&L->err, __ATOMIC_RELAXED);) {\n"
+  "    live = 0;\n"
+  "    for (int64_t t = 0; t < n; t++) {\n"
+  "      if (fib[t].done) continue;\n"
+  "      oq_fib_resume(&fib[t], stk + t * OQ_FSTACK);\n"
+  "      live += !fib[t].done;\n    }\n  }\n}\n";
+
+/* One thread of block _b as a function (thread _t in row-major order), then the entry that
+   runs each block's threads as fibers. */
+static void fiber_kernel(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  int D = S->D;
+  KType st;
+  for (int s = 0; s < S->nshared; s++)
+    if (em_shared_type(E, s, &st)) em_bprintf(E->b, "static __thread %s sh%d;\nstatic __thread int sh%d_init;\n", em_ctype(E, st), s, s);
+  em_bputs(E->b, "static void oqk_fthread(OqkLaunch *L, OqkWorker *W, int64_t _b, int64_t _t) {\n");
+  em_line(E, "(void)W;");
+  em_kernel_loads(E);
+  em_line(E, "int64_t _q = _b;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+  em_line(E, "_q = _t;");
+  for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t T%d = _q %% b%d; _q /= b%d;", d, d, d);
+  for (int d = 0; d < D; d++) em_line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+  E->ret_label = "_next";
+  em_thread_prelude(E, true);
+  em_block(E, &f->body);
+  if (E->has_return) em_line(E, "_next: ;");
+  int obase = f->ngenerics + f->nparams;
+  for (int o = 0; o < f->nouts; o++)   /* other fibers added theirs since this one started */
+    em_line(E, "acc%d = W->out_%c[%d];", o, S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r', o);
+  em_thread_outputs(E);
+  entry_end(E, "");
+  em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  em_line(E, "int64_t _nthr = 1;");
+  for (int d = 0; d < D; d++) em_line(E, "_nthr *= L->blk[%d];", d);
+  em_line(E, "char *_stk = oq_scratch(W, %d, (size_t)_nthr * OQ_FSTACK);", OQK_SHARED_SLOTS + 2);
+  em_line(E, "OqFib *_fib = oq_scratch(W, %d, (size_t)_nthr * sizeof *_fib);", OQK_SHARED_SLOTS + 3);
+  em_line(E, "if (!_stk || !_fib) { oq_fail(L, -1); return; }   /* no memory: \"kernel failed\" */");
+  em_line(E, "oq_fl = L;");
+  em_line(E, "oq_fw = W;");
+  em_line(E, "for (int64_t _b = lo; _b < hi && !__atomic_load_n(&L->err, __ATOMIC_RELAXED); _b++) {");
+  for (int s = 0; s < S->nshared; s++) em_line(E, "  sh%d_init = 0;", s);
+  em_line(E, "  oq_run_block(L, _fib, _stk, _b, _nthr);");
+  em_line(E, "}");
+  em_bputs(E->b, "}\n");
+}
+
+/* The names of what the C dialect does beyond one thread after another: per-worker private
+   copies (the launcher makes them for small arrays), per-worker output accumulators, the
+   linear loop, phases. */
+static void cpu_transforms(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  S->xforms[0] = 0;
+  bool attr = ktiling_of(f, false, &S->tiling);
+  S->tiling_ignored = attr && (S->uses_block || S->barrier);   /* blocks tie threads to positions */
+  int64_t C[3];
+  if (S->tiling_ignored) S->tiling = (KTiling){.box = {1, 1, 1}};
+  char tb[80];
+  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb))
+    em_xform_note(S, "tiling(%s)", tb);
+  if (ktiling_cpu_tile(&S->tiling, C)) {
+    em_xform_note(S, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb));
+    E->lin_slot = -1;
+  }
+  for (int k = 0; k < S->npriv; k++) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
+  for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
+  if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
+  if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
+  S->coarse = S->barrier && !E->fiber && S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+}
+
+/* Persistent blocks (em_coarsen_ok, docs/cuda.md): the prologue once for up to _K blocks of
+   the worker's range, each block's body, then the epilogue once: one zeroing and one merge of
+   the shared accumulator per _K blocks instead of per block. */
+static void coarse_block_level(Em *E) {
+  NodeList *l = &E->S->kfunc->body;
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
+  NodeList pro = {l->items, b1}, body = {l->items + b1 + 1, b2 - b1 - 1}, epi = {l->items + b2 + 1, l->n - b2 - 1};
+  /* an accumulator that only receives the same int: unsigned counts, an integer increment
+     where a float one was (read back as the float the additions gave: below 2^24, _K) */
+  if (E->S->coarse_inc) E->count_arr = em_slot_name(E, E->S->kspec, E->coarse_slot);
+  block_level(E, &pro);
+  em_line(E, "for (int64_t _vb = _b; _vb < hi && _vb < _b + _K; _vb++) {");
+  E->ind++;
+  em_line(E, "int64_t _q = _vb;");
+  for (int d = E->S->D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+  block_level(E, &body);
+  E->ind--;
+  em_line(E, "}");
+  block_level(E, &epi);
+  E->count_arr = NULL;
+}
+
+static void emit_kernel(Em *E, Buf *out) {
+  KSpec *S = E->S;
+  FSpec *k = S->kspec;
+  Func *f = k->func;
+  FuncInfo *fi = func_info(f);
+  int D = S->D;
+  Buf body = {0};
+  em_kernel_analysis(E, &body);
+  cpu_transforms(E);
+  em_bprintf(&body, "/* kernel %s: %s mode */\n", S->name, mode_name(E));
+  if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
+  if (!S->uses_block || E->fiber) {
+    if (E->fiber) fiber_kernel(E);
+    else flat_entry(E);
+    em_bputs(out, body.s);
+    free(body.s);
+    em_kernel_end(E);
+    return;
+  }
+  em_bputs(&body, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
+  em_line(E, "(void)W;");
+  em_kernel_loads(E);
+  if (!S->barrier) {
+    /* blocks: each block's threads in row-major order; threads outside the data skip */
+    em_line(E, "for (int64_t _b = lo; _b < hi; _b++) {");
+    E->ind++;
+    em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    em_line(E, "int64_t _q = _b;");
+    for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+    for (int s = 0; s < S->nshared; s++) em_line(E, "sh%d_init = 0;", s);
+    for (int d = 0; d < D; d++) {
+      em_line(E, "for (int64_t T%d = 0; T%d < b%d; T%d++) {", d, d, d, d);
+      E->ind++;
+      em_line(E, "const int64_t P%d = B%d * b%d + T%d;", d, d, d, d);
+      em_line(E, "if (P%d >= n%d) break;", d, d);
+    }
+    E->ret_label = "_next";
+    em_thread_prelude(E, true);
+    em_block(E, &f->body);
+    if (E->has_return) em_line(E, "_next: ;");
+    em_thread_outputs(E);
+    for (int d = 0; d < D; d++) {
+      E->ind--;
+      em_line(E, "}");
+    }
+    E->ind--;
+    em_line(E, "}");
+  } else {
+    /* phases: every thread of the block runs, per-thread locals live in scratch memory */
+    em_line(E, "int64_t _nthr = 1;");
+    for (int d = 0; d < D; d++) em_line(E, "_nthr *= b%d;", d);
+    em_line(E, "size_t _need = 0;");
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL && !E->pphase[s])
+        em_line(E, "_need += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", em_ctype(E, k->slots[s]));
+    em_line(E, "char *_sp = oq_scratch(W, %d, _need + 16);", OQK_SHARED_SLOTS + 1);
+    em_line(E, "if (!_sp) goto _done;");
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL && !E->pphase[s]) {
+        const char *ct = em_ctype(E, k->slots[s]);
+        em_line(E, "%s *%s = (%s *)_sp; _sp += ((size_t)_nthr * sizeof(%s) + 15) & ~(size_t)15;", ct, em_slot_name(E, k, s), ct, ct);
+      }
+    /* persistent blocks: _K blocks per prologue, few enough that no float count in the
+       accumulator passes 2^24 when every update adds the same int */
+    if (S->coarse && S->coarse_inc)
+      em_line(E, "const int64_t _K = (int64_t)%lld * _nthr > (1 << 24) ? 1 : (1 << 24) / ((int64_t)%lld * _nthr);",
+           (long long)S->coarse_inc, (long long)S->coarse_inc);
+    else if (S->coarse) em_line(E, "const int64_t _K = hi - lo;");
+    em_line(E, "for (int64_t _b = lo; _b < hi; _b %s) {", S->coarse ? "+= _K" : "++");
+    E->ind++;
+    em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    em_line(E, "int64_t _q = _b;");
+    for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
+    for (int s = 0; s < S->nshared; s++) em_line(E, "sh%d_init = 0;", s);
+    for (int s = f->ngenerics; s < fi->nslots; s++)
+      if (E->sc[s] == SC_LOCAL && E->pphase[s] == 2) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
+    thread_loop_open(E);
+    em_thread_prelude(E, true);
+    thread_loop_close(E);
+    if (S->coarse) coarse_block_level(E);
+    else block_level(E, &f->body);
+    em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
+    E->ind++;
+    em_thread_outputs(E);
+    E->ind--;
+    em_line(E, "}");
+    E->ind--;
+    em_line(E, "}");
+  }
+  entry_end(E, "");
+  em_bputs(out, body.s);
+  free(body.s);
+  em_kernel_end(E);
+}
+
+/* Helpers of the C dialect only: complex numbers, cvtt, errors through __atomic, scratch memory. */
+static const char *helpers_c =
+  "#define OQ_FN static inline\n"
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
+  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
+  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
+  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
+  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
+  "static inline double _Complex oq_cpow(double _Complex z, double _Complex w) {\n"
+  "  double e = creal(w);\n"
+  "  if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {\n"
+  "    double _Complex r = 1, b = z;\n"
+  "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r *= b; b *= b; }\n"
+  "    return e < 0 ? 1 / r : r;\n  }\n"
+  "  return cpow(z, w);\n}\n"
+  "static int oq_claim(OqkLaunch *L, int site) {\n"
+  "  int z = 0;\n"
+  "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
+  "  L->err_site = site;\n  return 1;\n}\n";
+
+/* ... and 16-byte elements (double complex) updated under one of 64 spin-locks picked by
+   the address, a cache line each: GCC's 16-byte compare-and-swap is a call into libatomic,
+   which kernels do not link. The locks are the module's: CPU launches run one at a time. */
+static const char *helpers_c_lock16 =
+  "static struct { int held; char pad[60]; } oq_locks16[64];\n"
+  "static inline int *oq_lock16(const void *p) {\n"
+  "  int *l = &oq_locks16[((uintptr_t)p >> 4) & 63].held;\n"
+  "  while (__atomic_exchange_n(l, 1, __ATOMIC_ACQUIRE))\n"
+  "    while (__atomic_load_n(l, __ATOMIC_RELAXED)) {}\n"
+  "  return l;\n}\n"
+  "static inline void oq_unlock16(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }\n";
+
+/* ... and, after helpers_common, block-shared memory in per-worker scratch. */
+static const char *helpers_c_shared =
+  "/* whole cache lines: the workers' scratch memory must not share any */\n"
+  "static void *oq_scratch(OqkWorker *W, int k, size_t bytes) {\n"
+  "  bytes = (bytes + 127) & ~(size_t)63;\n"
+  "  if (W->scrsz[k] < bytes) {\n"
+  "    free(W->scr[k]);\n"
+  "    W->scr[k] = aligned_alloc(64, bytes);\n"
+  "    W->scrsz[k] = W->scr[k] ? bytes : 0;\n  }\n"
+  "  return W->scr[k];\n}\n"
+  "static int oq_shared_alloc(OqkLaunch *L, OqkWorker *W, int k, int site, int rank, const int64_t *dims, void *pp,\n"
+  "                           oq_ix *d, size_t esz) {\n"
+  "  size_t n = 1;\n"
+  "  for (int i = 0; i < rank; i++) {\n"
+  "    if (dims[i] < 0 || dims[i] > (1 << 24)) { oq_fail(L, site); return 0; }\n"
+  "    d[i] = dims[i]; n *= (size_t)dims[i];\n  }\n"
+  "  void *p = oq_scratch(W, k, n * esz + 1);\n"
+  "  if (!p) { oq_fail(L, site); return 0; }\n"
+  "  memset(p, 0, n * esz);\n"
+  "  *(void **)pp = p;\n  return 1;\n}\n";
+
+char *emit_c(KSpec *S) {
+  Em E = {.S = S};
+  if (setjmp(S->fail)) {
+    free(E.arrtypes.s);
+    free(E.tuptypes.s);
+    free(E.reach);
+    return NULL;
+  }
+  /* the blocks of a CPU launch run a few at a time: they cannot all wait for each other */
+  if (S->grid_barrier) em_efail(&E, S->kfunc->loc, "syncthreads(grid) (compiled for CUDA only)");
+  /* a warp's threads exchange values in registers: the C back end runs no warps */
+  if (S->coop) em_efail(&E, S->kfunc->loc, "warp shuffles and votes of cooperative groups (compiled for CUDA only)");
+  E.fiber = S->divergent != NULL;
+  em_reach(&E, S->kspec);
+  Buf funcs = {0}, protos = {0}, cx = {0}, out = {0};
+  /* device functions first (they define types the prototypes need) */
+  for (int i = E.nreach - 1; i >= 1; i--) em_emit_device(&E, E.reach[i], &funcs);
+  emit_kernel(&E, &funcs);
+  if (S->npriv) em_emit_private_hooks(&E, &funcs);
+  em_emit_decls(&E, &protos, &cx);
+  bool dp = rt_config.double_precision;
+  /* a fortified _longjmp refuses to switch stacks (see interp_kernel.c) */
+  if (E.fiber) em_bputs(&out, "#undef _FORTIFY_SOURCE\n");
+  em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
+  em_vec_types(&out);
+  em_bputs(&out, helpers_c);
+  em_index_types(S, &out);
+  em_bputs(&out, em_helpers_common);
+  em_bputs(&out, helpers_c_shared);
+  if (E.cas16) em_bputs(&out, helpers_c_lock16);
+  if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");
+  if (E.fiber) em_bputs(&out, helpers_fiber);
+  em_emit_tail(&E, &out, &protos, &cx, &funcs);
+  return out.s;
+}

@@ -1,0 +1,254 @@
+/* emit.h: what the emitter's files share: the emitter state (Em), text buffers, and the
+   functions one file calls in another (prefixed em_). Private to src/emit*.c; kernel_ir.h
+   declares the two entry points, emit_c and emit_cuda.
+
+   emit.c           C expressions and statements of typed kernel code (both dialects)
+   emit_index.c     array indexing: index plans, boundary rules, element loads and stores
+   emit_analysis.c  analyses of a kernel body that decide how it is emitted
+   emit_kernel.c    the kernel frame both dialects share: special parameters, argument
+                    loads, outputs, declarations, the file's tail
+   emit_c.c         the C dialect: the CPU entry (flat, block and barrier modes)
+   emit_cuda.c      the CUDA dialect: one GPU thread per Quasar thread */
+#ifndef OQ_EMIT_H
+#define OQ_EMIT_H
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "kernel/kernel_ir.h"
+#include "base/oqk_abi.h"
+
+typedef struct Buf { char *s; size_t len, cap; } Buf;
+
+/* Slot storage in the kernel function. */
+enum { SC_NONE, SC_LOCAL, SC_PARAM, SC_SPECIAL };
+
+typedef struct Em {
+  KSpec *S;
+  FSpec *f;             /* function being emitted */
+  Buf *b;               /* where statements go */
+  int ind;
+  int ntmp;
+  bool phases;          /* kernel body of a barrier kernel: locals are per-thread arrays */
+  unsigned char *sc;    /* kernel: storage class per slot */
+  Buf arrtypes, tuptypes;
+  bool arrdone[EL_COUNT][OQ_MAX_RANK + 1];
+  bool has_return;      /* kernel: `return` jumps to the end of the thread */
+  const char *L;        /* C expression of the OqkLaunch pointer here */
+  FSpec **reach; int nreach;
+  int priv_slot[8], priv_cap[8];   /* private arrays: kernel slot or capture (-1 for neither) */
+  const char *ret_label; /* kernel: where `return` goes (the end of the thread) */
+  const char *lbl_tag;  /* CUDA: appended to those labels in a second copy of the loops */
+  bool row_fast;        /* emitting the row copy where x[pos + c] accesses are known inside */
+  int lin_slot;         /* `pos`, when it only ever indexes whole argument arrays (else -1) */
+  bool lin;             /* emitting the linear loop: those accesses are x.p[_r] */
+  Buf lin_test;         /* at the entry: the arrays have the launch's dimensions */
+  char **konst;         /* per slot of the function being emitted: its constant value, or NULL */
+  unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
+                             value over a barrier); 2: one variable per block (a shared array) */
+  Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
+  bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
+  char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
+  const char *defer_bad; int ndefer;  /* CUDA linear loop: a failed 'checked test sets this flag (emit_cuda.c pf_step) */
+  unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
+  unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
+  Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
+  bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
+  const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
+  bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
+  bool cas16;           /* some 16-byte element is updated atomically (emit_index.c, cas_open):
+                           C's oq_lock16, CUDA's oq_acas overload */
+  unsigned sh_nosync;   /* CUDA: shared() sites (bit) whose zeroing needs no barrier of its own */
+  unsigned sh_owned;    /* ... that zero only elements no thread of the block writes (owner_store) */
+  unsigned sh_unread;   /* ... of which nothing reads those elements (owned_reads): no zeroing */
+  size_t vb_shared;     /* ... a block's bytes under virtual blocks (cuda_vblocks) */
+  int coarse_split[2];  /* CUDA persistent blocks: the body's two barrier statements */
+  const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
+  bool packed;          /* ... and that += is a packed merge (em_cuda_shadow_update) */
+  int coarse_slot;      /* ... the shared accumulator */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  bool count_swz;       /* ... its elements stored at oq_swz(offset) */
+  bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
+  Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
+                                  while set, read k of the body (pf_k) is register _la<j>_<k> */
+  const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
+                           in launch-shaped arguments (KSpec.at_launch) */
+} Em;
+
+/* ---- locals that are constants: assigned once, a literal ---- */
+
+typedef struct KonstScan { int *nassign; Node **value; } KonstScan;
+
+/* ---- array indexing ---- */
+
+typedef enum Rule { R_ZERO, R_CHECKED, R_UNCHECKED, R_CIRC, R_MIRROR, R_CLAMP } Rule;
+
+/* An index list resolved to plan dimensions. */
+typedef struct Plan {
+  int ndim;
+  char *size[OQ_MAX_RANK];     /* size of each plan dimension */
+  char *idx[OQ_MAX_RANK];      /* int64 index (named) of each plan dimension; vdim: NULL */
+  char *ridx[OQ_MAX_RANK];     /* or a scalar index, for the zero/unchecked rules (idx NULL);
+                                  checked: the scalar whose cvtt idx is, for error reports */
+  int vdim;                    /* dimension indexed by a vector, or -1 */
+  int vlen;
+  char *vec; KType vt;         /* that vector */
+  Rule rule;
+  int site;                    /* 'checked: error site */
+  char *arr;                   /* the array (a name) */
+  int rank;
+  int priv;                    /* private-copy candidate k (see find_private), or -1 */
+  bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
+  const char *linoff;          /* lin: the element's offset when not _r (Em.lpos) */
+  bool inside;                 /* x[pos + c] in a row known to be inside x */
+  char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
+                                  element is: its array is shorter than 2^31), or NULL */
+  bool own;                    /* a compound assignment into the thread's own element
+                                  (em_own_update) of an array that drops positions outside */
+} Plan;
+
+/* ---- exact integer views of scalar index arithmetic ----
+   `x[pos + [0,1,0]]` adds ints to a vec of scalars: the interpreter rounds every scalar
+   result to float. While every such result is an integer below 2^24 in magnitude the
+   rounding changes nothing, and the index can be computed in integers. Values known to be
+   that small need no test (positions: the launcher checks the launch extents); others are
+   tested, and the scalar computation runs when a test fails. */
+
+#define F24 ((int64_t)1 << 24)
+
+typedef struct IView {
+  int len;                       /* components; 0 for a number */
+  char *c[K_MAX_VEC];            /* int64 C expression of each component */
+  int64_t bound[K_MAX_VEC];      /* |value| <= bound, or -1 when not known */
+  bool launch[K_MAX_VEC];        /* the bound holds for launch extents below 2^23 only */
+} IView;
+
+/* Offsets of an access from pos, per dimension: a literal c plus, where not NULL, a
+   kernel-invariant int64 C expression inv (a parameter such as a parallel loop's m_lo). */
+typedef struct PosOff {
+  int64_t c[OQ_MAX_RANK];
+  char *inv[OQ_MAX_RANK];
+} PosOff;
+
+/* Locals assigned exactly once, by a top-level statement of the body to pos[k] + c (+ an
+   invariant), and not read before it: every later read sees that value. */
+typedef struct PosScan {
+  int *nassign;   /* assignments per slot, or NULL */
+  int slot;       /* reads of this slot set `read` */
+  bool read;
+} PosScan;
+
+typedef struct PrivCount { int slot, cap, all, ok; } PrivCount;
+
+/* ---- the linear loop ----
+   When `pos` is only ever the whole index of argument arrays (x[pos]) and, at a launch,
+   those arrays have exactly the launch's dimensions, every x[pos] is element _r of x (the
+   thread's row-major position) and inside x: the thread loop runs over _r directly. */
+
+typedef struct LinScan { int slot, uses, ok; Buf *test; Em *E; bool bad; } LinScan;
+
+/* emit.c */
+void em_bputs(Buf *b, const char *s);
+void em_bprintf(Buf *b, const char *fmt, ...);
+_Noreturn void em_efail(Em *E, SrcLoc loc, const char *fmt, ...);
+char *em_sf(Em *E, const char *fmt, ...);
+void em_line(Em *E, const char *fmt, ...);
+char *em_tmp(Em *E);
+KType em_T(Em *E, Node *n);
+KType em_kt(KKind k);
+KKind em_kclass(KType t);
+const char *em_el_ctype(ElemType e);
+const char *em_ctype(Em *E, KType t);
+char *em_lit_open(Em *E, const char *type);
+bool em_has_repr(KType t);
+char *em_slot_name(Em *E, FSpec *f, int slot);
+char *em_slot_ref(Em *E, int slot);
+void em_find_konst(Em *E, FSpec *f);
+char *em_conv(Em *E, char *e, KType from, KKind to);
+char *em_vname(Em *E, char *e, KType t);
+char *em_truthy(Em *E, char *e, KType t);
+int em_div_site(Em *E, Node *at, KErrKind k);
+char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at);
+void em_put_pre(Em *E, const char *pre);
+char *em_ex_ident(Em *E, Node *n);
+char *em_ex_range_value(Em *E, Node *n);
+char *em_ex(Em *E, Node *n);
+void em_loc_comment(Em *E, Node *n);
+bool em_is_barrier_stmt(Node *n);
+bool em_is_grid_barrier(Node *n);
+void em_st(Em *E, Node *n);
+void em_block(Em *E, NodeList *l);
+void em_block_stride_phase(Em *E, Node *n, const char *first, const char *step);
+void em_func_signature(Em *E, FSpec *g, Buf *out);
+void em_emit_device(Em *E, FSpec *g, Buf *out);
+
+/* emit_index.c */
+void em_index_types(KSpec *S, Buf *out);
+char *em_adim(Em *E, const char *arr, KType t, int d);
+char *em_idx64(Em *E, char *e, KType t);
+bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
+bool em_fast_access(Em *E, Node *n, PosOff *o, char **name);
+void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
+char *em_load(Em *E, ElemType el, char *lv);
+char *em_store_conv(Em *E, ElemType el, char *v, KType t);
+char *em_prefetched(Em *E, const char *arr);
+bool em_at_pos(Em *E, Node *n);
+int em_pos_index(const Em *E, const Node *n, int slot);
+char *em_index_read(Em *E, Node *n);
+char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);
+char *em_ex_exchange(Em *E, Node *n);
+
+/* emit_analysis.c */
+int em_private_of(Em *E, Node *id);
+bool em_mentions(Node *n, int slot);
+int em_phase_end(Em *E, const NodeList *l, int i);
+void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots);
+bool em_is_dead(Em *E, Node *n);
+bool em_all_dead(Em *E, NodeList *l);
+void em_emit_private_hooks(Em *E, Buf *out);
+bool em_block_stride_loop(Em *E, Node *n);
+bool em_packed_merge_ok(Em *E, Node *n, int y);
+bool em_own_update(Em *E, Node *target);
+void em_xform_note(KSpec *S, const char *fmt, const char *name);
+const char *em_priv_name(KSpec *S, int k);
+int em_priv_shared_esz(KSpec *S, int k);
+void em_shared_plan(Em *E);
+bool em_coarsen_ok(Em *E);
+void em_kernel_analysis(Em *E, Buf *body);
+
+/* emit_kernel.c */
+const KSpecial *em_special_of(KSpec *S, int param);
+void em_thread_prelude(Em *E, bool locals);
+void em_phase_body(Em *E, NodeList *l, int from, int to);
+bool em_shared_type(Em *E, int s, KType *t);
+void em_thread_outputs(Em *E);
+void em_kernel_loads(Em *E);
+void em_kernel_end(Em *E);
+extern const char *em_preamble_fmt;
+extern const char *em_helpers_common;
+void em_reach(Em *E, FSpec *f);
+void em_emit_decls(Em *E, Buf *protos, Buf *cx);
+void em_vec_types(Buf *out);
+void em_emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
+
+/* emit_c.c */
+KType em_k_params_type(KSpec *S, int a);
+
+/* emit_cuda.c */
+bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
+void em_cuda_priv_count(Em *E, int k, char *off, const char *valid);
+const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
+void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                              char *res);
+void em_cuda_transforms(Em *E);
+char *em_block_threads(Em *E);
+/* cooperative groups: lin the thread's linear index in its block */
+char *em_warp_lane(Em *E, char *lin);
+char *em_warp_size(Em *E, char *lin);
+char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin);
+void em_thread_consts(Em *E, const char *ind, const char *cnt);
+bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
+bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v);
+void em_cuda_count_offsets(Em *E);
+
+#endif

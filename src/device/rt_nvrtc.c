@@ -1,0 +1,262 @@
+/* rt_nvrtc.c: CUDA C++ to a cubin with NVRTC, loaded with dlopen, and the disk cache of
+   compiled images. The key of an image is a 128-bit hash (two FNV-1a passes with different
+   bases) of the NVRTC version, the options and the source; a new image is written under a
+   temporary name and renamed, so that a concurrent reader sees the whole file or none. */
+#include <dlfcn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "device/rt_cuda.h"
+#include "runtime/rt_cache.h"
+
+/* ---- the part of nvrtc.h that is used ---- */
+typedef int nvrtcResult;
+typedef struct _nvrtcProgram *nvrtcProgram;
+enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
+
+static struct {
+  nvrtcResult (*Version)(int *, int *);
+  const char *(*GetErrorString)(nvrtcResult);
+  nvrtcResult (*CreateProgram)(nvrtcProgram *, const char *, const char *, int,
+                               const char *const *, const char *const *);
+  nvrtcResult (*CompileProgram)(nvrtcProgram, int, const char *const *);
+  nvrtcResult (*DestroyProgram)(nvrtcProgram *);
+  nvrtcResult (*GetProgramLogSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*GetProgramLog)(nvrtcProgram, char *);
+  nvrtcResult (*GetPTXSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*GetPTX)(nvrtcProgram, char *);
+  /* optional: older NVRTCs lack them */
+  nvrtcResult (*GetCUBINSize)(nvrtcProgram, size_t *);
+  nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
+  nvrtcResult (*GetNumSupportedArchs)(int *);
+  nvrtcResult (*GetSupportedArchs)(int *);
+} nv;
+
+static const struct { const char *sym; void *slot; bool optional; } nv_syms[] = {
+  { "nvrtcVersion", &nv.Version, false },
+  { "nvrtcGetErrorString", &nv.GetErrorString, false },
+  { "nvrtcCreateProgram", &nv.CreateProgram, false },
+  { "nvrtcCompileProgram", &nv.CompileProgram, false },
+  { "nvrtcDestroyProgram", &nv.DestroyProgram, false },
+  { "nvrtcGetProgramLogSize", &nv.GetProgramLogSize, false },
+  { "nvrtcGetProgramLog", &nv.GetProgramLog, false },
+  { "nvrtcGetPTXSize", &nv.GetPTXSize, false },
+  { "nvrtcGetPTX", &nv.GetPTX, false },
+  { "nvrtcGetCUBINSize", &nv.GetCUBINSize, true },
+  { "nvrtcGetCUBIN", &nv.GetCUBIN, true },
+  { "nvrtcGetNumSupportedArchs", &nv.GetNumSupportedArchs, true },
+  { "nvrtcGetSupportedArchs", &nv.GetSupportedArchs, true },
+};
+
+static int state;                 /* 0: not tried, 1: loaded, -1: not */
+static char reason[512];
+static int ver_major, ver_minor;
+
+/* ---- loading ---- */
+
+static void *try_dir(const char *dir) {
+  static const char *names[] = { "libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12",
+                                 "libnvrtc.so.11.2" };
+  char path[4200];
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+    if (dir) snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    else snprintf(path, sizeof path, "%s", names[i]);
+    void *h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+    if (h) return h;
+  }
+  return NULL;
+}
+
+static void *open_nvrtc(void) {
+  const char *env = getenv("OQ_NVRTC");
+  if (env && *env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+  char dir[4096];
+  for (size_t i = 0; i < sizeof homes / sizeof *homes; i++) {
+    if (!homes[i] || !*homes[i]) continue;
+    snprintf(dir, sizeof dir, "%s/lib64", homes[i]);
+    void *h = try_dir(dir);
+    if (h) return h;
+  }
+  return try_dir(NULL);
+}
+
+static bool init(void) {
+  void *lib = open_nvrtc();
+  if (!lib) {
+    snprintf(reason, sizeof reason, "NVRTC (libnvrtc.so) is not installed "
+             "(looked in $OQ_NVRTC, $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path)");
+    return false;
+  }
+  for (size_t i = 0; i < sizeof nv_syms / sizeof *nv_syms; i++) {
+    void *p = dlsym(lib, nv_syms[i].sym);
+    if (!p && !nv_syms[i].optional) {
+      snprintf(reason, sizeof reason, "NVRTC lacks %s (too old)", nv_syms[i].sym);
+      return false;
+    }
+    memcpy(nv_syms[i].slot, &p, sizeof p);
+  }
+  if (nv.Version(&ver_major, &ver_minor) != NVRTC_SUCCESS) {
+    snprintf(reason, sizeof reason, "nvrtcVersion failed");
+    return false;
+  }
+  return true;
+}
+
+bool nvrtc_available(char *why, size_t n) {
+  if (!state) state = init() ? 1 : -1;
+  if (why && n) snprintf(why, n, "%s", state > 0 ? "" : reason);
+  return state > 0;
+}
+
+void nvrtc_version(int *major, int *minor) {
+  bool ok = nvrtc_available(NULL, 0);
+  *major = ok ? ver_major : 0;
+  *minor = ok ? ver_minor : 0;
+}
+
+/* ---- what to compile for ---- */
+
+/* The number of "sm_90" / "sm_90a" / "compute_90" (90), and its suffix ("a" or ""). */
+static int arch_number(const char *arch, const char **suffix) {
+  const char *p = strchr(arch, '_');
+  p = p ? p + 1 : arch;
+  int n = 0;
+  while (*p >= '0' && *p <= '9') n = n * 10 + (*p++ - '0');
+  *suffix = p;
+  return n;
+}
+
+/* The newest architecture this NVRTC knows that is not newer than want (0: none known). */
+static int newest_supported(int want) {
+  int n = 0, best = 0;
+  if (!nv.GetNumSupportedArchs || !nv.GetSupportedArchs) return 0;
+  if (nv.GetNumSupportedArchs(&n) != NVRTC_SUCCESS || n <= 0) return 0;
+  int *a = malloc(sizeof *a * (size_t)n);
+  if (a && nv.GetSupportedArchs(a) == NVRTC_SUCCESS)
+    for (int i = 0; i < n; i++)
+      if (a[i] <= want && a[i] > best) best = a[i];
+  free(a);
+  return best;
+}
+
+/* Fills the -arch option; true: a cubin for arch, false: PTX for a virtual architecture. */
+static bool pick_target(const char *arch, char *opt, size_t n) {
+  const char *suffix;
+  int want = arch_number(arch, &suffix);
+  int have = newest_supported(want);
+  bool cubin = nv.GetCUBIN && nv.GetCUBINSize && (have == want || have == 0);
+  if (cubin) snprintf(opt, n, "--gpu-architecture=sm_%d%s", want, suffix);
+  else snprintf(opt, n, "--gpu-architecture=compute_%d", have ? have : want);
+  return cubin;
+}
+
+/* ---- the disk cache ---- */
+
+/* The whole file, with a NUL after it (PTX must end in one); NULL if unreadable or empty. */
+static void *read_all(const char *path, size_t *size) {
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  char *buf = NULL;
+  long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
+  if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1)) &&
+      fread(buf, 1, (size_t)len, f) == (size_t)len) {
+    buf[len] = 0;
+    *size = (size_t)len;
+  } else {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  return buf;
+}
+
+/* A failure to write the cache only costs a recompilation later: it is not an error. */
+static void write_all(const char *path, const void *data, size_t size) {
+  char tmp[4300];
+  snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return;
+  bool ok = fwrite(data, 1, size, f) == size;
+  if (fclose(f) == 0 && ok && rename(tmp, path) == 0) return;
+  unlink(tmp);
+}
+
+/* ---- compiling ---- */
+
+_Noreturn static void nv_fail(nvrtcResult r, const char *what, const char *name, SrcLoc loc) {
+  rt_error(loc, "NVRTC: %s of '%s' failed: %s", what, name, nv.GetErrorString(r));
+}
+
+static char *program_log(nvrtcProgram prog) {
+  size_t n = 0;
+  if (nv.GetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1) return NULL;
+  char *log = malloc(n);
+  if (log && nv.GetProgramLog(prog, log) != NVRTC_SUCCESS) {
+    free(log);
+    return NULL;
+  }
+  return log;
+}
+
+/* The compiled code; the image gets a NUL after it (PTX must end in one). */
+static void *program_image(nvrtcProgram prog, bool cubin, size_t *size, const char *name,
+                           SrcLoc loc) {
+  nvrtcResult r = cubin ? nv.GetCUBINSize(prog, size) : nv.GetPTXSize(prog, size);
+  if (r != NVRTC_SUCCESS) nv_fail(r, "reading the compiled code", name, loc);
+  char *buf = malloc(*size + 1);
+  if (!buf) rt_error(loc, "out of memory");
+  r = cubin ? nv.GetCUBIN(prog, buf) : nv.GetPTX(prog, buf);
+  if (r != NVRTC_SUCCESS) nv_fail(r, "reading the compiled code", name, loc);
+  buf[*size] = 0;
+  return buf;
+}
+
+bool cuda_compile(const char *source, const char *program_name, const char *arch,
+                  void **image, size_t *size, char **log, SrcLoc loc) {
+  char why[512];
+  *image = NULL;
+  *size = 0;
+  *log = NULL;
+  if (!nvrtc_available(why, sizeof why)) rt_error(loc, "cannot compile for CUDA: %s", why);
+  char arch_opt[64];
+  bool cubin = pick_target(arch, arch_opt, sizeof arch_opt);
+  const char *opts[] = { arch_opt, "--std=c++17", "-default-device", "--fmad=false" };
+  int nopts = (int)(sizeof opts / sizeof *opts);
+
+  char key[512] = "";
+  snprintf(key, sizeof key, "nvrtc %d.%d|", ver_major, ver_minor);
+  for (int i = 0; i < nopts; i++) {
+    strncat(key, opts[i], sizeof key - strlen(key) - 2);
+    strcat(key, "|");
+  }
+  uint64_t h1 = rt_hash(rt_hash(RT_HASH_SEED, key, strlen(key)), source, strlen(source));
+  uint64_t h2 = rt_hash(rt_hash(0x84222325cbf29ce4ull, source, strlen(source)), key, strlen(key));
+  char dir[4096], path[4200];
+  snprintf(dir, sizeof dir, "%s", rt_cache_dir());
+  snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,
+           (unsigned long long)h2, cubin ? "cubin" : "ptx");
+  if ((*image = read_all(path, size))) {
+    cuda_stats.cache_hits++;
+    return true;
+  }
+
+  nvrtcProgram prog;
+  nvrtcResult r = nv.CreateProgram(&prog, source, program_name, 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) nv_fail(r, "creating the program", program_name, loc);
+  r = nv.CompileProgram(prog, nopts, opts);
+  cuda_stats.compiles++;
+  *log = program_log(prog);
+  if (r == NVRTC_ERROR_COMPILATION) {
+    nv.DestroyProgram(&prog);
+    return false;
+  }
+  if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
+  *image = program_image(prog, cubin, size, program_name, loc);
+  nv.DestroyProgram(&prog);
+  write_all(path, *image, *size);
+  return true;
+}

@@ -1,0 +1,237 @@
+/* interp_builtins.c: the globals a program can name — built-ins that need the interpreter
+   (print, assert, tic/toc, parallel_do, shared, ...), the runtime library's pure functions
+   and constants, and the built-in type names — and their lookup. */
+#include <stdlib.h>
+#include <string.h>
+#include "interp/interp_priv.h"
+#include "runtime/rt_image.h"
+#include "backend/rt_profile.h"
+#include "backend/cuda/rt_gpu.h"
+#include "runtime/rt_show.h"
+
+/* ---- built-ins that need the interpreter ---- */
+
+static Value ib_print(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I; (void)call;
+  for (int i = 0; i < argc; i++) rt_print(stdout, argv[i]);
+  fputc('\n', stdout);
+  return v_none();
+}
+
+static Value ib_assert(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc < 1 || argc > 2) rt_error(call->loc, "assert takes a condition and an optional message");
+  if (rt_truthy(argv[0], call->loc)) return v_none();
+  char text[256];
+  diag_call_arg_text(call->loc, text, sizeof text);
+  if (argc == 2 && argv[1].kind == V_STRING)
+    rt_error(call->loc, "assertion failed: %s (%s)", text, argv[1].str->s);
+  rt_error(call->loc, "assertion failed: %s", text);
+}
+
+static Value ib_error(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  char *msg = argc ? rt_format(argv[0]) : strdup("error");
+  rt_error(call->loc, "%s", msg);
+}
+
+/* tic and toc wait for the kernels in flight on the GPU: toc measures finished work. */
+static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
+  (void)argc; (void)argv;
+  gpu_sync(call->loc);
+  I->prog->tic_time = rt_now_ms();
+  return v_none();
+}
+
+/* toc() and toc("label") print the time since tic() in milliseconds and return it. */
+static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
+  gpu_sync(call->loc);
+  double ms = rt_now_ms() - I->prog->tic_time;
+  if (argc >= 1 && argv[0].kind == V_STRING) printf("%s: %.4f ms\n", argv[0].str->s, ms);
+  else printf("Elapsed time: %.4f ms\n", ms);
+  return v_scalar(ms);
+}
+
+/* oq_bare_launch_us(n): the launch floor that tests/gpu/launch.q compares parallel_do with. */
+static Value ib_bare_launch_us(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1 || !v_is_real(argv[0])) rt_error(call->loc, "oq_bare_launch_us takes a launch count");
+  return v_scalar(gpu_bare_launch_us(rt_to_int(argv[0], call->loc), call->loc));
+}
+
+static Value ib_parallel_do(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_parallel_do(I, call, argc, argv);
+}
+
+static Value ib_max_block_size(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_block_size(I, call, argc, argv, false);
+}
+
+static Value ib_opt_block_cnt(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_block_size(I, call, argc, argv, true);
+}
+
+static Value ib_shared(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_shared(I, call, argc, argv, false);
+}
+
+static Value ib_shared_zeros(Interp *I, Node *call, int argc, Value *argv) {
+  return kernel_shared(I, call, argc, argv, true);
+}
+
+/* ---- images ---- */
+
+static const char *path_arg(Node *call, int argc, Value *argv, const char *fname) {
+  if (argc < 1 || argv[0].kind != V_STRING)
+    rt_error(call->loc, "%s: the first argument must be a file name", fname);
+  return argv[0].str->s;
+}
+
+static const Array *image_arg(Node *call, int argc, Value *argv, int i, const char *fname) {
+  if (argc <= i || argv[i].kind != V_ARRAY)
+    rt_error(call->loc, "%s: expected an image (a mat or cube)", fname);
+  return argv[i].arr;
+}
+
+static Value ib_imread(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "imread takes one file name");
+  return v_array(rt_imread(path_arg(call, argc, argv, "imread"), call->loc));
+}
+
+static Value ib_imwrite(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 2) rt_error(call->loc, "imwrite takes a file name and an image");
+  rt_imwrite(path_arg(call, argc, argv, "imwrite"), image_arg(call, argc, argv, 1, "imwrite"), call->loc);
+  return v_none();
+}
+
+static Value ib_imwrite16(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 2) rt_error(call->loc, "imwrite16 takes a file name and an image");
+  rt_imwrite16(path_arg(call, argc, argv, "imwrite16"), image_arg(call, argc, argv, 1, "imwrite16"), call->loc);
+  return v_none();
+}
+
+/* imshow(x), imshow(x, [lo, hi]), imshow(x, []): a window, or a PNG file (rt_show.c). */
+static Value ib_imshow(Interp *I, Node *call, int argc, Value *argv) {
+  const Array *img = image_arg(call, argc, argv, 0, "imshow");
+  if (argc > 2) rt_error(call->loc, "imshow takes an image and an optional range [lo, hi]");
+  const Array *range = NULL;
+  if (argc == 2) {
+    Value r = argv[1];
+    if (r.kind != V_ARRAY || (r.arr->numel != 0 && r.arr->numel != 2))
+      rt_error(call->loc, "imshow: the range must be [] or [lo, hi]");
+    range = r.arr;
+  }
+  const char *prog = I->prog->root->loc.file ? I->prog->root->loc.file->path : "oq";
+  rt_imshow(img, range, prog, call->loc);
+  return v_none();
+}
+
+/* hold("on") / hold("off"), also hold(true) / hold(false). */
+static Value ib_hold(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "hold takes \"on\" or \"off\"");
+  if (argv[0].kind == V_STRING && (!strcmp(argv[0].str->s, "on") || !strcmp(argv[0].str->s, "off")))
+    rt_show_hold(!strcmp(argv[0].str->s, "on"));
+  else if (argv[0].kind != V_STRING) rt_show_hold(rt_truthy(argv[0], call->loc));
+  else rt_error(call->loc, "hold: expected \"on\" or \"off\", not \"%s\"", argv[0].str->s);
+  return v_none();
+}
+
+static Value ib_title(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1 || argv[0].kind != V_STRING) rt_error(call->loc, "title takes a string");
+  rt_show_title(argv[0].str->s);
+  return v_none();
+}
+
+static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
+  {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
+  {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title},
+  {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
+  {"tic", ib_tic}, {"toc", ib_toc}, {"oq_bare_launch_us", ib_bare_launch_us},
+  {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},
+  {"max_block_size", ib_max_block_size}, {"opt_block_size", ib_max_block_size},
+  {"opt_block_cnt", ib_opt_block_cnt},
+  {"shared", ib_shared}, {"shared_zeros", ib_shared_zeros},
+};
+
+/* ---- built-in type names ---- */
+
+static Type *make_type(TypeKind kind, const char *name, int rank, int fixed_len, TypeKind elem) {
+  Type *t = calloc(1, sizeof *t);
+  t->kind = kind;
+  t->name = name;
+  t->rank = rank;
+  t->fixed_len = fixed_len;
+  if (elem != TY_UNKNOWN) t->elem = make_type(elem, NULL, 0, 0, TY_UNKNOWN);
+  return t;
+}
+
+static const struct { const char *name; int rank, fixed_len; TypeKind elem; } array_types[] = {
+  {"vec", 1, 0, TY_SCALAR}, {"mat", 2, 0, TY_SCALAR}, {"cube", 3, 0, TY_SCALAR},
+  {"cvec", 1, 0, TY_CSCALAR}, {"cmat", 2, 0, TY_CSCALAR}, {"ccube", 3, 0, TY_CSCALAR},
+  {"ivec2", 1, 2, TY_INT}, {"ivec3", 1, 3, TY_INT}, {"ivec4", 1, 4, TY_INT},
+  {"vec2", 1, 2, TY_SCALAR}, {"vec3", 1, 3, TY_SCALAR}, {"vec4", 1, 4, TY_SCALAR},
+};
+
+static const struct { const char *name; TypeKind kind; } plain_types[] = {
+  {"scalar", TY_SCALAR}, {"cscalar", TY_CSCALAR}, {"string", TY_STRING}, {"bool", TY_BOOL},
+  {"int8", TY_INT8}, {"uint8", TY_UINT8}, {"int16", TY_INT16}, {"uint16", TY_UINT16},
+  {"int32", TY_INT32}, {"uint32", TY_UINT32}, {"int64", TY_INT64},
+};
+
+/* ---- the table of globals ---- */
+
+static Global **globals;
+static int nglobals;
+
+static const Global *global_add(const char *name, Value v) {
+  Global *g = malloc(sizeof *g);
+  g->name = name;
+  g->value = v;
+  globals = realloc(globals, (nglobals + 1) * sizeof *globals);
+  globals[nglobals++] = g;
+  return g;
+}
+
+static Value builtin_callable(CallableKind kind, const char *name) {
+  Callable *c = callable_new(kind, name);
+  c->refcount = 1 << 30;   /* globals live as long as the program */
+  return v_func(c);
+}
+
+
+/* Finds (and on first use creates) the global called name; NULL if there is none. Order:
+   interpreter built-ins, constants, runtime functions, types. */
+const Global *global_lookup(const char *name) {
+  for (int i = 0; i < nglobals; i++)
+    if (!strcmp(globals[i]->name, name)) return globals[i];
+  for (size_t i = 0; i < sizeof interp_fns / sizeof *interp_fns; i++)
+    if (!strcmp(interp_fns[i].name, name)) {
+      Value v = builtin_callable(CALL_IBUILTIN, interp_fns[i].name);
+      v.fn->ibuiltin = interp_fns[i].fn;
+      return global_add(interp_fns[i].name, v);
+    }
+  bool found = false;
+  Value c = rt_constant(name, &found);
+  if (found) return global_add(strdup(name), c);
+  const Builtin *b = rt_builtin_lookup(name);
+  if (b) {
+    Value v = builtin_callable(CALL_BUILTIN, b->name);
+    v.fn->builtin = b;
+    return global_add(b->name, v);
+  }
+  for (size_t i = 0; i < sizeof array_types / sizeof *array_types; i++)
+    if (!strcmp(array_types[i].name, name))
+      return global_add(array_types[i].name,
+                        v_type(make_type(TY_ARRAY, array_types[i].name, array_types[i].rank,
+                                         array_types[i].fixed_len, array_types[i].elem)));
+  for (size_t i = 0; i < sizeof plain_types / sizeof *plain_types; i++)
+    if (!strcmp(plain_types[i].name, name))
+      return global_add(plain_types[i].name,
+                        v_type(make_type(plain_types[i].kind, plain_types[i].name, 0, 0, TY_UNKNOWN)));
+  return NULL;
+}

@@ -1,0 +1,67 @@
+/* interp_priv.h: what the interpreter's files (interp.c, interp_resolve.c, interp_kernel.c,
+   interp_builtins.c) share. Not for other modules. */
+#ifndef OQ_INTERP_PRIV_H
+#define OQ_INTERP_PRIV_H
+#include "interp/interp.h"
+#include "runtime/value.h"
+#include "runtime/callable.h"
+#include "front/funcinfo.h"
+
+typedef struct Reduction {
+  Node *node;               /* N_REDUCTION */
+  const char *fname;        /* the function its pattern calls: "sum" */
+  bool active;              /* guards against a replacement that calls itself */
+} Reduction;
+
+/* State shared by every thread of execution. */
+typedef struct Program {
+  Arena *arena;
+  Node *root;               /* N_PROGRAM */
+  Func *script;             /* the top level as a function */
+  Frame *script_frame;
+  Reduction *reductions; int nreductions;
+  const InterpOptions *opt;
+  double tic_time;
+  int host_loops;           /* host loops running (across calls): outside them, each finished
+                               statement submits the batched GPU launches (exec_block) */
+} Program;
+
+/* The kernel context of one thread, when running kernel code. */
+typedef struct KernelThread KernelThread;
+
+/* One thread of execution: the host program, or one kernel thread (fiber). */
+struct Interp {
+  Program *prog;
+  Frame *frame;
+  Func *func;
+  bool in_kernel;           /* running kernel or device code */
+  enum { FLOW_NORMAL, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } flow;
+  KernelThread *thread;     /* non-NULL inside a kernel launch */
+  int depth;                /* call depth, to report runaway recursion */
+};
+
+/* interp_resolve.c */
+int resolve_program(Program *P);
+void resolve_nested(Program *P, Func **chain, int n, Func *f);
+const Global *global_lookup(const char *name);
+
+/* interp.c */
+Value eval(Interp *I, Node *n);
+void exec_block(Interp *I, NodeList *body);
+Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site);
+Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame *preset);
+Callable *callable_new(CallableKind kind, const char *name);
+Frame *frame_new(int nslots, Frame *parent);
+void frame_release(Frame *f);
+const char *callable_name(const Callable *c);
+
+/* interp_builtins.c */
+
+/* interp_kernel.c */
+Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);
+Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count);
+Value kernel_shared(Interp *I, Node *site, int argc, Value *argv, bool zeroed);
+void kernel_syncthreads(Interp *I, Node *site, const char *scope);
+Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp);   /* g.thread_idx, g.shfl(v, d), ... */
+
+#endif

@@ -1,0 +1,73 @@
+/* rt_internal.h: helpers shared by the rt_*.c files of the runtime library; not part of the
+   interface the interpreter uses (that is value.h). */
+#ifndef OQ_RT_INTERNAL_H
+#define OQ_RT_INTERNAL_H
+#include "runtime/value.h"
+
+#define RT_PI 3.14159265358979323846
+#define RT_E 2.71828182845904523536
+
+/* The arithmetic class of a number or an array's elements: results take the larger class. */
+typedef enum NumClass { NC_INT, NC_REAL, NC_COMPLEX } NumClass;
+NumClass el_class(ElemType e);
+NumClass val_class(Value v);        /* numbers and arrays; others NC_INT (check before) */
+
+/* Element access beyond arr_load/arr_store: exact 64-bit integers and complex values. */
+int64_t arr_load_i(const Array *a, int64_t i);        /* real elements truncate */
+void arr_store_i(Array *a, int64_t i, int64_t x);     /* C cast of x to the element type */
+void arr_load_c(const Array *a, int64_t i, double *re, double *im);
+void arr_store_c(Array *a, int64_t i, double re, double im);   /* real arrays drop im */
+
+/* double -> int64 toward zero; NaN gives 0 and out-of-range values saturate, so the
+   conversion is never undefined behaviour. */
+int64_t rt_trunc_i64(double x);
+
+/* Element type of an array result of class c, given the operands' element types (pass
+   EL_COUNT for a scalar operand): 64-bit operands keep 64-bit results. */
+ElemType el_for_class(NumClass c, ElemType ea, ElemType eb);
+
+/* An operand of an element-wise operation: a number, or an array read element by element
+   (k is ignored for a number). */
+typedef struct Operand {
+  const Array *a;     /* NULL: the number below */
+  int64_t i;          /* as int (reals truncate) */
+  double r, im;       /* as real / complex */
+} Operand;
+Operand operand(Value v);
+static inline int64_t operand_i(const Operand *o, int64_t k) { return o->a ? arr_load_i(o->a, k) : o->i; }
+static inline double operand_r(const Operand *o, int64_t k) { return o->a ? arr_load(o->a, k) : o->r; }
+static inline void operand_c(const Operand *o, int64_t k, double *re, double *im) {
+  if (o->a) arr_load_c(o->a, k, re, im);
+  else { *re = o->r; *im = o->im; }
+}
+
+/* CMPLX for compilers whose <complex.h> lacks it (clang with older glibc); the parts are
+   stored directly, so CMPLX(0, Inf) has no NaN. Include <complex.h> first to get it. */
+#if defined(_Complex_I) && !defined(CMPLX)
+static inline double _Complex rt_cmplx(double re, double im) {
+  union { double _Complex z; double p[2]; } u;
+  u.p[0] = re;
+  u.p[1] = im;
+  return u.z;
+}
+#define CMPLX(re, im) rt_cmplx(re, im)
+#endif
+
+/* "[3,4]" for messages; buf has room for n bytes. */
+char *rt_dims_str(char *buf, size_t n, int rank, const int64_t *dims);
+const char *rt_op_sym(Op op);
+
+/* The element of a real/int array as the value an element read gives, stored as elem type
+   e would store it (used to give compound assignments the value actually stored). */
+Value rt_coerce_elem(Value v, ElemType e, SrcLoc loc);
+
+/* Growable string for formatting. */
+typedef struct StrBuf { char *s; size_t len, cap; } StrBuf;
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void sb_format_value(StrBuf *b, Value v);     /* rt_format into b */
+void sb_format_real(StrBuf *b, double x);     /* %.6g with NaN, Inf, -0 -> 0 */
+
+#endif
