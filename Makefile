@@ -46,6 +46,7 @@ deps:
 # (no nvcc needed) catches an API change on machines without a GPU.
 test: deps build/oq build/obj/bench_oqrun.o
 	@bash tools/check_layers.sh
+	@bash tools/check_commits.sh
 	@bash tests/run.sh
 
 demo: deps build/oq
