@@ -16,11 +16,13 @@ enum { CGROUPS = 4 };   /* coarse groups, at most (coarse_ahead) */
    this lane); false when this update must stay a global atomic (the copy's type cannot add
    it exactly: an int array and a real value). The copy fits in shared memory: its offsets
    are 32-bit. */
-bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
+static void priv_count(Em *E, int k, const char *off, const char *valid);
+
+static bool priv_update(Em *E, int k, const char *off, ElemType el, Op op, char *v, KType vt) {
   if (!E->S->priv_esz[k]) return false;
   char *ix = em_sf(E, "(unsigned)(%s) << _lgR", off);
   if (E->S->priv_count[k]) {
-    em_cuda_priv_count(E, k, off, "1");
+    priv_count(E, k, off, "1");
     return true;
   }
   if (el == EL_I32 && em_kclass(vt) != K_INT) return false;
@@ -29,11 +31,21 @@ bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, K
   return true;
 }
 
+/* The dialect's priv_update: the update of private array P->priv, then the `else {` of the
+   global update when the launcher made no copy. */
+static bool cuda_priv_update(Em *E, const Update *u) {
+  const Plan *P = u->P;
+  if (!priv_update(E, P->priv, P->off32 ? P->off32 : u->off, u->el, u->op, u->v, u->vt)) return false;
+  em_line(E, "else {");
+  E->ind++;
+  return true;
+}
+
 /* CUDA: one count of counted private array k at offset off when valid holds, without a
    branch: an invalid element adds 0 to element 0 (a branch per position costs more than
    the rare extra atomic). The offset is computed either way and then selected (a float
    bin's conversion under the condition became a branch). */
-void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
+static void priv_count(Em *E, int k, const char *off, const char *valid) {
   if (!strcmp(valid, "1")) {
     em_line(E, "if (pv%d) atomicAdd(pvq%d + ((unsigned)(%s) << _lgR), 1u);", k, k, off);
     return;
@@ -45,12 +57,22 @@ void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
   em_line(E, "else if (%s) {", ok);
 }
 
+/* The dialect's priv_count: an update of a counted private array at an element that may be
+   outside, which opens the test of valid itself. */
+static bool cuda_priv_count(Em *E, const Update *u) {
+  const Plan *P = u->P;
+  int k = P->priv;
+  if (!E->S->priv_esz[k] || !E->S->priv_count[k] || !strcmp(u->valid, "1")) return false;
+  priv_count(E, k, P->off32 ? P->off32 : u->off, u->valid);
+  return true;
+}
+
 /* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
    of num_op and store_conv computes: int32 elements with int values (add, sub, min, max, and,
    or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
    double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
    compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
-const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix) {
+static const char *native_atomic(ElemType el, Op op, KType vt, const char **fix) {
   bool dp = rt_config.double_precision;
   KKind vc = em_kclass(vt);
   if (el == EL_I32 && vc == K_INT) {
@@ -69,8 +91,8 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 }
 
 /* *lv op= v with the native atomic fn; the new value into res (or dropped). */
-void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
-                              char *res) {
+static void atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                         char *res) {
   const char *ct = em_el_ctype(el);
   char *x = em_tmp(E), *r0 = em_tmp(E);
   em_line(E, "const %s %s = %s;", ct, x, el == EL_I32 ? v : em_conv(E, v, vt, K_REAL));
@@ -79,6 +101,14 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
   if (!res) em_line(E, "(void)%s;", r0);
   else if (!strcmp(fix, "max") || !strcmp(fix, "min")) em_line(E, "%s = %s(%s, %s);", res, fix, r0, x);
   else em_line(E, "%s = %s %s %s;", res, r0, fix, x);
+}
+
+/* The dialect's native_update. */
+static bool cuda_native_update(Em *E, const Update *u) {
+  const char *fix, *fn = native_atomic(u->el, u->op, u->vt, &fix);
+  if (!fn) return false;
+  atomic_store(E, u->el, fn, fix, u->lv, u->v, u->vt, u->res);
+  return true;
 }
 
 /* ---- virtual threads ----
@@ -130,7 +160,7 @@ static bool vthreads_ok(Em *E) {
    last warp partial. Each shuffle is __shfl_sync from the source lane the interpreter reads
    (src mod size; lane - d, lane + d, lane ^ m, or its own lane outside the warp):
    __shfl_down_sync would read an absent lane of a partial warp, and takes no negative d. */
-char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
+static char *cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
   char *lane = em_tmp(E), *size = em_tmp(E), *mask = em_tmp(E);
   em_line(E, "const int32_t %s = %s, %s = %s; (void)%s;", lane, em_warp_lane(E, lin), size, em_warp_size(E, lin), lane);
   em_line(E, "const unsigned %s = %s >= 32 ? 0xffffffffu : (1u << %s) - 1u;", mask, size, size);
@@ -426,7 +456,12 @@ static void packed_when(Em *E, const char *work, const char *least, int most) {
 
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
    (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
-bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
+bool em_cuda_shadow_update(Em *E, const Update *u) {
+  const char *arr = u->P->arr, *off = u->off;
+  Op op = u->op;
+  char *v = u->v;
+  KType vt = u->vt;
+  if (u->res) return false;
   for (int k = 0; k < E->S->ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
@@ -449,8 +484,11 @@ bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char 
    block's _oq_sink instead, without a branch; the same constant for every lane lets the
    compiler add each address's lanes at once (a selected 0 or 1 did not: the constant
    image, all lanes at one address, ran three times slower). */
-bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v) {
-  if (!E->count_arr || strcmp(E->count_arr, arr) || op != OP_ADD) return false;
+bool em_cuda_count_update(Em *E, const Update *u) {
+  const char *arr = u->P->arr, *off = u->off, *valid = u->valid;
+  char *v = u->v;
+  if (u->res || u->op != OP_ADD) return false;
+  if (!E->count_arr || strcmp(E->count_arr, arr)) return false;
   if (!strcmp(valid, "1")) em_line(E, "atomicAdd((unsigned *)%s.p + (%s), (unsigned)(%s));", arr, off, v);
   else em_line(E, "atomicAdd(%s ? (unsigned *)%s.p + (%s) : &_oq_sink, (unsigned)(%s));", valid, arr, off, v);
   return true;
@@ -2208,8 +2246,97 @@ static bool cuda_divergent_ok(KSpec *S) {
   return b.seen_div && b.inside == 1 && !b.after && !b.looped;
 }
 
+/* ---- the CUDA dialect's pieces of the shared emitter (EmDialect) ---- */
+
+static void cuda_barrier(Em *E, Node *n) {
+  if (em_is_barrier_stmt(n) && em_is_grid_barrier(n)) em_line(E, "oq_grid_sync(%s, %d);", E->L, em_div_site(E, n, KE_GRID_BARRIER));
+  else em_line(E, em_is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
+}
+
+/* shared(): the next piece of the block's dynamic shared memory, zeroed by all threads
+   (em_shared_plan says whether that needs a barrier of its own); virtual threads
+   (E->phases): once per GPU thread. */
+static void cuda_shared_alloc(Em *E, Node *n, int k, const char *sh, int rank, const char *dv, const char *same) {
+  (void)same;
+  int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
+  em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
+          E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
+          sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
+}
+
+/* An array parameter in constant memory (S->cmem_params): the launcher copied it to offset
+   a.i of oq_cmem. */
+static char *cuda_param_load(Em *E, int i, KType t, const char *a) {
+  if (i >= 32 || !(E->S->cmem_params >> i & 1)) return NULL;
+  return em_array_literal(E, t, em_sf(E, "(oq_cmem + %s.i)", a), a);
+}
+
+/* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
+   set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
+static void cuda_priv_load(Em *E, int k, int a, KType t) {
+  KSpec *S = E->S;
+  int esz = S->priv_esz[k];
+  if (k == 0) {
+    em_line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
+    em_line(E, "size_t _po = 0;");
+  }
+  const char *ct = !esz ? em_el_ctype(t.el) : S->priv_count[k] ? "unsigned" : em_el_ctype(t.el);
+  em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
+  Buf n = {0};
+  em_bputs(&n, "(int64_t)1");
+  for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
+  em_line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
+  free(n.s);
+  em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po), *const pvq%d = pvp%d + _ln; (void)pvp%d; (void)pvq%d;",
+          ct, k, ct, k, k, k, k);
+  if (esz) em_line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
+}
+
+/* The private copies, which the block's threads zero before any update. */
+static void cuda_priv_loads(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (!S->npriv) return;
+  for (int k = 0; k < S->npriv; k++) {
+    int a = S->priv_arg[k];
+    cuda_priv_load(E, k, a, a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type);
+  }
+  em_line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
+  em_line(E, "__syncthreads();");
+  em_cuda_count_offsets(E);
+}
+
+static const EmDialect dialect_cuda = {
+  .name = "CUDA",
+  .lit_fmt = "%s{",
+  .func_qual = "static __device__",
+  .launch_at = "P.",
+  .arg_fmt = "P.a%d",
+  .trunc32 = "oq_fix32(%s)",
+  .trunc64 = "oq_fix64(%s)",
+  .off32_fmt = "oq_fix32(%s)",
+  .fadd = "atomicAdd",
+  .real_checked = true,
+  .cas16 = true,      /* oq_acas's 16-byte overload (sm_90) */
+  .warps = true,
+  .shared_needs_barrier = true,
+  .vthreads = true,
+  .out_identity = true,
+  .transforms = em_cuda_transforms,
+  .barrier = cuda_barrier,
+  .shared_alloc = cuda_shared_alloc,
+  .collective = cuda_collective,
+  .param_load = cuda_param_load,
+  .priv_loads = cuda_priv_loads,
+  .count_update = em_cuda_count_update,
+  .priv_count = cuda_priv_count,
+  .priv_update = cuda_priv_update,
+  .shadow_update = em_cuda_shadow_update,
+  .native_update = cuda_native_update,
+};
+
 char *emit_cuda(KSpec *S) {
-  Em E = {.S = S, .cuda = true};
+  Em E = {.S = S, .D = &dialect_cuda};
   if (setjmp(S->fail)) {
     free(E.arrtypes.s);
     free(E.tuptypes.s);
