@@ -1,14 +1,16 @@
-/* emit.h: what the emitter's files share: the emitter state (Em), text buffers, and the
-   functions one file calls in another (prefixed em_). Private to src/emit*.c; kernel_ir.h
-   declares the two entry points, emit_c and emit_cuda.
+/* emit.h: what the emitter's files share: the emitter state (Em), text buffers, the
+   dialects' interface (EmDialect), and the functions one file calls in another (prefixed
+   em_). Private to src/codegen; codegen.h declares the two entry points, emit_c and
+   emit_cuda.
 
    emit.c           C expressions and statements of typed kernel code (both dialects)
    emit_index.c     array indexing: index plans, boundary rules, element loads and stores
    emit_analysis.c  analyses of a kernel body that decide how it is emitted
    emit_kernel.c    the kernel frame both dialects share: special parameters, argument
                     loads, outputs, declarations, the file's tail
-   emit_c.c         the C dialect: the CPU entry (flat, block and barrier modes)
-   emit_cuda.c      the CUDA dialect: one GPU thread per Quasar thread */
+   c/emit_c.c       the C dialect: the CPU entry (flat, block and barrier modes)
+   cuda/emit_cuda.c the CUDA dialect: one GPU thread per Quasar thread
+   cuda/coarse.c    ... its persistent blocks (cuda/cuda_priv.h: what those two share) */
 #ifndef OQ_EMIT_H
 #define OQ_EMIT_H
 #include <stdarg.h>
@@ -66,7 +68,7 @@ typedef struct Em {
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   bool packed;          /* ... and that += is a packed merge (em_cuda_shadow_update) */
   int coarse_slot;      /* ... the shared accumulator */
-  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (coarse.c) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
   bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
@@ -315,11 +317,5 @@ void em_emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
 
 /* emit_c.c */
 KType em_k_params_type(KSpec *S, int a);
-
-/* emit_cuda.c */
-void em_cuda_transforms(Em *E);
-bool em_cuda_shadow_update(Em *E, const Update *u);
-bool em_cuda_count_update(Em *E, const Update *u);
-void em_cuda_count_offsets(Em *E);
 
 #endif

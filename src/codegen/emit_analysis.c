@@ -684,7 +684,7 @@ bool em_own_update(Em *E, Node *target) {
   return true;
 }
 
-/* ---- packed merges (emit_cuda.c, em_cuda_shadow_update) ---- */
+/* ---- packed merges (coarse.c, em_cuda_shadow_update) ---- */
 
 /* How many of the persistent blocks' counts v adds up (a count, a slice of them, sum() of
    either, + of such); -1: v is not such a sum, so not known to be a whole number. */

@@ -594,7 +594,7 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
 }
 
 /* plan_elem_at, where the persistent blocks' accumulator of counts is stored swizzled
-   (E->count_swz, emit_cuda's count_swizzled). */
+   (E->count_swz, coarse.c's count_swizzled). */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   plan_elem_at(E, P, k, off, valid);
   if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
@@ -802,7 +802,7 @@ char *em_index_read(Em *E, Node *n) {
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
-  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
+  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* coarse.c */
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
@@ -912,7 +912,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   }
   const EmDialect *D = E->D;
   Update u = {P, off, valid, lv, el, op, v, vt, et, rc, res, at_node};
-  /* persistent blocks' accumulator of counts (emit_cuda): no branch on valid either */
+  /* persistent blocks' accumulator of counts (coarse.c): no branch on valid either */
   if (D->count_update && D->count_update(E, &u)) return;
   /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
   bool counted = P->priv >= 0 && D->priv_count && D->priv_count(E, &u);
@@ -927,7 +927,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB) && !E->S->cplx_whole) {
     complex_parts_add(E, el, op, lv, v, vt, res);
   } else if (D->shadow_update && D->shadow_update(E, &u)) {
-    /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
+    /* persistent blocks: the epilogue's += goes to the array's shadow (coarse.c) */
   } else if (D->native_update(E, &u)) {
     /* one native atomic: CUDA's atomicAdd, atomicMax, ...; C's __atomic_*_fetch of int32 */
   } else {
