@@ -112,8 +112,7 @@ typedef struct Plan {
 /* ---- the dialects ----
    What the shared emitter (emit*.c) writes differently in C (emit_c.c) and in CUDA C++
    (emit_cuda.c), each one EmDialect that its entry sets in Em.D: spellings, capabilities of
-   the target, and hooks.
-   A hook left NULL is one the dialect does without. */
+   the target, and hooks. A hook left NULL is one the dialect does without. */
 
 /* An element update *lv op= v of store_elem (emit_index.c), for the dialect's hooks. */
 typedef struct Update {
@@ -137,8 +136,8 @@ typedef struct EmDialect {
   const char *func_qual;     /* before a device function's result type */
   const char *launch_at;     /* the launch's sizes (dims, blk, cnt) are members of this */
   const char *arg_fmt;       /* argument %d of the launch */
-  const char *trunc32, *trunc64;  /* a real index that passed its test, converted (after a
-                                     cast to the index type) to int32 / int64 */
+  const char *trunc32, *trunc64;  /* a real index (%s) that passed its test as an int32 /
+                                     int64, which a cast to the index type then takes */
   const char *off32_fmt;     /* ... as an int32 offset */
   const char *fadd;          /* atomic addition of a float or double returning the old value,
                                 or NULL: a compare-and-swap loop */
@@ -178,10 +177,14 @@ typedef struct EmDialect {
   void (*priv_loads)(Em *E);             /* the entry's private copies (KSpec.priv_arg) */
   /* store_elem's atomic update, in order; each true when it emitted the update */
   bool (*count_update)(Em *E, const Update *u);   /* before valid is tested */
-  bool (*priv_count)(Em *E, const Update *u);     /* tests valid itself, opening its block */
+  bool (*priv_count)(Em *E, const Update *u);     /* a count into private copy P->priv where
+                                                     valid may fail: tests valid itself and
+                                                     opens its block */
   bool (*priv_update)(Em *E, const Update *u);    /* into private copy P->priv, then opens the
-                                                     `else {` of the update of the array */
-  bool (*shadow_update)(Em *E, const Update *u);
+                                                     `else {` of the update of the array (false:
+                                                     the copy cannot take it) */
+  bool (*shadow_update)(Em *E, const Update *u);  /* persistent blocks: the epilogue's += into
+                                                     a float array's shadow */
   bool (*native_update)(Em *E, const Update *u);  /* a native atomic */
 } EmDialect;
 
