@@ -150,8 +150,8 @@ programs_cuda() {
     OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     extra=$((extra + 1))
   done
-  # persistent blocks' two merges, each where the launch would pick the other (emit_cuda.c
-  # packed_when), with and without vector loads
+  # persistent blocks' two merges, each where the launch would pick the other (coarse.c
+  # em_cuda_packed_when), with and without vector loads
   local v
   for f in tests/lang/shared_persistent.q tests/gpu/persistent.q tests/gpu/hist_vector.q; do
     for v in "OQ_CUDA_PACKED=0" "OQ_CUDA_PACKED=1" "OQ_CUDA_PACKED=1 OQ_CUDA_COARSE_VEC=1"; do

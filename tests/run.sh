@@ -334,7 +334,7 @@ persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.
           sed -n 's|^/\* kernel \([a-z_]*\): persistent blocks.*|\1|p' | awk '!seen[$0]++' | tr '\n' ' ')
 if [ "$persist" = "hist_shared hist_short hist_half weighted counts_three " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: persistent blocks for [$persist], expected [hist_shared hist_short hist_half weighted counts_three ]"; cli_fail=$((cli_fail + 1)); fi
-# ... of which these merge packed (emit_cuda.c packed_merge: a block-stride loop adding sums of counts)
+# ... of which these merge packed (coarse.c em_cuda_packed_merge: a block-stride loop adding sums of counts)
 packed=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.q 2>/dev/null |
          awk '/^\/\* kernel /{k = $3; p = /: persistent/} p && /^\/\* transforms: .*packed-merge/{print k}' | tr -d ':' | awk '!seen[$0]++' | tr '\n' ' ')
 if [ "$packed" = "hist_shared hist_short " ]; then cli_pass=$((cli_pass + 1))

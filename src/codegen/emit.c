@@ -139,7 +139,7 @@ const char *em_ctype(Em *E, KType t) {
 }
 
 /* The start of a struct literal: a C compound literal, or a C++ braced temporary. */
-char *em_lit_open(Em *E, const char *type) { return em_sf(E, E->cuda ? "%s{" : "(%s){", type); }
+char *em_lit_open(Em *E, const char *type) { return em_sf(E, E->D->lit_fmt, type); }
 
 bool em_has_repr(KType t) { return t.kind != K_NONE && t.kind != K_FUNC; }
 
@@ -711,8 +711,8 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   KType r = ni->t;
   int k = ni->site;
   char *sh = em_sf(E, "sh%d", k);
-  if (E->cuda && (!E->S->barrier || E->f != E->S->kspec))
-    em_efail(E, n->loc, "shared memory without syncthreads in the kernel is not compiled for CUDA");
+  if (E->D->shared_needs_barrier && (!E->S->barrier || E->f != E->S->kspec))
+    em_efail(E, n->loc, "shared memory without syncthreads in the kernel is not compiled for %s", E->D->name);
   char *dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < n->list.n; i++) {
@@ -730,28 +730,7 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
   }
   char *dv = em_tmp(E);
   em_line(E, "const int64_t %s[%d] = {%s};", dv, rank, dl.s);
-  if (E->cuda) {   /* the next piece of the block's dynamic shared memory, zeroed by all threads;
-                     virtual threads (E->phases): once per GPU thread */
-    int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
-    em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
-         E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
-         sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
-    free(dl.s);
-    free(same.s);
-    return sh;
-  }
-  em_line(E, "if (!%s_init) {", sh);
-  E->ind++;
-  em_line(E, "if (!oq_shared_alloc(%s, W, %d, %d, %d, %s, &%s.p, %s.d, sizeof *%s.p)) goto _done;", E->L, k,
-       em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh);
-  em_line(E, "%s_init = 1;", sh);
-  E->ind--;
-  em_line(E, "} else if (!(%s)) {", same.s);
-  E->ind++;
-  em_line(E, "oq_fail(%s, %d);", E->L, em_div_site(E, n, KE_SHARED));
-  em_line(E, "goto _done;");
-  E->ind--;
-  em_line(E, "}");
+  E->D->shared_alloc(E, n, k, sh, rank, dv, same.s);
   free(dl.s);
   free(same.s);
   (void)r;
@@ -847,8 +826,8 @@ static char *ex_group(Em *E, Node *n) {
   char *lin = em_ex_ident(E, fld->a);
   if (op == G_THREAD_IDX) return warp ? em_warp_lane(E, lin) : lin;
   if (op == G_SIZE) return warp ? em_warp_size(E, lin) : em_block_threads(E);
-  if (!E->cuda) em_efail(E, n->loc, "internal: a warp collective in C");
-  return em_cuda_collective(E, n, op, lin);
+  if (!E->D->collective) em_efail(E, n->loc, "internal: a warp collective in %s", E->D->name);
+  return E->D->collective(E, n, op, lin);
 }
 
 /* ---- calls to device functions ---- */
@@ -1055,7 +1034,7 @@ static void err_check_loop(Em *E) {
    error, and no lane runs it: a lane left waiting at a shuffle would hang the warp). The
    prefix of the loop's `for`. */
 static const char *warp_trips(Em *E, Node *n, const char *trips) {
-  if (!E->cuda || !I(E, n)->warp_trips) return "";
+  if (!E->D->warps || !I(E, n)->warp_trips) return "";
   em_line(E, "const bool _wu = oq_warp_uniform(%s);", trips);
   em_line(E, "if (!_wu) oq_fail(%s, %d);", E->L, em_div_site(E, n, KE_WARP_TRIPS));
   return "if (_wu) ";
@@ -1182,19 +1161,10 @@ void em_st(Em *E, Node *n) {
   em_loc_comment(E, n);
   switch (n->kind) {
   case N_EXPR:
-    if (E->cuda && em_is_barrier_stmt(n) && em_is_grid_barrier(n)) {
-      em_line(E, "oq_grid_sync(%s, %d);", E->L, em_div_site(E, n, KE_GRID_BARRIER));
+    if (em_is_barrier_stmt(n) || is_memfence_stmt(n)) {
+      E->D->barrier(E, n);
       return;
     }
-    if (E->cuda && (em_is_barrier_stmt(n) || is_memfence_stmt(n))) {
-      em_line(E, em_is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
-      return;
-    }
-    if (E->fiber && em_is_barrier_stmt(n)) {   /* the next round of the block's fibers */
-      em_line(E, "oq_yield();");
-      return;
-    }
-    if (em_is_barrier_stmt(n) || is_memfence_stmt(n)) return;
     {
       char *e = em_ex(E, n->a);
       if (strcmp(e, "0") && em_T(E, n->a).kind != K_VEC && em_T(E, n->a).kind != K_ARRAY) em_line(E, "(void)%s;", e);
@@ -1319,7 +1289,7 @@ static void st_return(Em *E, Node *n) {
 void em_func_signature(Em *E, FSpec *g, Buf *out) {
   Func *f = g->func;
   const char *rt = em_has_repr(g->result) ? em_ctype(E, g->result) : "void";
-  em_bprintf(out, "%s %s oqf%d(Cx *cx", E->cuda ? "static __device__" : "static", rt, g->id);
+  em_bprintf(out, "%s %s oqf%d(Cx *cx", E->D->func_qual, rt, g->id);
   for (int i = 0; i < f->nparams; i++)
     if (em_has_repr(g->params[i])) em_bprintf(out, ", %s %s", em_ctype(E, g->params[i]), em_slot_name(E, g, f->ngenerics + i));
   em_bputs(out, ")");

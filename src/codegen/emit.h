@@ -1,14 +1,16 @@
-/* emit.h: what the emitter's files share: the emitter state (Em), text buffers, and the
-   functions one file calls in another (prefixed em_). Private to src/emit*.c; kernel_ir.h
-   declares the two entry points, emit_c and emit_cuda.
+/* emit.h: what the emitter's files share: the emitter state (Em), text buffers, the
+   dialects' interface (EmDialect), and the functions one file calls in another (prefixed
+   em_). Private to src/codegen; codegen.h declares the two entry points, emit_c and
+   emit_cuda.
 
    emit.c           C expressions and statements of typed kernel code (both dialects)
    emit_index.c     array indexing: index plans, boundary rules, element loads and stores
    emit_analysis.c  analyses of a kernel body that decide how it is emitted
    emit_kernel.c    the kernel frame both dialects share: special parameters, argument
                     loads, outputs, declarations, the file's tail
-   emit_c.c         the C dialect: the CPU entry (flat, block and barrier modes)
-   emit_cuda.c      the CUDA dialect: one GPU thread per Quasar thread */
+   c/emit_c.c       the C dialect: the CPU entry (flat, block and barrier modes)
+   cuda/emit_cuda.c the CUDA dialect: one GPU thread per Quasar thread
+   cuda/coarse.c    ... its persistent blocks (cuda/cuda_priv.h: what those two share) */
 #ifndef OQ_EMIT_H
 #define OQ_EMIT_H
 #include <stdarg.h>
@@ -47,7 +49,7 @@ typedef struct Em {
   unsigned char *pphase;  /* kernel with barriers: 1: a plain local of each phase (never carries a
                              value over a barrier); 2: one variable per block (a shared array) */
   Node **dead; int ndead;   /* statements that do nothing: zeros stored into fresh shared memory */
-  bool cuda;            /* CUDA C++ for NVRTC: one GPU thread per Quasar thread (emit_cuda) */
+  const struct EmDialect *D;  /* the dialect written: C (emit_c.c) or CUDA C++ for NVRTC (emit_cuda.c) */
   char *pf_arr[4]; ElemType pf_el[4]; int npf, pf_k;  /* CUDA tiling: arrays read at pos, loaded ahead */
   const char *defer_bad; int ndefer;  /* CUDA linear loop: a failed 'checked test sets this flag (emit_cuda.c pf_step) */
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
@@ -66,7 +68,7 @@ typedef struct Em {
   const char *shadow_arr[4];  /* ... while emitting the epilogue: += into these go to shadows */
   bool packed;          /* ... and that += is a packed merge (em_cuda_shadow_update) */
   int coarse_slot;      /* ... the shared accumulator */
-  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (emit_coarse) */
+  const char *count_arr; /* CUDA: a shared accumulator held as unsigned counts (coarse.c) */
   bool count_swz;       /* ... its elements stored at oq_swz(offset) */
   bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
@@ -106,6 +108,85 @@ typedef struct Plan {
   bool own;                    /* a compound assignment into the thread's own element
                                   (em_own_update) of an array that drops positions outside */
 } Plan;
+
+/* ---- the dialects ----
+   What the shared emitter (emit*.c) writes differently in C (emit_c.c) and in CUDA C++
+   (emit_cuda.c), each one EmDialect that its entry sets in Em.D: spellings, capabilities of
+   the target, and hooks. A hook left NULL is one the dialect does without. */
+
+/* An element update *lv op= v of store_elem (emit_index.c), for the dialect's hooks. */
+typedef struct Update {
+  Plan *P;
+  const char *off, *valid;   /* the element's offset in P->arr, and whether it is inside */
+  char *lv;                  /* the element, an lvalue */
+  ElemType el;
+  Op op;
+  char *v;
+  KType vt;
+  KType et, rc;              /* the element's class; the class op computes in (rmw_class) */
+  char *res;                 /* where the new value goes, or NULL */
+  Node *at;                  /* the assignment (error sites) */
+} Update;
+
+typedef struct EmDialect {
+  const char *name;          /* in messages: "C", "CUDA" */
+  /* ---- spellings ---- */
+  const char *lit_fmt;       /* the start of a struct literal of type %s: C's compound literal,
+                                C++'s braced temporary */
+  const char *func_qual;     /* before a device function's result type */
+  const char *launch_at;     /* the launch's sizes (dims, blk, cnt) are members of this */
+  const char *arg_fmt;       /* argument %d of the launch */
+  const char *trunc32, *trunc64;  /* a real index (%s) that passed its test as an int32 /
+                                     int64, which a cast to the index type then takes */
+  const char *off32_fmt;     /* ... as an int32 offset */
+  const char *fadd;          /* atomic addition of a float or double returning the old value,
+                                or NULL: a compare-and-swap loop */
+  /* ---- capabilities ---- */
+  bool cvtt;                 /* oq_cvtt: a truncation that gives INT64_MIN for NaN and out-of-
+                                range reals (x86-64 only) */
+  bool real_checked;         /* a 'checked real index is tested as a real and converted after
+                                (no 64-bit conversion before the test) */
+  bool cas16;                /* compare-and-swap of 16 bytes (else oq_lock16's locks) */
+  bool xchg16;               /* '<-' (an exchange) of 16-byte elements */
+  bool serial_blocks;        /* a block's threads run one after another: an update of shared
+                                memory is a plain read-modify-write */
+  bool warps;                /* threads run in warps of 32 in lockstep: a loop around a warp
+                                collective must run the same trips in every lane */
+  bool shared_needs_barrier; /* shared() only in the kernel function of a barrier kernel */
+  bool shared_zeroed;        /* shared() memory is zeroed where it is allocated: zeros stored
+                                into it are dead (find_dead_zero_stores); else em_shared_plan
+                                decides its zeroing */
+  bool block_phases;         /* a barrier kernel runs its block phase by phase between barriers
+                                (locals that cross one become per-thread arrays); else each
+                                thread keeps its own locals (GPU threads, or fibers) */
+  bool vthreads;             /* ... though a thread may run several Quasar threads phase by
+                                phase (transforms decides): the phase locals are found */
+  bool row_tests;            /* accesses x[pos + c] are tested once per row of positions
+                                (em_row_tests): locals set to pos[k] + c are found for them */
+  bool out_identity;         /* the entry's output accumulators start at the operator's identity
+                                (else at the worker's, W->out_i / W->out_r) */
+  /* ---- hooks ---- */
+  void (*transforms)(Em *E);             /* last of em_kernel_analysis */
+  void (*barrier)(Em *E, Node *n);       /* a statement syncthreads or memfence */
+  void (*shared_alloc)(Em *E, Node *n, int site, const char *sh, int rank, const char *dims,
+                       const char *same);  /* shared() call site `site`: sh takes dims[rank];
+                                              same: sh already has them */
+  char *(*collective)(Em *E, Node *n, GroupOp op, char *lin);  /* a warp's shuffle or vote */
+  char *(*param_load)(Em *E, int i, KType t, const char *arg);   /* kernel parameter i, when
+                                                                    not the usual load (NULL) */
+  void (*priv_loads)(Em *E);             /* the entry's private copies (KSpec.priv_arg) */
+  /* store_elem's atomic update, in order; each true when it emitted the update */
+  bool (*count_update)(Em *E, const Update *u);   /* before valid is tested */
+  bool (*priv_count)(Em *E, const Update *u);     /* a count into private copy P->priv where
+                                                     valid may fail: tests valid itself and
+                                                     opens its block */
+  bool (*priv_update)(Em *E, const Update *u);    /* into private copy P->priv, then opens the
+                                                     `else {` of the update of the array (false:
+                                                     the copy cannot take it) */
+  bool (*shadow_update)(Em *E, const Update *u);  /* persistent blocks: the epilogue's += into
+                                                     a float array's shadow */
+  bool (*native_update)(Em *E, const Update *u);  /* a native atomic */
+} EmDialect;
 
 /* ---- exact integer views of scalar index arithmetic ----
    `x[pos + [0,1,0]]` adds ints to a vec of scalars: the interpreter rounds every scalar
@@ -181,6 +262,10 @@ void em_block(Em *E, NodeList *l);
 void em_block_stride_phase(Em *E, Node *n, const char *first, const char *step);
 void em_func_signature(Em *E, FSpec *g, Buf *out);
 void em_emit_device(Em *E, FSpec *g, Buf *out);
+char *em_block_threads(Em *E);
+/* cooperative groups: lin the thread's linear index in its block */
+char *em_warp_lane(Em *E, char *lin);
+char *em_warp_size(Em *E, char *lin);
 
 /* emit_index.c */
 void em_index_types(KSpec *S, Buf *out);
@@ -215,9 +300,11 @@ int em_priv_shared_esz(KSpec *S, int k);
 void em_shared_plan(Em *E);
 bool em_coarsen_ok(Em *E);
 void em_kernel_analysis(Em *E, Buf *body);
+void em_thread_consts(Em *E, const char *ind, const char *cnt);
 
 /* emit_kernel.c */
 const KSpecial *em_special_of(KSpec *S, int param);
+char *em_array_literal(Em *E, KType t, const char *data, const char *a);
 void em_thread_prelude(Em *E, bool locals);
 void em_phase_body(Em *E, NodeList *l, int from, int to);
 bool em_shared_type(Em *E, int s, KType *t);
@@ -233,22 +320,5 @@ void em_emit_tail(Em *E, Buf *out, Buf *protos, Buf *cx, Buf *funcs);
 
 /* emit_c.c */
 KType em_k_params_type(KSpec *S, int a);
-
-/* emit_cuda.c */
-bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt);
-void em_cuda_priv_count(Em *E, int k, char *off, const char *valid);
-const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix);
-void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
-                              char *res);
-void em_cuda_transforms(Em *E);
-char *em_block_threads(Em *E);
-/* cooperative groups: lin the thread's linear index in its block */
-char *em_warp_lane(Em *E, char *lin);
-char *em_warp_size(Em *E, char *lin);
-char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin);
-void em_thread_consts(Em *E, const char *ind, const char *cnt);
-bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt);
-bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v);
-void em_cuda_count_offsets(Em *E);
 
 #endif

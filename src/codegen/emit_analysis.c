@@ -24,7 +24,7 @@ static void find_pos_locals(Em *E) {
   Func *f = E->S->kfunc;
   int nslots = func_info(f)->nslots;
   E->posdef = calloc(nslots + 1, sizeof *E->posdef);
-  if (E->phases || E->cuda) return;   /* only the CPU's flat rows use them */
+  if (E->phases || !E->D->row_tests) return;   /* only the CPU's flat rows use them */
   PosScan c = {calloc(nslots + 1, sizeof(int)), -1, false};
   for (int j = 0; j < f->body.n; j++) pos_scan(&c, f->body.items[j]);
   for (int j = 0; j < f->body.n; j++) {
@@ -404,7 +404,7 @@ static void find_phase_locals(Em *E) {
     else if (!bad[s]) E->pphase[s] = 1;
   }
   free(bad);
-  if (!E->cuda) find_dead_zero_stores(E);   /* CUDA: em_shared_plan decides its zeroing */
+  if (E->D->shared_zeroed) find_dead_zero_stores(E);   /* CUDA: em_shared_plan decides its zeroing */
 }
 
 /* Identifier n is the kernel's top-level slot. */
@@ -684,7 +684,7 @@ bool em_own_update(Em *E, Node *target) {
   return true;
 }
 
-/* ---- packed merges (emit_cuda.c, em_cuda_shadow_update) ---- */
+/* ---- packed merges (coarse.c, em_cuda_shadow_update) ---- */
 
 /* How many of the persistent blocks' counts v adds up (a count, a slice of them, sum() of
    either, + of such); -1: v is not such a sum, so not known to be a whole number. */
@@ -790,8 +790,8 @@ void em_kernel_analysis(Em *E, Buf *body) {
   E->f = k;
   E->b = body;
   E->ind = 1;
-  E->phases = S->barrier && !E->cuda && !E->fiber;   /* fibers and CUDA threads keep their own locals
-                                                     (virtual ones do not: em_cuda_transforms) */
+  E->phases = S->barrier && E->D->block_phases && !E->fiber;   /* fibers and CUDA threads keep their own
+                                                               locals (virtual ones do not: em_cuda_transforms) */
   E->L = "L";
   /* storage classes */
   unsigned char *assigned = calloc(fi->nslots + 1, 1);
@@ -814,8 +814,8 @@ void em_kernel_analysis(Em *E, Buf *body) {
   find_private(E);
   find_linear(E);
   find_pos_locals(E);
-  if (E->phases || (E->cuda && S->barrier)) find_phase_locals(E);   /* CUDA: for virtual threads */
-  if (E->cuda) em_cuda_transforms(E);   /* virtual threads set E->phases */
+  if (E->phases || (E->D->vthreads && S->barrier)) find_phase_locals(E);   /* CUDA: for virtual threads */
+  if (E->D->transforms) E->D->transforms(E);   /* CUDA's virtual threads set E->phases */
 }
 
 /* ---- CUDA shared memory: its size at the launch, its zeroing ----

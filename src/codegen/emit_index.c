@@ -219,7 +219,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
   }
 #if defined(__x86_64__)
   /* x86-64: cvtt gives INT64_MIN for NaN and out-of-range scalars, outside any array */
-  if (!ok && rout && ((cheap && !narrow) || checked) && !E->cuda && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && ((cheap && !narrow) || checked) && E->D->cvtt && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -241,7 +241,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
 #endif
   /* a scalar kept as it is (rout): plan_elem_at tests it in the scalar type and converts it
      after; on CUDA checked ones too (no 64-bit conversion before the test) */
-  if (!ok && rout && (cheap || (checked && E->cuda)) && em_kclass(em_T(E, e)) == K_REAL) {
+  if (!ok && rout && (cheap || (checked && E->D->real_checked)) && em_kclass(em_T(E, e)) == K_REAL) {
     KType t = em_T(E, e);
     char *x = em_ex(E, e);
     if (t.kind == K_VEC) x = em_vname(E, x, t);
@@ -548,9 +548,8 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
         em_bprintf(&v, "%s(%s > -1 && %s < (oq_real)%s)", v.len ? " && " : "", P->ridx[d], P->ridx[d], P->size[d]);
       /* checked: a value that passes is below an extent, an int32 under idx32 */
       bool fix32 = E->S->idx32 && (narrow || P->rule == R_CHECKED);
-      if (E->cuda) res[d] = em_sf(E, "(%s)%s(%s)", ixt, fix32 ? "oq_fix32" : "oq_fix64", P->ridx[d]);
-      else res[d] = em_sf(E, "(%s)%s", ixt, P->ridx[d]);
-      if (P->ndim == 1) P->off32 = em_sf(E, E->cuda ? "oq_fix32(%s)" : "(int32_t)%s", P->ridx[d]);
+      res[d] = em_sf(E, "(%s)%s", ixt, em_sf(E, fix32 ? E->D->trunc32 : E->D->trunc64, P->ridx[d]));
+      if (P->ndim == 1) P->off32 = em_sf(E, E->D->off32_fmt, P->ridx[d]);
       ix[d] = res[d];
       continue;
     }
@@ -595,7 +594,7 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
 }
 
 /* plan_elem_at, where the persistent blocks' accumulator of counts is stored swizzled
-   (E->count_swz, emit_cuda's count_swizzled). */
+   (E->count_swz, coarse.c's count_swizzled). */
 static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
   plan_elem_at(E, P, k, off, valid);
   if (E->count_swz && P->arr && !strcmp(E->count_arr, P->arr)) {
@@ -661,7 +660,7 @@ static int kernel_param_of(Em *E, Node *n) {
 
 static bool ldg_param(Em *E, Node *n) {
   int i = kernel_param_of(E, n);
-  return E->cuda && i >= 0 && i < 32 && (E->ldg_params >> i & 1);
+  return i >= 0 && i < 32 && (E->ldg_params >> i & 1);   /* set by CUDA only */
 }
 
 /* ---- 'hwtex_nearest and 'hwtex_linear reads (rt_index.c's hwtex_get, the oracle) ----
@@ -803,7 +802,7 @@ char *em_index_read(Em *E, Node *n) {
   Plan P;
   plan_build(E, n, arr, at, &P);
   KKind ec = el_is_complex(at.el) ? K_CPLX : el_is_integer(at.el) ? K_INT : K_REAL;
-  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* emit_coarse */
+  if (E->count_arr && !strcmp(E->count_arr, arr)) elem_fmt = "(oq_real)((const unsigned *)%s.p)[%s]";   /* coarse.c */
   if (P.vdim < 0) {
     char *off, *valid;
     plan_elem(E, &P, 0, &off, &valid);
@@ -838,7 +837,7 @@ static KType rmw_class(Op op, KType et, KType vt) {
    cas_close retries until the swap succeeds. In C, 16-byte elements take a lock instead
    (locked16): GCC's 16-byte compare-and-swap is a call into libatomic, which kernels do not
    link. */
-static bool locked16(Em *E, ElemType el) { return !E->cuda && el_size(el) == 16; }
+static bool locked16(Em *E, ElemType el) { return !E->D->cas16 && el_size(el) == 16; }
 
 static void cas_open(Em *E, ElemType el, const char *p, char **o, char **nn) {
   *o = em_tmp(E);
@@ -879,9 +878,9 @@ static void complex_parts_add(Em *E, ElemType el, Op op, char *lv, char *v, KTyp
   em_line(E, "%s *const %s = (%s *)&%s;", pt, p, pt, lv);
   for (int k = 0; k < 2; k++) {
     char *x = em_sf(E, "%s(%s)%s(%s)", sign, pt, k ? "cimag" : "creal", z), *part = em_sf(E, "%s + %d", p, k), *n;
-    if (E->cuda) {
+    if (E->D->fadd) {
       old[k] = em_tmp(E);
-      em_line(E, "const %s %s = atomicAdd(%s, %s);", pt, old[k], part, x);
+      em_line(E, "const %s %s = %s(%s, %s);", pt, old[k], E->D->fadd, part, x);
       continue;
     }
     cas_open(E, pel, part, &old[k], &n);
@@ -911,49 +910,26 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
     em_line(E, "if (%s) %s = %s;", valid, lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     return;
   }
-  /* persistent blocks' accumulator of counts (emit_cuda): no branch on valid either */
-  if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, valid, op, v)) return;
+  const EmDialect *D = E->D;
+  Update u = {P, off, valid, lv, el, op, v, vt, et, rc, res, at_node};
+  /* persistent blocks' accumulator of counts (coarse.c): no branch on valid either */
+  if (D->count_update && D->count_update(E, &u)) return;
   /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
-  bool counted = E->cuda && P->priv >= 0 && E->S->priv_esz[P->priv] && E->S->priv_count[P->priv] && strcmp(valid, "1");
-  if (counted) em_cuda_priv_count(E, P->priv, P->off32 ? P->off32 : off, valid);
-  else em_line(E, "if (%s) {", valid);
+  bool counted = P->priv >= 0 && D->priv_count && D->priv_count(E, &u);
+  if (!counted) em_line(E, "if (%s) {", valid);
   E->ind++;
-  bool fast_int = el == EL_I32 && em_kclass(vt) == K_INT &&
-                  (op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR);
-  bool priv = !counted && P->priv >= 0 && (!E->cuda || em_cuda_priv_update(E, P->priv, P->off32 ? P->off32 : off, el, op, v, vt));
-  if (priv && E->cuda) {
-    em_line(E, "else {");
-    E->ind++;
-  } else if (priv && E->S->priv_count[P->priv]) {
-    /* this worker's private count of the (identical) additions */
-    em_line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", P->priv, P->priv, off);
-    em_line(E, "else {");
-    E->ind++;
-  } else if (priv) {
-    /* this worker's private copy, when the launcher made one */
-    char *pl = em_sf(E, "pvp%d[%s]", P->priv, off);
-    em_line(E, "if (pv%d) %s = %s;", P->priv, pl, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, pl), et, v, vt, at_node), rc));
-    em_line(E, "else {");
-    E->ind++;
-  }
-  const char *nat = NULL, *fix = NULL;
-  if (at.shared && !E->cuda && !res && op == OP_ADD && E->count_arr && !strcmp(E->count_arr, P->arr)) {
+  bool priv = !counted && P->priv >= 0 && D->priv_update(E, &u);
+  if (at.shared && D->serial_blocks && !res && op == OP_ADD && E->count_arr && !strcmp(E->count_arr, P->arr)) {
     em_line(E, "((unsigned *)%s.p)[%s] += (unsigned)(%s);", P->arr, off, v);   /* persistent blocks' counts (emit_c) */
-  } else if (at.shared && !E->cuda) {   /* on the GPU the threads of a block run at once */
+  } else if (at.shared && D->serial_blocks) {   /* on the GPU the threads of a block run at once */
     em_line(E, "%s = %s;", lv, em_store_conv(E, el, em_num_op(E, op, em_load(E, el, lv), et, v, vt, at_node), rc));
     if (res) em_line(E, "%s = %s;", res, em_load(E, el, lv));
   } else if (el_is_complex(el) && (op == OP_ADD || op == OP_SUB) && !E->S->cplx_whole) {
     complex_parts_add(E, el, op, lv, v, vt, res);
-  } else if (E->cuda && !res && em_cuda_shadow_update(E, P->arr, off, op, v, vt)) {
-    /* persistent blocks: the epilogue's += goes to the array's shadow (emit_cuda) */
-  } else if (E->cuda && (nat = em_cuda_native_atomic(el, op, vt, &fix))) {
-    em_cuda_atomic_store(E, el, nat, fix, lv, v, vt, res);
-  } else if (fast_int) {
-    const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
-    char *r0 = em_tmp(E);
-    em_line(E, "int32_t %s = __atomic_%s_fetch(&%s, %s, __ATOMIC_RELAXED);", r0, fn, lv, v);
-    if (res) em_line(E, "%s = %s;", res, r0);
-    else em_line(E, "(void)%s;", r0);
+  } else if (D->shadow_update && D->shadow_update(E, &u)) {
+    /* persistent blocks: the epilogue's += goes to the array's shadow (coarse.c) */
+  } else if (D->native_update(E, &u)) {
+    /* one native atomic: CUDA's atomicAdd, atomicMax, ...; C's __atomic_*_fetch of int32 */
   } else {
     /* the whole element, complex included (CUDA: 8 bytes, or 16 on sm_90: oq_acas) */
     char *p = em_tmp(E), *o, *nn;
@@ -1033,7 +1009,7 @@ char *em_ex_exchange(Em *E, Node *n) {
   plan_elem(E, &P, 0, &off, &valid);
   ElemType el = at.el;
   const char *ct = em_el_ctype(el);
-  if (E->cuda && el_size(el) > 8) em_efail(E, n->loc, "'<-' on 16-byte elements is not compiled for CUDA");
+  if (!E->D->xchg16 && el_size(el) > 8) em_efail(E, n->loc, "'<-' on 16-byte elements is not compiled for %s", E->D->name);
   char *res = em_tmp(E), *lv = em_sf(E, "%s.p[%s]", arr, off);
   em_line(E, "%s %s = 0;", em_ctype(E, et), res);
   em_line(E, "if (%s) {", valid);

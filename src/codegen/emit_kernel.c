@@ -154,7 +154,7 @@ void em_thread_outputs(Em *E) {
 }
 
 /* The array value of argument a (its dims) whose elements are at data. */
-static char *array_literal(Em *E, KType t, const char *data, const char *a) {
+char *em_array_literal(Em *E, KType t, const char *data, const char *a) {
   Buf b = {0};
   em_bprintf(&b, "%s(%s *)%s, {", em_lit_open(E, em_ctype(E, t)), em_el_ctype(t.el), data);
   for (int d = 0; d < t.rank; d++) em_bprintf(&b, "%s(oq_ix)%s.dims[%d]", d ? ", " : "", a, d);
@@ -170,7 +170,7 @@ static char *arg_load(Em *E, KType t, const char *a) {
   case K_BOOL: case K_INT: return em_sf(E, "(int32_t)%s.i", a);
   case K_REAL: return em_sf(E, "(oq_real)%s.re", a);
   case K_CPLX: return em_sf(E, "oq_mkc(%s.re, %s.im)", a, a);
-  case K_ARRAY: return array_literal(E, t, em_sf(E, "%s.data", a), a);
+  case K_ARRAY: return em_array_literal(E, t, em_sf(E, "%s.data", a), a);
   case K_VEC: {
     Buf b = {0};
     em_bprintf(&b, "%s{", em_lit_open(E, em_ctype(E, t)));
@@ -182,32 +182,6 @@ static char *arg_load(Em *E, KType t, const char *a) {
   }
   default: return NULL;
   }
-}
-
-/* An array parameter in constant memory: the launcher copied it to offset a.i of oq_cmem. */
-static char *cuda_cmem_load(Em *E, KType t, const char *a) {
-  return array_literal(E, t, em_sf(E, "(oq_cmem + %s.i)", a), a);
-}
-
-/* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
-   set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
-static void cuda_priv_load(Em *E, int k, int a, KType t) {
-  KSpec *S = E->S;
-  int esz = S->priv_esz[k];
-  if (k == 0) {
-    em_line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
-    em_line(E, "size_t _po = 0;");
-  }
-  const char *ct = !esz ? em_el_ctype(t.el) : S->priv_count[k] ? "unsigned" : em_el_ctype(t.el);
-  em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
-  Buf n = {0};
-  em_bputs(&n, "(int64_t)1");
-  for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-  em_line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
-  free(n.s);
-  em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po), *const pvq%d = pvp%d + _ln; (void)pvp%d; (void)pvq%d;",
-          ct, k, ct, k, k, k, k);
-  if (esz) em_line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
 }
 
 /* The type of shared array s, from its shared() call site's node. */
@@ -233,7 +207,7 @@ void em_kernel_loads(Em *E) {
   int obase = f->ngenerics + f->nparams;
   /* CUDA reads the launch by value (OqkGrid P, see emit_cuda_kernel; argument i is P.a<i>);
      C through L */
-  const char *lp = E->cuda ? "P." : "L->", *la = E->cuda ? "P.a%d" : "L->args[%d]";
+  const char *lp = E->D->launch_at, *la = E->D->arg_fmt;
   for (int d = 0; d < D; d++) {
     char *blk = S->cblk[0] ? em_sf(E, "(oq_ix)%lld", (long long)S->cblk[d]) : em_sf(E, "(oq_ix)%sblk[%d]", lp, d);
     bool one = S->cblk[0] && (S->one_block >> d & 1);   /* constants: the carries of digit d fold */
@@ -246,8 +220,8 @@ void em_kernel_loads(Em *E) {
     char *a = em_sf(E, la, i);
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? em_slot_name(E, k, s) : em_sf(E, "p%d", i);
-    char *v = arg_load(E, k->params[i], a);
-    if (E->cuda && i < 32 && (S->cmem_params >> i & 1)) v = cuda_cmem_load(E, k->params[i], a);
+    char *v = E->D->param_load ? E->D->param_load(E, i, k->params[i], a) : NULL;
+    if (!v) v = arg_load(E, k->params[i], a);
     em_line(E, "const %s %s = %s;", em_ctype(E, k->params[i]), name, v);
     if (E->sc[s] == SC_PARAM) em_line(E, "(void)%s;", name);
   }
@@ -259,28 +233,14 @@ void em_kernel_loads(Em *E) {
     em_line(E, "const %s cap%d = %s; (void)cap%d;", em_ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     em_bprintf(&cxinit, ", cap%d", c);
   }
-  for (int k = 0; k < S->npriv; k++) {
-    int a = S->priv_arg[k];
-    KType t = a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type;
-    if (E->cuda) {
-      cuda_priv_load(E, k, a, t);
-      continue;
-    }
-    em_line(E, "const int pv%d = (%s >> %d) & 1;", k, E->pmask ? E->pmask : "L->priv_mask", k);
-    em_line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", em_el_ctype(t.el), k, em_el_ctype(t.el), OQK_PRIV_BASE + k, k);
-  }
-  if (E->cuda && S->npriv) {   /* the block's copies start at zero */
-    em_line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
-    em_line(E, "__syncthreads();");
-    em_cuda_count_offsets(E);
-  }
+  E->D->priv_loads(E);
   em_line(E, "Cx cx_ = {L%s};", cxinit.s ? cxinit.s : "");
   em_line(E, "Cx *cx = &cx_; (void)cx;");
   free(cxinit.s);
   for (int o = 0; o < f->nouts; o++) {
     KType t = k->slots[obase + o];
     const char *ct = t.kind == K_INT ? "int64_t" : "double";
-    if (E->cuda) em_line(E, "%s acc%d = %s;", ct, o, identity(S->out_op[o], t));
+    if (E->D->out_identity) em_line(E, "%s acc%d = %s;", ct, o, identity(S->out_op[o], t));
     else if (t.kind == K_INT) em_line(E, "int64_t acc%d = W->out_i[%d];", o, o);
     else em_line(E, "double acc%d = W->out_r[%d];   /* per worker, in double as on the GPU */", o, o);
   }

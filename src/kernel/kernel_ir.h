@@ -221,7 +221,7 @@ typedef struct KSpec {
   int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
                                 launcher keeps each block's counts below 2^24 */
   int cvec;                  /* ... Quasar threads per GPU thread, consecutive in the block
-                                (emit_cuda's coarse_ahead): the launcher starts 1-D blocks of
+                                (em_cuda_coarse_ahead): the launcher starts 1-D blocks of
                                 cvec times fewer threads */
   int cgroups;               /* ... and at most this many such blocks' threads per GPU block,
                                 sharing one accumulator (coarse groups; 1: one), group g

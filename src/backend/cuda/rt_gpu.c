@@ -56,7 +56,7 @@ typedef struct GSpec {
   int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
   int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
-  int cgroups_max, cgroups; /* their launch blocks per GPU block, at most (emit_cuda's coarse
+  int cgroups_max, cgroups; /* their launch blocks per GPU block, at most (coarse.c's coarse
                                groups) and at this launch (coarse_grid) */
   int cgroup_dim;           /* the dimension whose block count cgroups divides */
   size_t coarse_sh;
@@ -909,7 +909,7 @@ static int pow2_dividing(int most, int64_t n) {
    1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
    enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
    (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
-   epilogue's float arrays. Under coarse groups (emit_cuda's coarse_ahead) a GPU block holds
+   epilogue's float arrays. Under coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds
    V launch blocks' threads (OQ_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
 static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   SrcLoc loc = cl->site->loc;
@@ -1080,7 +1080,7 @@ static int vblocks_at(const GSpec *g, int64_t cnt0) {
   return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
 }
 
-/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
+/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (em_cuda_coarse_ahead):
    for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
    small launch fills the SMs with 4 times more resident blocks, each with its own prologue
    and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.

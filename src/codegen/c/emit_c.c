@@ -45,12 +45,12 @@ static void phase_threads(Em *E, NodeList *l, int from, int to) {
    and last positions are inside them for every such access has every access inside: that
    block runs a copy of the phase without their bounds tests (E->row_fast). */
 static void phase(Em *E, NodeList *l, int from, int to) {
-  if (to - from == 1 && !E->cuda && em_block_stride_loop(E, l->items[from])) {
+  if (to - from == 1 && em_block_stride_loop(E, l->items[from])) {
     em_block_stride_phase(E, l->items[from], "0", "1");
     return;
   }
   Buf tests = {0}, unused = {0};
-  for (int i = from; i < to && !E->cuda; i++) em_row_tests(E, l->items[i], -1, &tests, &unused);
+  for (int i = from; i < to; i++) em_row_tests(E, l->items[i], -1, &tests, &unused);
   free(unused.s);
   if (!tests.len) {
     phase_threads(E, l, from, to);
@@ -761,8 +761,102 @@ static const char *helpers_c_shared =
   "  memset(p, 0, n * esz);\n"
   "  *(void **)pp = p;\n  return 1;\n}\n";
 
+/* ---- the C dialect's pieces of the shared emitter (EmDialect) ---- */
+
+/* A barrier passes to the next round of the block's fibers; with phases the barriers are
+   the phases' ends, and a memory fence is nothing: a block runs on one core. */
+static void c_barrier(Em *E, Node *n) {
+  if (E->fiber && em_is_barrier_stmt(n)) em_line(E, "oq_yield();");
+}
+
+/* shared(): the worker's scratch memory, allocated at the site's first call in the block;
+   later calls must ask for the same dimensions. */
+static void c_shared_alloc(Em *E, Node *n, int site, const char *sh, int rank, const char *dims, const char *same) {
+  em_line(E, "if (!%s_init) {", sh);
+  E->ind++;
+  em_line(E, "if (!oq_shared_alloc(%s, W, %d, %d, %d, %s, &%s.p, %s.d, sizeof *%s.p)) goto _done;", E->L, site,
+       em_div_site(E, n, KE_SHARED), rank, dims, sh, sh, sh);
+  em_line(E, "%s_init = 1;", sh);
+  E->ind--;
+  em_line(E, "} else if (!(%s)) {", same);
+  E->ind++;
+  em_line(E, "oq_fail(%s, %d);", E->L, em_div_site(E, n, KE_SHARED));
+  em_line(E, "goto _done;");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Private copies: the worker's scratch memory, when the launcher made one (its bit of the
+   private-copy mask). */
+static void c_priv_loads(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  for (int k = 0; k < S->npriv; k++) {
+    int a = S->priv_arg[k];
+    KType t = a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type;
+    em_line(E, "const int pv%d = (%s >> %d) & 1;", k, E->pmask ? E->pmask : "L->priv_mask", k);
+    em_line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", em_el_ctype(t.el), k, em_el_ctype(t.el), OQK_PRIV_BASE + k, k);
+  }
+}
+
+/* The update into this worker's private copy, when the launcher made one: no atomic. */
+static bool c_priv_update(Em *E, const Update *u) {
+  int k = u->P->priv;
+  if (E->S->priv_count[k]) {
+    /* this worker's private count of the (identical) additions */
+    em_line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", k, k, u->off);
+  } else {
+    char *pl = em_sf(E, "pvp%d[%s]", k, u->off);
+    em_line(E, "if (pv%d) %s = %s;", k, pl,
+            em_store_conv(E, u->el, em_num_op(E, u->op, em_load(E, u->el, pl), u->et, u->v, u->vt, u->at), u->rc));
+  }
+  em_line(E, "else {");
+  E->ind++;
+  return true;
+}
+
+/* int32 elements with int values (add, sub, and, or, xor): GCC's __atomic builtins. */
+static bool c_native_update(Em *E, const Update *u) {
+  Op op = u->op;
+  if (u->el != EL_I32 || em_kclass(u->vt) != K_INT ||
+      !(op == OP_ADD || op == OP_SUB || op == OP_BAND || op == OP_BOR || op == OP_BXOR))
+    return false;
+  const char *fn = op == OP_ADD ? "add" : op == OP_SUB ? "sub" : op == OP_BAND ? "and" : op == OP_BOR ? "or" : "xor";
+  char *r0 = em_tmp(E);
+  em_line(E, "int32_t %s = __atomic_%s_fetch(&%s, %s, __ATOMIC_RELAXED);", r0, fn, u->lv, u->v);
+  if (u->res) em_line(E, "%s = %s;", u->res, r0);
+  else em_line(E, "(void)%s;", r0);
+  return true;
+}
+
+static const EmDialect dialect_c = {
+  .name = "C",
+  .lit_fmt = "(%s){",
+  .func_qual = "static",
+  .launch_at = "L->",
+  .arg_fmt = "L->args[%d]",
+  .trunc32 = "%s",
+  .trunc64 = "%s",
+  .off32_fmt = "(int32_t)%s",
+  .fadd = NULL,
+#if defined(__x86_64__)
+  .cvtt = true,
+#endif
+  .cas16 = false,
+  .xchg16 = true,
+  .serial_blocks = true,
+  .shared_zeroed = true,
+  .block_phases = true,
+  .row_tests = true,
+  .barrier = c_barrier,
+  .shared_alloc = c_shared_alloc,
+  .priv_loads = c_priv_loads,
+  .priv_update = c_priv_update,
+  .native_update = c_native_update,
+};
+
 char *emit_c(KSpec *S) {
-  Em E = {.S = S};
+  Em E = {.S = S, .D = &dialect_c};
   if (setjmp(S->fail)) {
     free(E.arrtypes.s);
     free(E.tuptypes.s);

@@ -1,26 +1,24 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
-#include "codegen/emit.h"
+#include "codegen/cuda/cuda_priv.h"
 #include "codegen/codegen.h"
 
 static void cuda_one_position(Em *E, const char *label);
-static void pf_walk(Em *E, Node *n, bool at_pos);
 static bool only_read(Em *E, Node *n, int slot, bool read_use);
 static bool list_only_read_args(Em *E, NodeList *l, int slot);
-static void coarse_ahead(Em *E, int want);
-static void coarse_packed(Em *E);
-enum { CGROUPS = 4 };   /* coarse groups, at most (coarse_ahead) */
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide; pvq<k> is the copy's replica of
    this lane); false when this update must stay a global atomic (the copy's type cannot add
    it exactly: an int array and a real value). The copy fits in shared memory: its offsets
    are 32-bit. */
-bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
+static void priv_count(Em *E, int k, const char *off, const char *valid);
+
+static bool priv_update(Em *E, int k, const char *off, ElemType el, Op op, char *v, KType vt) {
   if (!E->S->priv_esz[k]) return false;
   char *ix = em_sf(E, "(unsigned)(%s) << _lgR", off);
   if (E->S->priv_count[k]) {
-    em_cuda_priv_count(E, k, off, "1");
+    priv_count(E, k, off, "1");
     return true;
   }
   if (el == EL_I32 && em_kclass(vt) != K_INT) return false;
@@ -29,11 +27,21 @@ bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, K
   return true;
 }
 
+/* The dialect's priv_update: the update of private array P->priv, then the `else {` of the
+   global update when the launcher made no copy. */
+static bool cuda_priv_update(Em *E, const Update *u) {
+  const Plan *P = u->P;
+  if (!priv_update(E, P->priv, P->off32 ? P->off32 : u->off, u->el, u->op, u->v, u->vt)) return false;
+  em_line(E, "else {");
+  E->ind++;
+  return true;
+}
+
 /* CUDA: one count of counted private array k at offset off when valid holds, without a
    branch: an invalid element adds 0 to element 0 (a branch per position costs more than
    the rare extra atomic). The offset is computed either way and then selected (a float
    bin's conversion under the condition became a branch). */
-void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
+static void priv_count(Em *E, int k, const char *off, const char *valid) {
   if (!strcmp(valid, "1")) {
     em_line(E, "if (pv%d) atomicAdd(pvq%d + ((unsigned)(%s) << _lgR), 1u);", k, k, off);
     return;
@@ -45,12 +53,22 @@ void em_cuda_priv_count(Em *E, int k, char *off, const char *valid) {
   em_line(E, "else if (%s) {", ok);
 }
 
+/* The dialect's priv_count: an update of a counted private array at an element that may be
+   outside, which opens the test of valid itself. */
+static bool cuda_priv_count(Em *E, const Update *u) {
+  const Plan *P = u->P;
+  int k = P->priv;
+  if (!E->S->priv_esz[k] || !E->S->priv_count[k] || !strcmp(u->valid, "1")) return false;
+  priv_count(E, k, P->off32 ? P->off32 : u->off, u->valid);
+  return true;
+}
+
 /* CUDA: the native atomic for el op= v, when it computes exactly what the read-modify-write
    of num_op and store_conv computes: int32 elements with int values (add, sub, min, max, and,
    or, xor), and add/sub of numbers into elements of oq_real's own type (float in single,
    double in double precision; atomicAdd rounds once, like the C expression). NULL: use a
    compare-and-swap loop. The call returns the old value; *fix turns it into the new one. */
-const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix) {
+static const char *native_atomic(ElemType el, Op op, KType vt, const char **fix) {
   bool dp = rt_config.double_precision;
   KKind vc = em_kclass(vt);
   if (el == EL_I32 && vc == K_INT) {
@@ -69,8 +87,8 @@ const char *em_cuda_native_atomic(ElemType el, Op op, KType vt, const char **fix
 }
 
 /* *lv op= v with the native atomic fn; the new value into res (or dropped). */
-void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
-                              char *res) {
+static void atomic_store(Em *E, ElemType el, const char *fn, const char *fix, char *lv, char *v, KType vt,
+                         char *res) {
   const char *ct = em_el_ctype(el);
   char *x = em_tmp(E), *r0 = em_tmp(E);
   em_line(E, "const %s %s = %s;", ct, x, el == EL_I32 ? v : em_conv(E, v, vt, K_REAL));
@@ -79,6 +97,14 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
   if (!res) em_line(E, "(void)%s;", r0);
   else if (!strcmp(fix, "max") || !strcmp(fix, "min")) em_line(E, "%s = %s(%s, %s);", res, fix, r0, x);
   else em_line(E, "%s = %s %s %s;", res, r0, fix, x);
+}
+
+/* The dialect's native_update. */
+static bool cuda_native_update(Em *E, const Update *u) {
+  const char *fix, *fn = native_atomic(u->el, u->op, u->vt, &fix);
+  if (!fn) return false;
+  atomic_store(E, u->el, fn, fix, u->lv, u->v, u->vt, u->res);
+  return true;
 }
 
 /* ---- virtual threads ----
@@ -130,7 +156,7 @@ static bool vthreads_ok(Em *E) {
    last warp partial. Each shuffle is __shfl_sync from the source lane the interpreter reads
    (src mod size; lane - d, lane + d, lane ^ m, or its own lane outside the warp):
    __shfl_down_sync would read an absent lane of a partial warp, and takes no negative d. */
-char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
+static char *cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
   char *lane = em_tmp(E), *size = em_tmp(E), *mask = em_tmp(E);
   em_line(E, "const int32_t %s = %s, %s = %s; (void)%s;", lane, em_warp_lane(E, lin), size, em_warp_size(E, lin), lane);
   em_line(E, "const unsigned %s = %s >= 32 ? 0xffffffffu : (1u << %s) - 1u;", mask, size, size);
@@ -160,7 +186,7 @@ char *em_cuda_collective(Em *E, Node *n, GroupOp op, char *lin) {
 }
 
 /* The threads of one launch block (its size in the key, cblk; 0 when not there). */
-static int64_t block_threads(const KSpec *S) {
+int64_t em_cuda_key_threads(const KSpec *S) {
   int64_t n = 1;
   for (int d = 0; d < S->D; d++) n *= S->cblk[d];
   return n;
@@ -179,7 +205,7 @@ static void cuda_vblocks(Em *E, int F) {
   int V = 4;
   S->vblocks = 1;
   if (S->vthreads < 2 || S->vthreads != F || (S->nshared && !S->shsized)) return;
-  int64_t threads = block_threads(S);
+  int64_t threads = em_cuda_key_threads(S);
   size_t sh = ksema_shared_bytes(S->shsize, S->nshared, S->shsized, S->D, S->cblk);
   while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
   if (V < 2) return;
@@ -189,12 +215,12 @@ static void cuda_vblocks(Em *E, int F) {
 }
 
 /* CUDA's thread and block axes; Quasar's last dimension runs along x */
-static const char *const cuda_axis[3] = {"x", "y", "z"};
+const char *const em_cuda_axis[3] = {"x", "y", "z"};
 
 /* The thread's coordinates in dimension d: T (in its block), B (the block), P (position);
    boff: the first block of this chunk of a grid beyond the device's y/z limits. */
 static void thread_coords(Em *E, int d) {
-  const char *a = cuda_axis[E->S->D - 1 - d];
+  const char *a = em_cuda_axis[E->S->D - 1 - d];
   em_line(E, "const oq_ix T%d = threadIdx.%s, B%d = blockIdx.%s + P.boff[%d], P%d = B%d * b%d + T%d;", d, a, d, a, d, d,
           d, d, d);
 }
@@ -214,7 +240,7 @@ static void vthread_close(Em *E) {
 }
 
 /* Whether tuning knob `name` (an environment variable) is set to 0. */
-static bool knob_off(const char *name) {
+bool em_cuda_knob_off(const char *name) {
   const char *e = getenv(name);
   return e && !strcmp(e, "0");
 }
@@ -226,29 +252,17 @@ static bool any_counted(KSpec *S) {
   return false;
 }
 
-/* Persistent blocks under virtual threads: the GPU threads of one launch block (its
-   constant size over cvec). */
-static int64_t coarse_gblock(KSpec *S) {
-  return block_threads(S) / S->cvec;
-}
-
-/* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
-   and the grid-stride order (coarse_loop), which coarse groups need (coarse_ahead). */
-static bool coarse_gs_knobs(void) {
-  return !knob_off("OQ_CUDA_COARSE_PIPE") && !knob_off("OQ_CUDA_COARSE_GS");
-}
-
 /* With the block size in the key, the compiler may know each thread index's bound (index
    tests of blkpos and its products fold). */
 static void block_facts(Em *E) {
   KSpec *S = E->S;
   if (!S->cblk[0] || S->tiled) return;
-  if (S->coarse && S->cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most (coarse_ahead) */
-    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(coarse_gblock(S) * (S->cgroups > 1 ? S->cgroups : 1)));
+  if (S->coarse && S->cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most */
+    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(em_cuda_coarse_gblock(S) * (S->cgroups > 1 ? S->cgroups : 1)));
     return;
   }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
-    em_line(E, "__builtin_assume(threadIdx.%s < %lld);", cuda_axis[S->D - 1 - d],
+    em_line(E, "__builtin_assume(threadIdx.%s < %lld);", em_cuda_axis[S->D - 1 - d],
             (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads * (S->vblocks > 1 ? S->vblocks : 1)));
 }
 
@@ -256,7 +270,7 @@ static void cuda_vthread_body(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  const char *a = cuda_axis[S->D - 1];
+  const char *a = em_cuda_axis[S->D - 1];
   if (S->vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
     long long R = (long long)(S->cblk[0] / S->vthreads);
     em_line(E, "const oq_ix _tv = threadIdx.%s %% %lld, B0 = (blockIdx.%s + P.boff[0]) * (oq_ix)P.xf + threadIdx.%s / %lld;", a, R,
@@ -328,8 +342,8 @@ void em_cuda_transforms(Em *E) {
   }
   int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
   S->cvec = 1;
-  if (S->coarse) coarse_ahead(E, cvec);
-  if (S->coarse) coarse_packed(E);
+  if (S->coarse) em_cuda_coarse_ahead(E, cvec);
+  if (S->coarse) em_cuda_coarse_packed(E);
   int F = S->vthreads;
   if (!vthreads_ok(E)) S->vthreads = 1;
   cuda_vblocks(E, F);
@@ -344,7 +358,7 @@ void em_cuda_transforms(Em *E) {
    The tiled loop, the tile sweep and grid-stride persistent blocks walk a row-major space
    (extent radix<d> of dimension d, "n%d", "_V%d", "c%d") S at a time: digits _x of the
    start q, and _s of the stride w (NULL: none), last dimension fastest. */
-static void stride_digits(Em *E, int D, const char *radix, const char *q, const char *w) {
+void em_cuda_stride_digits(Em *E, int D, const char *radix, const char *q, const char *w) {
   em_line(E, w ? "{ oq_ix _q = %s, _w = %s;" : "{ oq_ix _q = %s;", q, w);
   for (int d = D - 1; d >= 0; d--) {
     char *r = em_sf(E, radix, d);
@@ -358,7 +372,7 @@ static void stride_digits(Em *E, int D, const char *radix, const char *q, const 
    the row-major offset _lb, by _D (the stride's) and, where digit d wraps, _W<d> (one more of
    digit d - 1, c<d> fewer of d): additions where products of every digit were. Digit 0 then
    does not wrap: past its radix the position is past the launch's end, never run. */
-static void stride_step(Em *E, int D, const char *radix, bool lb) {
+void em_cuda_stride_step(Em *E, int D, const char *radix, bool lb) {
   em_line(E, lb ? "{ int _cy = 0; _lb += _D;" : "{ int _cy = 0;");
   for (int d = D - 1; d >= 0; d--) {
     char *r = em_sf(E, radix, d);
@@ -367,641 +381,6 @@ static void stride_step(Em *E, int D, const char *radix, bool lb) {
     else em_line(E, "  _x[%d] += _s[%d] + _cy; _cy = _x[%d] >= %s; if (_cy) _x[%d] -= %s;", d, d, d, r, d, r);
   }
   em_line(E, "}");
-}
-
-/* ---- persistent blocks (em_coarsen_ok) ----
-   The launcher starts only the resident blocks (1-D grid); each runs the prologue once, the
-   body for its share of the launch's blocks (a contiguous run, or blocks a grid apart:
-   coarse_loop; every thread of each, as the oracle), and the epilogue once. Its += into
-   float arrays add into double shadows per element (OqkGrid.scr: [0] the blocks done, then
-   merge_copies shadows per array: block b adds into copy b mod merge_copies, so that fewer
-   blocks contend for one address: seed 000's hist_shared on the H100 lost 9 % with one copy,
-   4-5 % with 2, and int64 shadows measured the same), and the last block to finish adds each
-   element's shadows into its array once: the sums are the oracle's whenever its own
-   additions were exact (integer counts), not rounded once per resident block. */
-
-/* A packed merge: when every block adds a whole number v into each element of an array
-   exactly once (the epilogue's loop of em_packed_merge_ok; the flat kernels' merge of counted
-   private copies), word w of the scratch holds the blocks that added (bits 52-63) and their
-   sum (below, which the callers' bounds keep under 2^52 while fewer than 4096 blocks add);
-   the block whose addition completes the word stores the element (store: a statement of
-   _yo, the element as it was, and _sum) and clears the word. No blocks-done counter, no
-   last block's pass (last_block_begin), whose loads wait for every block. The element is
-   loaded before the atomic: no other block stores it. The words lie merge_copies apart (64
-   bytes, like the shadows' copies: more L2 slices take the atomics; flat hist_naive at
-   4096x4096x3 0.0737-0.0752 ms against 0.0765-0.0780 with adjacent words). Taken when _pk
-   (packed_when); the caller's shadow update follows as its else. */
-static void packed_merge(Em *E, const char *w, const char *v, const char *ety, const char *y, const char *store) {
-  em_line(E, "if (_pk) {");
-  em_line(E, "  const %s _yo = %s;", ety, y);
-  em_line(E, "  const unsigned long long _w = atomicAdd(%s, (1ull << 52) + (unsigned long long)(%s));", w, v);
-  em_line(E, "  if (_w >> 52 == gridDim.x - 1) {");
-  em_line(E, "    *(%s) = 0;", w);
-  em_line(E, "    const unsigned long long _sum = (_w & ((1ull << 52) - 1)) + (unsigned long long)(%s);", v);
-  em_line(E, "    %s", store);
-  em_line(E, "  }");
-  em_line(E, "} else");
-}
-
-/* When the launch merges packed (_pk, the same for the whole grid): at most `most` blocks
-   (fewer than 4096: the sums fit), each with work enough: `work` (an expression of the
-   kernel) at least `least` times the blocks. Every block adds every element, zero or not,
-   with a returning atomic, and the blocks' atomics on one element wait in line: worth it
-   when the blocks are few and finish apart, after long runs; the shadows skip zeros,
-   spread over 8 copies and do not wait. H100, seed 000's hist_shared as persistent blocks
-   (GPU blocks, launch blocks each), kernel ms packed against shadows, same process,
-   alternating, in three machine starts: 8192x8192x3 (264, 1986) 0.2655-0.2682 against
-   0.2686-0.2720; 4096x4096x3 (264, 496) 0.0720-0.0751 against 0.0737-0.0809; 2896x2896x3
-   (2112, 32) 0.0609-0.0621 against 0.0478-0.0487 and 2048x2896x3 (2112, 22) 0.0496-0.0517
-   against 0.0360-0.0373: many blocks queue on each word; 2048x2048x3 (528, 62) and
-   1920x1080x3 (507, 32) within 1 us either way. Flat hist_naive (counted copies, 528
-   blocks): 3-10 % faster packed at 2048x2896x3 to 4096x4096x3 (2^15 positions per block or
-   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_CUDA_PACKED=1:
-   whenever the sums fit (tests). */
-static void packed_when(Em *E, const char *work, const char *least, int most) {
-  const char *e = getenv("OQ_CUDA_PACKED");
-  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", e && !strcmp(e, "1") ? 4095 : most,
-          e && !strcmp(e, "1") ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
-}
-
-/* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
-   (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
-bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
-  for (int k = 0; k < E->S->ncoarse; k++)
-    if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
-      char *e = em_tmp(E);
-      em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
-      if (E->packed) {   /* v: a sum of counts (em_packed_merge_ok), below 2^30 */
-        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
-        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->merge_copies), e, "float", y,
-                     em_sf(E, "%s = (float)((double)_yo + (double)_sum);", y));
-      }
-      em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k,
-              E->S->merge_copies - 1, k, off, e);
-      return true;
-    }
-  return false;
-}
-
-/* the body's A[off] += c (an int literal) as an integer count: shared-memory float atomics
-   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (coarse_grid),
-   so (float)count is what the float additions gave. An element outside A counts into the
-   block's _oq_sink instead, without a branch; the same constant for every lane lets the
-   compiler add each address's lanes at once (a selected 0 or 1 did not: the constant
-   image, all lanes at one address, ran three times slower). */
-bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *valid, Op op, char *v) {
-  if (!E->count_arr || strcmp(E->count_arr, arr) || op != OP_ADD) return false;
-  if (!strcmp(valid, "1")) em_line(E, "atomicAdd((unsigned *)%s.p + (%s), (unsigned)(%s));", arr, off, v);
-  else em_line(E, "atomicAdd(%s ? (unsigned *)%s.p + (%s) : &_oq_sink, (unsigned)(%s));", valid, arr, off, v);
-  return true;
-}
-
-/* Whether the accumulator (the one shared array of a persistent-blocks kernel) is stored
-   swizzled: element e at e ^ (bits 5-9 of e), a permutation within each 32 elements, so
-   that threads adding to one column of a row-major [bins, c] array (virtual threads: every
-   lane of a warp at once) spread over the 32 banks instead of 32 / c of them (H100, seed
-   000's hist_shared on a uniform 8192x8192x3 image: 0.90-0.91 -> 0.93-0.94 of a read pass;
-   without virtual threads the lanes spread already, and 1080p lost 10 %). Its size must be
-   a constant multiple of 32. OQ_CUDA_SWZ=0: not (a tuning knob). */
-static bool count_swizzled(Em *E) {
-  const struct KShSize *z = &E->S->shsize[0];
-  const char *env = getenv("OQ_CUDA_SWZ");
-  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1 || (env && !strcmp(env, "0"))) return false;
-  int64_t n = 1;
-  for (int d = 0; d < z->rank; d++) {
-    if (z->k[d] >= 0) return false;
-    n *= z->add[d];
-  }
-  return n > 0 && n % 32 == 0;
-}
-
-static void coarse_statements(Em *E, int from, int to) {
-  for (int i = from; i < to; i++) em_st(E, E->S->kfunc->body.items[i]);
-}
-
-/* In the last block, thread tid of nt: for each element _i of n (in groups of LAST_U per
-   thread) var (of type ty) = the sum over its merge_copies copies _j of `copy` (an expression
-   of _i and _j) and _yo = y[_i] (y: a pointer to elements of type ety), then `clear` (a
-   statement of _i and _j) zeroes each copy for the next launch and `store` runs. Every load
-   of a group in flight together: the last block runs alone while the other SMs idle, and a
-   loop of one element at a time took a round trip through L2 for each. */
-enum { LAST_U = 4 };
-typedef struct { const char *ty, *var, *copy, *clear, *ety, *y, *store; } LastPass;
-static void last_pass(Em *E, const char *tid, const char *nt, const char *n, LastPass p) {
-  int M = E->S->merge_copies;
-  em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, LAST_U, nt);
-  E->ind++;
-  em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, LAST_U, p.ety, LAST_U);
-  em_line(E, "#pragma unroll");
-  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
-  em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
-  em_line(E, "  _sum[_u] = 0; _old[_u] = 0;");
-  em_line(E, "  if (_i >= %s) continue;", n);
-  em_line(E, "  for (int _j = 0; _j < %d; _j++) _sum[_u] += %s;", M, p.copy);
-  em_line(E, "  _old[_u] = (%s)[_i];", p.y);
-  em_line(E, "}");
-  em_line(E, "#pragma unroll");
-  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
-  em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
-  em_line(E, "  if (_i >= %s) continue;", n);
-  em_line(E, "  for (int _j = 0; _j < %d; _j++) { %s }", M, p.clear);
-  em_line(E, "  const %s %s = _sum[_u]; const %s _yo = _old[_u]; %s *const _y = (%s) + _i;", p.ty, p.var, p.ety, p.ety, p.y);
-  em_line(E, "  %s", p.store);
-  em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
-}
-
-/* The last of the launch's blocks to get here goes into the `if (_last) {` this opens (and
-   last_block_end closes), after every other block's writes: ctr counts the blocks that
-   arrived (a word of the launch's scratch, which that block resets; NULL: no block goes
-   in), tid is the thread's index in its block. Every thread of every block must reach it. */
-static void last_block_begin(Em *E, const char *tid, const char *ctr) {
-  em_line(E, "__shared__ int _last;");
-  em_line(E, "__threadfence();");
-  em_line(E, "__syncthreads();");
-  em_line(E, "if (%s == 0) _last = %s && atomicAdd(%s, 1ull) == gridDim.x - 1;", tid, ctr, ctr);
-  em_line(E, "__syncthreads();");
-  em_line(E, "if (_last) {");
-  E->ind++;
-  em_line(E, "__threadfence();");
-}
-
-static void last_block_end(Em *E, const char *tid, const char *ctr) {
-  em_line(E, "if (%s == 0) *%s = 0;", tid, ctr);
-  E->ind--;
-  em_line(E, "}");
-}
-
-static void coarse_finish(Em *E) {
-  KSpec *S = E->S;
-  if (!S->ncoarse) return;
-  if (E->packed) em_line(E, "if (!_pk) {   /* else the merge was packed */");
-  E->ind += E->packed;
-  last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
-  for (int k = 0; k < S->ncoarse; k++) {
-    LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i)", k, k), em_sf(E, "_shd%d[_j * _shn%d + _i] = 0;", k, k),
-                  "float", em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
-    last_pass(E, "_tid", "_nt", em_sf(E, "_shn%d", k), p);
-  }
-  last_block_end(E, "_tid", "(unsigned long long *)P.scr");
-  E->ind -= E->packed;
-  if (E->packed) em_line(E, "}");
-}
-
-/* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_ahead): GPU thread g runs the
-   block's Quasar threads F g, ..., F g + F - 1 (row-major in the block), so that their x[pos]
-   reads are consecutive: one 16-byte load where the block's box and the array allow. Their
-   locals that outlive a phase are arrays of F (indexed by _t: registers), as virtual threads'
-   (vthreads_ok); the shared array is taken once per GPU thread. */
-
-/* Thread digit d of virtual thread t (T<d> with one Quasar thread per GPU thread). */
-static char *coarse_tdigit(Em *E, int d, int t) {
-  return E->S->cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
-}
-
-/* In the scope of virtual thread t: its _t and thread digits; the position's digits. */
-static void coarse_vthread(Em *E, int t) {
-  KSpec *S = E->S;
-  if (S->cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
-  for (int d = 0; d < S->D && S->cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
-}
-
-/* Statements [from, to) of the kernel for each virtual thread in turn (prologue, epilogue;
-   locals: the thread's first assignments of special locals instead). */
-static void coarse_phase(Em *E, int from, int to, bool locals) {
-  for (int t = 0; t < E->S->cvec; t++) {
-    em_line(E, "{");
-    E->ind++;
-    coarse_vthread(E, t);
-    if (locals) em_thread_prelude(E, true);
-    else if (E->S->cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
-    else coarse_statements(E, from, to);
-    E->ind--;
-    em_line(E, "}");
-  }
-}
-
-/* The body of virtual thread t in the block whose digits are B<d> = fmt(d), in its own scope. */
-static void coarse_body(Em *E, const char *fmt, int t) {
-  KSpec *S = E->S;
-  int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = %s; (void)B%d;", d, em_sf(E, fmt, d), d);
-  coarse_vthread(E, t);
-  if (S->cvec > 1) {
-    em_phase_body(E, &S->kfunc->body, b1 + 1, b2);
-    return;
-  }
-  em_thread_prelude(E, false);
-  em_line(E, "{");
-  E->ind++;
-  coarse_statements(E, b1 + 1, b2);
-  E->ind--;
-  em_line(E, "}");
-}
-
-/* The digits _x of this resident block's next block (last dimension fastest): one added,
-   with carries; the same for every thread of the block, so the branches are uniform. */
-static void coarse_next(Em *E) {
-  Buf b = {0};
-  int D = E->S->D;
-  if (E->coarse_gs) {   /* _G blocks further: the stride's digits _s added with carries */
-    stride_step(E, D, "c%d", true);
-    return;
-  }
-  /* _lb: the row-major position of the block's first thread, K<d> per digit, less c<d> K<d>
-     where it wraps */
-  em_bprintf(&b, "_lb += _K%d; ", D - 1);
-  for (int d = D - 1; d >= 0; d--) {
-    em_bprintf(&b, "if (++_x[%d] == c%d) { _x[%d] = 0; ", d, d, d);
-    em_bprintf(&b, d ? "_lb += _K%d - c%d * _K%d; " : "_lb -= c%d * _K%d; ", d ? d - 1 : d, d, d);
-  }
-  for (int d = D - 1; d >= 0; d--) em_bputs(&b, "}");
-  em_line(E, "%s", b.s);
-  free(b.s);
-}
-
-/* Slot k's loads of virtual thread t: register _la<j>_<F k + t> of each read ahead. */
-static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
-  KSpec *S = E->S;
-  em_line(E, "{");
-  E->ind++;
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = _%sx%d_%d; (void)B%d;", d, p, k, d, d);
-  coarse_vthread(E, t);
-  em_thread_prelude(E, false);
-  E->lpos = em_sf(E, "(_%slb%d + _lt%d)", p, k, t);
-  E->nahead = 0;   /* the loads themselves */
-  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
-  E->nahead = nahead;
-  E->ind--;
-  em_line(E, "}");
-}
-
-/* Slot k's loads of all virtual threads: one float4 per read when the thread's Quasar threads
-   are consecutive in the array (_vok) and the first is 16-byte aligned, else one by one.
-   (The registers of a step: digits _<p>x<k>_<d>, first element _<p>lb<k>, loaded values
-   _<p>la<j>_<i>; p is "" for the step whose bodies run, "n" for the next one's, coarse_piped.) */
-static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
-  KSpec *S = E->S;
-  int F = S->cvec;
-  if (F < 2) {
-    coarse_loads(E, k, 0, nahead, p);
-    return;
-  }
-  em_line(E, "if (_vall || (_vok && ((_%slb%d + _lt0) & 3) == 0)) {", p, k);
-  for (int j = 0; j < nahead; j++) {
-    Node *a = E->ahead[j]->a;
-    em_line(E, "  const float4 _v4_%d = __ldg((const float4 *)(%s.p + _%slb%d + _lt0));", j, em_slot_ref(E, a->slot), p, k);
-    for (int t = 0; t < F; t++) em_line(E, "  _%sla%d_%d = _v4_%d.%c;", p, j, F * k + t, j, "xyzw"[t]);
-  }
-  em_line(E, "} else {");
-  E->ind++;
-  for (int t = 0; t < F; t++) coarse_loads(E, k, t, nahead, p);
-  E->ind--;
-  em_line(E, "}");
-}
-
-/* The digit along which the groups of a GPU block take consecutive blocks, or -1 (coarse
-   groups, coarse_ahead; only in the grid-stride order). */
-static int group_dim(Em *E) {
-  return E->coarse_gs && E->S->cgroups > 1 ? E->S->cgroup_dim : -1;
-}
-
-/* Whether the m-th block from vb, in this resident block's order, is one of the launch's
-   (under coarse groups vb is the GPU block's first of V, and V divides nvb). */
-static char *coarse_has(Em *E, int m) {
-  return E->coarse_gs ? em_sf(E, "vb + %d * _G < nvb", m) : em_sf(E, "vb + %d < _vb1", m);
-}
-
-/* The digits and first elements of the U blocks of a step from _x on, _x advanced past
-   them: new constants (p "") or the next step's registers (p "n", coarse_piped). */
-static void coarse_step_digits(Em *E, int U, const char *p) {
-  const char *decl = *p ? "" : "const oq_ix ";
-  int gd = group_dim(E);
-  for (int k = 0; k < U; k++) {
-    for (int d = 0; d < E->S->D; d++) em_line(E, "%s_%sx%d_%d = _x[%d]%s;", decl, p, k, d, d, d == gd ? " + _grp" : "");
-    em_line(E, *p ? "%s_%slb%d = _lb;" : "%s_%slb%d = _lb; (void)_lb%d;", decl, p, k, k);
-    coarse_next(E);
-  }
-}
-
-/* The bodies of a step's U blocks (coarse_step), virtual thread by virtual thread. */
-static void coarse_bodies(Em *E, int U, bool part) {
-  for (int k = 0; k < U; k++)
-    for (int t = 0; t < E->S->cvec; t++) {
-      E->pf_k = E->S->cvec * k + t;
-      E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
-      em_line(E, part && k ? em_sf(E, "if (%s) {", coarse_has(E, k)) : "{");
-      E->ind++;
-      coarse_body(E, em_sf(E, "_x%d_%%d", k), t);
-      E->ind--;
-      em_line(E, "}");
-    }
-}
-
-/* One step of U bodies of the blocks from the digits _x on: all present, or (part) only
-   those that are the launch's (coarse_has: the last step; its bodies' loads are still in
-   flight together, where single bodies would wait for one load each). The step's x[pos] reads
-   (E->ahead) are all loaded before its bodies, so that U loads per thread are in flight
-   instead of one: the digits of the step's blocks, the loads, then the bodies. A slot's test
-   is the same for the whole block: uniform branches. */
-static void coarse_step(Em *E, int U, bool part) {
-  KSpec *S = E->S;
-  int F = S->cvec;
-  coarse_step_digits(E, U, "");
-  int nahead = E->nahead;
-  for (int k = 0; k < U && nahead; k++) {
-    for (int j = 0; j < nahead; j++)
-      for (int t = 0; t < F; t++) em_line(E, "%s _la%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t);
-    if (part && k) em_line(E, "if (%s)", coarse_has(E, k));
-    coarse_vloads(E, k, nahead, "");
-  }
-  coarse_bodies(E, U, part);
-}
-
-/* The next step's digits and loads (coarse_piped): into the n-prefixed registers. */
-static void coarse_next_step(Em *E, int U) {
-  coarse_step_digits(E, U, "n");
-  for (int k = 0; k < U; k++) coarse_vloads(E, k, E->nahead, "n");
-}
-
-/* Whole steps of U bodies as coarse_step runs them, but with the next step's loads in flight
-   while this step's bodies run: each step's digits and loads go into the n-prefixed
-   registers during the step before (the first before the loop), and the step copies them.
-   (96 registers for seed 000's hist_shared, 7 blocks of 96 threads per SM.) */
-static void coarse_piped(Em *E, int U) {
-  KSpec *S = E->S;
-  int F = S->cvec, nahead = E->nahead;
-  for (int k = 0; k < U; k++) {
-    for (int d = 0; d < S->D; d++) em_line(E, "oq_ix _nx%d_%d = 0;", k, d);
-    em_line(E, "oq_ix _nlb%d = 0;", k);
-    for (int j = 0; j < nahead; j++)
-      for (int t = 0; t < F; t++) em_line(E, "%s _nla%d_%d = 0;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t);
-  }
-  em_line(E, "if (%s) {", coarse_has(E, U - 1));
-  E->ind++;
-  coarse_next_step(E, U);
-  E->ind--;
-  em_line(E, "}");
-  em_line(E, "for (; %s; vb += %s) {", coarse_has(E, U - 1), E->coarse_gs ? em_sf(E, "%d * _G", U) : em_sf(E, "%d", U));
-  E->ind++;
-  for (int k = 0; k < U; k++) {
-    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix _x%d_%d = _nx%d_%d;", k, d, k, d);
-    em_line(E, "const oq_ix _lb%d = _nlb%d; (void)_lb%d;", k, k, k);
-    for (int j = 0; j < nahead; j++)
-      for (int t = 0; t < F; t++)
-        em_line(E, "const %s _la%d_%d = _nla%d_%d;", em_ctype(E, em_T(E, E->ahead[j])), j, F * k + t, j, F * k + t);
-  }
-  em_line(E, "if (%s) {", coarse_has(E, 2 * U - 1));
-  E->ind++;
-  coarse_next_step(E, U);
-  E->ind--;
-  em_line(E, "}");
-  coarse_bodies(E, U, false);
-  E->ind--;
-  em_line(E, "}");
-}
-
-/* The row-major element, over the launch's extents n<d>, whose digit d is digit[d]. */
-static char *row_major(Em *E, char *const *digit) {
-  char *r = "(oq_ix)0";
-  for (int d = 0; d < E->S->D; d++) r = em_sf(E, "(%s) * n%d + %s", r, d, digit[d]);
-  return r;
-}
-
-/* The bodies of the launch's blocks this resident block runs: whole steps of U, then one step
-   of the rest. Under virtual threads (vector loads) the next step's loads are in flight
-   while a step's bodies run (coarse_piped) and the resident blocks take the blocks
-   grid-stride (blockIdx.x, + _G, ...: the grid sweeps the image together); else each takes
-   a contiguous run [_vb0, _vb1). H100, seed 000's hist_shared on 8192x8192x3: 0.923-0.958
-   of a read pass in runs, 0.946-0.965 with both (either alone: no gain; grid-stride alone
-   lost 5-10 % at 1080p, where there are no virtual threads). OQ_CUDA_COARSE_PIPE=0,
-   OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
-static void coarse_loop(Em *E, int U) {
-  KSpec *S = E->S;
-  bool piped = S->cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
-  E->coarse_gs = piped && coarse_gs_knobs();
-  if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
-  if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
-    em_line(E, "const oq_ix _V = (oq_ix)blockDim.x / %lld, _G = (oq_ix)gridDim.x * _V;", (long long)coarse_gblock(S));
-    em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x * _V;", S->D, S->D);
-    stride_digits(E, S->D, "c%d", "vb", "_G");
-  } else if (E->coarse_gs) {   /* blocks blockIdx.x, + _G, + 2 _G...: the stride's digits _s */
-    em_line(E, "const oq_ix _G = (oq_ix)gridDim.x;");
-    em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x;", S->D, S->D);
-    stride_digits(E, S->D, "c%d", "vb", "_G");
-  } else {
-    em_line(E, "const oq_ix _per = (nvb + (oq_ix)gridDim.x - 1) / (oq_ix)gridDim.x, _vb0 = (oq_ix)blockIdx.x * _per;");
-    em_line(E, "const oq_ix _vb1 = _vb0 + _per < nvb ? _vb0 + _per : nvb;");
-    em_line(E, "oq_ix _x[%d], vb = _vb0;", S->D);
-    stride_digits(E, S->D, "c%d", "_vb0", NULL);
-  }
-  /* row-major positions: each virtual thread's in its block (_lt<t>), the block's first
-     (_lb), and what one more of digit d adds to that (_K<d>) */
-  char *digit[OQ_MAX_RANK];
-  Buf kd = {0};
-  em_bputs(&kd, "1");
-  for (int d = S->D - 1; d >= 0; d--) {
-    em_line(E, "const oq_ix _K%d = b%d * (%s);", d, d, kd.s);
-    em_bprintf(&kd, " * n%d", d);
-  }
-  int gd = group_dim(E);
-  for (int t = 0; t < S->cvec; t++) {
-    for (int d = 0; d < S->D; d++) digit[d] = coarse_tdigit(E, d, t);
-    em_line(E, "const oq_ix _lt%d = %s%s; (void)_lt%d;", t, row_major(E, digit), gd >= 0 ? em_sf(E, " + _grp * _K%d", gd) : "", t);
-  }
-  for (int d = 0; d < S->D; d++) digit[d] = em_sf(E, "_x[%d] * b%d", d, d);
-  em_line(E, "oq_ix _lb = %s; (void)_lb;", row_major(E, digit));
-  if (E->coarse_gs) {   /* stride_step's increments of _lb */
-    Buf st = {0};
-    for (int d = 0; d < S->D; d++) em_bprintf(&st, "%s_s[%d] * _K%d", d ? " + " : "", d, d);
-    em_line(E, "const oq_ix _D = %s;", st.s);
-    free(st.s);
-    for (int d = 1; d < S->D; d++) em_line(E, "const oq_ix _W%d = _K%d - c%d * _K%d;", d, d - 1, d, d);
-  }
-  if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
-    Buf ok = {0};
-    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
-    for (int j = 0; j < E->nahead; j++) em_bprintf(&ok, " && ((size_t)%s.p & 15) == 0", em_slot_ref(E, E->ahead[j]->a->slot));
-    em_line(E, "const bool _vok = %s;", ok.s);
-    /* every block's first element aligned too when every digit that moves adds a multiple of
-       4 (_lb is the sum of digit d times _K<d>): one test for the whole loop */
-    Buf k4 = {0};
-    for (int d = 0; d < S->D; d++) em_bprintf(&k4, "%s(c%d == 1 ? 0 : _K%d)", d ? " | " : "", d, d);
-    em_line(E, "const bool _vall = _vok && ((_lb + _lt0) & 3) == 0 && ((%s) & 3) == 0;", k4.s);
-    free(k4.s);
-    free(ok.s);
-  }
-  free(kd.s);
-  for (int part = 0; part < (U > 1 ? 2 : 1); part++) {
-    if (!part && piped) {
-      coarse_piped(E, U);
-      continue;
-    }
-    em_line(E, part ? em_sf(E, "if (%s) {", coarse_has(E, 0))
-                    : em_sf(E, "for (; %s; vb += %s) {", coarse_has(E, U - 1), E->coarse_gs ? em_sf(E, "%d * _G", U) : em_sf(E, "%d", U)));
-    E->ind++;
-    coarse_step(E, U, part);
-    E->ind--;
-    em_line(E, "}");
-  }
-  E->nahead = 0;
-  E->lpos = NULL;
-  E->coarse_gs = false;
-}
-
-/* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
-   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, rt_gpu's
-   cvec_for), the block size is a constant of the key, its threads a multiple of 4 * 32, every
-   read ahead is of a float parameter of the launch's shape (its offset is the position; single
-   precision: the registers are floats) and no shared array is zeroed by its owners (that
-   rule walks the GPU block's axes). */
-static void coarse_ahead(Em *E, int want) {
-  KSpec *S = E->S;
-  Func *f = S->kfunc;
-  E->nahead = 0;
-  for (int i = E->coarse_split[0] + 1; i < E->coarse_split[1]; i++) pf_walk(E, f->body.items[i], true);
-  int64_t threads = block_threads(S);
-  bool ok = want == 4 && threads > 0 && threads % 128 == 0 && E->nahead > 0 && !E->sh_owned &&
-            !rt_config.double_precision;
-  for (int j = 0; j < E->nahead && ok; j++) {
-    Node *a = E->ahead[j]->a;
-    int p = a->kind == N_IDENT && a->depth == 0 ? a->slot - f->ngenerics : -1;
-    ok = p >= 0 && p < f->nparams && p < 32 && (S->at_launch >> p & 1) && (E->ldg_params >> p & 1) &&
-         S->kspec->params[p].el == EL_F32;
-  }
-  S->cvec = ok ? 4 : 1;
-  if (ok) em_xform_note(S, "%s", "vector-loads(4)");
-  /* coarse groups: up to CGROUPS launch blocks' threads per GPU block, each group taking its
-     own blocks grid-stride (coarse_loop) and all adding into the one accumulator, which the
-     first group's epilogue merges: V times fewer merges, the merge being what this kernel
-     pays beyond its loads (H100, seed 000's hist_shared at 8192x8192x3, by hand: 0.2704-0.2720
-     ms with 1 group, 0.2684-0.2700 with 4; tools/hist_variants.cu). The prologue (zero stores
-     and locals) runs in every group: stores of zeros before the barrier are idempotent. The
-     resident blocks step through the launch's blocks V at a time (vb, a multiple of V, stays
-     the same for the whole GPU block: its digits live in uniform registers) and group g takes
-     block vb + g, g further along digit cgroup_dim, which V divides: no carry. */
-  S->cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
-  while (S->cgroup_dim >= 0 && (S->one_block >> S->cgroup_dim & 1)) S->cgroup_dim--;
-  S->cgroups = ok && S->cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
-  if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
-}
-
-/* The epilogue when it is one block-stride loop (em_block_stride_loop), else NULL. */
-static Node *epilogue_loop(Em *E) {
-  Func *f = E->S->kfunc;
-  int b2 = E->coarse_split[1];
-  Node *n = b2 + 2 == f->body.n ? f->body.items[b2 + 1] : NULL;
-  return n && em_block_stride_loop(E, n) ? n : NULL;
-}
-
-/* The epilogue, once per GPU block (one accumulator). A block-stride loop spreads over all of
-   the GPU block's threads, one iteration each where it can (seed 000's merge of 256 bins in
-   384 threads); else the first group runs it, each thread for its virtual threads in turn.
-   A loop that adds a sum of counts into the one shadowed array merges packed. */
-static void coarse_epilogue(Em *E) {
-  KSpec *S = E->S;
-  Node *n = epilogue_loop(E);
-  if (n) {
-    em_block_stride_phase(E, n, "_tid", "_nt");
-    return;
-  }
-  if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
-  E->ind += S->cgroups > 1;
-  coarse_phase(E, E->coarse_split[1] + 1, S->kfunc->body.n, false);
-  E->ind -= S->cgroups > 1;
-  if (S->cgroups > 1) em_line(E, "}");
-}
-
-/* Whether the accumulator is held as unsigned counts (every update adds an int constant). */
-static bool coarse_counts(KSpec *S) {
-  return S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
-}
-
-/* Whether the epilogue merges packed (packed_merge): it is one block-stride loop, which
-   coarse_epilogue spreads over the GPU block, adding a sum of counts into the one shadowed
-   array. OQ_CUDA_PACKED=0: never (a knob, to compare). */
-static void coarse_packed(Em *E) {
-  KSpec *S = E->S;
-  Node *n = epilogue_loop(E);
-  E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
-              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
-  if (E->packed) em_xform_note(S, "%s", "packed-merge");
-}
-
-static void emit_coarse(Em *E) {
-  KSpec *S = E->S;
-  FSpec *k = S->kspec;
-  Func *f = S->kfunc;
-  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
-  /* the GPU block's threads as one row (the epilogue's loop, the last block's pass) */
-  em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); (void)_tid;");
-  em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z; (void)_nt;");
-  if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
-    if (S->cgroups > 1) {   /* group _grp of the GPU block (coarse_ahead) */
-      long long gb = (long long)coarse_gblock(S);
-      em_line(E, "const oq_ix _grp = threadIdx.x / %lld, _g = threadIdx.x - _grp * %lld;", gb, gb);
-      em_line(E, "__builtin_assume(_g >= 0 && _g < %lld);   /* (the thread digits fold as with one group) */", gb);
-    } else {
-      em_line(E, "const oq_ix _g = threadIdx.x;");
-    }
-    for (int t = 0; t < F; t++) {
-      em_line(E, "oq_ix _q%d = _g * %d + %d;", t, F, t);
-      for (int d = S->D - 1; d >= 0; d--) em_line(E, "const oq_ix _T%d_%d = _q%d %% b%d; _q%d /= b%d;", d, t, t, d, t, d);
-    }
-    for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
-      if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
-        em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), F);
-  } else {
-    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
-  }
-  em_line(E, "size_t _shoff = 0;");
-  Buf nvb = {0};
-  for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
-  em_line(E, "const oq_ix nvb = %s;", nvb.s);
-  free(nvb.s);
-  if (E->packed) packed_when(E, "(int64_t)nvb", "256", 512);
-  em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
-  for (int j = 0; j < S->ncoarse; j++) {
-    int a = S->coarse_arg[j];
-    Buf n = {0};
-    em_bputs(&n, "(int64_t)1");
-    for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
-    free(n.s);
-    E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
-  }
-  /* prologue and epilogue see no block index: the first block's stands in */
-  em_line(E, "oq_ix r_ = blockIdx.x; (void)r_;");
-  for (int d = S->D - 1; d >= 0; d--) em_line(E, "const oq_ix B%d = r_ %% c%d; r_ /= c%d;", d, d, d);
-  E->ret_label = "_next";
-  E->has_return = false;
-  if (coarse_counts(S)) E->count_arr = em_slot_name(E, k, E->coarse_slot);
-  if (E->count_arr) em_line(E, "__shared__ unsigned _oq_sink;   /* counts of elements outside the accumulator */");
-  E->count_swz = E->count_arr && count_swizzled(E);
-  if (E->count_swz) em_xform_note(S, "%s", "swizzled-counts");
-  if (F > 1) coarse_phase(E, 0, 0, true);
-  else {
-    for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
-    em_thread_prelude(E, true);
-  }
-  em_line(E, "{");
-  E->ind++;
-  coarse_phase(E, 0, b1, false);
-  coarse_statements(E, b1, b1 + 1);
-  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
-  coarse_statements(E, b2, b2 + 1);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
-  coarse_epilogue(E);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
-  E->count_arr = NULL;
-  E->count_swz = false;
-  E->ind--;
-  em_line(E, "}");
-  coarse_finish(E);
 }
 
 /* ---- the CUDA dialect ---- */
@@ -1061,7 +440,7 @@ static void grid_phase(Em *E, int from, int to) {
 static void emit_grid_stride(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, cuda_axis[S->D - 1 - d]);
+  for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix T%d = threadIdx.%s;", d, em_cuda_axis[S->D - 1 - d]);
   Buf nvb = {0};
   for (int d = 0; d < S->D; d++) em_bprintf(&nvb, "%sc%d", d ? " * " : "", d);
   em_line(E, "const oq_ix nvb = %s;", nvb.s);
@@ -1168,7 +547,7 @@ static bool array_written(Em *E, Node *n, Node *base) {
 
 /* The reads to load ahead: of the linear loop, x[pos] as element _r (pf_arr); of persistent
    blocks (at_pos), x[pos] nodes (ahead). Only of arrays the kernel never writes. */
-static void pf_walk(Em *E, Node *n, bool at_pos) {
+void em_cuda_pf_walk(Em *E, Node *n, bool at_pos) {
   if (!n) return;
   bool lin = !at_pos && em_pos_index(E, n, E->lin_slot);
   if ((lin || (at_pos && em_at_pos(E, n))) && n->a->kind == N_IDENT) {
@@ -1183,7 +562,7 @@ static void pf_walk(Em *E, Node *n, bool at_pos) {
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) pf_walk(E, it.node, at_pos);
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) em_cuda_pf_walk(E, it.node, at_pos);
 }
 
 /* The vector type of V elements el (8 or 16 bytes: one load), or NULL. */
@@ -1280,7 +659,7 @@ static void pf_step(Em *E, int V, int m, int pipe, const char *label) {
 static int pf_collect(Em *E) {
   E->npf = 0;
   if (E->nreach > 1) return 0;
-  for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
+  for (int i = 0; i < E->S->kfunc->body.n; i++) em_cuda_pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return 0;
   int U = E->npf <= 2 ? 16 : 4;
   const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
@@ -1366,12 +745,12 @@ static void cuda_tiled_body(Em *E) {
   }
   /* the position's digits (last dimension fastest) and the stride's, added with carries */
   em_line(E, "oq_ix _x[%d], _s[%d];", D, D);
-  stride_digits(E, D, "n%d", "_r < _np ? _r : 0", "_st");
+  em_cuda_stride_digits(E, D, "n%d", "_r < _np ? _r : 0", "_st");
   em_line(E, "for (; _r < _np; _r += _st) {");
   E->ind++;
   for (int d = 0; d < D; d++) em_line(E, "const oq_ix P%d = _x[%d];", d, d);
   cuda_one_position(E, "_next");
-  stride_step(E, D, "n%d", false);
+  em_cuda_stride_step(E, D, "n%d", false);
   E->ind--;
   em_line(E, "}");
 }
@@ -1563,11 +942,11 @@ static void cuda_sweep_body(Em *E) {
   if (t->global_auto && !t->grid[0]) {
     em_line(E, "const oq_ix _nb = _V0 * _V1 * _V2, _st = (oq_ix)gridDim.x * blockDim.x;");
     em_line(E, "oq_ix _x[3], _s[3];");
-    stride_digits(E, 3, "_V%d", "_th < _nb ? _th : 0", "_st");
+    em_cuda_stride_digits(E, 3, "_V%d", "_th < _nb ? _th : 0", "_st");
     em_line(E, "for (; _th < _nb; _th += _st) {");
     E->ind++;
     em_line(E, "const oq_ix _B0 = _x[0], _B1 = _x[1], _B2 = _x[2]; (void)_B1; (void)_B2;");
-    stride_step(E, 3, "_V%d", false);
+    em_cuda_stride_step(E, 3, "_V%d", false);
   } else {
     for (int d = 0; d < 3; d++)
       em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
@@ -1659,7 +1038,7 @@ static void cuda_count_finish(Em *E) {
   if (!any_counted(S)) return;
   em_line(E, "if (!_pk) {   /* else the merges were packed */");
   E->ind++;
-  last_block_begin(E, "threadIdx.x", "_gc");
+  em_cuda_last_block_begin(E, "threadIdx.x", "_gc");
   for (int k = 0; k < S->npriv; k++) {
     if (!S->priv_esz[k] || !S->priv_count[k]) continue;
     int a = S->priv_arg[k];
@@ -1670,11 +1049,11 @@ static void cuda_count_finish(Em *E) {
     LastPass p = {"unsigned long long", "_k", em_sf(E, "__ldcg(_gc + _gco%d + _j * pvn%d + _i)", k, k),
                   em_sf(E, "_gc[_gco%d + _j * pvn%d + _i] = 0;", k, k), ct, em_sf(E, "(%s *)P.a%d.data", ct, a),
                   em_sf(E, "if (_k) *_y = %s;", count_sum(E, k, "_yo", "_k"))};
-    last_pass(E, "threadIdx.x", "blockDim.x", em_sf(E, "pvn%d", k), p);
+    em_cuda_last_pass(E, "threadIdx.x", "blockDim.x", em_sf(E, "pvn%d", k), p);
     E->ind--;
     em_line(E, "}");
   }
-  last_block_end(E, "threadIdx.x", "_gc");
+  em_cuda_last_block_end(E, "threadIdx.x", "_gc");
   E->ind--;
   em_line(E, "}");
 }
@@ -1700,7 +1079,7 @@ static void cuda_epilogue(Em *E) {
     Buf np = {0};
     em_bputs(&np, "(int64_t)1");
     for (int d = 0; d < S->D; d++) em_bprintf(&np, " * n%d", d);
-    if (any_counted(S)) packed_when(E, np.s, "32768", 4095);
+    if (any_counted(S)) em_cuda_packed_when(E, np.s, "32768", 4095);
     free(np.s);
     for (int k = 0; k < S->npriv; k++) {
       if (!S->priv_esz[k]) continue;
@@ -1713,7 +1092,7 @@ static void cuda_epilogue(Em *E) {
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
       if (S->priv_count[k]) {
         const char *y = em_sf(E, "((%s *)P.a%d.data)[_i]", ct, a);
-        packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
+        em_cuda_packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
         em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
       }
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
@@ -1763,7 +1142,7 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     block_facts(E);
     if (S->tiling_swept) cuda_unswitched(E, cuda_sweep_body);
     else if (S->tiled) cuda_unswitched(E, cuda_tiled_body);
-    else if (S->coarse) emit_coarse(E);
+    else if (S->coarse) em_cuda_coarse_kernel(E);
     else if (S->vthreads > 1) cuda_vthread_body(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
@@ -2208,8 +1587,97 @@ static bool cuda_divergent_ok(KSpec *S) {
   return b.seen_div && b.inside == 1 && !b.after && !b.looped;
 }
 
+/* ---- the CUDA dialect's pieces of the shared emitter (EmDialect) ---- */
+
+static void cuda_barrier(Em *E, Node *n) {
+  if (em_is_barrier_stmt(n) && em_is_grid_barrier(n)) em_line(E, "oq_grid_sync(%s, %d);", E->L, em_div_site(E, n, KE_GRID_BARRIER));
+  else em_line(E, em_is_barrier_stmt(n) ? "__syncthreads();" : "__threadfence();");
+}
+
+/* shared(): the next piece of the block's dynamic shared memory, zeroed by all threads
+   (em_shared_plan says whether that needs a barrier of its own); virtual threads
+   (E->phases): once per GPU thread. */
+static void cuda_shared_alloc(Em *E, Node *n, int k, const char *sh, int rank, const char *dv, const char *same) {
+  (void)same;
+  int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
+  em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
+          E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
+          sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
+}
+
+/* An array parameter in constant memory (S->cmem_params): the launcher copied it to offset
+   a.i of oq_cmem. */
+static char *cuda_param_load(Em *E, int i, KType t, const char *a) {
+  if (i >= 32 || !(E->S->cmem_params >> i & 1)) return NULL;
+  return em_array_literal(E, t, em_sf(E, "(oq_cmem + %s.i)", a), a);
+}
+
+/* CUDA: private array k (argument a) in the block's dynamic shared memory when the launcher
+   set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
+static void cuda_priv_load(Em *E, int k, int a, KType t) {
+  KSpec *S = E->S;
+  int esz = S->priv_esz[k];
+  if (k == 0) {
+    em_line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
+    em_line(E, "size_t _po = 0;");
+  }
+  const char *ct = !esz ? em_el_ctype(t.el) : S->priv_count[k] ? "unsigned" : em_el_ctype(t.el);
+  em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
+  Buf n = {0};
+  em_bputs(&n, "(int64_t)1");
+  for (int d = 0; d < t.rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
+  em_line(E, "const int64_t pvn%d = %s; (void)pvn%d;", k, n.s, k);
+  free(n.s);
+  em_line(E, "%s *const pvp%d = (%s *)((char *)oq_shbuf + _po), *const pvq%d = pvp%d + _ln; (void)pvp%d; (void)pvq%d;",
+          ct, k, ct, k, k, k, k);
+  if (esz) em_line(E, "if (pv%d) _po += ((size_t)(pvn%d << _lgR) * %d + 15) & ~(size_t)15;", k, k, esz);
+}
+
+/* The private copies, which the block's threads zero before any update. */
+static void cuda_priv_loads(Em *E) {
+  KSpec *S = E->S;
+  Func *f = S->kfunc;
+  if (!S->npriv) return;
+  for (int k = 0; k < S->npriv; k++) {
+    int a = S->priv_arg[k];
+    cuda_priv_load(E, k, a, a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type);
+  }
+  em_line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
+  em_line(E, "__syncthreads();");
+  em_cuda_count_offsets(E);
+}
+
+static const EmDialect dialect_cuda = {
+  .name = "CUDA",
+  .lit_fmt = "%s{",
+  .func_qual = "static __device__",
+  .launch_at = "P.",
+  .arg_fmt = "P.a%d",
+  .trunc32 = "oq_fix32(%s)",
+  .trunc64 = "oq_fix64(%s)",
+  .off32_fmt = "oq_fix32(%s)",
+  .fadd = "atomicAdd",
+  .real_checked = true,
+  .cas16 = true,      /* oq_acas's 16-byte overload (sm_90) */
+  .warps = true,
+  .shared_needs_barrier = true,
+  .vthreads = true,
+  .out_identity = true,
+  .transforms = em_cuda_transforms,
+  .barrier = cuda_barrier,
+  .shared_alloc = cuda_shared_alloc,
+  .collective = cuda_collective,
+  .param_load = cuda_param_load,
+  .priv_loads = cuda_priv_loads,
+  .count_update = em_cuda_count_update,
+  .priv_count = cuda_priv_count,
+  .priv_update = cuda_priv_update,
+  .shadow_update = em_cuda_shadow_update,
+  .native_update = cuda_native_update,
+};
+
 char *emit_cuda(KSpec *S) {
-  Em E = {.S = S, .cuda = true};
+  Em E = {.S = S, .D = &dialect_cuda};
   if (setjmp(S->fail)) {
     free(E.arrtypes.s);
     free(E.tuptypes.s);
