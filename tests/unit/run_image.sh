@@ -8,7 +8,7 @@ out=build/test_image
 mkdir -p build
 CC=${CC:-cc}
 if ! $CC -std=c11 -Wall -Wextra -Werror -D_GNU_SOURCE -g -O1 -fno-omit-frame-pointer \
-    -fsanitize=address,undefined -fno-sanitize-recover=undefined \
+    -fsanitize=address,undefined -fno-sanitize-recover=undefined -Isrc \
     -o "$out" tests/unit/test_image.c src/runtime/rt_image.c src/runtime/rt_pnm.c src/base/diag.c src/base/arena.c \
     -lpng -ljpeg -ltiff -lm; then
   echo "test_image: build failed"
