@@ -95,3 +95,14 @@ function y = widen(disp, title)
     y = disp * title
 end
 assert(widen(2, 3) == 6)
+% ... in a kernel too
+function [] __kernel__ shadow(x : vec, y : vec, pos : int)
+    disp = x[pos] * 2
+    title = disp + 1
+    y[pos] = title
+end
+w = ones(8) * -1
+parallel_do(8, src, w, shadow)
+for i = 0..7
+    assert(w[i] == 2 * i + 1)
+end
