@@ -190,34 +190,21 @@ static void lex_number(Lexer *L) {
   L->p = p;
 }
 
+/* Backslash is an ordinary character in a string literal: "H:\out\" and
+   import "C:\Users\me\lib.q" are Windows paths in published code. Escapes such as \n are
+   interpreted by the formats of printf and sprintf (rt_builtins.c), not here. */
 static void lex_string(Lexer *L) {
   const char *start = L->p;
   const char *p = start + 1;
-  char *buf = arena_alloc(L->arena, strcspn(p, "\n") + 1);
-  size_t n = 0;
   for (; *p != '"'; p++) {
     if (*p == '\n' || *p == 0) {
       error_token(L, start, p, "unterminated string (missing '\"' before the end of the line)");
       L->p = p;
       return;
     }
-    if (*p == '\\' && p[1] && p[1] != '\n') {
-      p++;
-      switch (*p) {
-      case 'n': buf[n++] = '\n'; break;
-      case 't': buf[n++] = '\t'; break;
-      case 'r': buf[n++] = '\r'; break;
-      case '"': buf[n++] = '"'; break;
-      case '\\': buf[n++] = '\\'; break;
-      default: buf[n++] = '\\'; buf[n++] = *p; break;   /* kept: "C:\data" is a path */
-      }
-    } else {
-      buf[n++] = *p;
-    }
   }
-  buf[n] = 0;
   Token *t = push(L, TK_STRING, start, p + 1);
-  t->str = buf;
+  t->str = arena_strndup(L->arena, start + 1, (size_t)(p - start - 1));
   L->p = p + 1;
 }
 

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "front/lex.h"
+#include "front/types.h"
 
 enum { MAX_DEPTH = 256, MAX_ERRORS = 20 };
 
@@ -46,6 +47,9 @@ typedef struct Parser {
   bool in_pattern;      /* a match pattern: `x -> ...` there is not a lambda */
   bool in_line_attr;    /* `!name a=1; b=2`: there ';' separates arguments */
   bool fail_in_attr;    /* in_line_attr when the last syntax error was raised */
+  bool in_condition;    /* an if/elseif/while/until condition: `(a[i] ~= 0)` compares there */
+  int assign_from;      /* token index where a statement's left side starts, -1: none */
+  int paren_from;       /* token index after the '(' of `(a[i] ~= m)`, -1: none (parse_cmp) */
   jmp_buf *on_error;    /* recovery point of the statement being parsed */
   jmp_buf *on_abort;    /* too many errors */
   OpenBlock open[MAX_DEPTH + 2];   /* each push but the program's and a `(s1; s2)` body's
@@ -307,7 +311,9 @@ static void *guarded(Parser *P, ParseFn *fn, void *arg) {
   jmp_buf here;
   jmp_buf *outer = P->on_error;
   int from = P->pos, nest = P->nest, depth = P->depth, nopen = P->nopen;
+  int assign_from = P->assign_from, paren_from = P->paren_from;
   bool in_pattern = P->in_pattern, in_line_attr = P->in_line_attr;
+  bool in_condition = P->in_condition;
   P->on_error = &here;
   if (setjmp(here)) {
     P->on_error = outer;
@@ -316,6 +322,9 @@ static void *guarded(Parser *P, ParseFn *fn, void *arg) {
     P->nopen = nopen;
     P->in_pattern = in_pattern;
     P->in_line_attr = in_line_attr;
+    P->in_condition = in_condition;
+    P->assign_from = assign_from;
+    P->paren_from = paren_from;
     skip_to_boundary(P, from, !P->fail_in_attr);
     return NULL;
   }
@@ -333,27 +342,6 @@ static Type *new_type(Parser *P, TypeKind kind, const char *name, SrcLoc loc) {
   t->loc = loc;
   return t;
 }
-
-static const struct {
-  const char *name;
-  TypeKind kind;
-  int rank, fixed_len;
-  TypeKind elem;
-} builtin_types[] = {
-  {"scalar", TY_SCALAR, 0, 0, 0}, {"int", TY_INT, 0, 0, 0}, {"cscalar", TY_CSCALAR, 0, 0, 0},
-  {"bool", TY_BOOL, 0, 0, 0}, {"string", TY_STRING, 0, 0, 0}, {"int8", TY_INT8, 0, 0, 0},
-  {"uint8", TY_UINT8, 0, 0, 0}, {"int16", TY_INT16, 0, 0, 0}, {"uint16", TY_UINT16, 0, 0, 0},
-  {"int32", TY_INT32, 0, 0, 0}, {"uint32", TY_UINT32, 0, 0, 0}, {"int64", TY_INT64, 0, 0, 0},
-  {"vec", TY_ARRAY, 1, 0, TY_SCALAR}, {"mat", TY_ARRAY, 2, 0, TY_SCALAR},
-  {"cube", TY_ARRAY, 3, 0, TY_SCALAR}, {"cvec", TY_ARRAY, 1, 0, TY_CSCALAR},
-  {"cmat", TY_ARRAY, 2, 0, TY_CSCALAR}, {"ccube", TY_ARRAY, 3, 0, TY_CSCALAR},
-  {"ivec", TY_ARRAY, 1, 0, TY_INT}, {"ivec2", TY_ARRAY, 1, 2, TY_INT},
-  {"ivec3", TY_ARRAY, 1, 3, TY_INT}, {"ivec4", TY_ARRAY, 1, 4, TY_INT},
-  {"vec2", TY_ARRAY, 1, 2, TY_SCALAR}, {"vec3", TY_ARRAY, 1, 3, TY_SCALAR},
-  {"vec4", TY_ARRAY, 1, 4, TY_SCALAR}, {"mat2x2", TY_ARRAY, 2, 0, TY_SCALAR},
-  {"mat3x3", TY_ARRAY, 2, 0, TY_SCALAR}, {"mat4x4", TY_ARRAY, 2, 0, TY_SCALAR},
-  {"thread_block", TY_THREAD_BLOCK, 0, 0, 0},
-};
 
 static const struct { const char *name; unsigned bit; } type_modifiers[] = {
   {"unchecked", TM_UNCHECKED}, {"checked", TM_CHECKED}, {"safe", TM_SAFE},
@@ -418,12 +406,12 @@ static Type *parse_func_type(Parser *P) {
 static Type *parse_named_type(Parser *P) {
   Token *t = advance(P);
   Type *ty = new_type(P, TY_NAMED, t->str, t->loc);
-  for (size_t i = 0; i < sizeof builtin_types / sizeof *builtin_types; i++) {
-    if (strcmp(t->str, builtin_types[i].name)) continue;
-    ty->kind = builtin_types[i].kind;
-    ty->rank = builtin_types[i].rank;
-    ty->fixed_len = builtin_types[i].fixed_len;
-    if (ty->kind == TY_ARRAY) ty->elem = new_type(P, builtin_types[i].elem, NULL, t->loc);
+  const BuiltinType *b = builtin_type(t->str);
+  if (b) {
+    ty->kind = b->kind;
+    ty->rank = b->rank;
+    ty->fixed_len = b->fixed_len;
+    if (ty->kind == TY_ARRAY) ty->elem = new_type(P, b->elem, NULL, t->loc);
   }
   if (ty->kind == TY_ARRAY && at(P, TK_LBRACE)) {
     Token *open = advance(P);
@@ -525,6 +513,15 @@ static Node *expr_stmt(Parser *P, Node *e) {
   return s;
 }
 
+/* `f(img, n : int)`: published code writes a type after a call argument. It is parsed and
+   not kept: the argument is its expression (docs/parser.md). */
+static void skip_arg_type(Parser *P) {
+  advance(P);   /* ':' */
+  if (at(P, TK_ASSIGN))
+    fail(P, peek(P)->loc, "named arguments (name := value) are not supported");
+  parse_type(P);
+}
+
 /* Arguments of a call or an index, up to `close`; a lone ':' is N_COLON (whole dimension). */
 static void parse_args(Parser *P, NodeList *out, TokKind close, const Token *open) {
   P->nest++;
@@ -537,6 +534,7 @@ static void parse_args(Parser *P, NodeList *out, TokKind close, const Token *ope
         list_push(P, out, new_node(P, N_COLON, t->loc));
       } else {
         list_push(P, out, parse_expr(P));
+        if (close == TK_RPAREN && at(P, TK_COLON)) skip_arg_type(P);
       }
     } while (accept(P, TK_COMMA));
   }
@@ -568,10 +566,13 @@ static void parse_paren_block(Parser *P, NodeList *out) {
   int opener = cur(P);
   Token *open = advance(P);
   int nest = P->nest;
+  bool in_condition = P->in_condition;
   P->nest = 0;
+  P->in_condition = false;
   P->open[P->nopen++] = (OpenBlock){ BK_PAREN, opener };
   parse_body(P, out);
   P->nopen--;
+  P->in_condition = in_condition;
   if (!at(P, TK_RPAREN)) expect_close(P, TK_RPAREN, open);
   P->nest = nest;
   advance(P);
@@ -607,7 +608,10 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
 static Node *parse_paren(Parser *P) {
   Token *open = advance(P);
   P->nest++;
+  int paren_from = P->paren_from;
+  P->paren_from = P->in_condition ? -1 : cur(P);
   Node *e = parse_expr(P);
+  P->paren_from = paren_from;
   if (is_assign_op(peek(P)->kind) && (assignable(e) || e->kind == N_MATRIX)) {
     e = finish_assign(P, e);
   } else if (at(P, TK_COMMA)) {
@@ -794,7 +798,7 @@ static Node *parse_range(Parser *P) {
 static Op cmp_op(TokKind k) {
   switch (k) {
   case TK_EQ: return OP_EQ;
-  case TK_NE: return OP_NE;
+  case TK_NE: case TK_XOR_ASSIGN: return OP_NE;   /* `~=`: see parse_cmp */
   case TK_LT: return OP_LT;
   case TK_LE: return OP_LE;
   case TK_GT: return OP_GT;
@@ -803,9 +807,17 @@ static Op cmp_op(TokKind k) {
   }
 }
 
+/* `~=` is not-equal (`if a~=0`, `b = a ~= 0`), except after the left side of a statement
+   (`x ~= m`) and after an array element just inside '(' outside a condition
+   (`b = (a[6] ~= m)`, the atomic form of seed 001): there it is the xor-assignment, which
+   is left to the caller. */
 static Node *parse_cmp(Parser *P) {
+  int from = cur(P);
   Node *e = parse_range(P);
   for (Op op; (op = cmp_op(peek(P)->kind)) != OP_NONE;) {
+    if (at(P, TK_XOR_ASSIGN) && ((from == P->assign_from && assignable(e)) ||
+                                 (from == P->paren_from && e->kind == N_INDEX)))
+      break;
     Token *t = advance(P);
     e = binary(P, op, t, e, parse_range(P));
   }
@@ -900,11 +912,23 @@ static Node *finish_assign(Parser *P, Node *lhs) {
 
 /* An expression, or an assignment when an assignment operator follows it. */
 static Node *parse_expr_or_assign(Parser *P) {
+  int assign_from = P->assign_from;
+  P->assign_from = cur(P);
   Node *lhs = parse_expr(P);
+  P->assign_from = assign_from;
   return is_assign_op(peek(P)->kind) ? finish_assign(P, lhs) : lhs;
 }
 
 /* ---------------------------------------------------------------- statements */
+
+/* `beta = 2*3^2,` at the end of a line: published code (MATLAB habit) ends statements with a
+   comma; it separates nothing. The lexer dropped the line break after the comma, so the
+   token after it starts a new line. */
+static bool at_trailing_comma(Parser *P) {
+  if (!at(P, TK_COMMA)) return false;
+  const Token *next = after(P, cur(P));
+  return next->nl_before || next->kind == TK_EOF;
+}
 
 static bool at_statement_end(Parser *P) {
   Token *t = peek(P);
@@ -914,6 +938,7 @@ static bool at_statement_end(Parser *P) {
 }
 
 static void end_of_statement(Parser *P, Node *s) {
+  if (at_trailing_comma(P)) { advance(P); return; }
   if (at_statement_end(P)) return;
   /* `{!a} {!b}` and `{!parallel for} for ...`: a braced attribute needs no separator */
   if (s && s->kind == N_ATTR && P->toks[P->pos - 1].kind == TK_RBRACE) return;
@@ -932,16 +957,42 @@ static void end_of_header(Parser *P, const char *what) {
   expected(P, msg);
 }
 
-/* x : T and x : T = e */
-static Node *parse_declaration(Parser *P) {
-  Token *name = advance(P);
+static Node *ident_node(Parser *P, const Token *name) {
+  Node *n = new_node(P, N_IDENT, name->loc);
+  n->name = name->str;
+  return n;
+}
+
+/* target : T [= e], with the ':' current; target is a name or a field (`p.a : scalar = 1`) */
+static Node *finish_declaration(Parser *P, Node *target) {
   advance(P);   /* ':' */
-  Node *target = new_node(P, N_IDENT, name->loc);
-  target->name = name->str;
-  Node *n = new_node(P, N_ASSIGN, name->loc);
+  Node *n = new_node(P, N_ASSIGN, target->loc);
   list_push(P, &n->list, target);
   n->type = parse_type(P);
   if (accept(P, TK_ASSIGN)) n->b = parse_expr(P);
+  return n;
+}
+
+/* x : T and x : T = e */
+static Node *parse_declaration(Parser *P) {
+  return finish_declaration(P, ident_node(P, advance(P)));
+}
+
+/* `int pw = 5`, `scalar x = 1`: a C-style declaration with a built-in type name, the same
+   tree as `pw : int = 5`. */
+static bool c_declaration_ahead(Parser *P) {
+  const Token *t = &P->toks[P->pos];
+  return t->kind == TK_IDENT && builtin_type(t->str) && t[1].kind == TK_IDENT &&
+         t[2].kind == TK_ASSIGN;
+}
+
+static Node *parse_c_declaration(Parser *P) {
+  Type *type = parse_type(P);
+  Node *n = new_node(P, N_ASSIGN, peek(P)->loc);
+  list_push(P, &n->list, ident_node(P, advance(P)));
+  n->type = type;
+  advance(P);   /* '=' */
+  n->b = parse_expr(P);
   return n;
 }
 
@@ -953,7 +1004,7 @@ static Node *parse_command(Parser *P) {
   Node *call = new_node(P, N_CALL, name->loc);
   call->a = callee;
   do list_push(P, &call->list, parse_expr(P));
-  while (accept(P, TK_COMMA));
+  while (!at_trailing_comma(P) && accept(P, TK_COMMA));
   return expr_stmt(P, call);
 }
 
@@ -963,10 +1014,14 @@ static bool starts_command_arg(const Token *t) {
 }
 
 /* `print -7`, `print !ok`, `print [1,2]`: after print (and disp) anything but the end of
-   the statement or an assignment starts its argument list. */
+   the statement, an assignment, a field (`disp.subplot(1,3,0)`: published code names a
+   variable disp) or a '[' written against the name (`disp[0] = 1`) starts its argument
+   list. */
 static bool is_print_command(const Token *name, const Token *next) {
   if (strcmp(name->str, "print") && strcmp(name->str, "disp")) return false;
+  bool glued = next->loc.line == name->loc.line && next->loc.col == name->loc.col + name->len;
   return next->kind != TK_NEWLINE && next->kind != TK_EOF && next->kind != TK_SEMI &&
+         next->kind != TK_DOT && !(next->kind == TK_LBRACK && glued) &&
          !is_assign_op(next->kind);
 }
 
@@ -975,9 +1030,11 @@ static Node *parse_simple_statement(Parser *P) {
   if (t->kind == TK_IDENT) {
     Token *next = &P->toks[P->pos + 1];
     if (next->kind == TK_COLON) return parse_declaration(P);
+    if (c_declaration_ahead(P)) return parse_c_declaration(P);
     if (starts_command_arg(next) || is_print_command(t, next)) return parse_command(P);
   }
   Node *e = parse_expr_or_assign(P);
+  if (e->kind == N_FIELD && at(P, TK_COLON)) return finish_declaration(P, e);
   return e->kind == N_ASSIGN ? e : expr_stmt(P, e);
 }
 
@@ -1155,7 +1212,9 @@ static void parse_block(Parser *P, BlockKind kind, int opener, NodeList *body) {
 }
 
 static void *condition_fn(Parser *P, void *what) {
+  P->in_condition = true;
   Node *c = parse_expr(P);
+  P->in_condition = false;
   end_of_header(P, what);
   return c;
 }
@@ -1210,7 +1269,10 @@ static Node *parse_while(Parser *P) {
 
 static void *until_fn(Parser *P, void *arg) {
   (void)arg;
-  return parse_expr(P);
+  P->in_condition = true;
+  Node *c = parse_expr(P);
+  P->in_condition = false;
+  return c;
 }
 
 static Node *parse_repeat(Parser *P) {
@@ -1281,7 +1343,9 @@ static void *function_header_fn(Parser *P, void *func) {
   if (at(P, TK_LBRACK)) {
     Token *open = advance(P);
     parse_params(P, &f->outs, &f->nouts, TK_RBRACK, open);
-    expect(P, TK_ASSIGN, "'=' after the function's outputs");
+    /* seed 001 writes `function [] __kernel__ copy_kernel(...)`: no '=' after no outputs */
+    bool bare = !f->nouts && (at(P, TK_KERNEL) || at(P, TK_DEVICE) || at(P, TK_IDENT));
+    if (!bare) expect(P, TK_ASSIGN, "'=' after the function's outputs");
   } else if (at(P, TK_IDENT) && (after(P, cur(P))->kind == TK_ASSIGN ||
                                  after(P, cur(P))->kind == TK_COLON)) {
     Token *name = advance(P);
@@ -1433,6 +1497,7 @@ Node *parse_file(Arena *arena, SrcFile *file) {
   P->toks = tokens.toks;
   P->ntoks = tokens.n;
   P->partner = match_brackets(tokens.toks, tokens.n);
+  P->assign_from = P->paren_from = -1;
   Node *program = new_node(P, N_PROGRAM, (SrcLoc){ file, 1, 1 });
   program->str = file->path;
   jmp_buf stop;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "interp/interp_priv.h"
+#include "front/types.h"
 #include "runtime/rt_image.h"
 #include "backend/rt_profile.h"
 #include "backend/cuda/rt_gpu.h"
@@ -29,9 +30,20 @@ static Value ib_assert(Interp *I, Node *call, int argc, Value *argv) {
   rt_error(call->loc, "assertion failed: %s", text);
 }
 
+/* error("text ", x) joins its arguments as print does (published code passes several). */
 static Value ib_error(Interp *I, Node *call, int argc, Value *argv) {
   (void)I;
-  char *msg = argc ? rt_format(argv[0]) : strdup("error");
+  if (!argc) rt_error(call->loc, "error");
+  size_t len = 0;
+  char *msg = NULL;
+  for (int i = 0; i < argc; i++) {
+    char *part = rt_format(argv[i]);
+    size_t n = strlen(part);
+    msg = realloc(msg, len + n + 1);
+    memcpy(msg + len, part, n + 1);
+    len += n;
+    free(part);
+  }
   rt_error(call->loc, "%s", msg);
 }
 
@@ -170,19 +182,6 @@ static Type *make_type(TypeKind kind, const char *name, int rank, int fixed_len,
   return t;
 }
 
-static const struct { const char *name; int rank, fixed_len; TypeKind elem; } array_types[] = {
-  {"vec", 1, 0, TY_SCALAR}, {"mat", 2, 0, TY_SCALAR}, {"cube", 3, 0, TY_SCALAR},
-  {"cvec", 1, 0, TY_CSCALAR}, {"cmat", 2, 0, TY_CSCALAR}, {"ccube", 3, 0, TY_CSCALAR},
-  {"ivec2", 1, 2, TY_INT}, {"ivec3", 1, 3, TY_INT}, {"ivec4", 1, 4, TY_INT},
-  {"vec2", 1, 2, TY_SCALAR}, {"vec3", 1, 3, TY_SCALAR}, {"vec4", 1, 4, TY_SCALAR},
-};
-
-static const struct { const char *name; TypeKind kind; } plain_types[] = {
-  {"scalar", TY_SCALAR}, {"cscalar", TY_CSCALAR}, {"string", TY_STRING}, {"bool", TY_BOOL},
-  {"int8", TY_INT8}, {"uint8", TY_UINT8}, {"int16", TY_INT16}, {"uint16", TY_UINT16},
-  {"int32", TY_INT32}, {"uint32", TY_UINT32}, {"int64", TY_INT64},
-};
-
 /* ---- the table of globals ---- */
 
 static Global **globals;
@@ -224,14 +223,7 @@ const Global *global_lookup(const char *name) {
     v.fn->builtin = b;
     return global_add(b->name, v);
   }
-  for (size_t i = 0; i < sizeof array_types / sizeof *array_types; i++)
-    if (!strcmp(array_types[i].name, name))
-      return global_add(array_types[i].name,
-                        v_type(make_type(TY_ARRAY, array_types[i].name, array_types[i].rank,
-                                         array_types[i].fixed_len, array_types[i].elem)));
-  for (size_t i = 0; i < sizeof plain_types / sizeof *plain_types; i++)
-    if (!strcmp(plain_types[i].name, name))
-      return global_add(plain_types[i].name,
-                        v_type(make_type(plain_types[i].kind, plain_types[i].name, 0, 0, TY_UNKNOWN)));
+  const BuiltinType *t = builtin_type(name);
+  if (t) return global_add(t->name, v_type(make_type(t->kind, t->name, t->rank, t->fixed_len, t->elem)));
   return NULL;
 }

@@ -129,7 +129,9 @@ static void collect_locals(Resolver *R, Scope *s, NodeList *body) {
 
 /* Imports splice the imported file's function definitions into the top level. The file was
    loaded with the program (transform_macro.c): imp->a, NULL when another import of the
-   same file brought it (or it was not found: said there). */
+   same file brought it (or it was not found: said there). A module's own main() (library
+   modules often carry a test main) stays out: only the main() of the file that was run
+   runs (interp.c, find_main). */
 static void import_file(Resolver *R, Node *imp) {
   Scope *s = R->scope;
   if (s->parent) { diag_error(imp->loc, "import is only allowed at the top level"); return; }
@@ -138,6 +140,7 @@ static void import_file(Resolver *R, Node *imp) {
   NodeList defs = {0};
   for (int i = 0; i < prog->list.n; i++) {
     Node *n = prog->list.items[i];
+    if (n->kind == N_FUNCDEF && n->func->name && !strcmp(n->func->name, "main")) continue;
     if (n->kind == N_FUNCDEF || n->kind == N_IMPORT || n->kind == N_REDUCTION ||
         n->kind == N_TYPEDEF || n->kind == N_MACRO)
       nodelist_push(&defs, n);

@@ -711,6 +711,11 @@ static void format_args(const char *fn, StrBuf *b, Value fmtv, int argc, const V
   const char *f = fmtv.str->s, *end = f + fmtv.str->len;
   int next = 0;
   while (f < end) {
+    if (*f == '\\' && f + 1 < end && strchr("ntr\\", f[1])) {   /* string literals keep backslashes */
+      sb_putc(b, f[1] == 'n' ? '\n' : f[1] == 't' ? '\t' : f[1] == 'r' ? '\r' : '\\');
+      f += 2;
+      continue;
+    }
     if (*f != '%') { sb_putc(b, *f++); continue; }
     const char *start = f++;
     if (f < end && *f == '%') { sb_putc(b, '%'); f++; continue; }
