@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include "base/config.h"
 #include "interp/interp.h"
 #include "front/parse.h"
 #include "backend/cpu/rt_cpu.h"
@@ -62,6 +63,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse") && strcmp(cmd, "emit"))
     return usage_error("unknown command '%s'", cmd);
 
+  config_load();
   InterpOptions opt = { .target = TARGET_AUTO, .argv0 = argv[0] };
   const char *path = NULL;
   bool dump = false;
@@ -113,8 +115,7 @@ int main(int argc, char **argv) {
     if (dump) ast_dump(program, 0);
     return 0;
   }
-  const char *np = getenv("OQ_NO_PARLOOP");
-  if (np && *np && strcmp(np, "0")) opt.no_parloop = true;
+  if (config()->no_parloop) opt.no_parloop = true;
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = !opt.emit_cuda;
     opt.target = TARGET_CPU;

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "device/rt_cuda.h"
 
 /* ---- the part of cuda.h that is used ---- */
@@ -120,7 +121,7 @@ static const CuSym cu_graph_syms[] = { CU_GRAPH_FUNCS(ENTRY) };
 
 static int state;                 /* 0: not tried, 1: available, -1: not */
 static bool graphs_loaded;        /* CU_GRAPH_FUNCS are there */
-static bool batching;             /* launches are batched (OQ_CUDA_GRAPHS, cuda_set_batching) */
+static bool batching;             /* launches are batched (OQ_DEV_CUDA_GRAPHS, cuda_set_batching) */
 static void flush(void);
 static char reason[512];
 static CudaDevice dev;
@@ -181,8 +182,8 @@ static void *open_driver(void) {
     "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1",
     "/usr/lib64/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1",
   };
-  const char *env = getenv("OQ_LIBCUDA");
-  if (env && *env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  const char *env = config()->libcuda;
+  if (env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
   for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
     void *h = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
     if (h) return h;
@@ -241,8 +242,8 @@ static void read_device(CUdevice d, int ordinal) {
 }
 
 static bool init(void) {
-  const char *off = getenv("OQ_CUDA_DISABLE");
-  if (off && *off && strcmp(off, "0")) return setf(0, "CUDA is disabled (OQ_CUDA_DISABLE=%s)", off);
+  const char *off = config()->cuda_disable;
+  if (off) return setf(0, "CUDA is disabled (OQ_CUDA_DISABLE=%s)", off);
   void *lib = open_driver();
   if (!lib) return setf(0, "the CUDA driver (libcuda.so.1) is not installed");
   if (!load_symbols(lib)) return false;
@@ -251,8 +252,8 @@ static bool init(void) {
   int count = 0, ordinal = 0;
   if ((r = cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return setf(r, "cuDeviceGetCount failed");
   if (count == 0) return setf(0, "no CUDA device is present");
-  const char *env = getenv("OQ_CUDA_DEVICE");
-  if (env && *env) ordinal = atoi(env);
+  const char *env = config()->cuda_device;
+  if (env) ordinal = atoi(env);
   if (ordinal < 0 || ordinal >= count)
     return setf(0, "OQ_CUDA_DEVICE=%s: there are %d devices", env, count);
   CUdevice d;
@@ -264,8 +265,7 @@ static bool init(void) {
   read_device(d, ordinal);
   rt_array_free_hook = cuda_array_free;
   rt_array_host_hook = cuda_array_host;
-  const char *b = getenv("OQ_CUDA_GRAPHS");
-  batching = graphs_loaded && !(b && !strcmp(b, "0"));
+  batching = graphs_loaded && config()->dev.cuda_graphs;
   return true;
 }
 
@@ -423,7 +423,7 @@ static void launch_now(CudaKernel *k, const unsigned grid[3], const unsigned blo
 }
 
 /* ---- batched launches ----
-   With batching on (the default; OQ_CUDA_GRAPHS=0 turns it off), a launch is not submitted
+   With batching on (the default; OQ_DEV_CUDA_GRAPHS=0 turns it off), a launch is not submitted
    at once: it joins a queue, its parameter values copied. Every other call that reaches the
    device (copies, memset, free, events, waits, cooperative launches, unloading) submits the
    queue first, in order, on the same (legacy default) stream, and so does a full queue; a

@@ -121,21 +121,11 @@ void cuda_mem_free(CudaPtr p, size_t n) {
 /* ---- transfers ---- */
 
 static CudaTransfer transfer = XFER_REGISTER;
-static bool transfer_read;
 
-CudaTransfer cuda_get_transfer(void) {
-  if (!transfer_read) {
-    const char *e = getenv("OQ_CUDA_TRANSFER");
-    transfer_read = true;
-    if (e && !strcmp(e, "pageable")) transfer = XFER_PAGEABLE;
-    else if (e && !strcmp(e, "register")) transfer = XFER_REGISTER;
-  }
-  return transfer;
-}
+CudaTransfer cuda_get_transfer(void) { return transfer; }
 
 void cuda_set_transfer(CudaTransfer t) {
   transfer = t;
-  transfer_read = true;
 }
 
 static size_t array_bytes(const Array *a) { return (size_t)a->numel * el_size(a->elem); }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "device/rt_cuda.h"
 #include "runtime/rt_cache.h"
 
@@ -71,9 +72,9 @@ static void *try_dir(const char *dir) {
 }
 
 static void *open_nvrtc(void) {
-  const char *env = getenv("OQ_NVRTC");
-  if (env && *env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
-  const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+  const char *env = config()->nvrtc;
+  if (env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  const char *homes[] = { config()->cuda_homes[0], config()->cuda_homes[1], "/usr/local/cuda" };
   char dir[4096];
   for (size_t i = 0; i < sizeof homes / sizeof *homes; i++) {
     if (!homes[i] || !*homes[i]) continue;

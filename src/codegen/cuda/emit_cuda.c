@@ -1,5 +1,6 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
+#include "base/config.h"
 #include "codegen/emit.h"
 #include "codegen/codegen.h"
 
@@ -213,12 +214,6 @@ static void vthread_close(Em *E) {
   em_line(E, "}");
 }
 
-/* Whether tuning knob `name` (an environment variable) is set to 0. */
-static bool knob_off(const char *name) {
-  const char *e = getenv(name);
-  return e && !strcmp(e, "0");
-}
-
 /* Whether some private copy is in shared memory and counted (its merge: cuda_epilogue). */
 static bool any_counted(KSpec *S) {
   for (int k = 0; k < S->npriv; k++)
@@ -235,7 +230,7 @@ static int64_t coarse_gblock(KSpec *S) {
 /* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
    and the grid-stride order (coarse_loop), which coarse groups need (coarse_ahead). */
 static bool coarse_gs_knobs(void) {
-  return !knob_off("OQ_CUDA_COARSE_PIPE") && !knob_off("OQ_CUDA_COARSE_GS");
+  return config()->dev.coarse_pipe && config()->dev.coarse_gs;
 }
 
 /* With the block size in the key, the compiler may know each thread index's bound (index
@@ -298,9 +293,7 @@ void em_cuda_transforms(Em *E) {
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tile_ppt = 1;
-  S->merge_copies = 8;
-  const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
-  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
+  S->merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
   /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
   if (!S->tiled || (S->tiling_swept && (!S->tiling.grid[0] || ktiling_box(&S->tiling)))) E->lin_slot = -1;
   if (!S->tiled) {
@@ -315,11 +308,11 @@ void em_cuda_transforms(Em *E) {
   if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
   if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->nshared) em_shared_plan(E);
-  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  S->coarse = S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
-  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !config()->dev.coarse_noldg; i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
     for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
@@ -416,12 +409,12 @@ static void packed_merge(Em *E, const char *w, const char *v, const char *ety, c
    against 0.0360-0.0373: many blocks queue on each word; 2048x2048x3 (528, 62) and
    1920x1080x3 (507, 32) within 1 us either way. Flat hist_naive (counted copies, 528
    blocks): 3-10 % faster packed at 2048x2896x3 to 4096x4096x3 (2^15 positions per block or
-   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_CUDA_PACKED=1:
+   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_DEV_CUDA_PACKED=1:
    whenever the sums fit (tests). */
 static void packed_when(Em *E, const char *work, const char *least, int most) {
-  const char *e = getenv("OQ_CUDA_PACKED");
-  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", e && !strcmp(e, "1") ? 4095 : most,
-          e && !strcmp(e, "1") ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
+  bool always = config()->dev.cuda_packed == 1;
+  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", always ? 4095 : most,
+          always ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
 }
 
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
@@ -462,11 +455,10 @@ bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *v
    lane of a warp at once) spread over the 32 banks instead of 32 / c of them (H100, seed
    000's hist_shared on a uniform 8192x8192x3 image: 0.90-0.91 -> 0.93-0.94 of a read pass;
    without virtual threads the lanes spread already, and 1080p lost 10 %). Its size must be
-   a constant multiple of 32. OQ_CUDA_SWZ=0: not (a tuning knob). */
+   a constant multiple of 32. */
 static bool count_swizzled(Em *E) {
   const struct KShSize *z = &E->S->shsize[0];
-  const char *env = getenv("OQ_CUDA_SWZ");
-  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1 || (env && !strcmp(env, "0"))) return false;
+  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1) return false;
   int64_t n = 1;
   for (int d = 0; d < z->rank; d++) {
     if (z->k[d] >= 0) return false;
@@ -776,11 +768,11 @@ static char *row_major(Em *E, char *const *digit) {
    grid-stride (blockIdx.x, + _G, ...: the grid sweeps the image together); else each takes
    a contiguous run [_vb0, _vb1). H100, seed 000's hist_shared on 8192x8192x3: 0.923-0.958
    of a read pass in runs, 0.946-0.965 with both (either alone: no gain; grid-stride alone
-   lost 5-10 % at 1080p, where there are no virtual threads). OQ_CUDA_COARSE_PIPE=0,
-   OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
+   lost 5-10 % at 1080p, where there are no virtual threads). OQ_DEV_CUDA_COARSE_PIPE=0,
+   OQ_DEV_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  bool piped = S->cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
+  bool piped = S->cvec > 1 && E->nahead && config()->dev.coarse_pipe;
   E->coarse_gs = piped && coarse_gs_knobs();
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
   if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
@@ -916,17 +908,17 @@ static void coarse_epilogue(Em *E) {
 
 /* Whether the accumulator is held as unsigned counts (every update adds an int constant). */
 static bool coarse_counts(KSpec *S) {
-  return S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
+  return S->coarse_inc && !config()->dev.coarse_float;
 }
 
 /* Whether the epilogue merges packed (packed_merge): it is one block-stride loop, which
    coarse_epilogue spreads over the GPU block, adding a sum of counts into the one shadowed
-   array. OQ_CUDA_PACKED=0: never (a knob, to compare). */
+   array. OQ_DEV_CUDA_PACKED=0: never (a knob, to compare). */
 static void coarse_packed(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
   E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
-              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
+              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && config()->dev.cuda_packed != 0;
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
 
@@ -990,8 +982,7 @@ static void emit_coarse(Em *E) {
   E->ind++;
   coarse_phase(E, 0, b1, false);
   coarse_statements(E, b1, b1 + 1);
-  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
+  coarse_loop(E, config()->dev.coarse_unroll);   /* a tuning knob: bodies per step */
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
@@ -1130,9 +1121,9 @@ static void cuda_one_position(Em *E, const char *label) {
   em_line(E, "{");
   E->ind++;
   em_block(E, &E->S->kfunc->body);
-  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+  /* OQ_DEV_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
      how a failed compile is reported (tests/run.sh) */
-  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) em_line(E, "oq_no_such_function();");
+  if (config()->dev.cuda_break) em_line(E, "oq_no_such_function();");
   E->ind--;
   em_line(E, "}");
   if (E->has_return) em_line(E, "%s: ;", label);
@@ -1283,8 +1274,7 @@ static int pf_collect(Em *E) {
   for (int i = 0; i < E->S->kfunc->body.n; i++) pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return 0;
   int U = E->npf <= 2 ? 16 : 4;
-  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
-  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  if (config()->dev.cuda_unroll) U = config()->dev.cuda_unroll;   /* a tuning knob: positions per step */
   return U;
 }
 
@@ -1311,9 +1301,8 @@ static void cuda_unrolled(Em *E) {
   free(al.s);
   em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
   em_line(E, "int64_t _rb = %d * _r;", V);
-  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
-  const char *pe = getenv("OQ_CUDA_PIPE");
-  int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
+  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_DEV_CUDA_PIPE=0|1: a tuning knob */
+  int pipe = V > 1 && (config()->dev.cuda_pipe >= 0 ? config()->dev.cuda_pipe : E->npf * (U / V) <= 4);
   for (int j = 0; j < E->npf && pipe; j++)
     for (int i = 0; i < U / V; i++)
       em_line(E, "%s _qn%d_%d = _rb < _nv ? %s : %s{};", pf_vec_type(E->pf_el[j], V), j, i, pf_load(E, j, i, V, "_rb"),
