@@ -393,9 +393,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
      slower (bench/hist.q, session 4). OQ_DEV_CPU_IDX32=1 compiles them all the same (tests run
      the int32 index code here, where no GPU is) */
-  static int cpu32 = -1;
-  if (cpu32 < 0) cpu32 = config()->dev.cpu_idx32;
-  S.idx32 &= cpu32;
+  S.idx32 &= config()->dev.cpu_idx32;
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);
