@@ -22,17 +22,20 @@ typedef struct OqDevConfig {
   int cuda_pipe;            /* OQ_DEV_CUDA_PIPE=0|1: vectors loaded a step ahead; -1: decide */
   int cuda_unroll;          /* OQ_DEV_CUDA_UNROLL 1..16: positions per step; 0: decide */
   int cuda_merge;           /* OQ_DEV_CUDA_MERGE 1..64, a power of 2: copies of the counts (8) */
-  int cuda_lgr;             /* OQ_DEV_CUDA_LGR 0..5: at most 2^k replicas (5) */
-  int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: least positions per thread; 0: one step */
+  int cuda_lgr;             /* OQ_DEV_CUDA_LGR 0..5: log2 of a private copy's replicas, most (5) */
+  int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: a tiled launch's positions per thread,
+                               least; 0: one step */
   int cuda_vthreads;        /* OQ_DEV_CUDA_VTHREADS 1..32: virtual threads; 0: decide */
   int cuda_vblocks;         /* OQ_DEV_CUDA_VBLOCKS 1..4: most virtual blocks (4) */
-  int coarse_occ;           /* OQ_DEV_CUDA_COARSE_OCC 1..64: resident blocks per SM, most (64) */
-  int coarse_run;           /* OQ_DEV_CUDA_COARSE_RUN: blocks in a run (32) */
-  int coarse_vec;           /* OQ_DEV_CUDA_COARSE_VEC 0|1: 4 threads' work per thread; 2: decide */
-  int coarse_groups;        /* OQ_DEV_CUDA_COARSE_GROUPS 1..8 (4) */
+  int coarse_occ;           /* OQ_DEV_CUDA_COARSE_OCC 1..64: persistent blocks per SM, most (64) */
+  int coarse_run;           /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, least (32) */
+  int coarse_vec;           /* OQ_DEV_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always;
+                               2: from 2^24 positions */
+  int coarse_groups;        /* OQ_DEV_CUDA_COARSE_GROUPS 1..8: coarse groups per GPU block,
+                               most (4) */
   int coarse_unroll;        /* OQ_DEV_CUDA_COARSE_UNROLL 1..16: bodies per step (8) */
   bool coarse_pipe;         /* OQ_DEV_CUDA_COARSE_PIPE (not 0): loads a step ahead */
-  bool coarse_gs;           /* OQ_DEV_CUDA_COARSE_GS (not 0) */
+  bool coarse_gs;           /* OQ_DEV_CUDA_COARSE_GS (not 0): resident blocks go grid-stride */
   bool coarse_float;        /* OQ_DEV_CUDA_COARSE_FLOAT (any value): counts held as floats */
   bool coarse_noldg;        /* OQ_DEV_CUDA_COARSE_NOLDG (any value): no read-only cache loads */
 } OqDevConfig;

@@ -37,7 +37,8 @@ static void usage(FILE *out) {
         "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
         "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
         "  OQ_NO_PARLOOP=1 (as --no-parloop),\n"
-        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
+        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1;\n"
+        "  docs/config.md lists them all\n",
         out);
 }
 

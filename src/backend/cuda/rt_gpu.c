@@ -122,9 +122,9 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
-/* The launcher's tuning knobs: environment variables read once, at the first launch (a value
-   outside its range is the default). OQ_DEV_CUDA_VTHREADS is read at each launch instead
-   (vthreads_for). */
+/* The launcher's tuning knobs: base/config.c's, copied at the first launch (a value outside
+   its range is the default). OQ_DEV_CUDA_VTHREADS and _VBLOCKS are read at each launch
+   instead (vthreads_for, vblocks_at). */
 typedef struct Knobs {
   bool read;
   int lgr;          /* OQ_DEV_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
