@@ -17,8 +17,8 @@
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time, then three with OQ_TILE_LITERAL=1, three with each merge of persistent
-#      blocks forced (OQ_CUDA_PACKED) and the error tests (tests/errors,
+#      a time, then three with OQ_DEV_TILE_LITERAL=1, three with each merge of persistent
+#      blocks forced (OQ_DEV_CUDA_PACKED) and the error tests (tests/errors,
 #      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
 #      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
@@ -147,14 +147,14 @@ programs_cuda() {
   # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
   local f extra=0
   for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q tests/seeds_run/hist_all.q; do
-    OQ_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
+    OQ_DEV_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     extra=$((extra + 1))
   done
   # persistent blocks' two merges, each where the launch would pick the other (coarse.c
   # em_cuda_packed_when), with and without vector loads
   local v
   for f in tests/lang/shared_persistent.q tests/gpu/persistent.q tests/gpu/hist_vector.q; do
-    for v in "OQ_CUDA_PACKED=0" "OQ_CUDA_PACKED=1" "OQ_CUDA_PACKED=1 OQ_CUDA_COARSE_VEC=1"; do
+    for v in "OQ_DEV_CUDA_PACKED=0" "OQ_DEV_CUDA_PACKED=1" "OQ_DEV_CUDA_PACKED=1 OQ_DEV_CUDA_COARSE_VEC=1"; do
       env $v timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL $v $f"
       extra=$((extra + 1))
     done

@@ -343,7 +343,7 @@ else echo "FAIL cli: packed merges for [$packed], expected [hist_shared hist_sho
 # multiple of 128 threads, when asked for every launch: tests/gpu/persistent.q's launches in
 # order, blocks of 2x64x3 (v), 2x8x3, 1x50x3 twice (an image 50 wide: one block covers its
 # columns, another specialization), 2x50x3, 1x13x3 (-) and 64x2x1 (v)
-pvec=$(OQ_CUDA_COARSE_VEC=1 timeout -k 5 120 "$OQ" emit --target cuda tests/gpu/persistent.q 2>/dev/null |
+pvec=$(OQ_DEV_CUDA_COARSE_VEC=1 timeout -k 5 120 "$OQ" emit --target cuda tests/gpu/persistent.q 2>/dev/null |
        awk '/^\/\* transforms: .*persistent-blocks/{printf "%s", /vector-loads\(4\)/ ? "v" : "-"}')
 if [ "$pvec" = "v-----v" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v-----v]"; cli_fail=$((cli_fail + 1)); fi
@@ -369,12 +369,12 @@ seedk=$(timeout -k 5 60 "$OQ" emit --target cuda tests/seeds_run/hist_all.q 2>/d
              /streaming, as global auto/{print "streaming"}' | tr '\n' ' ')
 if [ "$seedk" = "parloop:hist_naive: streaming parloop:hist_auto: " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: seed 000's loops on CUDA [$seedk]"; cli_fail=$((cli_fail + 1)); fi
-# the literal grid's sweep of streaming kernels (OQ_TILE_LITERAL=1) still computes the
+# the literal grid's sweep of streaming kernels (OQ_DEV_TILE_LITERAL=1) still computes the
 # same and compiles with NVRTC (sweep_columns; it runs on the GPU in tests/gpu.sh)
 for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q; do
-  if OQ_TILE_LITERAL=1 OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/lit.err"; then
+  if OQ_DEV_TILE_LITERAL=1 OQ_CUDA_CHECK=1 timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/lit.err"; then
     cli_pass=$((cli_pass + 1))
-  else echo "FAIL cli: OQ_TILE_LITERAL=1 $f"; first_lines "$tmp/lit.err" 3; cli_fail=$((cli_fail + 1)); fi
+  else echo "FAIL cli: OQ_DEV_TILE_LITERAL=1 $f"; first_lines "$tmp/lit.err" 3; cli_fail=$((cli_fail + 1)); fi
 done
 # virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
 # and the state kept across barriers (each pair once: keys may split a block size)
@@ -436,11 +436,11 @@ for prec in single double; do
   fi
 done
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
-  export OQ_CUDA_CHECK=1 OQ_CUDA_BREAK=1
+  export OQ_CUDA_CHECK=1 OQ_DEV_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \
     "^tests/lang/kernel_1d\.q:[0-9]+:[0-9]+: runtime error: kernel 'affine': NVRTC failed to compile its CUDA code at generated line [0-9]+ \(Quasar kernel_1d\.q:5\): .*oq_no_such_function" \
     -- run --target cpu --no-parloop tests/lang/kernel_1d.q
-  unset OQ_CUDA_CHECK OQ_CUDA_BREAK
+  unset OQ_CUDA_CHECK OQ_DEV_CUDA_BREAK
 fi
 echo "cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
@@ -479,7 +479,7 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
 fi
 
 # (g) 32-bit index arithmetic (the idx32 key bit): the generated code uses it for these
-# launches, and OQ_NO_IDX32=1 (the 64-bit code) prints the same, per target run here
+# launches, and OQ_DEV_NO_IDX32=1 (the 64-bit code) prints the same, per target run here
 ix_pass=0
 ix_fail=0
 ix() {   # ix DESCRIPTION CONDITION-RESULT
@@ -487,13 +487,13 @@ ix() {   # ix DESCRIPTION CONDITION-RESULT
 }
 ixsrc=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/kernel_2d_3d.q 2>/dev/null)
 ix "small launches compile with int32 indices for CUDA" "$(grep -q 'typedef int32_t oq_ix;' <<<"$ixsrc" && echo ok)"
-ixsrc=$(OQ_NO_IDX32=1 timeout -k 5 60 "$OQ" emit --target cuda tests/lang/kernel_2d_3d.q 2>/dev/null)
-ix "OQ_NO_IDX32=1 keeps int64 indices" "$(grep -q 'typedef int64_t oq_ix;' <<<"$ixsrc" && ! grep -q int32_t\ oq_ix <<<"$ixsrc" && echo ok)"
+ixsrc=$(OQ_DEV_NO_IDX32=1 timeout -k 5 60 "$OQ" emit --target cuda tests/lang/kernel_2d_3d.q 2>/dev/null)
+ix "OQ_DEV_NO_IDX32=1 keeps int64 indices" "$(grep -q 'typedef int64_t oq_ix;' <<<"$ixsrc" && ! grep -q int32_t\ oq_ix <<<"$ixsrc" && echo ok)"
 ixsrc=$(timeout -k 5 60 "$OQ" emit --target c tests/lang/kernel_2d_3d.q 2>/dev/null)
 ix "the C back end keeps int64 indices" "$(grep -q 'typedef int64_t oq_ix;' <<<"$ixsrc" && ! grep -q int32_t\ oq_ix <<<"$ixsrc" && echo ok)"
 for target in ${OQ_TEST_TARGETS:-cpu}; do
-  # the CPU compiles int32 indices only when asked (OQ_CPU_IDX32=1), CUDA unless told not to
-  case $target in cpu) on=OQ_CPU_IDX32=1 off=OQ_CPU_IDX32=0 ;; cuda) on=OQ_NO_IDX32=0 off=OQ_NO_IDX32=1 ;; *) continue ;; esac
+  # the CPU compiles int32 indices only when asked (OQ_DEV_CPU_IDX32=1), CUDA unless told not to
+  case $target in cpu) on=OQ_DEV_CPU_IDX32=1 off=OQ_DEV_CPU_IDX32=0 ;; cuda) on=OQ_DEV_NO_IDX32=0 off=OQ_DEV_NO_IDX32=1 ;; *) continue ;; esac
   for f in tests/cpu/*.q tests/lang/index_wide.q tests/lang/boundary_*.q tests/lang/kernel_2d_3d.q \
            tests/lang/shared_*.q tests/seeds_run/hist_*.q; do
     if [ -n "${OQ_TEST_ONLY:-}" ] && ! [[ $f =~ ${OQ_TEST_ONLY} ]]; then continue; fi

@@ -252,13 +252,13 @@ static void transpose_case(int n) {
   double checked32 = best_ms([&] { transpose_rows_checked<32, 4><<<dim3(n / 32, n / 32), dim3(32, 4), 32 * 33 * 4>>>(a, b, n, n); });
   cudaFree(a);
   cudaFree(b);
-  // each tile size with oq's choice of virtual threads and blocks (or OQ_CUDA_VTHREADS's and
-  // OQ_CUDA_VBLOCKS's), then without virtual threads, then without virtual blocks
+  // each tile size with oq's choice of virtual threads and blocks (or OQ_DEV_CUDA_VTHREADS's and
+  // OQ_DEV_CUDA_VBLOCKS's), then without virtual threads, then without virtual blocks
   for (int k = 16; k <= 32; k *= 2)
     for (int vt = 0; vt < 3; vt++) {
       char call[200], what[120];
       snprintf(call, sizeof call, "run_transpose(%d, %d, %d)", n, k, REPS);
-      const char *knob = vt == 2 ? "OQ_CUDA_VBLOCKS" : "OQ_CUDA_VTHREADS";
+      const char *knob = vt == 2 ? "OQ_DEV_CUDA_VBLOCKS" : "OQ_DEV_CUDA_VTHREADS";
       const char *was = getenv(knob);
       std::string keep = was ? was : "";
       if (vt) setenv(knob, "1", 1);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "interp/interp.h"
 #include "front/parse.h"
 #include "device/rt_cuda.h"
@@ -25,6 +26,7 @@ int oqb_run(const char *src, char *out, size_t n, int profile) {
   int fd = mkstemps(path, 2), cfd = mkstemp(cap);
   if (fd < 0 || cfd < 0 || write(fd, src, strlen(src)) != (ssize_t)strlen(src)) return 1;
   close(fd);
+  config_load();   /* bench.cu sets knobs (OQ_DEV_CUDA_VTHREADS, ...) between programs */
   static InterpOptions opt = {.target = TARGET_CUDA, .argv0 = "oq"};
   opt.profile = profile;
   /* never freed: the launchers key specializations and call-site memos by Func and Node

@@ -2,7 +2,7 @@
 % a kernel, hist_auto: the same kernel with seed 000's attributes, hist_shared as written)
 % on H x W x 3 float images of three kinds (0: smooth "natural-like", 1: uniform
 % pseudo-random, 2: constant), sums of 2^26 and 2^28 floats, and seed 001's sum1/sum2 pair.
-% Each repetition prints "LABEL: T ms" (toc); with OQ_CUDA_KTIME=1 oq also prints each
+% Each repetition prints "LABEL: T ms" (toc); with OQ_DEV_CUDA_KTIME=1 oq also prints each
 % kernel's own time. The histograms of the three methods must be equal.
 
 function [] = __kernel__ fill(im : cube, kind : int, pos : ivec3)
@@ -33,7 +33,7 @@ function [] = __kernel__ hist_auto_k(im : cube, y : vec'unchecked, pos : ivec3)
 endfunction
 
 % hist_auto with dims=auto: the run-time's grid (the literal [128,256,1] above runs so too on
-% this streaming kernel; OQ_TILE_LITERAL=1 makes 32768 threads sweep tiles of that shape)
+% this streaming kernel; OQ_DEV_TILE_LITERAL=1 makes 32768 threads sweep tiles of that shape)
 function [] = __kernel__ hist_autogrid_k(im : cube, y : vec'unchecked, pos : ivec3)
     !kernel_transform enable="sharedmemcaching"
     !kernel_arg name=y; type="inout"; access="shared"; op="+="; cache_slices=y[:]; numel=256

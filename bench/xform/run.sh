@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # bench/xform/run.sh [OUTDIR]: the GPU benchmark of the kernel transforms (issue 5), on a
 # machine with nvcc and a GPU. Builds ref.cu (CUB and hand-written references) with nvcc, runs
-# it and gpu.q (--target cuda, OQ_CUDA_KTIME=1: each kernel's own time from CUDA events), and
+# it and gpu.q (--target cuda, OQ_DEV_CUDA_KTIME=1: each kernel's own time from CUDA events), and
 # prints per benchmark the best kernel time, the best wall time per call (toc: launch and
 # argument upload included), the reference's best time and the ratios (PROG: another
-# program with the same labels; OQ_CUDA_UNROLL=U: positions per step of the tiled loop;
+# program with the same labels; OQ_DEV_CUDA_UNROLL=U: positions per step of the tiled loop;
 # REF_LOG=FILE: take the references' times from an earlier run's ref.log instead; ARGS: the
 # program's arguments, for gpu.q "shared": hist_shared alone):
 #   read/oq  throughput of oq's kernel as a fraction of a read-only pass over the same image
@@ -23,7 +23,7 @@ else
   nvcc -O3 -arch=sm_90 -o "$bin/ref" bench/xform/ref.cu || exit 1
   "$bin/ref" >"$out/ref.log" || { cat "$out/ref.log"; exit 1; }
 fi
-OQ_CUDA_KTIME=1 stdbuf -oL -eL "$OQ" run --target cuda --verbose --profile "$PROG" ${ARGS:-} >"$out/oq.log" 2>&1 ||
+OQ_DEV_CUDA_KTIME=1 stdbuf -oL -eL "$OQ" run --target cuda --verbose --profile "$PROG" ${ARGS:-} >"$out/oq.log" 2>&1 ||
   { tail -n 20 "$out/oq.log"; exit 1; }
 awk '
   function keep(a, k, v) { if (!(k in a) || v < a[k]) a[k] = v }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include "base/config.h"
 #include "interp/interp.h"
 #include "front/parse.h"
 #include "backend/cpu/rt_cpu.h"
@@ -36,7 +37,8 @@ static void usage(FILE *out) {
         "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
         "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
         "  OQ_NO_PARLOOP=1 (as --no-parloop),\n"
-        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1\n",
+        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1;\n"
+        "  docs/config.md lists them all\n",
         out);
 }
 
@@ -62,6 +64,7 @@ int main(int argc, char **argv) {
   if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse") && strcmp(cmd, "emit"))
     return usage_error("unknown command '%s'", cmd);
 
+  config_load();
   InterpOptions opt = { .target = TARGET_AUTO, .argv0 = argv[0] };
   const char *path = NULL;
   bool dump = false;
@@ -113,8 +116,7 @@ int main(int argc, char **argv) {
     if (dump) ast_dump(program, 0);
     return 0;
   }
-  const char *np = getenv("OQ_NO_PARLOOP");
-  if (np && *np && strcmp(np, "0")) opt.no_parloop = true;
+  if (config()->no_parloop) opt.no_parloop = true;
   if (!strcmp(cmd, "emit")) {
     opt.emit_c = !opt.emit_cuda;
     opt.target = TARGET_CPU;

@@ -20,7 +20,7 @@ static Rule rule_of(unsigned m) {
    indices of the zero and unchecked rules are oq_ix = int32_t, offsets int32 arithmetic.
    Other rules keep int64 indices: their values matter beyond inside/outside (circular,
    mirror and clamp wrap them; checked reports them). Otherwise oq_ix is int64_t. The CPU
-   launcher sets idx32 only for tests (OQ_CPU_IDX32, rt_cpu.c); the C dialect compiles it. */
+   launcher sets idx32 only for tests (OQ_DEV_CPU_IDX32, rt_cpu.c); the C dialect compiles it. */
 
 void em_index_types(KSpec *S, Buf *out) {
   em_bprintf(out, "typedef %s oq_ix; typedef %s oq_ux;\n", S->idx32 ? "int32_t" : "int64_t",

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "device/rt_cuda.h"
 
 /* ---- the part of cuda.h that is used ---- */
@@ -118,17 +119,20 @@ typedef struct CuSym { const char *sym, *alt; size_t off; } CuSym;
 static const CuSym cu_syms[] = { CU_FUNCS(ENTRY) };
 static const CuSym cu_graph_syms[] = { CU_GRAPH_FUNCS(ENTRY) };
 
-static int state;                 /* 0: not tried, 1: available, -1: not */
-static bool graphs_loaded;        /* CU_GRAPH_FUNCS are there */
-static bool batching;             /* launches are batched (OQ_CUDA_GRAPHS, cuda_set_batching) */
-static void flush(void);
-static char reason[512];
-static CudaDevice dev;
-static CUcontext ctx;
+/* The driver as this process found it (one per process: the primary context). */
+static struct Driver {
+  int state;                  /* 0: not tried, 1: available, -1: not */
+  bool graphs_loaded;         /* CU_GRAPH_FUNCS are there */
+  bool batching;              /* launches are batched (OQ_DEV_CUDA_GRAPHS, cuda_set_batching) */
+  char reason[512];
+  CudaDevice dev;
+  CUcontext ctx;
+  /* The last launch, to blame for a fault that shows later. */
+  const char *last_kernel;    /* its label: the launcher keeps it for the process */
+  SrcLoc last_loc;
+} drv;
 
-/* The last launch, to blame for a fault that shows later. */
-static const char *last_kernel;   /* its label: the launcher keeps it for the process */
-static SrcLoc last_loc;
+static void flush(void);
 
 /* ---- errors ---- */
 
@@ -150,8 +154,8 @@ static bool is_kernel_fault(CUresult r) {
 }
 
 _Noreturn static void fail(CUresult r, const char *what, SrcLoc loc) {
-  if (is_kernel_fault(r) && last_kernel)
-    rt_error(last_loc, "CUDA: kernel '%s' failed (seen while %s): %s: %s", last_kernel, what,
+  if (is_kernel_fault(r) && drv.last_kernel)
+    rt_error(drv.last_loc, "CUDA: kernel '%s' failed (seen while %s): %s: %s", drv.last_kernel, what,
              err_name(r), err_text(r));
   rt_error(loc, "CUDA: %s failed: %s: %s", what, err_name(r), err_text(r));
 }
@@ -170,8 +174,8 @@ static bool setf(CUresult r, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  if (r) snprintf(reason, sizeof reason, "%s: %s: %s", buf, err_name(r), err_text(r));
-  else snprintf(reason, sizeof reason, "%s", buf);
+  if (r) snprintf(drv.reason, sizeof drv.reason, "%s: %s: %s", buf, err_name(r), err_text(r));
+  else snprintf(drv.reason, sizeof drv.reason, "%s", buf);
   return false;
 }
 
@@ -181,8 +185,8 @@ static void *open_driver(void) {
     "/usr/lib/x86_64-linux-gnu/libcuda.so.1", "/usr/local/nvidia/lib64/libcuda.so.1",
     "/usr/lib64/libcuda.so.1", "/usr/lib/wsl/lib/libcuda.so.1",
   };
-  const char *env = getenv("OQ_LIBCUDA");
-  if (env && *env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  const char *env = config()->libcuda;
+  if (env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
   for (size_t i = 0; i < sizeof paths / sizeof *paths; i++) {
     void *h = dlopen(paths[i], RTLD_NOW | RTLD_LOCAL);
     if (h) return h;
@@ -204,7 +208,7 @@ static const char *load_table(void *lib, const CuSym *t, size_t n) {
 static bool load_symbols(void *lib) {
   const char *missing = load_table(lib, cu_syms, sizeof cu_syms / sizeof *cu_syms);
   if (missing) return setf(0, "the CUDA driver lacks %s (too old)", missing);
-  graphs_loaded = !load_table(lib, cu_graph_syms, sizeof cu_graph_syms / sizeof *cu_graph_syms);
+  drv.graphs_loaded = !load_table(lib, cu_graph_syms, sizeof cu_graph_syms / sizeof *cu_graph_syms);
   return true;
 }
 
@@ -215,34 +219,34 @@ static int attr(int a, CUdevice d) {
 }
 
 static void read_device(CUdevice d, int ordinal) {
-  dev.ordinal = ordinal;
-  if (cu.DeviceGetName(dev.name, sizeof dev.name, d) != CUDA_SUCCESS)
-    snprintf(dev.name, sizeof dev.name, "CUDA device %d", ordinal);
-  dev.cc_major = attr(ATTR_CC_MAJOR, d);
-  dev.cc_minor = attr(ATTR_CC_MINOR, d);
-  snprintf(dev.arch, sizeof dev.arch, "sm_%d%d", dev.cc_major, dev.cc_minor);
-  dev.sm_count = attr(ATTR_SM_COUNT, d);
-  dev.warp_size = attr(ATTR_WARP_SIZE, d);
-  dev.max_threads_per_block = attr(ATTR_MAX_THREADS_PER_BLOCK, d);
-  dev.max_threads_per_sm = attr(ATTR_MAX_THREADS_PER_SM, d);
+  drv.dev.ordinal = ordinal;
+  if (cu.DeviceGetName(drv.dev.name, sizeof drv.dev.name, d) != CUDA_SUCCESS)
+    snprintf(drv.dev.name, sizeof drv.dev.name, "CUDA device %d", ordinal);
+  drv.dev.cc_major = attr(ATTR_CC_MAJOR, d);
+  drv.dev.cc_minor = attr(ATTR_CC_MINOR, d);
+  snprintf(drv.dev.arch, sizeof drv.dev.arch, "sm_%d%d", drv.dev.cc_major, drv.dev.cc_minor);
+  drv.dev.sm_count = attr(ATTR_SM_COUNT, d);
+  drv.dev.warp_size = attr(ATTR_WARP_SIZE, d);
+  drv.dev.max_threads_per_block = attr(ATTR_MAX_THREADS_PER_BLOCK, d);
+  drv.dev.max_threads_per_sm = attr(ATTR_MAX_THREADS_PER_SM, d);
   for (int i = 0; i < 3; i++) {
-    dev.max_block_dim[i] = attr(ATTR_MAX_BLOCK_DIM_X + i, d);
-    dev.max_grid_dim[i] = attr(ATTR_MAX_GRID_DIM_X + i, d);
+    drv.dev.max_block_dim[i] = attr(ATTR_MAX_BLOCK_DIM_X + i, d);
+    drv.dev.max_grid_dim[i] = attr(ATTR_MAX_GRID_DIM_X + i, d);
   }
-  dev.shared_per_block = attr(ATTR_MAX_SHARED_PER_BLOCK, d);
-  dev.shared_per_block_optin = attr(ATTR_MAX_SHARED_PER_BLOCK_OPTIN, d);
-  if (dev.shared_per_block_optin < dev.shared_per_block)
-    dev.shared_per_block_optin = dev.shared_per_block;
-  dev.shared_per_sm = attr(ATTR_MAX_SHARED_PER_SM, d);
-  dev.regs_per_block = attr(ATTR_MAX_REGS_PER_BLOCK, d);
-  dev.cooperative = attr(ATTR_COOPERATIVE_LAUNCH, d) != 0;
-  if (cu.DeviceTotalMem(&dev.total_mem, d) != CUDA_SUCCESS) dev.total_mem = 0;
-  if (cu.DriverGetVersion(&dev.driver_version) != CUDA_SUCCESS) dev.driver_version = 0;
+  drv.dev.shared_per_block = attr(ATTR_MAX_SHARED_PER_BLOCK, d);
+  drv.dev.shared_per_block_optin = attr(ATTR_MAX_SHARED_PER_BLOCK_OPTIN, d);
+  if (drv.dev.shared_per_block_optin < drv.dev.shared_per_block)
+    drv.dev.shared_per_block_optin = drv.dev.shared_per_block;
+  drv.dev.shared_per_sm = attr(ATTR_MAX_SHARED_PER_SM, d);
+  drv.dev.regs_per_block = attr(ATTR_MAX_REGS_PER_BLOCK, d);
+  drv.dev.cooperative = attr(ATTR_COOPERATIVE_LAUNCH, d) != 0;
+  if (cu.DeviceTotalMem(&drv.dev.total_mem, d) != CUDA_SUCCESS) drv.dev.total_mem = 0;
+  if (cu.DriverGetVersion(&drv.dev.driver_version) != CUDA_SUCCESS) drv.dev.driver_version = 0;
 }
 
 static bool init(void) {
-  const char *off = getenv("OQ_CUDA_DISABLE");
-  if (off && *off && strcmp(off, "0")) return setf(0, "CUDA is disabled (OQ_CUDA_DISABLE=%s)", off);
+  const char *off = config()->cuda_disable;
+  if (off) return setf(0, "CUDA is disabled (OQ_CUDA_DISABLE=%s)", off);
   void *lib = open_driver();
   if (!lib) return setf(0, "the CUDA driver (libcuda.so.1) is not installed");
   if (!load_symbols(lib)) return false;
@@ -251,36 +255,35 @@ static bool init(void) {
   int count = 0, ordinal = 0;
   if ((r = cu.DeviceGetCount(&count)) != CUDA_SUCCESS) return setf(r, "cuDeviceGetCount failed");
   if (count == 0) return setf(0, "no CUDA device is present");
-  const char *env = getenv("OQ_CUDA_DEVICE");
-  if (env && *env) ordinal = atoi(env);
+  const char *env = config()->cuda_device;
+  if (env) ordinal = atoi(env);
   if (ordinal < 0 || ordinal >= count)
     return setf(0, "OQ_CUDA_DEVICE=%s: there are %d devices", env, count);
   CUdevice d;
   if ((r = cu.DeviceGet(&d, ordinal)) != CUDA_SUCCESS) return setf(r, "cuDeviceGet failed");
-  if ((r = cu.PrimaryCtxRetain(&ctx, d)) != CUDA_SUCCESS)
+  if ((r = cu.PrimaryCtxRetain(&drv.ctx, d)) != CUDA_SUCCESS)
     return setf(r, "cannot create a context on device %d", ordinal);
-  if ((r = cu.CtxSetCurrent(ctx)) != CUDA_SUCCESS)
+  if ((r = cu.CtxSetCurrent(drv.ctx)) != CUDA_SUCCESS)
     return setf(r, "cannot make the context of device %d current", ordinal);
   read_device(d, ordinal);
   rt_array_free_hook = cuda_array_free;
   rt_array_host_hook = cuda_array_host;
-  const char *b = getenv("OQ_CUDA_GRAPHS");
-  batching = graphs_loaded && !(b && !strcmp(b, "0"));
+  drv.batching = drv.graphs_loaded && config()->dev.cuda_graphs;
   return true;
 }
 
 bool cuda_available(char *why, size_t n) {
-  if (!state) state = init() ? 1 : -1;
-  if (why && n) snprintf(why, n, "%s", state > 0 ? "" : reason);
-  return state > 0;
+  if (!drv.state) drv.state = init() ? 1 : -1;
+  if (why && n) snprintf(why, n, "%s", drv.state > 0 ? "" : drv.reason);
+  return drv.state > 0;
 }
 
-const CudaDevice *cuda_device(void) { return cuda_available(NULL, 0) ? &dev : NULL; }
+const CudaDevice *cuda_device(void) { return cuda_available(NULL, 0) ? &drv.dev : NULL; }
 
 /* Every entry point below needs the driver; a caller that skipped cuda_available gets an
    error rather than a crash through a NULL function pointer. */
 static void need(SrcLoc loc) {
-  if (!cuda_available(NULL, 0)) rt_error(loc, "CUDA is not available: %s", reason);
+  if (!cuda_available(NULL, 0)) rt_error(loc, "CUDA is not available: %s", drv.reason);
 }
 
 /* ---- modules ---- */
@@ -323,7 +326,7 @@ void cuda_module_unload(CudaModule *m) {
   cu.ModuleUnload(m->mod);
   for (CudaKernel *k = m->kernels, *next; k; k = next) {
     next = k->next;
-    if (last_kernel == k->label) last_kernel = NULL;
+    if (drv.last_kernel == k->label) drv.last_kernel = NULL;
     free(k->name);
     free(k);
   }
@@ -352,7 +355,7 @@ static int fattr(int a, CUfunction f) {
    compute-sanitizer reports). nparams stays -1 when the driver cannot say. */
 void cuda_kernel_params(CudaKernel *k, int n) {
   k->nparams = -1;
-  if (!graphs_loaded || n > CUDA_BATCH_PARAMS) return;
+  if (!drv.graphs_loaded || n > CUDA_BATCH_PARAMS) return;
   k->param_bytes = 0;
   for (int i = 0; i < n; i++) {
     size_t off, size;
@@ -396,7 +399,7 @@ static void raise_shared_limit(CudaKernel *k, size_t shared_bytes, SrcLoc loc) {
   char what[400];
   snprintf(what, sizeof what, "raising the dynamic shared memory of kernel '%s' to %zu bytes "
            "(the device allows %d with %d static)", k->label, shared_bytes,
-           dev.shared_per_block_optin, k->static_shared);
+           drv.dev.shared_per_block_optin, k->static_shared);
   check(cu.FuncSetAttribute(k->fn, FATTR_MAX_DYN_SHARED, (int)shared_bytes), what, loc);
   k->dyn_shared_set = (int)shared_bytes;
 }
@@ -418,12 +421,12 @@ static void launch_now(CudaKernel *k, const unsigned grid[3], const unsigned blo
              grid[0], grid[1], grid[2], block[0], block[1], block[2], shared_bytes);
     fail(r, what, loc);
   }
-  last_kernel = k->label;
-  last_loc = loc;
+  drv.last_kernel = k->label;
+  drv.last_loc = loc;
 }
 
 /* ---- batched launches ----
-   With batching on (the default; OQ_CUDA_GRAPHS=0 turns it off), a launch is not submitted
+   With batching on (the default; OQ_DEV_CUDA_GRAPHS=0 turns it off), a launch is not submitted
    at once: it joins a queue, its parameter values copied. Every other call that reaches the
    device (copies, memset, free, events, waits, cooperative launches, unloading) submits the
    queue first, in order, on the same (legacy default) stream, and so does a full queue; a
@@ -478,15 +481,15 @@ static struct Batch {
 /* Whether the driver may refuse the launch's shape: then it goes at once. */
 static bool risky(const CudaKernel *k, const unsigned grid[3], const unsigned block[3], size_t shared) {
   for (int d = 0; d < 3; d++)
-    if (block[d] > (unsigned)dev.max_block_dim[d] || grid[d] > (unsigned)dev.max_grid_dim[d]) return true;
+    if (block[d] > (unsigned)drv.dev.max_block_dim[d] || grid[d] > (unsigned)drv.dev.max_grid_dim[d]) return true;
   return (size_t)block[0] * block[1] * block[2] > (size_t)k->max_threads ||
-         shared + (size_t)k->static_shared > (size_t)dev.shared_per_block_optin;
+         shared + (size_t)k->static_shared > (size_t)drv.dev.shared_per_block_optin;
 }
 
 /* Queues the launch, its parameter values copied; false when it must go at once. */
 static bool enqueue(CudaKernel *k, const unsigned grid[3], const unsigned block[3], size_t shared,
                     void **params, SrcLoc loc) {
-  if (!batching || k->nparams < 0 || (k->nparams && !params) || risky(k, grid, block, shared)) return false;
+  if (!drv.batching || k->nparams < 0 || (k->nparams && !params) || risky(k, grid, block, shared)) return false;
   if (B.n == QMAX) flush();
   size_t at = (B.used + 15) & ~(size_t)15;
   if (at + k->param_bytes > B.cap) {
@@ -586,8 +589,8 @@ static bool submit_graph(int n) {
     drop(g);
     return false;
   }
-  last_kernel = B.q[n - 1].k->label;
-  last_loc = B.q[n - 1].loc;
+  drv.last_kernel = B.q[n - 1].k->label;
+  drv.last_loc = B.q[n - 1].loc;
   cuda_stats.graph_launches++;
   return true;
 }
@@ -615,9 +618,9 @@ bool cuda_queued(void) {
 }
 
 bool cuda_set_batching(bool on) {
-  bool was = batching;
+  bool was = drv.batching;
   flush();
-  batching = on && graphs_loaded;
+  drv.batching = on && drv.graphs_loaded;
   return was;
 }
 

@@ -18,8 +18,7 @@
    Environment: OQ_CUDA_DISABLE=1 (act as if there were no GPU), OQ_CUDA_DEVICE (ordinal,
    default 0), OQ_LIBCUDA / OQ_NVRTC (exact library paths, tried first), CUDA_HOME and
    CUDA_PATH (where NVRTC is looked for), OQ_CACHE_DIR (default ~/.cache/openquasar),
-   OQ_CUDA_TRANSFER=register|pageable (how host<->device copies are made),
-   OQ_CUDA_GRAPHS=0 (no batched launches; cuda_set_batching). */
+   OQ_DEV_CUDA_GRAPHS=0 (no batched launches; cuda_set_batching); all read by base/config.c. */
 #ifndef OQ_RT_CUDA_H
 #define OQ_RT_CUDA_H
 #include <stdbool.h>
@@ -118,7 +117,7 @@ void cuda_kernel_params(CudaKernel *k, int n);
 void cuda_launch(CudaKernel *k, const unsigned grid[3], const unsigned block[3],
                  size_t shared_bytes, bool cooperative, void **params, SrcLoc loc);
 /* Batched launches (rt_cuda.c says how): on when the driver has CUDA graphs, unless
-   OQ_CUDA_GRAPHS=0. cuda_set_batching turns them on or off (the queue submitted first); it returns
+   OQ_DEV_CUDA_GRAPHS=0. cuda_set_batching turns them on or off (the queue submitted first); it returns
    whether they were on. With batching, a launch's own refusal by the driver may show at the
    next call that reaches the device, still naming the kernel at the launch's SrcLoc. */
 bool cuda_set_batching(bool on);
@@ -206,7 +205,7 @@ void cuda_mem_free(CudaPtr p, size_t n);           /* n as allocated */
 void cuda_pool_trim(void);                         /* returns every free block to the driver */
 size_t cuda_pool_class_size(size_t n);             /* the bytes a request of n takes */
 
-/* How array transfers go (OQ_CUDA_TRANSFER). REGISTER (the default) page-locks the host
+/* How array transfers go (cuda_set_transfer; the unit tests measure both). REGISTER (the default) page-locks the host
    buffer of an array (cuMemHostRegister) and copies directly from it; the array is unpinned
    when it is freed. Pinning costs about 0.6 ms + 0.05 ms/MiB once, and then transfers run
    at 55 GB/s instead of 8-12 GB/s (H100, PCIe 5; tests/unit/test_cuda.c measures it), so an

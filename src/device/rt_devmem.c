@@ -57,18 +57,20 @@ size_t cuda_pool_class_size(size_t n) {
 /* ---- the pool ---- */
 
 typedef struct Block { CudaPtr p; struct Block *next; } Block;
-static Block *free_list[NCLASS];
-static size_t class_bytes[NCLASS];
+static struct Pool {
+  Block *free_list[NCLASS];
+  size_t class_bytes[NCLASS];   /* a block's bytes, by class */
+} pool;
 
 void cuda_pool_trim(void) {
   for (int c = 0; c < NCLASS; c++)
-    while (free_list[c]) {
-      Block *b = free_list[c];
-      free_list[c] = b->next;
+    while (pool.free_list[c]) {
+      Block *b = pool.free_list[c];
+      pool.free_list[c] = b->next;
       ops->free(b->p);
       cuda_stats.dev_frees++;
-      cuda_stats.dev_bytes -= class_bytes[c];
-      cuda_stats.pool_bytes -= class_bytes[c];
+      cuda_stats.dev_bytes -= pool.class_bytes[c];
+      cuda_stats.pool_bytes -= pool.class_bytes[c];
       free(b);
     }
 }
@@ -78,11 +80,11 @@ CudaPtr cuda_mem_alloc(size_t n, SrcLoc loc) {
   if (n > (size_t)1 << 46) rt_error(loc, "CUDA: a device block of %zu bytes is too large", n);
   size_t bytes;
   int c = size_class(n, &bytes);
-  class_bytes[c] = bytes;
-  if (free_list[c]) {
-    Block *b = free_list[c];
+  pool.class_bytes[c] = bytes;
+  if (pool.free_list[c]) {
+    Block *b = pool.free_list[c];
     CudaPtr p = b->p;
-    free_list[c] = b->next;
+    pool.free_list[c] = b->next;
     free(b);
     cuda_stats.pool_hits++;
     cuda_stats.pool_bytes -= bytes;
@@ -112,30 +114,20 @@ void cuda_mem_free(CudaPtr p, size_t n) {
     return;
   }
   b->p = p;
-  b->next = free_list[c];
-  class_bytes[c] = bytes;
-  free_list[c] = b;
+  b->next = pool.free_list[c];
+  pool.class_bytes[c] = bytes;
+  pool.free_list[c] = b;
   cuda_stats.pool_bytes += bytes;
 }
 
 /* ---- transfers ---- */
 
 static CudaTransfer transfer = XFER_REGISTER;
-static bool transfer_read;
 
-CudaTransfer cuda_get_transfer(void) {
-  if (!transfer_read) {
-    const char *e = getenv("OQ_CUDA_TRANSFER");
-    transfer_read = true;
-    if (e && !strcmp(e, "pageable")) transfer = XFER_PAGEABLE;
-    else if (e && !strcmp(e, "register")) transfer = XFER_REGISTER;
-  }
-  return transfer;
-}
+CudaTransfer cuda_get_transfer(void) { return transfer; }
 
 void cuda_set_transfer(CudaTransfer t) {
   transfer = t;
-  transfer_read = true;
 }
 
 static size_t array_bytes(const Array *a) { return (size_t)a->numel * el_size(a->elem); }

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "device/rt_cuda.h"
 #include "runtime/rt_cache.h"
 
@@ -17,7 +18,11 @@ typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
 
+/* The library: its functions, whether it loaded, and its version. */
 static struct {
+  int state;                      /* 0: not tried, 1: loaded, -1: not */
+  char reason[512];
+  int ver_major, ver_minor;
   nvrtcResult (*Version)(int *, int *);
   const char *(*GetErrorString)(nvrtcResult);
   nvrtcResult (*CreateProgram)(nvrtcProgram *, const char *, const char *, int,
@@ -51,10 +56,6 @@ static const struct { const char *sym; void *slot; bool optional; } nv_syms[] = 
   { "nvrtcGetSupportedArchs", &nv.GetSupportedArchs, true },
 };
 
-static int state;                 /* 0: not tried, 1: loaded, -1: not */
-static char reason[512];
-static int ver_major, ver_minor;
-
 /* ---- loading ---- */
 
 static void *try_dir(const char *dir) {
@@ -71,9 +72,9 @@ static void *try_dir(const char *dir) {
 }
 
 static void *open_nvrtc(void) {
-  const char *env = getenv("OQ_NVRTC");
-  if (env && *env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
-  const char *homes[] = { getenv("CUDA_HOME"), getenv("CUDA_PATH"), "/usr/local/cuda" };
+  const char *env = config()->nvrtc;
+  if (env) return dlopen(env, RTLD_NOW | RTLD_LOCAL);
+  const char *homes[] = { config()->cuda_homes[0], config()->cuda_homes[1], "/usr/local/cuda" };
   char dir[4096];
   for (size_t i = 0; i < sizeof homes / sizeof *homes; i++) {
     if (!homes[i] || !*homes[i]) continue;
@@ -87,35 +88,35 @@ static void *open_nvrtc(void) {
 static bool init(void) {
   void *lib = open_nvrtc();
   if (!lib) {
-    snprintf(reason, sizeof reason, "NVRTC (libnvrtc.so) is not installed "
+    snprintf(nv.reason, sizeof nv.reason, "NVRTC (libnvrtc.so) is not installed "
              "(looked in $OQ_NVRTC, $CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path)");
     return false;
   }
   for (size_t i = 0; i < sizeof nv_syms / sizeof *nv_syms; i++) {
     void *p = dlsym(lib, nv_syms[i].sym);
     if (!p && !nv_syms[i].optional) {
-      snprintf(reason, sizeof reason, "NVRTC lacks %s (too old)", nv_syms[i].sym);
+      snprintf(nv.reason, sizeof nv.reason, "NVRTC lacks %s (too old)", nv_syms[i].sym);
       return false;
     }
     memcpy(nv_syms[i].slot, &p, sizeof p);
   }
-  if (nv.Version(&ver_major, &ver_minor) != NVRTC_SUCCESS) {
-    snprintf(reason, sizeof reason, "nvrtcVersion failed");
+  if (nv.Version(&nv.ver_major, &nv.ver_minor) != NVRTC_SUCCESS) {
+    snprintf(nv.reason, sizeof nv.reason, "nvrtcVersion failed");
     return false;
   }
   return true;
 }
 
 bool nvrtc_available(char *why, size_t n) {
-  if (!state) state = init() ? 1 : -1;
-  if (why && n) snprintf(why, n, "%s", state > 0 ? "" : reason);
-  return state > 0;
+  if (!nv.state) nv.state = init() ? 1 : -1;
+  if (why && n) snprintf(why, n, "%s", nv.state > 0 ? "" : nv.reason);
+  return nv.state > 0;
 }
 
 void nvrtc_version(int *major, int *minor) {
   bool ok = nvrtc_available(NULL, 0);
-  *major = ok ? ver_major : 0;
-  *minor = ok ? ver_minor : 0;
+  *major = ok ? nv.ver_major : 0;
+  *minor = ok ? nv.ver_minor : 0;
 }
 
 /* ---- what to compile for ---- */
@@ -228,7 +229,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   int nopts = (int)(sizeof opts / sizeof *opts);
 
   char key[512] = "";
-  snprintf(key, sizeof key, "nvrtc %d.%d|", ver_major, ver_minor);
+  snprintf(key, sizeof key, "nvrtc %d.%d|", nv.ver_major, nv.ver_minor);
   for (int i = 0; i < nopts; i++) {
     strncat(key, opts[i], sizeof key - strlen(key) - 2);
     strcat(key, "|");

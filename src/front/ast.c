@@ -129,7 +129,7 @@ void func_note_transform(Func *f, const char *name) {
     f->transforms[f->ntransforms++] = name;
 }
 
-static const char *modifier_names[] = {
+static const char *const modifier_names[] = {
   "unchecked", "checked", "safe", "circular", "mirror", "clamped", "const", "nocopy",
   "hwconst", "hwtex_const", "hwtex_nearest", "hwtex_linear", "shared", "half", "single",
   "double", "static",

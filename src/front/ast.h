@@ -159,9 +159,8 @@ typedef enum NodeKind {
                    same kernel with int outputs (NULL without reductions), its list:
                    for each reduction an N_BLOCK of the values added to it (copies;
                    slot -2: a variable of the body, -3-d: loop variable d), from which
-                   the launch guesses which outputs are ints as in the serial loop;
-                   ival: bit i once int output i came back a scalar; aux: the kernels
-                   with some int outputs (interp.c, parloop_mix); c = N_BLOCK: list =
+                   the launch guesses which outputs are ints as in the serial loop (what
+                   it learns is in the interpreter's RunNote); c = N_BLOCK: list =
                    the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
@@ -186,7 +185,6 @@ struct Node {
   /* Filled by name resolution (interp, sema). */
   int slot, depth;
   void *aux;
-  bool slow;   /* interp: a statement that took long while GPU launches waited (exec_block) */
 };
 
 const char *node_kind_name(NodeKind k);

@@ -48,7 +48,7 @@ static const struct { const char *text; TokKind kind; } puncts[] = {
   {">", TK_GT}, {"=", TK_ASSIGN}, {",", TK_COMMA}, {";", TK_SEMI},
 };
 
-static const char *kind_names[TK_COUNT] = {
+static const char *const kind_names[TK_COUNT] = {
   [TK_EOF] = "end of file", [TK_NEWLINE] = "end of line", [TK_SEMI] = "';'",
   [TK_COMMA] = "','", [TK_INT] = "number", [TK_REAL] = "number", [TK_IMAG] = "number",
   [TK_STRING] = "string", [TK_IDENT] = "name", [TK_ERROR] = "invalid token",

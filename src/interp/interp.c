@@ -856,6 +856,46 @@ COLD static void exec_for(Interp *I, Node *n) {
   val_release(it);
 }
 
+/* ---- run-time notes (RunNote) ---- */
+
+static size_t note_home(const RunNotes *t, const Node *n) {
+  return (size_t)(((uintptr_t)n >> 3) * 0x9E3779B97F4A7C15ull >> 20) & (t->cap - 1);
+}
+
+/* n's note, or NULL when none was made. */
+static RunNote *run_note_find(Program *P, const Node *n) {
+  RunNotes *t = &P->notes;
+  for (size_t i = t->cap ? note_home(t, n) : 0; t->cap && t->v[i].node; i = (i + 1) & (t->cap - 1))
+    if (t->v[i].node == n) return &t->v[i];
+  return NULL;
+}
+
+static void run_notes_grow(RunNotes *t) {
+  RunNotes old = *t;
+  t->cap = old.cap ? 2 * old.cap : 64;
+  t->v = calloc(t->cap, sizeof *t->v);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.v[i].node) {
+      size_t j = note_home(t, old.v[i].node);
+      while (t->v[j].node) j = (j + 1) & (t->cap - 1);
+      t->v[j] = old.v[i];
+    }
+  free(old.v);
+}
+
+/* n's note, made (zero) at the first call. The pointer is good until the next new note. */
+static RunNote *run_note(Program *P, const Node *n) {
+  RunNote *r = run_note_find(P, n);
+  if (r) return r;
+  RunNotes *t = &P->notes;
+  if (2 * (t->n + 1) > t->cap) run_notes_grow(t);
+  size_t i = note_home(t, n);
+  while (t->v[i].node) i = (i + 1) & (t->cap - 1);
+  t->n++;
+  t->v[i].node = n;
+  return &t->v[i];
+}
+
 /* ---- loop nests run as kernels (transform_parloop.c) ---- */
 
 /* The analysis reasoned about names: two names for one array send the loop back to serial. */
@@ -876,13 +916,14 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
 /* The parallel loop's kernel whose outputs i are ints for the bits of ints: n->func (none),
    n->b->func (all), else a copy of n->func with those outputs' types taken from n->b->func
    (the body, its resolution and its FuncInfo are shared: only kernel_sema and the
-   oracle read the outputs' types), kept in a table on n (n->aux) per mask. */
+   oracle read the outputs' types), kept in n's run note per mask. */
 static Func *parloop_mix(Interp *I, Node *n, unsigned ints) {
   unsigned all = (1u << n->list2.n) - 1;
   if (!ints) return n->func;
   if (ints == all) return n->b->func;
-  Func **mixes = n->aux;
-  if (!mixes) n->aux = mixes = arena_alloc(I->prog->arena, (all + 1) * sizeof *mixes);
+  RunNote *note = run_note(I->prog, n);
+  if (!note->mixes) note->mixes = arena_alloc(I->prog->arena, (all + 1) * sizeof *note->mixes);
+  Func **mixes = note->mixes;
   if (!mixes[ints]) {
     Func *f = arena_alloc(I->prog->arena, sizeof *f);
     *f = *n->func;
@@ -930,14 +971,16 @@ static int guess_type(Interp *I, Node *e, const RangeSpec *r) {
 /* The kernel that gives the serial loop's types: output i is an int when reduction variable
    i holds an int and no value added to it is known to be a scalar, else a scalar. An int
    output runs in the interpreter if the loop adds scalars after all; once it came back a
-   scalar (bit i of n->ival), it is a scalar output from then on. n->func has scalar
+   scalar (bit i of its run note's scalar_outs), it is a scalar output from then on. n->func has scalar
    outputs, n->b->func int ones; a mix is a copy of n->func with those outputs int, made at
    its first use (parloop_mix). */
 static Func *parloop_kernel(Interp *I, Node *n, const RangeSpec *r) {
   unsigned ints = 0;
+  const RunNote *note = run_note_find(I->prog, n);
+  unsigned scalar_outs = note ? note->scalar_outs : 0;
   for (int i = 0; i < n->list2.n; i++) {
     Value v = *slot_ref(I, n->list2.items[i]);
-    if (!is_intlike(v) || (n->ival >> i & 1)) continue;
+    if (!is_intlike(v) || (scalar_outs >> i & 1)) continue;
     bool scalar = false;
     NodeList *adds = &n->b->list.items[i]->list;
     for (int j = 0; j < adds->n && !scalar; j++) scalar = guess_type(I, adds->items[j], r) == 2;
@@ -980,7 +1023,7 @@ COLD static void exec_parloop(Interp *I, Node *n) {
       Value *p = slot_ref(I, n->list2.items[i]);
       Value r = n->list2.n == 1 ? res : res.tup->v[i];
       if (kernel->outs[i].type->kind == TY_INT && r.kind == V_SCALAR)
-        n->ival |= 1 << i;   /* next time: a scalar output */
+        run_note(I->prog, n)->scalar_outs |= 1u << i;   /* next time: a scalar output */
       Value v = compound(func_info(kernel)->out_op[i], *p, r, n->loc);
       val_release(*p);
       *p = v;
@@ -1087,10 +1130,13 @@ static void exec(Interp *I, Node *n) {
    long built-in call, array arithmetic); a quick one (size(), the next launch) leaves them
    batched. */
 static void exec_timed(Interp *I, Node *s) {
-  if (s->slow) cuda_submit();
+  const RunNote *note = run_note_find(I->prog, s);
+  bool was_slow = note && note->slow;
+  if (was_slow) cuda_submit();
   double t0 = rt_now_ms();
   exec(I, s);
-  s->slow = rt_now_ms() - t0 > 0.02;
+  bool slow = rt_now_ms() - t0 > 0.02;
+  if (slow != was_slow) run_note(I->prog, s)->slow = slow;   /* (exec may have moved the notes) */
 }
 
 /* Batched GPU launches (rt_cuda.c) go when a host loop starts (exec) and, outside host

@@ -184,15 +184,16 @@ static Type *make_type(TypeKind kind, const char *name, int rank, int fixed_len,
 
 /* ---- the table of globals ---- */
 
-static Global **globals;
-static int nglobals;
+/* The globals named so far (global_lookup adds each at its first use); one table for the
+   process: a name means the same in every program. */
+static struct { Global **v; int n; } globals;
 
 static const Global *global_add(const char *name, Value v) {
   Global *g = malloc(sizeof *g);
   g->name = name;
   g->value = v;
-  globals = realloc(globals, (nglobals + 1) * sizeof *globals);
-  globals[nglobals++] = g;
+  globals.v = realloc(globals.v, (globals.n + 1) * sizeof *globals.v);
+  globals.v[globals.n++] = g;
   return g;
 }
 
@@ -206,8 +207,8 @@ static Value builtin_callable(CallableKind kind, const char *name) {
 /* Finds (and on first use creates) the global called name; NULL if there is none. Order:
    interpreter built-ins, constants, runtime functions, types. */
 const Global *global_lookup(const char *name) {
-  for (int i = 0; i < nglobals; i++)
-    if (!strcmp(globals[i]->name, name)) return globals[i];
+  for (int i = 0; i < globals.n; i++)
+    if (!strcmp(globals.v[i]->name, name)) return globals.v[i];
   for (size_t i = 0; i < sizeof interp_fns / sizeof *interp_fns; i++)
     if (!strcmp(interp_fns[i].name, name)) {
       Value v = builtin_callable(CALL_IBUILTIN, interp_fns[i].name);

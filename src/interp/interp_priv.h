@@ -13,6 +13,18 @@ typedef struct Reduction {
   bool active;              /* guards against a replacement that calls itself */
 } Reduction;
 
+/* What the interpreter learns about a node while the program runs, kept beside the AST
+   (which nothing writes after resolution and the transforms): found by the node's address
+   (run_note). */
+typedef struct RunNote {
+  const Node *node;
+  bool slow;                /* a statement that took long while GPU launches waited (exec_timed) */
+  unsigned scalar_outs;     /* N_PARLOOP: bit i once its int output i came back a scalar */
+  Func **mixes;             /* N_PARLOOP: its kernels with some int outputs, by mask (parloop_mix) */
+} RunNote;
+
+typedef struct RunNotes { RunNote *v; size_t cap, n; } RunNotes;   /* open addressing */
+
 /* State shared by every thread of execution. */
 typedef struct Program {
   Arena *arena;
@@ -24,6 +36,7 @@ typedef struct Program {
   double tic_time;
   int host_loops;           /* host loops running (across calls): outside them, each finished
                                statement submits the batched GPU launches (exec_block) */
+  RunNotes notes;
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */

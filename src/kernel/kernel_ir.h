@@ -246,7 +246,7 @@ typedef struct KSpec {
    identifies the specialization: equal keys give equal generated code. */
 void ksema_gather(KSpec *S, Value *args);
 char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
-/* The launch's facts that ksema_key completes: idx32 (the extents allow it and OQ_NO_IDX32 is
+/* The launch's facts that ksema_key completes: idx32 (the extents allow it and OQ_DEV_NO_IDX32 is
    not set) and ldims. Called before ksema_key; dims must outlive S. */
 void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt);
 /* The dynamic shared memory that a block of blk (D dimensions) takes for the nshared

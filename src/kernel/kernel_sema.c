@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "kernel/kernel_ir.h"
 #include "base/oqk_abi.h"
 
@@ -308,9 +309,8 @@ static void value_desc(KSpec *S, char **p, Value v) {
 }
 
 void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt) {
-  static int off = -1;   /* OQ_NO_IDX32=1: always the 64-bit code (tests compare the two) */
-  if (off < 0) off = getenv("OQ_NO_IDX32") && strcmp(getenv("OQ_NO_IDX32"), "0") != 0;
-  S->idx32 = !off && oqk_idx32_launch(S->D, dims, blk, cnt);
+  /* OQ_DEV_NO_IDX32=1: always the 64-bit code (tests compare the two) */
+  S->idx32 = !config()->dev.no_idx32 && oqk_idx32_launch(S->D, dims, blk, cnt);
   S->ldims = dims;
   S->one_block = 0;
   for (int d = 0; d < S->D; d++) {

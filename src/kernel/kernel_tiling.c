@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "base/diag.h"
 #include "kernel/kernel_ir.h"
 
@@ -105,13 +106,12 @@ bool ktiling_box(const KTiling *t) { return t->box[0] * t->box[1] * t->box[2] > 
    back end's own order: tiles buy locality only to kernels that read neighbours, and a
    grid sized for another machine costs the others (seed 000's [128,256,1]: 0.94-0.96 of
    the H100's bandwidth against 0.97-0.99; on the CPU tiles ran a histogram 2.3x and a map
-   4.5x slower than the linear loop). OQ_TILE_LITERAL=1 keeps the grid. note: what
+   4.5x slower than the linear loop). OQ_DEV_TILE_LITERAL=1 keeps the grid. note: what
    --profile says in tiling(...), "global 128x256x1: streaming, as global auto" (empty when
    kept). */
 bool ktiling_streaming(KTiling *t, bool streaming, char *note, size_t n) {
-  const char *lit = getenv("OQ_TILE_LITERAL");
   note[0] = 0;
-  if (!streaming || !t->grid[0] || ktiling_box(t) || (lit && !strcmp(lit, "1"))) return false;
+  if (!streaming || !t->grid[0] || ktiling_box(t) || config()->dev.tile_literal) return false;
   size_t k = strlen(ktiling_str(t, note, n));
   snprintf(note + k, n - k, ": streaming, as global auto");
   t->global_auto = true;

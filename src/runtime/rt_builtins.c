@@ -397,7 +397,7 @@ BUILTIN(clamp) {
 /* ---- reductions ---- */
 
 typedef enum Red { R_SUM, R_PROD, R_MEAN, R_MIN, R_MAX } Red;
-static const char *red_name[] = { "sum", "prod", "mean", "min", "max" };
+static const char *const red_name[] = { "sum", "prod", "mean", "min", "max" };
 
 /* Reduces n elements of x, from off with stride st, to one number. */
 static Value reduce_run(Red r, const Array *x, int64_t off, int64_t n, int64_t st, SrcLoc loc) {
@@ -657,17 +657,20 @@ BUILTIN(ind2pos) {
 
 /* ---- random numbers: splitmix64, deterministic from the seed ---- */
 
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-static bool have_spare;
-static double spare;
+/* The generator: rand and randn draw from one sequence (rt_seed_random restarts it). */
+static struct Rng {
+  uint64_t state;
+  bool have_spare;    /* rng_normal's second value is waiting in spare */
+  double spare;
+} rng = {.state = 0x9E3779B97F4A7C15ull};
 
 void rt_seed_random(uint64_t seed) {
-  rng_state = seed;
-  have_spare = false;
+  rng.state = seed;
+  rng.have_spare = false;
 }
 
 static uint64_t rng_next(void) {
-  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  uint64_t z = (rng.state += 0x9E3779B97F4A7C15ull);
   z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
   z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
   return z ^ (z >> 31);
@@ -681,12 +684,12 @@ static double rng_uniform(void) {
 
 /* Box-Muller; the second value of each pair is kept for the next call. */
 static double rng_normal(void) {
-  if (have_spare) { have_spare = false; return spare; }
+  if (rng.have_spare) { rng.have_spare = false; return rng.spare; }
   double u1 = 1.0 - (double)(rng_next() >> 11) * 0x1.0p-53;   /* (0, 1]: log is finite */
   double u2 = (double)(rng_next() >> 11) * 0x1.0p-53;
   double r = sqrt(-2.0 * log(u1)), t = 2.0 * RT_PI * u2;
-  spare = r * sin(t);
-  have_spare = true;
+  rng.spare = r * sin(t);
+  rng.have_spare = true;
   return r * cos(t);
 }
 

@@ -1,5 +1,6 @@
 /* rt_cache.c: where compiled kernels are kept, and the hash that names them. */
 #include "runtime/rt_cache.h"
+#include "base/config.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -24,11 +25,7 @@ static void make_dirs(const char *path) {
 }
 
 const char *rt_cache_dir(void) {
-  static char dir[4096];   /* read again each time: tests point OQ_CACHE_DIR elsewhere */
-  const char *d = getenv("OQ_CACHE_DIR");
-  const char *home = getenv("HOME");
-  if (d && *d) snprintf(dir, sizeof dir, "%s", d);
-  else snprintf(dir, sizeof dir, "%s/.cache/openquasar", home && *home ? home : "/tmp");
-  make_dirs(dir);
+  const char *dir = config()->cache_dir;
+  make_dirs(dir);   /* each time: tests point OQ_CACHE_DIR elsewhere (and reload the config) */
   return dir;
 }

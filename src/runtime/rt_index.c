@@ -26,7 +26,7 @@ typedef struct Plan {
 } Plan;
 
 static bool kernel_mode(const IndexCtx *ctx) {
-  return (ctx && ctx->in_kernel) || rt_config.in_kernel;
+  return ctx && ctx->in_kernel;
 }
 
 static Bound bound_rule(const IndexCtx *ctx) {

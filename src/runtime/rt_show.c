@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "runtime/rt_image.h"
 #include "runtime/rt_show.h"
 
@@ -96,24 +97,19 @@ static bool load_sdl(Sdl *s) {
   return true;
 }
 
-static const char *env(const char *name) {
-  const char *v = getenv(name);
-  return v && *v ? v : NULL;
-}
-
 /* Files when a folder is named or no display can be opened; windows otherwise. */
 static void decide(void) {
   if (show.mode != SHOW_UNDECIDED) return;
   show.mode = SHOW_FILES;
-  if (!show.dir) show.dir = env("OQ_SHOW_DIR");
-  if (show.dir || (!env("DISPLAY") && !env("WAYLAND_DISPLAY")) || !load_sdl(&show.sdl)) return;
+  if (!show.dir) show.dir = config()->show_dir;
+  if (show.dir || !config()->display || !load_sdl(&show.sdl)) return;
   if (show.sdl.Init(SDL_INIT_VIDEO) != 0) {
     fprintf(stderr, "oq: imshow: no window (%s): writing PNG files instead\n", show.sdl.GetError());
     return;
   }
   /* SDL falls back to drivers that show nothing a user sees (KMSDRM, offscreen) */
   const char *drv = show.sdl.GetCurrentVideoDriver();
-  if (!env("SDL_VIDEODRIVER") && (!drv || (strcmp(drv, "x11") && strcmp(drv, "wayland")))) {
+  if (!config()->sdl_driver && (!drv || (strcmp(drv, "x11") && strcmp(drv, "wayland")))) {
     fprintf(stderr, "oq: imshow: no window (SDL video driver '%s'): writing PNG files instead\n", drv ? drv : "none");
     show.sdl.Quit();
     return;
@@ -268,8 +264,7 @@ void rt_show_title(const char *title) {
    button), as Quasar keeps its figures; OQ_SHOW_WAIT=0 closes them at once. */
 void rt_show_finish(void) {
   if (show.mode != SHOW_WINDOW) return;
-  const char *wait = getenv("OQ_SHOW_WAIT");
-  bool waiting = !(wait && !strcmp(wait, "0"));
+  bool waiting = config()->show_wait;
   if (waiting && show.nwin) {
     fprintf(stderr, "oq: imshow: close the window%s (or press a key in %s) to end\n", show.nwin > 1 ? "s" : "",
             show.nwin > 1 ? "each" : "it");

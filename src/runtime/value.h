@@ -16,8 +16,6 @@
 /* Global run-time settings, set once from the command line. */
 typedef struct RtConfig {
   bool double_precision;  /* --precision double: `scalar` is double, else float */
-  bool in_kernel;         /* true while the interpreter runs kernel/device code: changes the
-                             default boundary rule (reads outside give 0, writes are dropped) */
 } RtConfig;
 extern RtConfig rt_config;
 

@@ -1,5 +1,5 @@
 % tests/gpu.sh (launch step): the host time of parallel_do of a trivial kernel, back to back
-% (batched into CUDA graphs unless OQ_CUDA_GRAPHS=0: rt_cuda.c),
+% (batched into CUDA graphs unless OQ_DEV_CUDA_GRAPHS=0: rt_cuda.c),
 % against as many launches of an empty kernel without oq's launch path (oq_bare_launch_us:
 % cuLaunchKernel alone) in the same process, batch after batch; toc and oq_bare_launch_us
 % wait for the GPU, so the times are those of finished work. Prints the median batch of each.

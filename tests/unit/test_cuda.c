@@ -23,6 +23,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "device/rt_cuda.h"
 
 RtConfig rt_config;
@@ -77,6 +78,7 @@ static char *make_cache_dir(void) {
   char *d = mkdtemp(tmpl);
   if (!d) { perror("mkdtemp"); exit(2); }
   setenv("OQ_CACHE_DIR", d, 1);
+  config_load();
   return strdup(d);
 }
 
@@ -170,6 +172,7 @@ static void test_availability(void) {
   EXPECT_ERROR("CUDA is not available", {
     setenv("OQ_LIBCUDA", "/nonexistent/libcuda.so.1", 1);
     unsetenv("OQ_CUDA_DISABLE");
+    config_load();
     char why[256];
     if (cuda_available(why, sizeof why) || !strstr(why, "not installed")) _exit(3);
     if (cuda_device()) _exit(4);
@@ -178,6 +181,7 @@ static void test_availability(void) {
   });
   EXPECT_ERROR("CUDA is not available: CUDA is disabled", {
     setenv("OQ_CUDA_DISABLE", "1", 1);
+    config_load();
     char why[256];
     if (cuda_available(why, sizeof why) || !strstr(why, "disabled")) _exit(3);
     cuda_event_new(L);
@@ -261,11 +265,13 @@ static void test_nvrtc(void) {
 
   /* A cache that cannot be written costs only the caching. */
   setenv("OQ_CACHE_DIR", "/proc/oq-no-such-dir", 1);
+  config_load();
   ok = cuda_compile(kernels_src, "kernels.cu", "sm_90", &img, &size, &log, L);
   CHECK(ok && size > 64, "compile with an unwritable cache failed");
   free(img);
   free(log);
   setenv("OQ_CACHE_DIR", dir, 1);
+  config_load();
   remove_dir(dir);
   free(dir);
 
@@ -278,6 +284,7 @@ static void test_nvrtc(void) {
 /* A child process of test_nvrtc: NVRTC missing must be an error, not a crash. */
 static void nvrtc_missing(void) {
   setenv("OQ_NVRTC", "/nonexistent/libnvrtc.so", 1);
+  config_load();
   void *img;
   size_t size;
   char *log;

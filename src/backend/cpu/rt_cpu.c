@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "base/config.h"
 #include "kernel/kernel_ir.h"
 #include "base/oqk_abi.h"
 #include "backend/cpu/rt_cpu.h"
@@ -62,8 +63,7 @@ static Compiled *lookup(const char *key) {
 /* ---- the C compiler and the cache ---- */
 
 static const char *compiler(void) {
-  const char *cc = getenv("CC");
-  return cc && *cc ? cc : "cc";
+  return config()->cc;
 }
 
 /* -fno-tree-slp-vectorize: GCC 12 drops (double)(float)x round trips in straight-line SLP code */
@@ -247,8 +247,7 @@ static void *worker_main(void *arg) {
 static void pool_start(void) {
   if (pool.n) return;
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  const char *env = getenv("OQ_THREADS");
-  if (env && atoi(env) > 0) n = atoi(env);
+  if (config()->threads) n = config()->threads;
   if (n < 1) n = 1;
   if (n > 256) n = 256;
   pool.W = aligned_alloc(64, n * sizeof *pool.W);
@@ -392,11 +391,9 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
     for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
-     slower (bench/hist.q, session 4). OQ_CPU_IDX32=1 compiles them all the same (tests run
+     slower (bench/hist.q, session 4). OQ_DEV_CPU_IDX32=1 compiles them all the same (tests run
      the int32 index code here, where no GPU is) */
-  static int cpu32 = -1;
-  if (cpu32 < 0) cpu32 = getenv("OQ_CPU_IDX32") && strcmp(getenv("OQ_CPU_IDX32"), "0") != 0;
-  S.idx32 &= cpu32;
+  S.idx32 &= config()->dev.cpu_idx32;
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);

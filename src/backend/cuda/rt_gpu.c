@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/config.h"
 #include "backend/cuda/rt_gpu.h"
 #include "codegen/codegen.h"
 #include "backend/rt_profile.h"
@@ -94,7 +95,7 @@ typedef struct GSpec {
 /* ---- the specialization of a call site's last launch ----
    A loop launches one kernel with alike arguments launch after launch. When the site's last
    launch had no captured variables (its key then depends only on the kernel, the launch's
-   sizes, the precision, the arguments and OQ_CUDA_VTHREADS) and this launch has the same
+   sizes, the precision, the arguments and OQ_DEV_CUDA_VTHREADS) and this launch has the same
    sizes, virtual-thread proposal (vthreads_for) and its
    arguments the same kinds, element types and shapes, the site's GSpec is taken again
    without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
@@ -112,7 +113,7 @@ typedef struct SiteMemo {
   Frame *env;
   int D;
   bool dp, no_cmem, explicit_blk;
-  int vt;                    /* the virtual threads proposed (OQ_CUDA_VTHREADS may change) */
+  int vt;                    /* the virtual threads proposed (OQ_DEV_CUDA_VTHREADS may change) */
   int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
   ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
   GSpec *g;                  /* NULL: nothing kept */
@@ -121,19 +122,19 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
-/* The launcher's tuning knobs: environment variables read once, at the first launch (a value
-   outside its range is the default). OQ_CUDA_VTHREADS is read at each launch instead
-   (vthreads_for). */
+/* The launcher's tuning knobs: base/config.c's, copied at the first launch (a value outside
+   its range is the default). OQ_DEV_CUDA_VTHREADS and _VBLOCKS are read at each launch
+   instead (vthreads_for, vblocks_at). */
 typedef struct Knobs {
   bool read;
-  int lgr;          /* OQ_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
-  int tile_min;     /* OQ_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
-  int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
-  int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
-  int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
-  int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
+  int lgr;          /* OQ_DEV_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
+  int tile_min;     /* OQ_DEV_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
+  int coarse_occ;   /* OQ_DEV_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
+  int coarse_run;   /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
+  int coarse_vec;   /* OQ_DEV_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
+  int coarse_groups;   /* OQ_DEV_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
-  bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+  bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
 } Knobs;
 
 static struct {
@@ -160,24 +161,18 @@ static struct {
   CudaKernel *bare;
 } G;
 
-/* A tuning knob: the integer environment variable name when set within [lo, hi], else def. */
-static int env_int(const char *name, int lo, int hi, int def) {
-  const char *e = getenv(name);
-  int v = e ? atoi(e) : def;
-  return v >= lo && v <= hi ? v : def;
-}
-
 static const Knobs *knobs(void) {
   Knobs *k = &G.knobs;
   if (!k->read) {
-    k->lgr = env_int("OQ_CUDA_LGR", 0, 5, 5);
-    k->tile_min = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
-    k->coarse_occ = env_int("OQ_CUDA_COARSE_OCC", 1, 64, 64);
-    k->coarse_run = env_int("OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32);
-    k->coarse_vec = env_int("OQ_CUDA_COARSE_VEC", 0, 1, 2);
-    k->coarse_groups = env_int("OQ_CUDA_COARSE_GROUPS", 1, 8, 4);
-    k->eager = env_int("OQ_CUDA_EAGER", 0, 1, 0);
-    k->ktime = env_int("OQ_CUDA_KTIME", 0, 1, 0);
+    const OqDevConfig *d = &config()->dev;
+    k->lgr = d->cuda_lgr;
+    k->tile_min = d->cuda_tile_min;
+    k->coarse_occ = d->coarse_occ;
+    k->coarse_run = d->coarse_run;
+    k->coarse_vec = d->coarse_vec;
+    k->coarse_groups = d->coarse_groups;
+    k->eager = config()->cuda_eager;
+    k->ktime = d->cuda_ktime;
     k->read = true;
   }
   return k;
@@ -593,8 +588,7 @@ static void ready(SrcLoc loc) {
   G.worker = cuda_mem_alloc(sizeof(OqkWorker), loc);
   cuda_raw_memset(G.worker, 0, sizeof(OqkWorker), loc);
   G.param_max = param_limit();
-  const char *e = getenv("OQ_CUDA_SYNC");
-  G.sync_each = e && *e && strcmp(e, "0");
+  G.sync_each = config()->cuda_sync;
   cuda_wait_hook = wait_hook;
   G.ready = true;
 }
@@ -886,7 +880,7 @@ static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
     g->occ_shared = g->tshared;
   }
   int per_sm = g->occ_blocks;
-  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_CUDA_TILE_MIN: a
+  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_DEV_CUDA_TILE_MIN: a
      tuning knob) */
   int64_t ppt = knobs()->tile_min;
   if (!ppt) ppt = g->tile_ppt > 1 ? g->tile_ppt : 1;
@@ -910,7 +904,7 @@ static int pow2_dividing(int most, int64_t n) {
    enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
    (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
    epilogue's float arrays. Under coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds
-   V launch blocks' threads (OQ_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
+   V launch blocks' threads (OQ_DEV_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
 static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   SrcLoc loc = cl->site->loc;
   int64_t blocks = 1, threads = 1;
@@ -1059,13 +1053,13 @@ static bool block_keyed(const KLaunch *cl) {
 /* Virtual threads (emit_cuda) proposed for a launch's block: F Quasar threads per GPU thread
    along dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU
    threads (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without
-   zeroing, for 32x32 ones); OQ_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
+   zeroing, for 32x32 ones); OQ_DEV_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
 static int vthreads_for(const KLaunch *cl) {
   if (!block_keyed(cl)) return 1;
   const int64_t *blk = cl->blk;
   int64_t threads = 1;
   for (int d = 0; d < cl->D; d++) threads *= blk[d];
-  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);   /* at each launch: bench-gpu changes it between cases */
+  int want = config()->dev.cuda_vthreads;   /* at each launch: bench-gpu changes it between programs */
   if (want) return blk[0] % want ? 1 : want;
   for (int F = 4; F >= 2; F /= 2)
     if (blk[0] % F == 0 && threads / F >= 64) return F;
@@ -1074,9 +1068,9 @@ static int vthreads_for(const KLaunch *cl) {
 
 /* This launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2,
    up to what the kernel takes, that divide the grid along dimension 0 (cnt0), else 1.
-   OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
+   OQ_DEV_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between programs). */
 static int vblocks_at(const GSpec *g, int64_t cnt0) {
-  int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
+  int most = config()->dev.cuda_vblocks;
   return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
 }
 
@@ -1084,7 +1078,7 @@ static int vblocks_at(const GSpec *g, int64_t cnt0) {
    for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
    small launch fills the SMs with 4 times more resident blocks, each with its own prologue
    and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
-   OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
+   OQ_DEV_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
 static int cvec_for(const KLaunch *cl) {
   int want = knobs()->coarse_vec;
   int64_t n = 1;
@@ -1319,8 +1313,7 @@ void gpu_profile_reset(void) {
 bool gpu_check_enabled(void) {
   static int on = -1;
   if (on < 0) {
-    const char *e = getenv("OQ_CUDA_CHECK");
-    on = e && *e && strcmp(e, "0") != 0 && nvrtc_available(NULL, 0);
+    on = config()->cuda_check && nvrtc_available(NULL, 0);
   }
   return on;
 }

@@ -8,6 +8,7 @@
    threads of the block; locals become per-thread arrays, and statements that hold a barrier
    (under conditions every thread agrees on) run once per block around their phases. When
    the threads may disagree, each thread of a block is a fiber instead. */
+#include "base/config.h"
 #include "codegen/emit.h"
 #include "codegen/codegen.h"
 
@@ -585,7 +586,7 @@ static void cpu_transforms(Em *E) {
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
   if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
-  S->coarse = S->barrier && !E->fiber && S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  S->coarse = S->barrier && !E->fiber && S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
 }
 

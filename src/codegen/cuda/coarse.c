@@ -2,6 +2,7 @@
    of many launch blocks between one prologue and one epilogue, their shadows of float
    arrays, the last block's pass and the packed merge, which emit_cuda.c's epilogue of
    private copies shares. */
+#include "base/config.h"
 #include "codegen/cuda/cuda_priv.h"
 
 enum { CGROUPS = 4 };   /* coarse groups, at most (em_cuda_coarse_ahead) */
@@ -26,7 +27,7 @@ int64_t em_cuda_coarse_gblock(KSpec *S) {
 /* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
    and the grid-stride order (coarse_loop), which coarse groups need (em_cuda_coarse_ahead). */
 static bool coarse_gs_knobs(void) {
-  return !em_cuda_knob_off("OQ_CUDA_COARSE_PIPE") && !em_cuda_knob_off("OQ_CUDA_COARSE_GS");
+  return config()->dev.coarse_pipe && config()->dev.coarse_gs;
 }
 
 /* A packed merge: when every block adds a whole number v into each element of an array
@@ -65,12 +66,12 @@ void em_cuda_packed_merge(Em *E, const char *w, const char *v, const char *ety, 
    against 0.0360-0.0373: many blocks queue on each word; 2048x2048x3 (528, 62) and
    1920x1080x3 (507, 32) within 1 us either way. Flat hist_naive (counted copies, 528
    blocks): 3-10 % faster packed at 2048x2896x3 to 4096x4096x3 (2^15 positions per block or
-   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_CUDA_PACKED=1:
+   more) in two starts, the same in a third, 4 % slower at 2048x2048x3. OQ_DEV_CUDA_PACKED=1:
    whenever the sums fit (tests). */
 void em_cuda_packed_when(Em *E, const char *work, const char *least, int most) {
-  const char *e = getenv("OQ_CUDA_PACKED");
-  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", e && !strcmp(e, "1") ? 4095 : most,
-          e && !strcmp(e, "1") ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
+  bool always = config()->dev.cuda_packed == 1;
+  em_line(E, "const bool _pk = gridDim.x <= %du%s;   /* packed_merge */", always ? 4095 : most,
+          always ? "" : em_sf(E, " && %s >= %s * (int64_t)gridDim.x", work, least));
 }
 
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
@@ -119,11 +120,10 @@ bool em_cuda_count_update(Em *E, const Update *u) {
    lane of a warp at once) spread over the 32 banks instead of 32 / c of them (H100, seed
    000's hist_shared on a uniform 8192x8192x3 image: 0.90-0.91 -> 0.93-0.94 of a read pass;
    without virtual threads the lanes spread already, and 1080p lost 10 %). Its size must be
-   a constant multiple of 32. OQ_CUDA_SWZ=0: not (a tuning knob). */
+   a constant multiple of 32. */
 static bool count_swizzled(Em *E) {
   const struct KShSize *z = &E->S->shsize[0];
-  const char *env = getenv("OQ_CUDA_SWZ");
-  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1 || (env && !strcmp(env, "0"))) return false;
+  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1) return false;
   int64_t n = 1;
   for (int d = 0; d < z->rank; d++) {
     if (z->k[d] >= 0) return false;
@@ -431,11 +431,11 @@ static char *row_major(Em *E, char *const *digit) {
    grid-stride (blockIdx.x, + _G, ...: the grid sweeps the image together); else each takes
    a contiguous run [_vb0, _vb1). H100, seed 000's hist_shared on 8192x8192x3: 0.923-0.958
    of a read pass in runs, 0.946-0.965 with both (either alone: no gain; grid-stride alone
-   lost 5-10 % at 1080p, where there are no virtual threads). OQ_CUDA_COARSE_PIPE=0,
-   OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
+   lost 5-10 % at 1080p, where there are no virtual threads). OQ_DEV_CUDA_COARSE_PIPE=0,
+   OQ_DEV_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  bool piped = S->cvec > 1 && E->nahead && !em_cuda_knob_off("OQ_CUDA_COARSE_PIPE");
+  bool piped = S->cvec > 1 && E->nahead && config()->dev.coarse_pipe;
   E->coarse_gs = piped && coarse_gs_knobs();
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
   if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
@@ -571,17 +571,17 @@ static void coarse_epilogue(Em *E) {
 
 /* Whether the accumulator is held as unsigned counts (every update adds an int constant). */
 static bool coarse_counts(KSpec *S) {
-  return S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
+  return S->coarse_inc && !config()->dev.coarse_float;
 }
 
 /* Whether the epilogue merges packed (em_cuda_packed_merge): it is one block-stride loop, which
    coarse_epilogue spreads over the GPU block, adding a sum of counts into the one shadowed
-   array. OQ_CUDA_PACKED=0: never (a knob, to compare). */
+   array. OQ_DEV_CUDA_PACKED=0: never (a knob, to compare). */
 void em_cuda_coarse_packed(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
   E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
-              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && !em_cuda_knob_off("OQ_CUDA_PACKED");
+              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && config()->dev.cuda_packed != 0;
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
 
@@ -645,8 +645,7 @@ void em_cuda_coarse_kernel(Em *E) {
   E->ind++;
   coarse_phase(E, 0, b1, false);
   coarse_statements(E, b1, b1 + 1);
-  const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
-  coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
+  coarse_loop(E, config()->dev.coarse_unroll);   /* a tuning knob: bodies per step */
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);

@@ -7,7 +7,6 @@
 /* emit_cuda.c */
 extern const char *const em_cuda_axis[3];   /* CUDA's axis of each Quasar dimension, last first */
 int64_t em_cuda_key_threads(const KSpec *S);
-bool em_cuda_knob_off(const char *name);
 void em_cuda_transforms(Em *E);
 void em_cuda_stride_digits(Em *E, int D, const char *radix, const char *q, const char *w);
 void em_cuda_stride_step(Em *E, int D, const char *radix, bool lb);

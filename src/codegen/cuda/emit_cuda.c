@@ -1,6 +1,7 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
 #include "codegen/cuda/cuda_priv.h"
+#include "base/config.h"
 #include "codegen/codegen.h"
 
 static void cuda_one_position(Em *E, const char *label);
@@ -239,12 +240,6 @@ static void vthread_close(Em *E) {
   em_line(E, "}");
 }
 
-/* Whether tuning knob `name` (an environment variable) is set to 0. */
-bool em_cuda_knob_off(const char *name) {
-  const char *e = getenv(name);
-  return e && !strcmp(e, "0");
-}
-
 /* Whether some private copy is in shared memory and counted (its merge: cuda_epilogue). */
 static bool any_counted(KSpec *S) {
   for (int k = 0; k < S->npriv; k++)
@@ -312,9 +307,7 @@ void em_cuda_transforms(Em *E) {
   S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tile_ppt = 1;
-  S->merge_copies = 8;
-  const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
-  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
+  S->merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
   /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
   if (!S->tiled || (S->tiling_swept && (!S->tiling.grid[0] || ktiling_box(&S->tiling)))) E->lin_slot = -1;
   if (!S->tiled) {
@@ -329,11 +322,11 @@ void em_cuda_transforms(Em *E) {
   if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
   if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->nshared) em_shared_plan(E);
-  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  S->coarse = S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
   if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
-  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !config()->dev.coarse_noldg; i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
     for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
@@ -509,9 +502,9 @@ static void cuda_one_position(Em *E, const char *label) {
   em_line(E, "{");
   E->ind++;
   em_block(E, &E->S->kfunc->body);
-  /* OQ_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
+  /* OQ_DEV_CUDA_BREAK=1: a line NVRTC rejects, after the last statement, so that tests can see
      how a failed compile is reported (tests/run.sh) */
-  if (getenv("OQ_CUDA_BREAK") && !strcmp(getenv("OQ_CUDA_BREAK"), "1")) em_line(E, "oq_no_such_function();");
+  if (config()->dev.cuda_break) em_line(E, "oq_no_such_function();");
   E->ind--;
   em_line(E, "}");
   if (E->has_return) em_line(E, "%s: ;", label);
@@ -662,8 +655,7 @@ static int pf_collect(Em *E) {
   for (int i = 0; i < E->S->kfunc->body.n; i++) em_cuda_pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return 0;
   int U = E->npf <= 2 ? 16 : 4;
-  const char *env = getenv("OQ_CUDA_UNROLL");   /* a tuning knob: positions per step */
-  if (env && atoi(env) >= 1 && atoi(env) <= 16) U = atoi(env);
+  if (config()->dev.cuda_unroll) U = config()->dev.cuda_unroll;   /* a tuning knob: positions per step */
   return U;
 }
 
@@ -690,9 +682,8 @@ static void cuda_unrolled(Em *E) {
   free(al.s);
   em_line(E, "const int64_t _nv = _va ? _np / (%d * _st) * (%d * _st) : 0, _nq = _va ? _np / %d * %d : 0;", U, U, V, V);
   em_line(E, "int64_t _rb = %d * _r;", V);
-  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_CUDA_PIPE=0|1: a tuning knob */
-  const char *pe = getenv("OQ_CUDA_PIPE");
-  int pipe = V > 1 && (pe ? !strcmp(pe, "1") : E->npf * (U / V) <= 4);
+  /* vectors loaded a step ahead while at most 4 per step (registers); OQ_DEV_CUDA_PIPE=0|1: a tuning knob */
+  int pipe = V > 1 && (config()->dev.cuda_pipe >= 0 ? config()->dev.cuda_pipe : E->npf * (U / V) <= 4);
   for (int j = 0; j < E->npf && pipe; j++)
     for (int i = 0; i < U / V; i++)
       em_line(E, "%s _qn%d_%d = _rb < _nv ? %s : %s{};", pf_vec_type(E->pf_el[j], V), j, i, pf_load(E, j, i, V, "_rb"),

@@ -1,0 +1,68 @@
+/* config.h: what the environment asks of a run, read in one place (config.c) into one
+   struct, so that no other file calls getenv. docs/config.md lists every variable. main
+   calls config_load() at start-up; a program that embeds oq (bench/gpu/oqrun.c, the unit
+   tests) calls it again after it changes the environment (the strings are getenv's, valid
+   until their variable changes). */
+#ifndef OQ_CONFIG_H
+#define OQ_CONFIG_H
+#include <stdbool.h>
+
+/* Developer switches (OQ_DEV_*): tuning knobs and test aids. Each field says its variable,
+   what its value means, and its default (when the variable is unset or out of range). */
+typedef struct OqDevConfig {
+  bool cpu_idx32;           /* OQ_DEV_CPU_IDX32 (set, not 0): C launches with int32 indices too */
+  bool no_idx32;            /* OQ_DEV_NO_IDX32 (set, not 0): always the int64 index code */
+  bool tile_literal;        /* OQ_DEV_TILE_LITERAL=1: a streaming kernel keeps its tiling grid */
+  bool no_coarsen;          /* OQ_DEV_NO_COARSEN (any value): no persistent blocks */
+  bool cuda_break;          /* OQ_DEV_CUDA_BREAK=1: every CUDA kernel ends in a line NVRTC rejects */
+  bool cuda_graphs;         /* OQ_DEV_CUDA_GRAPHS (not 0): batched launches in CUDA graphs */
+  bool cuda_ktime;          /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr */
+  int cuda_packed;          /* OQ_DEV_CUDA_PACKED: 1 a packed merge whenever the sums fit, 0
+                               never; -1 (else): decide */
+  int cuda_pipe;            /* OQ_DEV_CUDA_PIPE=0|1: vectors loaded a step ahead; -1: decide */
+  int cuda_unroll;          /* OQ_DEV_CUDA_UNROLL 1..16: positions per step; 0: decide */
+  int cuda_merge;           /* OQ_DEV_CUDA_MERGE 1..64, a power of 2: copies of the counts (8) */
+  int cuda_lgr;             /* OQ_DEV_CUDA_LGR 0..5: log2 of a private copy's replicas, most (5) */
+  int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: a tiled launch's positions per thread,
+                               least; 0: one step */
+  int cuda_vthreads;        /* OQ_DEV_CUDA_VTHREADS 1..32: virtual threads; 0: decide */
+  int cuda_vblocks;         /* OQ_DEV_CUDA_VBLOCKS 1..4: most virtual blocks (4) */
+  int coarse_occ;           /* OQ_DEV_CUDA_COARSE_OCC 1..64: persistent blocks per SM, most (64) */
+  int coarse_run;           /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, least (32) */
+  int coarse_vec;           /* OQ_DEV_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always;
+                               2: from 2^24 positions */
+  int coarse_groups;        /* OQ_DEV_CUDA_COARSE_GROUPS 1..8: coarse groups per GPU block,
+                               most (4) */
+  int coarse_unroll;        /* OQ_DEV_CUDA_COARSE_UNROLL 1..16: bodies per step (8) */
+  bool coarse_pipe;         /* OQ_DEV_CUDA_COARSE_PIPE (not 0): loads a step ahead */
+  bool coarse_gs;           /* OQ_DEV_CUDA_COARSE_GS (not 0): resident blocks go grid-stride */
+  bool coarse_float;        /* OQ_DEV_CUDA_COARSE_FLOAT (any value): counts held as floats */
+  bool coarse_noldg;        /* OQ_DEV_CUDA_COARSE_NOLDG (any value): no read-only cache loads */
+} OqDevConfig;
+
+typedef struct OqConfig {
+  const char *cc;           /* CC: the C compiler of CPU kernels ("cc") */
+  char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
+  int threads;              /* OQ_THREADS: CPU workers; 0: one per processor */
+  bool no_parloop;          /* OQ_NO_PARLOOP (not 0): as --no-parloop */
+  const char *show_dir;     /* OQ_SHOW_DIR: as --show-dir; NULL: none */
+  bool show_wait;           /* OQ_SHOW_WAIT (not 0): wait for imshow windows at the end */
+  bool display;             /* DISPLAY or WAYLAND_DISPLAY: windows can be opened */
+  bool sdl_driver;          /* SDL_VIDEODRIVER: the user chose SDL's video driver */
+  const char *cuda_disable; /* OQ_CUDA_DISABLE (not 0): its value; NULL: CUDA is used */
+  const char *cuda_device;  /* OQ_CUDA_DEVICE: the device's ordinal; NULL: 0 */
+  const char *libcuda;      /* OQ_LIBCUDA: the CUDA driver library; NULL: searched */
+  const char *nvrtc;        /* OQ_NVRTC: the NVRTC library; NULL: searched */
+  const char *cuda_homes[2];   /* CUDA_HOME, CUDA_PATH (NULL when unset): NVRTC's folders */
+  bool cuda_check;          /* OQ_CUDA_CHECK (not 0): compile every kernel's CUDA too */
+  bool cuda_sync;           /* OQ_CUDA_SYNC (not 0): wait after every launch */
+  bool cuda_eager;          /* OQ_CUDA_EAGER=1: copy every array back after each launch */
+  OqDevConfig dev;
+} OqConfig;
+
+/* Reads the environment into the settings (again, when called again). */
+void config_load(void);
+/* The settings; config_load()'s first call when none was made. */
+const OqConfig *config(void);
+
+#endif
