@@ -7,6 +7,8 @@
 #include "base/options.h"
 #include "kernel/kernel_ir.h"
 
+struct LaunchPlan;
+
 /* What the launcher knows once the launch size and arguments are bound. */
 typedef struct KLaunch {
   const InterpOptions *opt;
@@ -16,6 +18,7 @@ typedef struct KLaunch {
   const int64_t *dims, *blk, *cnt;
   Value *args;              /* converted arguments by parameter index (V_NONE: special) */
   bool explicit_blk;        /* parallel_do([dims, blkdims], ...): the block size was given */
+  const struct LaunchPlan *plan;   /* where and how it runs (plan.h, launch_plan) */
 } KLaunch;
 
 /* An argument as generated code reads it; the identity and combination of kernel outputs

@@ -19,6 +19,7 @@
 #include "kernel/kernel_ir.h"
 #include "base/oqk_abi.h"
 #include "backend/cpu/rt_cpu.h"
+#include "backend/plan.h"
 #include "codegen/codegen.h"
 #include "runtime/rt_cache.h"
 #include "device/rt_cuda.h"
@@ -386,17 +387,8 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   ProfRow *st = prof_row(cl->kernel, "cpu");
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  /* a kernel with block parameters: its block size is a constant of the C source (phase
-     loops with known trip counts) */
-  if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
-    for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
-  /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
-     slower (bench/hist.q, session 4). OQ_CPU_IDX32=1 compiles them all the same (tests run
-     the int32 index code here, where no GPU is) */
-  static int cpu32 = -1;
-  if (cpu32 < 0) cpu32 = getenv("OQ_CPU_IDX32") && strcmp(getenv("OQ_CPU_IDX32"), "0") != 0;
-  S.idx32 &= cpu32;
+  plan_key(&cl->plan->cpu, &S);   /* the block size of kernels with block parameters; int64 indices */
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);

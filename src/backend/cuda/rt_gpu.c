@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "backend/cuda/rt_gpu.h"
+#include "backend/plan.h"
 #include "codegen/codegen.h"
 #include "backend/rt_profile.h"
 #include "device/rt_cuda.h"
@@ -62,7 +63,7 @@ typedef struct GSpec {
   size_t coarse_sh;
   int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
   int vblocks_max, vblocks; /* the launch's blocks per GPU block along dimension 0: at most
-                               (emit_cuda's cuda_vblocks), this launch's (vblocks_at) */
+                               (emit_cuda's cuda_vblocks), this launch's (plan_cuda_vblocks) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
@@ -95,7 +96,7 @@ typedef struct GSpec {
    A loop launches one kernel with alike arguments launch after launch. When the site's last
    launch had no captured variables (its key then depends only on the kernel, the launch's
    sizes, the precision, the arguments and OQ_CUDA_VTHREADS) and this launch has the same
-   sizes, virtual-thread proposal (vthreads_for) and its
+   sizes, virtual-thread proposal (plan.c, LaunchPlan.cuda) and its
    arguments the same kinds, element types and shapes, the site's GSpec is taken again
    without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
    shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
@@ -122,15 +123,14 @@ typedef struct SiteMemo {
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
 /* The launcher's tuning knobs: environment variables read once, at the first launch (a value
-   outside its range is the default). OQ_CUDA_VTHREADS is read at each launch instead
-   (vthreads_for). */
+   outside its range is the default). The proposals in the key, OQ_CUDA_VTHREADS and
+   OQ_CUDA_COARSE_VEC, are plan.c's. */
 typedef struct Knobs {
   bool read;
   int lgr;          /* OQ_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
   int tile_min;     /* OQ_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
   int coarse_occ;   /* OQ_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
   int coarse_run;   /* OQ_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
-  int coarse_vec;   /* OQ_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
   int coarse_groups;   /* OQ_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
@@ -174,7 +174,6 @@ static const Knobs *knobs(void) {
     k->tile_min = env_int("OQ_CUDA_TILE_MIN", 1, 1 << 20, 0);
     k->coarse_occ = env_int("OQ_CUDA_COARSE_OCC", 1, 64, 64);
     k->coarse_run = env_int("OQ_CUDA_COARSE_RUN", 1, 1 << 20, 32);
-    k->coarse_vec = env_int("OQ_CUDA_COARSE_VEC", 0, 1, 2);
     k->coarse_groups = env_int("OQ_CUDA_COARSE_GROUPS", 1, 8, 4);
     k->eager = env_int("OQ_CUDA_EAGER", 0, 1, 0);
     k->ktime = env_int("OQ_CUDA_KTIME", 0, 1, 0);
@@ -522,43 +521,23 @@ static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
   return ksema_shared_bytes(g->shsize, g->nshared, g->shsized, D, blk) * g->vblocks;
 }
 
-/* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
-   explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
-   threads per block for its registers, filled from Quasar's last dimension (CUDA x:
-   consecutive threads touch consecutive elements) outward. Dimensions after the first get
-   divisors of the oracle's extents (cnt * blk), so that a linear `pos` stays the oracle's;
-   the first is padded: its grid rounds up and the extra threads do nothing. */
-static void block_shape(GSpec *g, const KLaunch *cl, int64_t *blk, int64_t *cnt) {
-  const CudaDevice *dev = cuda_device();
-  if (g->uses_block || g->cooperative || cl->explicit_blk) {
-    memcpy(blk, cl->blk, cl->D * sizeof *blk);
-    memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
-    return;
-  }
+/* The occupancy calculator's threads per block for a specialization's registers, asked once
+   (plan_cuda_blocks). */
+typedef struct OccAsk { GSpec *g; SrcLoc loc; } OccAsk;
+
+static int occupancy_threads(void *ctx) {
+  OccAsk *a = ctx;
+  GSpec *g = a->g;
   if (!g->occ_threads) {
-    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, cl->site->loc);
+    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, a->loc);
     if (g->occ_threads < 1) g->occ_threads = 256;
   }
-  int64_t budget = g->occ_threads;
-  for (int d = cl->D - 1; d >= 0; d--) {
-    int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
-    if (d == 0) {
-      blk[0] = cl->dims[0] < cap ? (cl->dims[0] < 1 ? 1 : cl->dims[0]) : cap;
-      cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
-    } else {
-      int64_t ext = cl->cnt[d] * cl->blk[d];
-      blk[d] = rt_largest_divisor(ext, cap);
-      cnt[d] = ext / blk[d];
-    }
-    budget /= blk[d];
-    if (budget < 1) budget = 1;
-  }
+  return g->occ_threads;
 }
 
 /* Whether this launch's shape fits the device; else why not. */
 static const char *shape_problem(const GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
   const CudaDevice *dev = cuda_device();
-  if (cl->D > 3) return "launches of more than 3 dimensions run on the CPU";
   int64_t threads = 1;
   for (int d = 0; d < cl->D; d++) {
     int axis = cl->D - 1 - d;
@@ -896,13 +875,6 @@ static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
   if (g->swept) sweep_grid(g, cl);
 }
 
-/* The largest power of 2 up to most (at least 1) that divides n. */
-static int pow2_dividing(int most, int64_t n) {
-  int v = 1;
-  while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
-  return v;
-}
-
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a
    run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
    prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
@@ -919,7 +891,7 @@ static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const i
      allow, dividing the group digit's count */
   int vmost = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
   int fit = (int)(g->k->max_threads / (threads / g->cvec));
-  int V = vmost > 1 ? pow2_dividing(vmost < fit ? vmost : fit, cnt[g->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
+  int V = vmost > 1 ? launch_pow2_dividing(vmost < fit ? vmost : fit, cnt[g->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
   if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
     g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec * V), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
@@ -1049,55 +1021,9 @@ static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, c
              (long long)fit, (long long)threads);
 }
 
-/* Whether a launch's block size is part of its key: barrier kernels with block parameters
-   compile per block size (constant blkdim, as on the CPU) and may get virtual threads. */
-static bool block_keyed(const KLaunch *cl) {
-  FuncInfo *fi = func_info(cl->kernel->func);
-  return cl->D <= 3 && fi->block_params && fi->uses_barrier && !fi->uses_grid_barrier;
-}
-
-/* Virtual threads (emit_cuda) proposed for a launch's block: F Quasar threads per GPU thread
-   along dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU
-   threads (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without
-   zeroing, for 32x32 ones); OQ_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
-static int vthreads_for(const KLaunch *cl) {
-  if (!block_keyed(cl)) return 1;
-  const int64_t *blk = cl->blk;
-  int64_t threads = 1;
-  for (int d = 0; d < cl->D; d++) threads *= blk[d];
-  int want = env_int("OQ_CUDA_VTHREADS", 1, 32, 0);   /* at each launch: bench-gpu changes it between cases */
-  if (want) return blk[0] % want ? 1 : want;
-  for (int F = 4; F >= 2; F /= 2)
-    if (blk[0] % F == 0 && threads / F >= 64) return F;
-  return 1;
-}
-
-/* This launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2,
-   up to what the kernel takes, that divide the grid along dimension 0 (cnt0), else 1.
-   OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
-static int vblocks_at(const GSpec *g, int64_t cnt0) {
-  int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
-  return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
-}
-
-/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (emit_cuda's coarse_ahead):
-   for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
-   small launch fills the SMs with 4 times more resident blocks, each with its own prologue
-   and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
-   OQ_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
-static int cvec_for(const KLaunch *cl) {
-  int want = knobs()->coarse_vec;
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
-  return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
-}
-
-/* The specialization's key, with the block size and the virtual threads' proposals. */
+/* The specialization's key, with the plan's block size and proposals. */
 static char *spec_key(KSpec *S, const KLaunch *cl) {
-  if (block_keyed(cl))
-    for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
-  S->vthreads = vthreads_for(cl);
-  S->cvec = cvec_for(cl);   /* (the memo's launches have the same dims: the same proposal) */
+  plan_key(&cl->plan->cuda, S);   /* (the memo's launches have the same dims: the same proposals) */
   char *key = ksema_key(S, cl->args);
   size_t n = strlen(key);
   key = realloc(key, n + 24);
@@ -1137,7 +1063,7 @@ static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
   if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
       m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
       m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
-      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != vthreads_for(cl))
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != cl->plan->cuda.vthreads)
     return false;
   for (int i = 0; i < f->nparams; i++) {
     ArgShape a;
@@ -1193,9 +1119,10 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
   ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
   if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
-  const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
+  const char *why = g->failed ? g->reason : cl->plan->cuda_refusal;
   if (!why) {
-    block_shape(g, cl, blk, cnt);
+    OccAsk ask = {g, cl->site->loc};
+    plan_cuda_blocks(cl, cuda_device(), g->uses_block || g->cooperative, occupancy_threads, &ask, blk, cnt);
     why = shape_problem(g, cl, blk, cnt);
   }
   if (why) {
@@ -1204,7 +1131,7 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
-  g->vblocks = vblocks_at(g, cnt[0]);
+  g->vblocks = plan_cuda_vblocks(g->vblocks_max, cnt[0]);
   g->shared_bytes = shared_size(g, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;
@@ -1316,15 +1243,6 @@ void gpu_profile_reset(void) {
 
 /* ---- OQ_CUDA_CHECK ---- */
 
-bool gpu_check_enabled(void) {
-  static int on = -1;
-  if (on < 0) {
-    const char *e = getenv("OQ_CUDA_CHECK");
-    on = e && *e && strcmp(e, "0") != 0 && nvrtc_available(NULL, 0);
-  }
-  return on;
-}
-
 void gpu_check(const KLaunch *cl) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
@@ -1338,7 +1256,7 @@ void gpu_check(const KLaunch *cl) {
     char *src = make_source(g, &S, cl->args);
     if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
       printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
-    if (src && !gpu_check_enabled()) free(src);   /* oq emit --target cuda: print only */
+    if (src && !launch_cuda_check_enabled()) free(src);   /* oq emit --target cuda: print only */
     else if (src) {
       void *image;
       size_t size;

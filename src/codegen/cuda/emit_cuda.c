@@ -171,7 +171,7 @@ static int64_t block_threads(const KSpec *S) {
    bytes apart) and one barrier for all, when the virtual threads stay as proposed (F), the
    GPU block stays at 256 threads or fewer and the shared memory is sized: S->vblocks = V, 4
    or 2 (else 1); each launch runs as many as divide its grid along dimension 0, up to V
-   (rt_gpu.c vblocks_at, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
+   (plan.c plan_cuda_vblocks, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
    threads per block, and blocks that small cost in the block scheduler
    (tools/transpose_variants.cu, H100: 0.905 of a memcpy, 4 tiles per GPU block 0.941). */
 static void cuda_vblocks(Em *E, int F) {
@@ -326,7 +326,7 @@ void em_cuda_transforms(Em *E) {
       ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
     if (ro) E->ldg_params |= 1u << i;
   }
-  int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
+  int cvec = S->cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
   S->cvec = 1;
   if (S->coarse) coarse_ahead(E, cvec);
   if (S->coarse) coarse_packed(E);
@@ -852,8 +852,8 @@ static void coarse_loop(Em *E, int U) {
 }
 
 /* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
-   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, rt_gpu's
-   cvec_for), the block size is a constant of the key, its threads a multiple of 4 * 32, every
+   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, plan.c's
+   cuda_cvec), the block size is a constant of the key, its threads a multiple of 4 * 32, every
    read ahead is of a float parameter of the launch's shape (its offset is the position; single
    precision: the registers are floats) and no shared array is zeroed by its owners (that
    rule walks the GPU block's axes). */
