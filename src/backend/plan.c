@@ -9,7 +9,7 @@
    tiles by it (seed 003's filters assert blkdim <= 8 x 16); a kernel whose shared memory
    does not depend on the block (rows = true) gets long rows of h x w x channel images,
    2 x 64 x 4 (seed 000's hist_shared reads 6 % faster on the H100). */
-int64_t launch_block_cap(int D, int d, bool rows) {
+int64_t plan_block_cap(int D, int d, bool rows) {
   static const int64_t caps2[] = {16, 32}, caps3[] = {8, 16, 4}, rows3[] = {2, 64, 4};
   if (D == 1) return 512;
   if (D == 2) return caps2[d];
@@ -17,28 +17,28 @@ int64_t launch_block_cap(int D, int d, bool rows) {
   return d < first3 ? 1 : (rows ? rows3 : caps3)[d - first3];
 }
 
-/* Whether f's 3-D launches get long rows (launch_block_cap): it sees blocks, and its shared
+/* Whether f's 3-D launches get long rows (plan_block_cap): it sees blocks, and its shared
    memory cannot depend on their size. */
-bool launch_long_rows(Func *f) {
+bool plan_long_rows(Func *f) {
   FuncInfo *fi = func_info(f);
   return fi->block_params && !fi->shared_by_block;
 }
 
-void launch_blocks(int D, const int64_t *dims, bool explicit_blk, bool rows, int64_t *blk, int64_t *cnt) {
+void plan_blocks(int D, const int64_t *dims, bool explicit_blk, bool rows, int64_t *blk, int64_t *cnt) {
   if (!explicit_blk) {
     /* a launch of at most 512 threads is one block (tests/README.md, semantics 4: seed
        10.9's kernel1 reduces over the whole launch); else each dimension's block divides it */
     int64_t n = 1;
     for (int d = 0; d < D; d++) n *= dims[d];
     for (int d = 0; d < D; d++)
-      blk[d] = n <= 512 ? (dims[d] < 1 ? 1 : dims[d]) : rt_largest_divisor(dims[d], launch_block_cap(D, d, rows));
+      blk[d] = n <= 512 ? (dims[d] < 1 ? 1 : dims[d]) : rt_largest_divisor(dims[d], plan_block_cap(D, d, rows));
   }
   for (int d = 0; d < D; d++) cnt[d] = (dims[d] + blk[d] - 1) / blk[d];
 }
 
 /* ---- the back ends and their keys ---- */
 
-bool launch_cuda_check_enabled(void) {
+bool plan_cuda_check_enabled(void) {
   static int on = -1;
   if (on < 0) {
     const char *e = getenv("OQ_CUDA_CHECK");
@@ -114,15 +114,15 @@ static void cuda_key(const KLaunch *cl, PlanKey *k) {
 void plan_key(const PlanKey *k, KSpec *S) {
   memcpy(S->cblk, k->cblk, sizeof S->cblk);
   S->idx32 &= k->idx32;
-  S->vthreads = k->vthreads;
-  S->cvec = k->cvec;
+  S->tr.vthreads = k->vthreads;
+  S->tr.cvec = k->cvec;
 }
 
 /* CUDA first when it is the target, then the CPU (--target cpu and auto), the interpreter
    last; the CUDA source is checked before the CPU runs a launch. */
 void launch_plan(const KLaunch *cl, LaunchPlan *p) {
   Target target = cl->opt ? cl->opt->target : TARGET_INTERP;
-  bool check = target != TARGET_INTERP && (launch_cuda_check_enabled() || (cl->opt && cl->opt->emit_cuda));
+  bool check = target != TARGET_INTERP && (plan_cuda_check_enabled() || (cl->opt && cl->opt->emit_cuda));
   memset(p, 0, sizeof *p);
   if (target == TARGET_CUDA) p->step[p->nsteps++] = STEP_CUDA;
   if (check) p->step[p->nsteps++] = STEP_CUDA_CHECK;
@@ -164,13 +164,43 @@ void plan_cuda_blocks(const KLaunch *cl, const CudaDevice *dev, bool own_blocks,
   }
 }
 
+static bool extent_refused(const LaunchSpec *h, int64_t blk, int64_t cnt) {
+  return h->small_launch && cnt * blk > (1 << 23);
+}
+
+const char *plan_extents_refusal(const LaunchSpec *h, int D, const int64_t *blk, const int64_t *cnt) {
+  for (int d = 0; d < D; d++)
+    if (extent_refused(h, blk[d], cnt[d])) return "launch extents above 2^23";
+  return NULL;
+}
+
+const char *plan_cuda_shape_refusal(const KLaunch *cl, const CudaDevice *dev, const LaunchSpec *h, bool cooperative,
+                                    int max_threads, const int64_t *blk, const int64_t *cnt) {
+  const KTransforms *tr = &h->tr;
+  int64_t threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    int axis = cl->D - 1 - d;
+    threads *= blk[d];
+    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape; grids
+       beyond the y and z limits run in chunks (rt_gpu.c launch), unless a grid barrier spans
+       them */
+    bool chunked = axis > 0 && !cooperative;
+    if (!tr->tiled && (blk[d] > dev->max_block_dim[axis] || (cnt[d] > dev->max_grid_dim[axis] && !chunked)))
+      return "the launch's blocks or grid exceed the device's limits";
+    if (extent_refused(h, blk[d], cnt[d])) return "launch extents above 2^23";
+  }
+  if (!tr->tiled && threads / tr->vthreads / tr->cvec * tr->vblocks > max_threads)
+    return "the block has more threads than the kernel can run";
+  return NULL;
+}
+
 /* OQ_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */
 int plan_cuda_vblocks(int kernel_most, int64_t cnt0) {
   int most = env_int("OQ_CUDA_VBLOCKS", 1, 4, 4);
-  return launch_pow2_dividing(most < kernel_most ? most : kernel_most, cnt0);
+  return plan_pow2_dividing(most < kernel_most ? most : kernel_most, cnt0);
 }
 
-int launch_pow2_dividing(int most, int64_t n) {
+int plan_pow2_dividing(int most, int64_t n) {
   int v = 1;
   while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
   return v;

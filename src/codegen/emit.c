@@ -735,7 +735,7 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
     int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
     em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
          E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
-         sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
+         sync, E->S->tr.vthreads > 1 ? E->S->tr.vthreads : 1, E->S->tr.vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
     free(dl.s);
     free(same.s);
     return sh;

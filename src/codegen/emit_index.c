@@ -914,7 +914,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   /* persistent blocks' accumulator of counts (emit_cuda): no branch on valid either */
   if (E->cuda && !res && em_cuda_count_update(E, P->arr, off, valid, op, v)) return;
   /* CUDA counts into a shared-memory copy: no branch on valid (the global path keeps it) */
-  bool counted = E->cuda && P->priv >= 0 && E->S->priv_esz[P->priv] && E->S->priv_count[P->priv] && strcmp(valid, "1");
+  bool counted = E->cuda && P->priv >= 0 && E->S->tr.priv_esz[P->priv] && E->S->tr.priv_count[P->priv] && strcmp(valid, "1");
   if (counted) em_cuda_priv_count(E, P->priv, P->off32 ? P->off32 : off, valid);
   else em_line(E, "if (%s) {", valid);
   E->ind++;
@@ -924,7 +924,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (priv && E->cuda) {
     em_line(E, "else {");
     E->ind++;
-  } else if (priv && E->S->priv_count[P->priv]) {
+  } else if (priv && E->S->tr.priv_count[P->priv]) {
     /* this worker's private count of the (identical) additions */
     em_line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", P->priv, P->priv, off);
     em_line(E, "else {");

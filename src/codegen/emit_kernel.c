@@ -193,12 +193,12 @@ static char *cuda_cmem_load(Em *E, KType t, const char *a) {
    set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
 static void cuda_priv_load(Em *E, int k, int a, KType t) {
   KSpec *S = E->S;
-  int esz = S->priv_esz[k];
+  int esz = S->tr.priv_esz[k];
   if (k == 0) {
     em_line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
     em_line(E, "size_t _po = 0;");
   }
-  const char *ct = !esz ? em_el_ctype(t.el) : S->priv_count[k] ? "unsigned" : em_el_ctype(t.el);
+  const char *ct = !esz ? em_el_ctype(t.el) : S->tr.priv_count[k] ? "unsigned" : em_el_ctype(t.el);
   em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
   Buf n = {0};
   em_bputs(&n, "(int64_t)1");
@@ -247,7 +247,7 @@ void em_kernel_loads(Em *E) {
     int s = f->ngenerics + i;
     const char *name = E->sc[s] == SC_PARAM ? em_slot_name(E, k, s) : em_sf(E, "p%d", i);
     char *v = arg_load(E, k->params[i], a);
-    if (E->cuda && i < 32 && (S->cmem_params >> i & 1)) v = cuda_cmem_load(E, k->params[i], a);
+    if (E->cuda && i < 32 && (S->tr.cmem_params >> i & 1)) v = cuda_cmem_load(E, k->params[i], a);
     em_line(E, "const %s %s = %s;", em_ctype(E, k->params[i]), name, v);
     if (E->sc[s] == SC_PARAM) em_line(E, "(void)%s;", name);
   }
@@ -259,8 +259,8 @@ void em_kernel_loads(Em *E) {
     em_line(E, "const %s cap%d = %s; (void)cap%d;", em_ctype(E, cp->type), c, arg_load(E, cp->type, a), c);
     em_bprintf(&cxinit, ", cap%d", c);
   }
-  for (int k = 0; k < S->npriv; k++) {
-    int a = S->priv_arg[k];
+  for (int k = 0; k < S->tr.npriv; k++) {
+    int a = S->tr.priv_arg[k];
     KType t = a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type;
     if (E->cuda) {
       cuda_priv_load(E, k, a, t);
@@ -269,7 +269,7 @@ void em_kernel_loads(Em *E) {
     em_line(E, "const int pv%d = (%s >> %d) & 1;", k, E->pmask ? E->pmask : "L->priv_mask", k);
     em_line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", em_el_ctype(t.el), k, em_el_ctype(t.el), OQK_PRIV_BASE + k, k);
   }
-  if (E->cuda && S->npriv) {   /* the block's copies start at zero */
+  if (E->cuda && S->tr.npriv) {   /* the block's copies start at zero */
     em_line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
     em_line(E, "__syncthreads();");
     em_cuda_count_offsets(E);

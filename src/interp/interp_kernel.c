@@ -5,11 +5,12 @@
    collectives (coalesced_threads.shfl_down(v, d), syncthreads(warp), ...) are exchanges of
    the 32 consecutive threads of a block that form a warp, on the same fibers.
 
-   Block sizes: a launch without explicit block dimensions uses, per dimension, the largest
-   divisor of the data size that is at most a cap (1-D: 512; 2-D: 16x32; 3-D: 8x16x4), so
-   blocks tile the data exactly. max_block_size answers min(size, cap). With explicit block
-   dimensions that do not divide the data, the grid is rounded up; the extra threads run only
-   when the kernel has barriers (they must reach them), otherwise they are skipped. */
+   Block sizes (plan.c, plan_blocks): a launch without explicit block dimensions uses, per
+   dimension, the largest divisor of the data size that is at most a cap (1-D: 512; 2-D:
+   16x32; 3-D: 8x16x4), so blocks tile the data exactly. max_block_size answers min(size,
+   cap). With explicit block dimensions that do not divide the data, the grid is rounded up;
+   the extra threads run only when the kernel has barriers (they must reach them), otherwise
+   they are skipped. */
 /* Fibers switch stacks with _longjmp; a fortified build (_FORTIFY_SOURCE, on by default in
    Ubuntu's compiler) checks that a jump stays on one stack and aborts. */
 #undef _FORTIFY_SOURCE
@@ -70,7 +71,7 @@ struct KernelThread {
   jmp_buf jb;               /* where the fiber resumes after a barrier */
 };
 
-/* ---- block sizes (plan.c, launch_blocks) ---- */
+/* ---- block sizes (the oracle's: plan.c, plan_blocks) ---- */
 
 /* Reads a size: a number, or a vector of numbers. Returns the count. */
 static int read_dims(Value v, int64_t *dims, const char *what, SrcLoc loc) {
@@ -121,7 +122,7 @@ Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count
     halve_to(out, D, gk ? gpu_resident_blocks(gk, product(blk, D)) : 0);
   } else {
     for (int d = 0; d < D; d++) {
-      int64_t cap = launch_block_cap(D, d, false);
+      int64_t cap = plan_block_cap(D, d, false);
       out[d] = dims[d] < 1 ? 1 : (dims[d] < cap ? dims[d] : cap);
     }
     /* on the GPU, no more threads than the kernel can run there */
@@ -505,7 +506,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   Launch L = {.host = I, .site = site, .kernel = kv.fn, .func = kv.fn->func};
   if (argv[0].kind == V_ARRAY) cuda_host_read(argv[0].arr, site->loc);   /* the launch's size */
   parse_launch_size(&L, argv[0], site->loc);
-  launch_blocks(L.D, L.dims, L.explicit_blk, launch_long_rows(L.func), L.blk, L.cnt);
+  plan_blocks(L.D, L.dims, L.explicit_blk, plan_long_rows(L.func), L.blk, L.cnt);
   bind_kernel_args(&L, argc - 2, argv + 1);
   FuncInfo *fi = func_info(L.func);
   L.fibers = fi->uses_barrier;

@@ -17,9 +17,9 @@ enum { CGROUPS = 4 };   /* coarse groups, at most (coarse_ahead) */
    it exactly: an int array and a real value). The copy fits in shared memory: its offsets
    are 32-bit. */
 bool em_cuda_priv_update(Em *E, int k, char *off, ElemType el, Op op, char *v, KType vt) {
-  if (!E->S->priv_esz[k]) return false;
+  if (!E->S->tr.priv_esz[k]) return false;
   char *ix = em_sf(E, "(unsigned)(%s) << _lgR", off);
-  if (E->S->priv_count[k]) {
+  if (E->S->tr.priv_count[k]) {
     em_cuda_priv_count(E, k, off, "1");
     return true;
   }
@@ -88,7 +88,7 @@ void em_cuda_atomic_store(Em *E, ElemType el, const char *fn, const char *fix, c
    barriers in turn (a loop the compiler unrolls: their loads are independent), so a thread
    keeps several loads in flight. The phases are the CPU's (emit_c.c): a local that lives
    across a barrier is an array of F per GPU thread (registers), indexed by _t; the others
-   are plain locals of their phase. The launcher proposes F (S->vthreads, in the key) and
+   are plain locals of their phase. The launcher proposes F (S->tr.vthreads, in the key) and
    starts blocks of b0/F GPU threads in dimension 0; blkpos, blkdim and pos stay the user's. */
 
 /* Bytes of a value a GPU thread keeps for each of its Quasar threads (a rough register count). */
@@ -104,13 +104,13 @@ static int state_bytes(KType t) {
   }
 }
 
-/* Whether the kernel can run F = S->vthreads Quasar threads per GPU thread; F halves while the
+/* Whether the kernel can run F = S->tr.vthreads Quasar threads per GPU thread; F halves while the
    state kept across barriers for F threads would pass 256 bytes (64 registers). */
 static bool vthreads_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  if (S->vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->vthreads || !S->barrier || S->grid_barrier || S->divergent ||
-      S->coarse || S->coop || f->nouts || S->D > 3)
+  if (S->tr.vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->tr.vthreads || !S->barrier || S->grid_barrier || S->divergent ||
+      S->tr.coarse || S->coop || f->nouts || S->D > 3)
     return false;
   for (int i = 0; i < f->body.n; i++) {
     NodeInfo *ni = ksema_info(E->f, f->body.items[i]);
@@ -119,8 +119,8 @@ static bool vthreads_ok(Em *E) {
   int bytes = 0;
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && !E->pphase[s]) bytes += state_bytes(S->kspec->slots[s]);
-  while (S->vthreads >= 2 && S->vthreads * bytes > 256) S->vthreads /= 2;
-  return S->vthreads >= 2;
+  while (S->tr.vthreads >= 2 && S->tr.vthreads * bytes > 256) S->tr.vthreads /= 2;
+  return S->tr.vthreads >= 2;
 }
 
 /* ---- cooperative groups ----
@@ -169,7 +169,7 @@ static int64_t block_threads(const KSpec *S) {
 /* Virtual blocks: a GPU block of virtual threads runs up to V of the launch's blocks
    (consecutive along dimension 0), each with its own pieces of shared memory (E->vb_shared
    bytes apart) and one barrier for all, when the virtual threads stay as proposed (F), the
-   GPU block stays at 256 threads or fewer and the shared memory is sized: S->vblocks = V, 4
+   GPU block stays at 256 threads or fewer and the shared memory is sized: S->tr.vblocks = V, 4
    or 2 (else 1); each launch runs as many as divide its grid along dimension 0, up to V
    (plan.c plan_cuda_vblocks, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
    threads per block, and blocks that small cost in the block scheduler
@@ -177,13 +177,13 @@ static int64_t block_threads(const KSpec *S) {
 static void cuda_vblocks(Em *E, int F) {
   KSpec *S = E->S;
   int V = 4;
-  S->vblocks = 1;
-  if (S->vthreads < 2 || S->vthreads != F || (S->nshared && !S->shsized)) return;
+  S->tr.vblocks = 1;
+  if (S->tr.vthreads < 2 || S->tr.vthreads != F || (S->nshared && !S->tr.shsized)) return;
   int64_t threads = block_threads(S);
-  size_t sh = ksema_shared_bytes(S->shsize, S->nshared, S->shsized, S->D, S->cblk);
+  size_t sh = ksema_shared_bytes(S->tr.shsize, S->nshared, S->tr.shsized, S->D, S->cblk);
   while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
   if (V < 2) return;
-  S->vblocks = V;
+  S->tr.vblocks = V;
   E->vb_shared = sh;
   em_xform_note(S, "virtual-blocks(%s)", em_sf(E, "%d", V));
 }
@@ -203,9 +203,9 @@ static void thread_coords(Em *E, int d) {
    thread's index along dimension 0 in its virtual block) */
 static void vthread_open(Em *E) {
   em_line(E, "#pragma unroll");
-  em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
+  em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->tr.vthreads);
   E->ind++;
-  em_line(E, "const oq_ix T0 = _tv + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", (long long)(E->S->cblk[0] / E->S->vthreads));
+  em_line(E, "const oq_ix T0 = _tv + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", (long long)(E->S->cblk[0] / E->S->tr.vthreads));
 }
 
 static void vthread_close(Em *E) {
@@ -221,15 +221,15 @@ static bool knob_off(const char *name) {
 
 /* Whether some private copy is in shared memory and counted (its merge: cuda_epilogue). */
 static bool any_counted(KSpec *S) {
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k]) return true;
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k] && S->tr.priv_count[k]) return true;
   return false;
 }
 
 /* Persistent blocks under virtual threads: the GPU threads of one launch block (its
    constant size over cvec). */
 static int64_t coarse_gblock(KSpec *S) {
-  return block_threads(S) / S->cvec;
+  return block_threads(S) / S->tr.cvec;
 }
 
 /* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
@@ -242,14 +242,14 @@ static bool coarse_gs_knobs(void) {
    tests of blkpos and its products fold). */
 static void block_facts(Em *E) {
   KSpec *S = E->S;
-  if (!S->cblk[0] || S->tiled) return;
-  if (S->coarse && S->cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most (coarse_ahead) */
-    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(coarse_gblock(S) * (S->cgroups > 1 ? S->cgroups : 1)));
+  if (!S->cblk[0] || S->tr.tiled) return;
+  if (S->tr.coarse && S->tr.cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most (coarse_ahead) */
+    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(coarse_gblock(S) * (S->tr.cgroups > 1 ? S->tr.cgroups : 1)));
     return;
   }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
     em_line(E, "__builtin_assume(threadIdx.%s < %lld);", cuda_axis[S->D - 1 - d],
-            (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads * (S->vblocks > 1 ? S->vblocks : 1)));
+            (long long)(d ? S->cblk[d] : S->cblk[0] / S->tr.vthreads * (S->tr.vblocks > 1 ? S->tr.vblocks : 1)));
 }
 
 static void cuda_vthread_body(Em *E) {
@@ -257,8 +257,8 @@ static void cuda_vthread_body(Em *E) {
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   const char *a = cuda_axis[S->D - 1];
-  if (S->vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
-    long long R = (long long)(S->cblk[0] / S->vthreads);
+  if (S->tr.vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
+    long long R = (long long)(S->cblk[0] / S->tr.vthreads);
     em_line(E, "const oq_ix _tv = threadIdx.%s %% %lld, B0 = (blockIdx.%s + P.boff[0]) * (oq_ix)P.xf + threadIdx.%s / %lld;", a, R,
             a, a, R);
     if (S->nshared) em_line(E, "size_t _shoff = threadIdx.%s / %lld * %zu;", a, R, E->vb_shared);
@@ -269,7 +269,7 @@ static void cuda_vthread_body(Em *E) {
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
-      em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->vthreads);
+      em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->tr.vthreads);
   vthread_open(E);
   em_thread_prelude(E, true);
   vthread_close(E);
@@ -288,56 +288,56 @@ void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   bool flat = !S->uses_block && !S->barrier;
-  bool attr = ktiling_of(f, true, &S->tiling);
+  bool attr = ktiling_of(f, true, &S->tr.tiling);
   S->tiling_ignored = attr && !flat;   /* blocks and barriers tie threads to positions */
   attr = attr && flat;
   char tb[80] = "";
-  if (attr) ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb);
-  S->tiled = flat && (attr || f->nouts > 0 || S->npriv > 0);
-  S->tiling_swept = attr && (S->tiling.grid[0] || ktiling_box(&S->tiling));
-  S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  if (attr) ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb);
+  S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0);
+  S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
+  S->tr.block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
-  S->tile_ppt = 1;
-  S->merge_copies = 8;
+  S->tr.tile_ppt = 1;
+  S->tr.merge_copies = 8;
   const char *mc = getenv("OQ_CUDA_MERGE");   /* a tuning knob: copies of the counts, a power of 2 */
-  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->merge_copies = atoi(mc);
+  if (mc && atoi(mc) >= 1 && atoi(mc) <= 64 && !(atoi(mc) & (atoi(mc) - 1))) S->tr.merge_copies = atoi(mc);
   /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
-  if (!S->tiled || (S->tiling_swept && (!S->tiling.grid[0] || ktiling_box(&S->tiling)))) E->lin_slot = -1;
-  if (!S->tiled) {
-    S->npriv = 0;       /* private copies need the block's merge after all its positions */
+  if (!S->tr.tiled || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling)))) E->lin_slot = -1;
+  if (!S->tr.tiled) {
+    S->tr.npriv = 0;       /* private copies need the block's merge after all its positions */
   }
-  for (int k = 0; k < S->npriv; k++) {
-    S->priv_esz[k] = em_priv_shared_esz(S, k);
-    if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
+  for (int k = 0; k < S->tr.npriv; k++) {
+    S->tr.priv_esz[k] = em_priv_shared_esz(S, k);
+    if (S->tr.priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
   if (any_counted(S)) em_xform_note(S, "%s", "packed-merge");
-  for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
-  if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
-  if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
+  for (int o = 0; o < f->nouts && S->tr.block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
+  if (S->tr.tiled && attr && !tb[0]) ktiling_str(&S->tr.tiling, tb, sizeof tb);
+  if (S->tr.tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->nshared) em_shared_plan(E);
-  S->coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
-  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  S->tr.coarse = S->nshared && !getenv("OQ_NO_COARSEN") && em_coarsen_ok(E);
+  if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
-  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
+  for (int i = 0; i < f->nparams && i < 32 && S->tr.coarse && !getenv("OQ_CUDA_COARSE_NOLDG"); i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
     for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
       ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
     if (ro) E->ldg_params |= 1u << i;
   }
-  int cvec = S->cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
-  S->cvec = 1;
-  if (S->coarse) coarse_ahead(E, cvec);
-  if (S->coarse) coarse_packed(E);
-  int F = S->vthreads;
-  if (!vthreads_ok(E)) S->vthreads = 1;
+  int cvec = S->tr.cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
+  S->tr.cvec = 1;
+  if (S->tr.coarse) coarse_ahead(E, cvec);
+  if (S->tr.coarse) coarse_packed(E);
+  int F = S->tr.vthreads;
+  if (!vthreads_ok(E)) S->tr.vthreads = 1;
   cuda_vblocks(E, F);
-  E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
-  if (S->cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
-    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->cvec), em_block_threads(E));
+  E->phases = S->tr.vthreads > 1 || S->tr.cvec > 1;   /* locals live across a barrier: an array per GPU thread */
+  if (S->tr.cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
+    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->tr.cvec), em_block_threads(E));
   }
-  if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
+  if (S->tr.vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->tr.vthreads));
 }
 
 /* ---- digits of a position, stepped by a stride with carries ----
@@ -427,17 +427,17 @@ static void packed_when(Em *E, const char *work, const char *least, int most) {
 /* the epilogue's y[off] += v into y's shadow; false when y has none. A zero is not added
    (+0 and -0 leave a sum that started at +0 as it is): blocks of a flat image add few bins. */
 bool em_cuda_shadow_update(Em *E, const char *arr, const char *off, Op op, char *v, KType vt) {
-  for (int k = 0; k < E->S->ncoarse; k++)
+  for (int k = 0; k < E->S->tr.ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
       if (E->packed) {   /* v: a sum of counts (em_packed_merge_ok), below 2^30 */
-        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
-        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->merge_copies), e, "float", y,
+        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->tr.coarse_arg[k], off);
+        packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->tr.merge_copies), e, "float", y,
                      em_sf(E, "%s = (float)((double)_yo + (double)_sum);", y));
       }
       em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k,
-              E->S->merge_copies - 1, k, off, e);
+              E->S->tr.merge_copies - 1, k, off, e);
       return true;
     }
   return false;
@@ -464,9 +464,9 @@ bool em_cuda_count_update(Em *E, const char *arr, const char *off, const char *v
    without virtual threads the lanes spread already, and 1080p lost 10 %). Its size must be
    a constant multiple of 32. OQ_CUDA_SWZ=0: not (a tuning knob). */
 static bool count_swizzled(Em *E) {
-  const struct KShSize *z = &E->S->shsize[0];
+  const struct KShSize *z = &E->S->tr.shsize[0];
   const char *env = getenv("OQ_CUDA_SWZ");
-  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1 || (env && !strcmp(env, "0"))) return false;
+  if (E->S->tr.cvec < 2 || !E->S->tr.shsized || E->S->nshared != 1 || (env && !strcmp(env, "0"))) return false;
   int64_t n = 1;
   for (int d = 0; d < z->rank; d++) {
     if (z->k[d] >= 0) return false;
@@ -488,7 +488,7 @@ static void coarse_statements(Em *E, int from, int to) {
 enum { LAST_U = 4 };
 typedef struct { const char *ty, *var, *copy, *clear, *ety, *y, *store; } LastPass;
 static void last_pass(Em *E, const char *tid, const char *nt, const char *n, LastPass p) {
-  int M = E->S->merge_copies;
+  int M = E->S->tr.merge_copies;
   em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, LAST_U, nt);
   E->ind++;
   em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, LAST_U, p.ety, LAST_U);
@@ -535,13 +535,13 @@ static void last_block_end(Em *E, const char *tid, const char *ctr) {
 
 static void coarse_finish(Em *E) {
   KSpec *S = E->S;
-  if (!S->ncoarse) return;
+  if (!S->tr.ncoarse) return;
   if (E->packed) em_line(E, "if (!_pk) {   /* else the merge was packed */");
   E->ind += E->packed;
   last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
-  for (int k = 0; k < S->ncoarse; k++) {
+  for (int k = 0; k < S->tr.ncoarse; k++) {
     LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i)", k, k), em_sf(E, "_shd%d[_j * _shn%d + _i] = 0;", k, k),
-                  "float", em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
+                  "float", em_sf(E, "(float *)P.a%d.data", S->tr.coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
     last_pass(E, "_tid", "_nt", em_sf(E, "_shn%d", k), p);
   }
   last_block_end(E, "_tid", "(unsigned long long *)P.scr");
@@ -549,7 +549,7 @@ static void coarse_finish(Em *E) {
   if (E->packed) em_line(E, "}");
 }
 
-/* Virtual threads of persistent blocks (S->cvec = F > 1, coarse_ahead): GPU thread g runs the
+/* Virtual threads of persistent blocks (S->tr.cvec = F > 1, coarse_ahead): GPU thread g runs the
    block's Quasar threads F g, ..., F g + F - 1 (row-major in the block), so that their x[pos]
    reads are consecutive: one 16-byte load where the block's box and the array allow. Their
    locals that outlive a phase are arrays of F (indexed by _t: registers), as virtual threads'
@@ -557,26 +557,26 @@ static void coarse_finish(Em *E) {
 
 /* Thread digit d of virtual thread t (T<d> with one Quasar thread per GPU thread). */
 static char *coarse_tdigit(Em *E, int d, int t) {
-  return E->S->cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
+  return E->S->tr.cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
 }
 
 /* In the scope of virtual thread t: its _t and thread digits; the position's digits. */
 static void coarse_vthread(Em *E, int t) {
   KSpec *S = E->S;
-  if (S->cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
-  for (int d = 0; d < S->D && S->cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
+  if (S->tr.cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
+  for (int d = 0; d < S->D && S->tr.cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
   for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
 }
 
 /* Statements [from, to) of the kernel for each virtual thread in turn (prologue, epilogue;
    locals: the thread's first assignments of special locals instead). */
 static void coarse_phase(Em *E, int from, int to, bool locals) {
-  for (int t = 0; t < E->S->cvec; t++) {
+  for (int t = 0; t < E->S->tr.cvec; t++) {
     em_line(E, "{");
     E->ind++;
     coarse_vthread(E, t);
     if (locals) em_thread_prelude(E, true);
-    else if (E->S->cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
+    else if (E->S->tr.cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
     else coarse_statements(E, from, to);
     E->ind--;
     em_line(E, "}");
@@ -589,7 +589,7 @@ static void coarse_body(Em *E, const char *fmt, int t) {
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
   for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = %s; (void)B%d;", d, em_sf(E, fmt, d), d);
   coarse_vthread(E, t);
-  if (S->cvec > 1) {
+  if (S->tr.cvec > 1) {
     em_phase_body(E, &S->kfunc->body, b1 + 1, b2);
     return;
   }
@@ -632,7 +632,7 @@ static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
   em_thread_prelude(E, false);
   E->lpos = em_sf(E, "(_%slb%d + _lt%d)", p, k, t);
   E->nahead = 0;   /* the loads themselves */
-  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
+  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->tr.cvec * k + t, em_index_read(E, E->ahead[j]));
   E->nahead = nahead;
   E->ind--;
   em_line(E, "}");
@@ -644,7 +644,7 @@ static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
    _<p>la<j>_<i>; p is "" for the step whose bodies run, "n" for the next one's, coarse_piped.) */
 static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
   KSpec *S = E->S;
-  int F = S->cvec;
+  int F = S->tr.cvec;
   if (F < 2) {
     coarse_loads(E, k, 0, nahead, p);
     return;
@@ -665,7 +665,7 @@ static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
 /* The digit along which the groups of a GPU block take consecutive blocks, or -1 (coarse
    groups, coarse_ahead; only in the grid-stride order). */
 static int group_dim(Em *E) {
-  return E->coarse_gs && E->S->cgroups > 1 ? E->S->cgroup_dim : -1;
+  return E->coarse_gs && E->S->tr.cgroups > 1 ? E->S->tr.cgroup_dim : -1;
 }
 
 /* Whether the m-th block from vb, in this resident block's order, is one of the launch's
@@ -689,8 +689,8 @@ static void coarse_step_digits(Em *E, int U, const char *p) {
 /* The bodies of a step's U blocks (coarse_step), virtual thread by virtual thread. */
 static void coarse_bodies(Em *E, int U, bool part) {
   for (int k = 0; k < U; k++)
-    for (int t = 0; t < E->S->cvec; t++) {
-      E->pf_k = E->S->cvec * k + t;
+    for (int t = 0; t < E->S->tr.cvec; t++) {
+      E->pf_k = E->S->tr.cvec * k + t;
       E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
       em_line(E, part && k ? em_sf(E, "if (%s) {", coarse_has(E, k)) : "{");
       E->ind++;
@@ -708,7 +708,7 @@ static void coarse_bodies(Em *E, int U, bool part) {
    is the same for the whole block: uniform branches. */
 static void coarse_step(Em *E, int U, bool part) {
   KSpec *S = E->S;
-  int F = S->cvec;
+  int F = S->tr.cvec;
   coarse_step_digits(E, U, "");
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
@@ -732,7 +732,7 @@ static void coarse_next_step(Em *E, int U) {
    (96 registers for seed 000's hist_shared, 7 blocks of 96 threads per SM.) */
 static void coarse_piped(Em *E, int U) {
   KSpec *S = E->S;
-  int F = S->cvec, nahead = E->nahead;
+  int F = S->tr.cvec, nahead = E->nahead;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "oq_ix _nx%d_%d = 0;", k, d);
     em_line(E, "oq_ix _nlb%d = 0;", k);
@@ -780,10 +780,10 @@ static char *row_major(Em *E, char *const *digit) {
    OQ_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  bool piped = S->cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
+  bool piped = S->tr.cvec > 1 && E->nahead && !knob_off("OQ_CUDA_COARSE_PIPE");
   E->coarse_gs = piped && coarse_gs_knobs();
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
-  if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
+  if (E->coarse_gs && S->tr.cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
     em_line(E, "const oq_ix _V = (oq_ix)blockDim.x / %lld, _G = (oq_ix)gridDim.x * _V;", (long long)coarse_gblock(S));
     em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x * _V;", S->D, S->D);
     stride_digits(E, S->D, "c%d", "vb", "_G");
@@ -807,7 +807,7 @@ static void coarse_loop(Em *E, int U) {
     em_bprintf(&kd, " * n%d", d);
   }
   int gd = group_dim(E);
-  for (int t = 0; t < S->cvec; t++) {
+  for (int t = 0; t < S->tr.cvec; t++) {
     for (int d = 0; d < S->D; d++) digit[d] = coarse_tdigit(E, d, t);
     em_line(E, "const oq_ix _lt%d = %s%s; (void)_lt%d;", t, row_major(E, digit), gd >= 0 ? em_sf(E, " + _grp * _K%d", gd) : "", t);
   }
@@ -820,9 +820,9 @@ static void coarse_loop(Em *E, int U) {
     free(st.s);
     for (int d = 1; d < S->D; d++) em_line(E, "const oq_ix _W%d = _K%d - c%d * _K%d;", d, d - 1, d, d);
   }
-  if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
+  if (S->tr.cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
     Buf ok = {0};
-    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
+    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->tr.cvec - 1, S->tr.cvec - 1);
     for (int j = 0; j < E->nahead; j++) em_bprintf(&ok, " && ((size_t)%s.p & 15) == 0", em_slot_ref(E, E->ahead[j]->a->slot));
     em_line(E, "const bool _vok = %s;", ok.s);
     /* every block's first element aligned too when every digit that moves adds a multiple of
@@ -852,7 +852,7 @@ static void coarse_loop(Em *E, int U) {
 }
 
 /* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
-   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, plan.c's
+   4 consecutive Quasar threads each (S->tr.cvec): when the launcher proposed it (want, plan.c's
    cuda_cvec), the block size is a constant of the key, its threads a multiple of 4 * 32, every
    read ahead is of a float parameter of the launch's shape (its offset is the position; single
    precision: the registers are floats) and no shared array is zeroed by its owners (that
@@ -871,7 +871,7 @@ static void coarse_ahead(Em *E, int want) {
     ok = p >= 0 && p < f->nparams && p < 32 && (S->at_launch >> p & 1) && (E->ldg_params >> p & 1) &&
          S->kspec->params[p].el == EL_F32;
   }
-  S->cvec = ok ? 4 : 1;
+  S->tr.cvec = ok ? 4 : 1;
   if (ok) em_xform_note(S, "%s", "vector-loads(4)");
   /* coarse groups: up to CGROUPS launch blocks' threads per GPU block, each group taking its
      own blocks grid-stride (coarse_loop) and all adding into the one accumulator, which the
@@ -882,10 +882,10 @@ static void coarse_ahead(Em *E, int want) {
      resident blocks step through the launch's blocks V at a time (vb, a multiple of V, stays
      the same for the whole GPU block: its digits live in uniform registers) and group g takes
      block vb + g, g further along digit cgroup_dim, which V divides: no carry. */
-  S->cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
-  while (S->cgroup_dim >= 0 && (S->one_block >> S->cgroup_dim & 1)) S->cgroup_dim--;
-  S->cgroups = ok && S->cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
-  if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
+  S->tr.cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
+  while (S->tr.cgroup_dim >= 0 && (S->one_block >> S->tr.cgroup_dim & 1)) S->tr.cgroup_dim--;
+  S->tr.cgroups = ok && S->tr.cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
+  if (S->tr.cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->tr.cgroups));
 }
 
 /* The epilogue when it is one block-stride loop (em_block_stride_loop), else NULL. */
@@ -907,16 +907,16 @@ static void coarse_epilogue(Em *E) {
     em_block_stride_phase(E, n, "_tid", "_nt");
     return;
   }
-  if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
-  E->ind += S->cgroups > 1;
+  if (S->tr.cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
+  E->ind += S->tr.cgroups > 1;
   coarse_phase(E, E->coarse_split[1] + 1, S->kfunc->body.n, false);
-  E->ind -= S->cgroups > 1;
-  if (S->cgroups > 1) em_line(E, "}");
+  E->ind -= S->tr.cgroups > 1;
+  if (S->tr.cgroups > 1) em_line(E, "}");
 }
 
 /* Whether the accumulator is held as unsigned counts (every update adds an int constant). */
 static bool coarse_counts(KSpec *S) {
-  return S->coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
+  return S->tr.coarse_inc && !getenv("OQ_CUDA_COARSE_FLOAT");
 }
 
 /* Whether the epilogue merges packed (packed_merge): it is one block-stride loop, which
@@ -925,8 +925,8 @@ static bool coarse_counts(KSpec *S) {
 static void coarse_packed(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
-  E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
-              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
+  E->packed = n && coarse_counts(S) && S->tr.ncoarse == 1 &&
+              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->tr.coarse_arg[0]) && !knob_off("OQ_CUDA_PACKED");
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
 
@@ -934,12 +934,12 @@ static void emit_coarse(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->tr.cvec;
   /* the GPU block's threads as one row (the epilogue's loop, the last block's pass) */
   em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); (void)_tid;");
   em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z; (void)_nt;");
   if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
-    if (S->cgroups > 1) {   /* group _grp of the GPU block (coarse_ahead) */
+    if (S->tr.cgroups > 1) {   /* group _grp of the GPU block (coarse_ahead) */
       long long gb = (long long)coarse_gblock(S);
       em_line(E, "const oq_ix _grp = threadIdx.x / %lld, _g = threadIdx.x - _grp * %lld;", gb, gb);
       em_line(E, "__builtin_assume(_g >= 0 && _g < %lld);   /* (the thread digits fold as with one group) */", gb);
@@ -963,12 +963,12 @@ static void emit_coarse(Em *E) {
   free(nvb.s);
   if (E->packed) packed_when(E, "(int64_t)nvb", "256", 512);
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
-  for (int j = 0; j < S->ncoarse; j++) {
-    int a = S->coarse_arg[j];
+  for (int j = 0; j < S->tr.ncoarse; j++) {
+    int a = S->tr.coarse_arg[j];
     Buf n = {0};
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->tr.merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
@@ -992,11 +992,11 @@ static void emit_coarse(Em *E) {
   coarse_statements(E, b1, b1 + 1);
   const char *u = getenv("OQ_CUDA_COARSE_UNROLL");   /* a tuning knob: bodies per step */
   coarse_loop(E, u && atoi(u) >= 1 && atoi(u) <= 16 ? atoi(u) : 8);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->tr.coarse_arg[j]);
   coarse_epilogue(E);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = NULL;
   E->count_arr = NULL;
   E->count_swz = false;
   E->ind--;
@@ -1302,7 +1302,7 @@ static void cuda_unrolled(Em *E) {
     E->npf = 0;
     return;
   }
-  E->S->tile_ppt = V > 1 ? U : 1;
+  E->S->tr.tile_ppt = V > 1 ? U : 1;
   if (V > 1) em_xform_note(E->S, "%s", V == 4 ? "vector-loads(4)" : "vector-loads(2)");
   Buf al = {0};
   for (int j = 0; j < E->npf && V > 1; j++)
@@ -1384,7 +1384,7 @@ static void cuda_tiled_body(Em *E) {
    tiled loop runs positions (thread r: boxes r, r + S, ...). Every position of a box
    that lies inside the launch runs the body. */
 static void sweep_box(Em *E) {
-  const int64_t *L = E->S->tiling.box;
+  const int64_t *L = E->S->tr.tiling.box;
   for (int d = 0; d < 3; d++)
     if (L[d] > 1) em_line(E, "%sfor (oq_ix _l%d = 0; _l%d < %lld; _l%d++)", d ? "  " : "", d, d, (long long)L[d], d);
   em_line(E, "{");
@@ -1521,7 +1521,7 @@ static void sweep_lin_loop(Em *E, int u, const char *cond) {
    registers per thread). */
 static void sweep_linear(Em *E) {
   int U = pf_collect(E);
-  bool cols = E->S->D == 3 && E->S->tiling.grid[2] == 1 && U > 1;
+  bool cols = E->S->D == 3 && E->S->tr.tiling.grid[2] == 1 && U > 1;
   em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
   E->ind++;
   E->lin = true;
@@ -1554,7 +1554,7 @@ static void sweep_linear(Em *E) {
 
 static void cuda_sweep_body(Em *E) {
   KSpec *S = E->S;
-  const KTiling *t = &S->tiling;
+  const KTiling *t = &S->tr.tiling;
   for (int d = 0; d < 3; d++) {
     em_line(E, "const oq_ix _V%d = (%s + %lld) / %lld;", d, d < S->D ? em_sf(E, "(oq_ix)n%d", d) : "(oq_ix)1",
             (long long)t->box[d] - 1, (long long)t->box[d]);
@@ -1599,8 +1599,8 @@ static void cuda_sweep_body(Em *E) {
 static void cuda_unswitched(Em *E, void (*loops)(Em *)) {
   KSpec *S = E->S;
   Buf all = {0}, one = {0};
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k]) em_bprintf(&all, " && pv%d", k), em_bprintf(&one, "%spv%d = 1", one.s ? ", " : "", k);
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k]) em_bprintf(&all, " && pv%d", k), em_bprintf(&one, "%spv%d = 1", one.s ? ", " : "", k);
   if (!all.s) {
     loops(E);
     return;
@@ -1638,18 +1638,18 @@ void em_cuda_count_offsets(Em *E) {
   KSpec *S = E->S;
   em_line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
   em_line(E, "int64_t _gcn = 1;");
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k])
-      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->merge_copies, k);
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k] && S->tr.priv_count[k])
+      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->tr.merge_copies, k);
 }
 
 /* Private copy k's element as it was (yo) plus n of its counted additions, as the oracle's
    float additions of the constant one at a time give it. */
 static char *count_sum(Em *E, int k, const char *yo, const char *n) {
   KSpec *S = E->S;
-  int a = S->priv_arg[k];
+  int a = S->tr.priv_arg[k];
   KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
-  return em_sf(E, "oq_count_add(%s, %s, (oq_real)%lld, %s)", yo, n, (long long)S->priv_count[k],
+  return em_sf(E, "oq_count_add(%s, %s, (oq_real)%lld, %s)", yo, n, (long long)S->tr.priv_count[k],
                t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
 }
 
@@ -1660,9 +1660,9 @@ static void cuda_count_finish(Em *E) {
   em_line(E, "if (!_pk) {   /* else the merges were packed */");
   E->ind++;
   last_block_begin(E, "threadIdx.x", "_gc");
-  for (int k = 0; k < S->npriv; k++) {
-    if (!S->priv_esz[k] || !S->priv_count[k]) continue;
-    int a = S->priv_arg[k];
+  for (int k = 0; k < S->tr.npriv; k++) {
+    if (!S->tr.priv_esz[k] || !S->tr.priv_count[k]) continue;
+    int a = S->tr.priv_arg[k];
     KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
     const char *ct = em_el_ctype(t.el);
     em_line(E, "if (pv%d) {", k);
@@ -1692,7 +1692,7 @@ static void cuda_epilogue(Em *E) {
   Func *f = S->kfunc;
   int obase = f->ngenerics + f->nparams;
   bool any = false;
-  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
+  for (int k = 0; k < S->tr.npriv; k++) any |= S->tr.priv_esz[k] > 0;
   if (any) {
     em_line(E, "__syncthreads();");
     /* counted copies merge packed (each block adds each element once, a count below 2^39:
@@ -1702,19 +1702,19 @@ static void cuda_epilogue(Em *E) {
     for (int d = 0; d < S->D; d++) em_bprintf(&np, " * n%d", d);
     if (any_counted(S)) packed_when(E, np.s, "32768", 4095);
     free(np.s);
-    for (int k = 0; k < S->npriv; k++) {
-      if (!S->priv_esz[k]) continue;
-      int a = S->priv_arg[k];
+    for (int k = 0; k < S->tr.npriv; k++) {
+      if (!S->tr.priv_esz[k]) continue;
+      int a = S->tr.priv_arg[k];
       KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
-      const char *ct = em_el_ctype(t.el), *st = S->priv_count[k] ? "unsigned" : ct;
+      const char *ct = em_el_ctype(t.el), *st = S->tr.priv_count[k] ? "unsigned" : ct;
       em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
       E->ind++;
-      em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
+      em_line(E, "%s _v = 0;", S->tr.priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k]) {
+      if (S->tr.priv_count[k]) {
         const char *y = em_sf(E, "((%s *)P.a%d.data)[_i]", ct, a);
-        packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
-        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
+        packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->tr.merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
+        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->tr.merge_copies - 1, k);
       }
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
       E->ind--;
@@ -1724,7 +1724,7 @@ static void cuda_epilogue(Em *E) {
   }
   for (int o = 0; o < f->nouts; o++) {
     char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
-    em_line(E, "oq_%sout_%c_%s(&W->out_%c[%d], acc%d);", S->block_reduce ? "block_" : "", c, out_suffix(S->out_op[o]),
+    em_line(E, "oq_%sout_%c_%s(&W->out_%c[%d], acc%d);", S->tr.block_reduce ? "block_" : "", c, out_suffix(S->out_op[o]),
             c, o, o);
   }
 }
@@ -1741,9 +1741,9 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   if (D > 3) em_efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   em_kernel_analysis(E, &body);
-  S->grid_stride = grid_stride_ok(E);
-  if (S->grid_stride) {
-    S->block_reduce = false;
+  S->tr.grid_stride = grid_stride_ok(E);
+  if (S->tr.grid_stride) {
+    S->tr.block_reduce = false;
     S->xforms[0] = 0;
     em_bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
     entry_header(E, &body);
@@ -1752,19 +1752,19 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bputs(&body, "  (void)W;\n");
   } else {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
-            S->tiling_swept ? "tiles of boxes of positions (!kernel_tiling)"
-            : S->tiled ? "a grid-stride loop over the positions"
-            : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
-            : S->vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
+            S->tr.tiling_swept ? "tiles of boxes of positions (!kernel_tiling)"
+            : S->tr.tiled ? "a grid-stride loop over the positions"
+            : S->tr.coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
+            : S->tr.vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
                         : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
     block_facts(E);
-    if (S->tiling_swept) cuda_unswitched(E, cuda_sweep_body);
-    else if (S->tiled) cuda_unswitched(E, cuda_tiled_body);
-    else if (S->coarse) emit_coarse(E);
-    else if (S->vthreads > 1) cuda_vthread_body(E);
+    if (S->tr.tiling_swept) cuda_unswitched(E, cuda_sweep_body);
+    else if (S->tr.tiled) cuda_unswitched(E, cuda_tiled_body);
+    else if (S->tr.coarse) emit_coarse(E);
+    else if (S->tr.vthreads > 1) cuda_vthread_body(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
   }
@@ -2068,7 +2068,7 @@ static void cuda_out_helper(KSpec *S, Op op, Buf *out) {
     em_bprintf(out, "OQ_FN void oq_out_i_%s(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
                "OQ_FN void oq_out_r_%s(double *p, double v) { atomicAdd(p, v); }\n", x, x);
   }
-  if (!S->block_reduce) return;
+  if (!S->tr.block_reduce) return;
   const char *ci, *cr;
   switch (op) {
   case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
@@ -2085,7 +2085,7 @@ static void cuda_out_helper(KSpec *S, Op op, Buf *out) {
 
 /* Kernel outputs: the helpers of each operator the outputs use, once. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
-  if (S->block_reduce) em_bputs(out, cuda_block_out);
+  if (S->tr.block_reduce) em_bputs(out, cuda_block_out);
   for (int o = 0; o < S->kfunc->nouts; o++) {
     bool seen = false;
     for (int p = 0; p < o; p++) seen |= !strcmp(out_suffix(S->out_op[p]), out_suffix(S->out_op[o]));
@@ -2167,14 +2167,14 @@ static bool list_only_read_args(Em *E, NodeList *l, int slot) {
 static void cuda_memory_kinds(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  S->cmem_params = 0;
+  S->tr.cmem_params = 0;
   for (int i = 0; i < f->nparams && i < 32; i++) {
     int slot = f->ngenerics + i;
     unsigned m = func_info(f)->slot_mods[slot];
     KType t = S->kspec->params[i];
     if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
     if (!list_only_read(E, &f->body, slot)) continue;
-    if ((m & TM_HWCONST) && !S->no_cmem) S->cmem_params |= 1u << i;
+    if ((m & TM_HWCONST) && !S->no_cmem) S->tr.cmem_params |= 1u << i;
     else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
   }
 }
@@ -2240,10 +2240,10 @@ char *emit_cuda(KSpec *S) {
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);
-  else if (S->npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
-  if (S->npriv) em_bputs(&out, cuda_merge_count);
+  else if (S->tr.npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
+  if (S->tr.npriv) em_bputs(&out, cuda_merge_count);
   if (S->grid_barrier) em_bputs(&out, cuda_grid_helpers);
-  if (S->cmem_params) em_bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
+  if (S->tr.cmem_params) em_bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
   cuda_out_helpers(S, &out);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;
