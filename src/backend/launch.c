@@ -1,7 +1,27 @@
 /* launch.c: what both back ends do alike with a launch (launch.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "backend/launch.h"
+
+void launch_spec_compiled(LaunchSpec *h, const KSpec *S) {
+  h->name = strdup(S->name);
+  h->nouts = S->kfunc->nouts;
+  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
+  for (int o = 0; o < h->nouts; o++) h->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
+  for (int o = 0; o < h->nouts; o++) h->out_op[o] = S->out_op[o];
+  h->small_launch = S->small_launch;
+  h->nsites = S->nsites;
+  h->sites = malloc((S->nsites + 1) * sizeof *h->sites);
+  memcpy(h->sites, S->sites, S->nsites * sizeof *h->sites);
+  h->tr = S->tr;
+}
+
+bool launch_spec_fail(LaunchSpec *h, const char *why) {
+  h->failed = true;
+  snprintf(h->reason, sizeof h->reason, "%s", why);
+  return false;
+}
 
 void launch_fill_arg(OqkArg *a, Value v) {
   memset(a, 0, sizeof *a);
@@ -60,9 +80,10 @@ static void dims_text(char *buf, size_t n, int rank, const int64_t *d) {
   if (len < n) snprintf(buf + len, n - len, "]");
 }
 
-void launch_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at) {
-  if (L->err_site < 0 || L->err_site >= nsites) rt_error(at, "kernel '%s' failed", name);
-  const KSite *s = &sites[L->err_site];
+void launch_report(const LaunchSpec *h, const OqkLaunch *L, SrcLoc at) {
+  const char *name = h->name;
+  if (L->err_site < 0 || L->err_site >= h->nsites) rt_error(at, "kernel '%s' failed", name);
+  const KSite *s = &h->sites[L->err_site];
   char a[400], b[400];
   switch (s->kind) {
   case KE_INDEX:

@@ -7,6 +7,8 @@
 #include "base/options.h"
 #include "kernel/kernel_ir.h"
 
+struct LaunchPlan;
+
 /* What the launcher knows once the launch size and arguments are bound. */
 typedef struct KLaunch {
   const InterpOptions *opt;
@@ -16,7 +18,30 @@ typedef struct KLaunch {
   const int64_t *dims, *blk, *cnt;
   Value *args;              /* converted arguments by parameter index (V_NONE: special) */
   bool explicit_blk;        /* parallel_do([dims, blkdims], ...): the block size was given */
+  const struct LaunchPlan *plan;   /* where and how it runs (plan.h, launch_plan) */
 } KLaunch;
+
+/* A specialization as both back ends keep it, at the head of their own records (rt_cpu.c
+   Compiled, rt_gpu.c GSpec): its key, and why it failed or what its compiled code needs at
+   every launch: the kernel outputs' types and operators, the error sites its code reports,
+   and the transforms the emitter chose (KTransforms, copied whole). */
+typedef struct LaunchSpec {
+  char *key;
+  bool failed;
+  char reason[256];
+  char *name;               /* the kernel's, for messages */
+  int nouts;
+  bool out_int[OQK_MAX_OUTS];
+  Op out_op[OQK_MAX_OUTS];
+  bool small_launch;        /* valid only for launch extents below 2^23 */
+  KSite *sites; int nsites;
+  KTransforms tr;
+} LaunchSpec;
+
+/* Records what the compiled code of S needs at its launches in h. */
+void launch_spec_compiled(LaunchSpec *h, const KSpec *S);
+/* Records that h is not compiled, and why. Returns false. */
+bool launch_spec_fail(LaunchSpec *h, const char *why);
 
 /* An argument as generated code reads it; the identity and combination of kernel outputs
    (op: FuncInfo.out_op's OP_ADD, OP_MUL, OP_MAX or OP_MIN; OP_NONE adds); the message of an
@@ -26,6 +51,6 @@ double launch_identity_r(Op op);
 int64_t launch_identity_i(Op op);
 double launch_combine_r(Op op, double a, double b);
 int64_t launch_combine_i(Op op, int64_t a, int64_t b);
-_Noreturn void launch_report(const KSite *sites, int nsites, const char *name, const OqkLaunch *L, SrcLoc at);
+_Noreturn void launch_report(const LaunchSpec *h, const OqkLaunch *L, SrcLoc at);
 
 #endif

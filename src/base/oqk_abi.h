@@ -49,7 +49,7 @@ OQK_ABI_BODY
 /* Whether a launch's extents allow 32-bit index arithmetic (KSpec.idx32): every position,
    block count and linear position the generated code forms, with room for a stride added
    past the end. The oracle's padded extent cnt * blk bounds each dimension but the first,
-   which the GPU may pad to less than twice its extent instead (rt_gpu.c block_shape), and
+   which the GPU may pad to less than twice its extent instead (plan.c, plan_cuda_blocks), and
    strides of tiled loops stay below 2^24. So each padded extent and their product at most
    2^29 leave every such value below 2^31. */
 #define OQK_IDX32_MAX ((int64_t)1 << 29)

@@ -54,7 +54,7 @@ static void find_pos_locals(Em *E) {
 int em_private_of(Em *E, Node *id) {
   if (!E->f->is_kernel || id->kind != N_IDENT) return -1;
   NodeInfo *ni = ksema_info(E->f, id);
-  for (int k = 0; k < E->S->npriv; k++) {
+  for (int k = 0; k < E->S->tr.npriv; k++) {
     if (E->priv_slot[k] >= 0 && id->slot == E->priv_slot[k] && id->depth == 0) return k;
     if (E->priv_cap[k] >= 0 && ni && ni->cap == E->priv_cap[k]) return k;
   }
@@ -110,9 +110,9 @@ static void find_private(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = k->func;
-  S->npriv = 0;
+  S->tr.npriv = 0;
   int nargs = f->nparams + S->ncaps;
-  for (int a = 0; a < nargs && S->npriv < OQK_PRIV_SLOTS; a++) {
+  for (int a = 0; a < nargs && S->tr.npriv < OQK_PRIV_SLOTS; a++) {
     PrivCount c = {.slot = -1, .cap = -1};
     KType t;
     if (a < f->nparams) {
@@ -135,10 +135,10 @@ static void find_private(Em *E) {
     bool as_value = false;
     for (int i = 0; i < f->body.n; i++) as_value |= assign_used_as_value(f->body.items[i], &c, E);
     if (c.all == 0 || c.all != c.ok || as_value) continue;
-    E->priv_slot[S->npriv] = c.slot;
-    E->priv_cap[S->npriv] = c.cap;
-    S->priv_count[S->npriv] = el_is_integer(t.el) ? 0 : same_int_increment(E, &f->body, &c);
-    S->priv_arg[S->npriv++] = a;
+    E->priv_slot[S->tr.npriv] = c.slot;
+    E->priv_cap[S->tr.npriv] = c.cap;
+    S->tr.priv_count[S->tr.npriv] = el_is_integer(t.el) ? 0 : same_int_increment(E, &f->body, &c);
+    S->tr.priv_arg[S->tr.npriv++] = a;
   }
 }
 
@@ -479,11 +479,11 @@ void em_emit_private_hooks(Em *E, Buf *out) {
   Func *f = S->kfunc;
   for (int pass = 0; pass < 2; pass++) {
     em_bprintf(out, "void oqk_%s(OqkLaunch *L, OqkWorker *W) {\n", pass ? "finish" : "begin");
-    for (int k = 0; k < S->npriv; k++) {
-      int a = S->priv_arg[k];
+    for (int k = 0; k < S->tr.npriv; k++) {
+      int a = S->tr.priv_arg[k];
       KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
       const char *ct = em_el_ctype(t.el);
-      int64_t cnt = S->priv_count[k];
+      int64_t cnt = S->tr.priv_count[k];
       em_bprintf(out, "  if ((L->priv_mask >> %d) & 1) {\n", k);
       em_bprintf(out, "    size_t n = 1;\n    for (int d = 0; d < %d; d++) n *= (size_t)L->args[%d].dims[d];\n", t.rank, a);
       if (cnt) ct = "int64_t";
@@ -761,7 +761,7 @@ void em_xform_note(KSpec *S, const char *fmt, const char *name) {
 }
 
 const char *em_priv_name(KSpec *S, int k) {
-  int a = S->priv_arg[k];
+  int a = S->tr.priv_arg[k];
   Func *f = S->kfunc;
   if (a < f->nparams) return f->params[a].name;
   FSpec *ks = S->kspec;   /* a capture: the name of an identifier that reads it */
@@ -774,9 +774,9 @@ const char *em_priv_name(KSpec *S, int k) {
 /* The element size of the shared copy of private array k (0: none): counters for identical
    additions, else the array's own int32/float/double. */
 int em_priv_shared_esz(KSpec *S, int k) {
-  int a = S->priv_arg[k];
+  int a = S->tr.priv_arg[k];
   KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
-  if (S->priv_count[k]) return t.el == EL_F32 || t.el == EL_F64 ? 4 : 0;
+  if (S->tr.priv_count[k]) return t.el == EL_F32 || t.el == EL_F64 ? 4 : 0;
   return t.el == EL_I32 || t.el == EL_F32 ? 4 : t.el == EL_F64 ? 8 : 0;
 }
 
@@ -968,7 +968,7 @@ void em_shared_plan(Em *E) {
   for (int i = 0; i < k->info.cap && ok; i++) {
     NodeInfo *ni = &k->info.items[i];
     if (!ni->node || ni->builtin != KB_SHARED) continue;
-    struct KShSize *z = &S->shsize[ni->site];
+    struct KShSize *z = &S->tr.shsize[ni->site];
     Node *n = (Node *)ni->node;
     z->rank = n->list.n;
     z->esz = (int)el_size(ni->t.el);
@@ -979,10 +979,10 @@ void em_shared_plan(Em *E) {
     }
     found++;
   }
-  S->shsized = ok && found == S->nshared;
+  S->tr.shsized = ok && found == S->nshared;
   E->sh_nosync = E->sh_owned = E->sh_unread = 0;
   shared_zeroing(E);
-  if (S->nshared && S->shsized) em_xform_note(S, "%s", "shared-sized");
+  if (S->nshared && S->tr.shsized) em_xform_note(S, "%s", "shared-sized");
   if (E->sh_nosync & ~E->sh_unread) em_xform_note(S, "%s", "shared-zero-nobarrier");
   if (E->sh_unread) em_xform_note(S, "%s", "shared-no-zeroing");
 }
@@ -1063,10 +1063,10 @@ static bool part_ok(Coarse *c, Node *n, int part) {
     if (!real || E->sc[t->a->slot] != SC_PARAM || n->op != OP_ADD || !linear_in(E, n->b, c->a)) return false;
     if (ti->t.el == EL_F32) {
       int p = t->a->slot - E->S->kfunc->ngenerics, k = 0;
-      while (k < E->S->ncoarse && E->S->coarse_arg[k] != p) k++;
+      while (k < E->S->tr.ncoarse && E->S->tr.coarse_arg[k] != p) k++;
       if (k == 4) return false;
-      E->S->coarse_arg[k] = p;
-      if (k == E->S->ncoarse) E->S->ncoarse++;
+      E->S->tr.coarse_arg[k] = p;
+      if (k == E->S->tr.ncoarse) E->S->tr.ncoarse++;
     }
     return true;
   }
@@ -1094,7 +1094,7 @@ bool em_coarsen_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   NodeList *l = &f->body;
-  S->ncoarse = 0;
+  S->tr.ncoarse = 0;
   if (!S->barrier || S->grid_barrier || S->coop || S->nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 ||
       S->divergent)
     return false;
@@ -1121,7 +1121,7 @@ bool em_coarsen_ok(Em *E) {
   bool assigned = false, sh = true;   /* A only ever holds the shared array */
   for (int i = 0; i < l->n && sh; i++) sh = only_shared(l->items[i], c.a, &assigned);
   if (!sh || !body_locals_ok(E, l, b[0], b[1], c.a)) return false;
-  S->coarse_inc = c.inc > 0 ? c.inc : 0;
+  S->tr.coarse_inc = c.inc > 0 ? c.inc : 0;
   E->coarse_slot = c.a;
   E->coarse_split[0] = b[0];
   E->coarse_split[1] = b[1];

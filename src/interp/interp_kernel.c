@@ -5,11 +5,12 @@
    collectives (coalesced_threads.shfl_down(v, d), syncthreads(warp), ...) are exchanges of
    the 32 consecutive threads of a block that form a warp, on the same fibers.
 
-   Block sizes: a launch without explicit block dimensions uses, per dimension, the largest
-   divisor of the data size that is at most a cap (1-D: 512; 2-D: 16x32; 3-D: 8x16x4), so
-   blocks tile the data exactly. max_block_size answers min(size, cap). With explicit block
-   dimensions that do not divide the data, the grid is rounded up; the extra threads run only
-   when the kernel has barriers (they must reach them), otherwise they are skipped. */
+   Block sizes (plan.c, plan_blocks): a launch without explicit block dimensions uses, per
+   dimension, the largest divisor of the data size that is at most a cap (1-D: 512; 2-D:
+   16x32; 3-D: 8x16x4), so blocks tile the data exactly. max_block_size answers min(size,
+   cap). With explicit block dimensions that do not divide the data, the grid is rounded up;
+   the extra threads run only when the kernel has barriers (they must reach them), otherwise
+   they are skipped. */
 /* Fibers switch stacks with _longjmp; a fortified build (_FORTIFY_SOURCE, on by default in
    Ubuntu's compiler) checks that a jump stays on one stack and aborts. */
 #undef _FORTIFY_SOURCE
@@ -20,6 +21,7 @@
 #include <sys/mman.h>
 #include <ucontext.h>
 #include "interp/interp_priv.h"
+#include "backend/plan.h"
 #include "backend/cpu/rt_cpu.h"
 #include "backend/cuda/rt_gpu.h"
 #include "device/rt_cuda.h"
@@ -39,6 +41,7 @@ typedef struct Launch {
   Value *args;              /* converted arguments, by parameter index (V_NONE: special) */
   Value few_args[8];        /* args when they fit (no allocation per launch) */
   Value *acc;               /* kernel outputs, combined over threads */
+  bool explicit_blk;        /* parallel_do([dims, blkdims], ...) */
   bool fibers, grid_fibers;
   ucontext_t sched;         /* where a fiber's first switch returns to */
   jmp_buf sched_jb;         /* where barriers and finished fibers jump back to */
@@ -68,26 +71,7 @@ struct KernelThread {
   jmp_buf jb;               /* where the fiber resumes after a barrier */
 };
 
-/* ---- block sizes ---- */
-
-/* The largest block of each dimension. 3-D: 8 x 16 x 4 as Quasar, whose programs size shared
-   tiles by it (seed 003's filters assert blkdim <= 8 x 16); a kernel whose shared memory
-   does not depend on the block (rows = true) gets long rows of h x w x channel images,
-   2 x 64 x 4 (seed 000's hist_shared reads 6 % faster on the H100). */
-static int64_t block_cap(int D, int d, bool rows) {
-  static const int64_t caps2[] = {16, 32}, caps3[] = {8, 16, 4}, rows3[] = {2, 64, 4};
-  if (D == 1) return 512;
-  if (D == 2) return caps2[d];
-  int first3 = D - 3;
-  return d < first3 ? 1 : (rows ? rows3 : caps3)[d - first3];
-}
-
-/* Whether f's 3-D launches get long rows (block_cap): it sees blocks, and its shared memory
-   cannot depend on their size. */
-static bool long_rows(Func *f) {
-  FuncInfo *fi = func_info(f);
-  return fi->block_params && !fi->shared_by_block;
-}
+/* ---- block sizes (the oracle's: plan.c, plan_blocks) ---- */
 
 /* Reads a size: a number, or a vector of numbers. Returns the count. */
 static int read_dims(Value v, int64_t *dims, const char *what, SrcLoc loc) {
@@ -138,7 +122,7 @@ Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count
     halve_to(out, D, gk ? gpu_resident_blocks(gk, product(blk, D)) : 0);
   } else {
     for (int d = 0; d < D; d++) {
-      int64_t cap = block_cap(D, d, false);
+      int64_t cap = plan_block_cap(D, d, false);
       out[d] = dims[d] < 1 ? 1 : (dims[d] < cap ? dims[d] : cap);
     }
     /* on the GPU, no more threads than the kernel can run there */
@@ -471,9 +455,10 @@ static void run_grid_fibers(Launch *L) {
 
 /* ---- parallel_do ---- */
 
-static void parse_launch_size(Launch *L, Value spec, SrcLoc loc, bool rows) {
-  bool explicit_blk = spec.kind == V_ARRAY && spec.arr->rank == 2 && spec.arr->dims[0] == 2;
-  if (explicit_blk) {
+/* The launch's dimensions, and its block dimensions when they are given ([dims, blkdims]). */
+static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
+  L->explicit_blk = spec.kind == V_ARRAY && spec.arr->rank == 2 && spec.arr->dims[0] == 2;
+  if (L->explicit_blk) {
     L->D = (int)spec.arr->dims[1];
     if (L->D > OQ_MAX_RANK) rt_error(loc, "parallel_do: too many dimensions");
     for (int d = 0; d < L->D; d++) {
@@ -483,16 +468,9 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc, bool rows) {
     }
   } else {
     L->D = read_dims(spec, L->dims, "parallel_do's data size", loc);
-    /* a launch of at most 512 threads is one block (tests/README.md, semantics 4: seed
-       10.9's kernel1 reduces over the whole launch); else each dimension's block divides it */
-    bool one_block = product(L->dims, L->D) <= 512;
-    for (int d = 0; d < L->D; d++)
-      L->blk[d] = one_block ? (L->dims[d] < 1 ? 1 : L->dims[d]) : rt_largest_divisor(L->dims[d], block_cap(L->D, d, rows));
   }
-  for (int d = 0; d < L->D; d++) {
+  for (int d = 0; d < L->D; d++)
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");
-    L->cnt[d] = (L->dims[d] + L->blk[d] - 1) / L->blk[d];
-  }
 }
 
 static void bind_kernel_args(Launch *L, int nargs, Value *args) {
@@ -527,21 +505,23 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
              kv.kind == V_FUNC ? "non-kernel function" : rt_kind_name(kv));
   Launch L = {.host = I, .site = site, .kernel = kv.fn, .func = kv.fn->func};
   if (argv[0].kind == V_ARRAY) cuda_host_read(argv[0].arr, site->loc);   /* the launch's size */
-  parse_launch_size(&L, argv[0], site->loc, long_rows(L.func));
+  parse_launch_size(&L, argv[0], site->loc);
+  plan_blocks(L.D, L.dims, L.explicit_blk, plan_long_rows(L.func), L.blk, L.cnt);
   bind_kernel_args(&L, argc - 2, argv + 1);
   FuncInfo *fi = func_info(L.func);
   L.fibers = fi->uses_barrier;
   L.grid_fibers = fi->uses_grid_barrier;
-  /* the compiled back end, unless the interpreter is asked for */
-  Target target = I->prog->opt ? I->prog->opt->target : TARGET_INTERP;
-  KLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args,
-                  argv[0].kind == V_ARRAY && argv[0].arr->rank == 2 && argv[0].arr->dims[0] == 2};
+  LaunchPlan plan;
+  KLaunch cl = {I->prog->opt, site, L.kernel, L.D, L.dims, L.blk, L.cnt, L.args, L.explicit_blk, &plan};
+  launch_plan(&cl, &plan);
   Value compiled;
-  bool on_gpu = target == TARGET_CUDA && gpu_launch(&cl, &compiled);
-  if (!on_gpu && target != TARGET_INTERP && (gpu_check_enabled() || (cl.opt && cl.opt->emit_cuda))) gpu_check(&cl);
-  if (on_gpu || (target != TARGET_INTERP && cpu_launch(&cl, &compiled))) {
-    release_kernel_args(&L);
-    return compiled;
+  for (int i = 0; i < plan.nsteps && plan.step[i] != STEP_INTERP; i++) {
+    LaunchStep step = plan.step[i];
+    if (step == STEP_CUDA_CHECK) gpu_check(&cl);
+    else if (step == STEP_CUDA ? gpu_launch(&cl, &compiled) : cpu_launch(&cl, &compiled)) {
+      release_kernel_args(&L);
+      return compiled;
+    }
   }
   /* the interpreter reads the arguments on the host (captures go through variables) */
   for (int i = 0; i < L.func->nparams; i++)

@@ -131,6 +131,67 @@ typedef struct KTiling {
 #define OQ_SHARED_MAX 49152   /* CUDA dynamic shared memory without the opt-in attribute */
 #define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
 
+/* CUDA shared memory (emit_analysis.c, em_shared_plan): a shared() call's dimensions as
+   mul * blk[k] + add (k -1: a constant, D: the block's thread count), so that the launcher
+   reserves what the launch needs. */
+struct KShSize { int rank, esz; signed char k[OQ_MAX_RANK]; int64_t mul[OQ_MAX_RANK], add[OQ_MAX_RANK]; };
+
+/* How the generated code runs a launch: what the emitters (emit_analysis.c, emit_c.c,
+   emit_cuda.c) decide and the launchers (rt_cpu.c, rt_gpu.c) must know to start it. The
+   emitter fills KSpec.tr; a launcher keeps a copy of the whole in its record of the
+   specialization. */
+typedef struct KTransforms {
+  /* private copies */
+  int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
+                                (parameters, then captures); the launcher decides whether
+                                each gets per-worker private copies */
+  int npriv;
+  int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
+                                private copy counts the updates */
+  int priv_esz[8];           /* CUDA, per private array: bytes of an element of its
+                                shared-memory copy (0: its updates stay global atomics) */
+  int merge_copies;          /* CUDA, counted private arrays: copies of their counts in the
+                                launch's scratch; block b adds into copy b mod merge_copies */
+  /* tiling */
+  KTiling tiling;            /* the kernel's !kernel_tiling for this back end, when honoured:
+                                CUDA sweeps (cuda_sweep_body) when grid or box are given,
+                                C runs tiles of grid * box positions (emit_c.c) */
+  bool tiled;                /* CUDA: a grid-stride loop over the positions: the launcher
+                                picks the grid */
+  bool tiling_swept;         /* CUDA: the sweep of tiles/boxes, not the plain tiled loop */
+  int tile_ppt;              /* CUDA: the least positions per thread of a tiled launch (a step
+                                of vector loads), so that small launches run whole steps */
+  bool block_reduce;         /* CUDA: kernel outputs reduced per block: one atomic per block */
+  bool grid_stride;          /* CUDA: a syncthreads(grid) kernel cut into phases at its
+                                top-level grid barriers, each a loop of the resident blocks
+                                over the launch's blocks (any grid size) */
+  unsigned cmem_params;      /* CUDA: kernel parameters (bit i) read from constant memory */
+  /* CUDA shared memory: each shared() call's size (KShSize); shsized false: the whole 48 KiB */
+  struct KShSize shsize[4];
+  bool shsized;
+  /* persistent blocks (em_coarsen_ok): the resident blocks run every block's body between
+     one prologue and one epilogue; the epilogue's float += go through a double shadow of
+     these arguments in OqkGrid.scr, added in by the launch's last block */
+  bool coarse;
+  int coarse_arg[4], ncoarse;
+  int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
+                                launcher keeps each block's counts below 2^24 */
+  int cvec;                  /* ... Quasar threads per GPU thread, consecutive in the block
+                                (em_cuda_coarse_ahead): the launcher proposes F (plan.c,
+                                in the key) and starts 1-D blocks of cvec times fewer threads */
+  int cgroups;               /* ... and at most this many such blocks' threads per GPU block,
+                                sharing one accumulator (coarse groups; 1: one), group g
+                                taking the block g further along dimension cgroup_dim */
+  int cgroup_dim;
+  int vthreads;              /* CUDA virtual threads: the launcher proposes F (plan.c; with
+                                cblk, both in the key); emit_cuda keeps it when every GPU
+                                thread can run F of the block's threads along dimension 0
+                                (docs/cuda.md), else sets 1 */
+  int vblocks;               /* ... and up to V virtual blocks (emit_cuda's cuda_vblocks): a
+                                GPU block runs V of the launch's blocks, consecutive along
+                                dimension 0; the launch says how many (OqkGrid.xf) */
+} KTransforms;
+
 /* The whole specialization of one kernel launch. */
 typedef struct KSpec {
   Callable *kernel;
@@ -170,70 +231,22 @@ typedef struct KSpec {
                                 x[pos] is inside them for every thread */
   unsigned aliased;          /* array arguments (bit i as at_launch) whose array another
                                 argument also is (ksema_key; in the key): em_own_update */
-  int priv_arg[8];           /* arrays only updated with += / -=: their index in the arguments
-                                (parameters, then captures); the launcher decides whether
-                                each gets per-worker private copies */
-  int npriv;
   bool cplx_whole;           /* a compound assignment other than += / -= on a complex element:
                                 every atomic update of complex elements is one of the whole
                                 element (emit_index.c, store_elem), += and -= included, so
                                 that none races with an atomic of a part alone */
-  int64_t priv_count[8];     /* nonzero: every update adds this int to a real array, and the
-                                private copy counts the updates */
   const char *divergent;     /* a block barrier under a condition the threads may disagree
                                 on (why, at divergent_loc, the statement divergent_at): the
                                 CPU runs the block's threads as fibers (emit_c), CUDA only
                                 the shapes cuda_divergent_ok accepts */
   SrcLoc divergent_loc;
   const Node *divergent_at;
-  bool grid_stride;          /* emit_cuda: a syncthreads(grid) kernel cut into phases at its
-                                top-level grid barriers, each a loop of the resident blocks
-                                over the launch's blocks (any grid size) */
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
-  unsigned cmem_params;      /* emit_cuda: kernel parameters (bit i) read from constant memory */
   const Op *out_op;          /* per kernel output: its operator (FuncInfo.out_op) */
-  /* CUDA transforms (emit_cuda sets them; the launcher reads them) */
-  bool tiled;                /* a grid-stride loop over the positions: the launcher picks the grid */
-  bool block_reduce;         /* kernel outputs reduced per block: one atomic per block */
-  int tile_ppt;              /* the least positions per thread of a tiled launch (a step of
-                                vector loads), so that small launches run whole steps */
-  int merge_copies;          /* counted private arrays: copies of their counts in the launch's
-                                scratch; block b adds into copy b mod merge_copies */
-  int priv_esz[8];           /* per private array: bytes of an element of its shared-memory copy
-                                (0: its updates stay global atomics on the GPU) */
+  KTransforms tr;            /* the emitter's transforms, which the launcher copies whole */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
-  KTiling tiling;            /* the kernel's !kernel_tiling for this back end, when honoured:
-                                CUDA sweeps (cuda_sweep_body) when grid or box are given,
-                                C runs tiles of grid * box positions (emit_c.c) */
-  bool tiling_swept;         /* emit_cuda: the sweep of tiles/boxes, not the plain tiled loop */
   bool tiling_ignored;       /* the kernel has blocks, shared memory or barriers: the
                                 attributes are ignored (said with --verbose) */
-  /* CUDA shared memory (emit_analysis.c, em_shared_plan): each shared() call's dimensions
-     as mul * blk[k] + add (k -1: a constant, D: the block's thread count), so that the
-     launcher reserves what the launch needs; shsized false: the whole 48 KiB */
-  struct KShSize { int rank, esz; signed char k[OQ_MAX_RANK]; int64_t mul[OQ_MAX_RANK], add[OQ_MAX_RANK]; } shsize[4];
-  bool shsized;
-  /* persistent blocks (em_coarsen_ok): the resident blocks run every block's body between
-     one prologue and one epilogue; the epilogue's float += go through a double shadow of
-     these arguments in OqkGrid.scr, added in by the launch's last block */
-  bool coarse;
-  int coarse_arg[4], ncoarse;
-  int64_t coarse_inc;        /* every body update adds this int literal (0: not so): the
-                                launcher keeps each block's counts below 2^24 */
-  int cvec;                  /* ... Quasar threads per GPU thread, consecutive in the block
-                                (em_cuda_coarse_ahead): the launcher starts 1-D blocks of
-                                cvec times fewer threads */
-  int cgroups;               /* ... and at most this many such blocks' threads per GPU block,
-                                sharing one accumulator (coarse groups; 1: one), group g
-                                taking the block g further along dimension cgroup_dim */
-  int cgroup_dim;
-  int vthreads;              /* CUDA virtual threads: the launcher proposes F (with cblk, both
-                                in the key); emit_cuda keeps it when every GPU thread can run
-                                F of the block's threads along dimension 0 (docs/cuda.md),
-                                else sets 1 */
-  int vblocks;               /* ... and up to V virtual blocks (emit_cuda's cuda_vblocks): a
-                                GPU block runs V of the launch's blocks, consecutive along
-                                dimension 0; the launch says how many (OqkGrid.xf) */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

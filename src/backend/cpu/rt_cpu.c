@@ -20,6 +20,7 @@
 #include "kernel/kernel_ir.h"
 #include "base/oqk_abi.h"
 #include "backend/cpu/rt_cpu.h"
+#include "backend/plan.h"
 #include "codegen/codegen.h"
 #include "runtime/rt_cache.h"
 #include "device/rt_cuda.h"
@@ -28,21 +29,12 @@
 /* ---- compiled specializations ---- */
 
 typedef struct Compiled {
-  char *key;
-  bool failed;
-  char reason[256];
+  LaunchSpec h;             /* h.tr.npriv: arrays that may be updated in private copies */
   OqkEntry entry;
   int mode;                 /* 0 flat, 1 blocks, 2 phases */
   bool tiled;               /* flat, run by tiles of `tile` positions (!kernel_tiling) */
   int64_t tile[3];
-  bool small_launch;        /* valid only for launch extents below 2^23 */
-  int priv_arg[8], npriv;   /* arrays that may be updated in private copies */
   OqkHook begin, finish;
-  int nouts;
-  bool out_int[OQK_MAX_OUTS];
-  Op out_op[OQK_MAX_OUTS];
-  KSite *sites; int nsites;
-  const char *name;
   struct Compiled *next;
 } Compiled;
 
@@ -52,9 +44,9 @@ static Compiled *table[NBUCKETS];
 static Compiled *lookup(const char *key) {
   uint64_t h = rt_hash(RT_HASH_SEED, key, strlen(key));
   for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
-    if (!strcmp(c->key, key)) return c;
+    if (!strcmp(c->h.key, key)) return c;
   Compiled *c = calloc(1, sizeof *c);
-  c->key = strdup(key);
+  c->h.key = strdup(key);
   c->next = table[h % NBUCKETS];
   table[h % NBUCKETS] = c;
   return c;
@@ -146,24 +138,23 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
 static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, ProfRow *st) {
   double t0 = rt_now_ms();
   if (!ksema_run(S, args)) {
-    c->failed = true;
-    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    launch_spec_fail(&c->h, S->reason);
     return;
   }
   char *src = emit_c(S);
   if (!src) {
-    c->failed = true;
-    snprintf(c->reason, sizeof c->reason, "%s", S->reason);
+    launch_spec_fail(&c->h, S->reason);
     return;
   }
   if (S->kfunc->nouts > OQK_MAX_OUTS) {
-    c->failed = true;
-    snprintf(c->reason, sizeof c->reason, "more than %d kernel outputs", OQK_MAX_OUTS);
+    char why[64];
+    snprintf(why, sizeof why, "more than %d kernel outputs", OQK_MAX_OUTS);
+    launch_spec_fail(&c->h, why);
     free(src);
     return;
   }
   if (cl->opt && cl->opt->emit_c) {
-    printf("/* ---- kernel %s (%s) ---- */\n%s\n", S->name, c->key, src);
+    printf("/* ---- kernel %s (%s) ---- */\n%s\n", S->name, c->h.key, src);
     fflush(stdout);
   }
   bool cached;
@@ -171,24 +162,14 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   free(src);
   c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
+  launch_spec_compiled(&c->h, S);
   c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
-  c->tiled = c->mode == 0 && ktiling_cpu_tile(&S->tiling, c->tile);
-  c->small_launch = S->small_launch;
-  c->npriv = S->npriv;
-  memcpy(c->priv_arg, S->priv_arg, sizeof c->priv_arg);
-  if (c->npriv) {
+  c->tiled = c->mode == 0 && ktiling_cpu_tile(&S->tr.tiling, c->tile);
+  if (c->h.tr.npriv) {
     c->begin = (OqkHook)dlsym(lib, "oqk_begin");
     c->finish = (OqkHook)dlsym(lib, "oqk_finish");
-    if (!c->begin || !c->finish) c->npriv = 0;
+    if (!c->begin || !c->finish) c->h.tr.npriv = 0;
   }
-  c->nouts = S->kfunc->nouts;
-  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
-  for (int o = 0; o < c->nouts; o++) c->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
-  for (int o = 0; o < c->nouts; o++) c->out_op[o] = S->out_op[o];
-  c->nsites = S->nsites;
-  c->sites = malloc((S->nsites + 1) * sizeof *c->sites);
-  memcpy(c->sites, S->sites, S->nsites * sizeof *c->sites);
-  c->name = strdup(S->name);
   prof_compile(st, rt_now_ms() - t0, cached);
   prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
@@ -292,7 +273,7 @@ static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk
 /* ---- launching ---- */
 
 _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
-  launch_report(c->sites, c->nsites, c->name, L, at);
+  launch_report(&c->h, L, at);
 }
 
 /* The tiles of a tiled flat kernel's launch: the range its entry's lo..hi count. */
@@ -308,8 +289,8 @@ static unsigned private_mask(Compiled *c, const KLaunch *cl, KSpec *S, int64_t n
   Func *f = S->kfunc;
   unsigned mask = 0;
   if (pool.n < 2 && npos < 4096) return 0;
-  for (int k = 0; k < c->npriv; k++) {
-    int a = c->priv_arg[k];
+  for (int k = 0; k < c->h.tr.npriv; k++) {
+    int a = c->h.tr.priv_arg[k];
     Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
     if (v.kind != V_ARRAY || v.arr->numel > 65536 || v.arr->numel * 64 > npos) continue;
     bool shared = false;
@@ -345,9 +326,9 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   }
   pool_start();
   for (int w = 0; w < pool.n; w++)
-    for (int o = 0; o < c->nouts; o++) {
-      pool.W[w].w.out_r[o] = launch_identity_r(c->out_op[o]);
-      pool.W[w].w.out_i[o] = launch_identity_i(c->out_op[o]);
+    for (int o = 0; o < c->h.nouts; o++) {
+      pool.W[w].w.out_r[o] = launch_identity_r(c->h.out_op[o]);
+      pool.W[w].w.out_i[o] = launch_identity_i(c->h.out_op[o]);
     }
   L.priv_mask = private_mask(c, cl, S, npos);
   if (L.priv_mask)
@@ -362,22 +343,22 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
-  for (int o = 0; o < c->nouts; o++) {
-    if (c->out_int[o]) {
-      int64_t a = launch_identity_i(c->out_op[o]);
-      for (int w = 0; w < pool.n; w++) a = launch_combine_i(c->out_op[o], a, pool.W[w].w.out_i[o]);
+  for (int o = 0; o < c->h.nouts; o++) {
+    if (c->h.out_int[o]) {
+      int64_t a = launch_identity_i(c->h.out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = launch_combine_i(c->h.out_op[o], a, pool.W[w].w.out_i[o]);
       acc[o] = v_int(a);
     } else {
-      double a = launch_identity_r(c->out_op[o]);
-      for (int w = 0; w < pool.n; w++) a = launch_combine_r(c->out_op[o], a, pool.W[w].w.out_r[o]);
+      double a = launch_identity_r(c->h.out_op[o]);
+      for (int w = 0; w < pool.n; w++) a = launch_combine_r(c->h.out_op[o], a, pool.W[w].w.out_r[o]);
       acc[o] = v_scalar(a);
     }
   }
   *result = v_none();
-  if (c->nouts == 1) *result = acc[0];
-  else if (c->nouts > 1) {
-    *result = v_tuple(c->nouts);
-    for (int o = 0; o < c->nouts; o++) result->tup->v[o] = acc[o];
+  if (c->h.nouts == 1) *result = acc[0];
+  else if (c->h.nouts > 1) {
+    *result = v_tuple(c->h.nouts);
+    for (int o = 0; o < c->h.nouts; o++) result->tup->v[o] = acc[o];
   }
 }
 
@@ -385,35 +366,26 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   ProfRow *st = prof_row(cl->kernel, "cpu");
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
-  /* a kernel with block parameters: its block size is a constant of the C source (phase
-     loops with known trip counts) */
-  if (cl->D <= 3 && func_info(cl->kernel->func)->block_params)
-    for (int d = 0; d < cl->D; d++) S.cblk[d] = cl->blk[d];
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
-  /* x86-64 addresses take int64 indices without sign extensions: int32 ones measured 5-10 %
-     slower (bench/hist.q, session 4). OQ_DEV_CPU_IDX32=1 compiles them all the same (tests run
-     the int32 index code here, where no GPU is) */
-  S.idx32 &= config()->dev.cpu_idx32;
+  plan_key(&cl->plan->cpu, &S);   /* the block size of kernels with block parameters; int64 indices */
   char *key = ksema_key(&S, cl->args);
   Compiled *c = lookup(key);
   free(key);
-  if (!c->entry && !c->failed) compile_spec(c, &S, cl->args, cl, st);
-  if (c->failed) {
+  if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);
+  if (c->h.failed) {
     ProfRow *ir = prof_row(cl->kernel, "interp");
-    prof_note(ir, c->reason);
+    prof_note(ir, c->h.reason);
     if (cl->opt && cl->opt->verbose && !prof_told(ir))
-      fprintf(stderr, "oq: kernel '%s' runs in the interpreter: %s\n", callable_name(cl->kernel), c->reason);
+      fprintf(stderr, "oq: kernel '%s' runs in the interpreter: %s\n", callable_name(cl->kernel), c->h.reason);
     kspec_free(&S);
     return false;
   }
-  if (c->small_launch)
-    for (int d = 0; d < cl->D; d++)
-      if (cl->cnt[d] * cl->blk[d] > (1 << 23)) {
-        /* positions may not be exact in float: the compiled index arithmetic assumed so */
-        prof_note(prof_row(cl->kernel, "interp"), "launch extents above 2^23");
-        kspec_free(&S);
-        return false;
-      }
+  const char *why = plan_extents_refusal(&c->h, cl->D, cl->blk, cl->cnt);
+  if (why) {
+    prof_note(prof_row(cl->kernel, "interp"), why);
+    kspec_free(&S);
+    return false;
+  }
   double t1 = rt_now_ms();
   run_compiled(c, cl, &S, result);
   kspec_free(&S);

@@ -24,6 +24,7 @@
 #include <string.h>
 #include "base/config.h"
 #include "backend/cuda/rt_gpu.h"
+#include "backend/plan.h"
 #include "codegen/codegen.h"
 #include "backend/rt_profile.h"
 #include "device/rt_cuda.h"
@@ -34,56 +35,37 @@
 
 /* One specialization: compiled (module, k), or failed with a reason. */
 typedef struct GSpec {
-  char *key;
-  bool failed, told, checked;
-  char reason[256];
+  LaunchSpec h;             /* h.tr: the transforms its code was emitted with (emit_cuda) */
+  bool told, checked;
   CudaModule *mod;
   CudaKernel *k;
-  int nouts;
-  bool out_int[OQK_MAX_OUTS];
-  Op out_op[OQK_MAX_OUTS];
-  bool small_launch, uses_block;
-  bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel */
-  bool grid_stride;         /* ... whose resident blocks loop over the launch's blocks */
-  unsigned stride_blocks;   /* grid_stride: blocks started at this launch (check_cooperative) */
-  unsigned cmem_params;     /* 'hwconst array parameters (bit i) copied to the module's oq_cmem */
-  CudaPtr cmem;
+  bool uses_block;
+  bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel;
+                               h.tr.grid_stride: its resident blocks loop over the launch's */
+  unsigned stride_blocks;   /* grid_stride or persistent blocks (h.tr.coarse): blocks started
+                               at this launch (check_cooperative, coarse_grid) */
+  CudaPtr cmem;             /* the module's oq_cmem, where h.tr.cmem_params's arrays go */
   size_t shared_bytes;      /* dynamic shared memory of this launch (shared_size) */
-  bool shsized;             /* KSpec.shsize gives it from the block; else all 48 KiB */
-  struct KShSize shsize[4];
   int nshared;
-  bool coarse;              /* persistent blocks (coarse_grid): stride_blocks resident blocks */
-  int coarse_arg[4], ncoarse;
-  int64_t coarse_inc;
   int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
-  int cvec;                 /* Quasar threads per GPU thread of persistent blocks (1-D blocks) */
-  int cgroups_max, cgroups; /* their launch blocks per GPU block, at most (coarse.c's coarse
-                               groups) and at this launch (coarse_grid) */
-  int cgroup_dim;           /* the dimension whose block count cgroups divides */
+  int cgroups;              /* launch blocks per GPU block at this launch (coarse_grid; at most
+                               h.tr.cgroups, coarse.c's coarse groups) */
   size_t coarse_sh;
-  int vthreads;             /* Quasar threads per GPU thread along dimension 0 (emit_cuda) */
-  int vblocks_max, vblocks; /* the launch's blocks per GPU block along dimension 0: at most
-                               (emit_cuda's cuda_vblocks), this launch's (vblocks_at) */
+  int vblocks;              /* the launch's blocks per GPU block along dimension 0 at this
+                               launch (plan_cuda_vblocks; at most h.tr.vblocks, emit_cuda's) */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
-  KSite *sites; int nsites;
-  char *name;
   Func *func;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
-  bool tiled;               /* grid-stride loop: the grid is chosen here (gpu_tiling) */
-  KTiling tiling;           /* KSpec's, when swept: its grid or boxes decide the threads */
-  bool swept;
-  int npriv, priv_arg[8], priv_esz[8];   /* += arrays the kernel may copy to shared memory */
-  int tile_ppt, merge_copies;            /* KSpec's: least positions per thread, copies of the counts */
-  bool priv_count[8];       /* ... counting identical additions: merged through `counts` */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
-  unsigned tgrid;           /* this launch's grid and shared memory when tiled */
+  unsigned tgrid;           /* this launch's grid and shared memory when tiled (h.tr.tiled:
+                               a grid-stride loop, the grid is chosen here: gpu_tiling) */
   size_t tshared, occ_shared;
   int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
   ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
@@ -96,7 +78,7 @@ typedef struct GSpec {
    A loop launches one kernel with alike arguments launch after launch. When the site's last
    launch had no captured variables (its key then depends only on the kernel, the launch's
    sizes, the precision, the arguments and OQ_DEV_CUDA_VTHREADS) and this launch has the same
-   sizes, virtual-thread proposal (vthreads_for) and its
+   sizes, virtual-thread proposal (plan.c, LaunchPlan.cuda) and its
    arguments the same kinds, element types and shapes, the site's GSpec is taken again
    without the key (ksema_key walks the kernel's body and formats every argument). Sizes and
    shapes are compared exactly, more strictly than the key: a miss costs the key, a hit is
@@ -122,16 +104,15 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
-/* The launcher's tuning knobs: base/config.c's, copied at the first launch (a value outside
-   its range is the default). OQ_DEV_CUDA_VTHREADS and _VBLOCKS are read at each launch
-   instead (vthreads_for, vblocks_at). */
+/* The launcher's tuning knobs: base/config.c's, copied at the first launch (a value
+   outside its range is the default). The proposals in the key, OQ_DEV_CUDA_VTHREADS and
+   OQ_DEV_CUDA_COARSE_VEC, are plan.c's. */
 typedef struct Knobs {
   bool read;
   int lgr;          /* OQ_DEV_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
   int tile_min;     /* OQ_DEV_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
   int coarse_occ;   /* OQ_DEV_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
   int coarse_run;   /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
-  int coarse_vec;   /* OQ_DEV_CUDA_COARSE_VEC: vector loads proposed 0 never, 1 always, 2 from 2^24 positions */
   int coarse_groups;   /* OQ_DEV_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
@@ -169,7 +150,6 @@ static const Knobs *knobs(void) {
     k->tile_min = d->cuda_tile_min;
     k->coarse_occ = d->coarse_occ;
     k->coarse_run = d->coarse_run;
-    k->coarse_vec = d->coarse_vec;
     k->coarse_groups = d->coarse_groups;
     k->eager = config()->cuda_eager;
     k->ktime = d->cuda_ktime;
@@ -342,18 +322,16 @@ static char *fill_params(Func *f) {
 
 static GSpec *lookup(const char *key) {
   for (GSpec *g = specs; g; g = g->next)
-    if (!strcmp(g->key, key)) return g;
+    if (!strcmp(g->h.key, key)) return g;
   GSpec *g = calloc(1, sizeof *g);
-  g->key = strdup(key);
+  g->h.key = strdup(key);
   g->next = specs;
   specs = g;
   return g;
 }
 
 static bool fail(GSpec *g, const char *why) {
-  g->failed = true;
-  snprintf(g->reason, sizeof g->reason, "%s", why);
-  return false;
+  return launch_spec_fail(&g->h, why);
 }
 
 /* Line n (1-based) of src, and the nearest `/ * file:line * /` comment at or above it. */
@@ -441,7 +419,7 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
     return;
   }
   if (cl->opt && cl->opt->emit_c) {
-    printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->key, src);
+    printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->h.key, src);
     fflush(stdout);
   }
   void *image;
@@ -455,50 +433,20 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   free(image);
   g->k = cuda_kernel(g->mod, "oqk_entry", cl->site->loc);
   cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
-  g->nouts = S->kfunc->nouts;
-  int obase = S->kfunc->ngenerics + S->kfunc->nparams;
-  for (int o = 0; o < g->nouts; o++) g->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
-  for (int o = 0; o < g->nouts; o++) g->out_op[o] = S->out_op[o];
-  g->small_launch = S->small_launch;
+  launch_spec_compiled(&g->h, S);
   g->uses_block = S->uses_block;
   g->cooperative = S->grid_barrier;
-  g->grid_stride = S->grid_stride;
-  g->cmem_params = S->cmem_params;
-  if (g->cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
+  if (g->h.tr.cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
   g->nshared = S->nshared;
-  g->shsized = S->shsized;
-  memcpy(g->shsize, S->shsize, sizeof g->shsize);
-  g->coarse = S->coarse;
-  g->ncoarse = S->ncoarse;
-  memcpy(g->coarse_arg, S->coarse_arg, sizeof g->coarse_arg);
-  g->coarse_inc = S->coarse_inc;
-  g->cvec = S->coarse && S->cvec > 1 ? S->cvec : 1;
-  g->cgroups_max = g->cvec > 1 && S->cgroups > 1 ? S->cgroups : 1;
   g->cgroups = 1;
-  g->cgroup_dim = S->cgroup_dim;
-  g->vthreads = S->vthreads > 1 ? S->vthreads : 1;
-  g->vblocks_max = S->vblocks > 1 ? S->vblocks : 1;
   g->vblocks = 1;
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
-  g->nsites = S->nsites;
-  g->sites = malloc((S->nsites + 1) * sizeof *g->sites);
-  memcpy(g->sites, S->sites, S->nsites * sizeof *g->sites);
-  g->name = strdup(S->name);
   g->func = S->kfunc;
-  g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
+  g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->param_written = written_params(S->kfunc);
   g->param_fill = fill_params(S->kfunc);
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
-  g->tiled = S->tiled;
-  g->tiling = S->tiling;
-  g->swept = S->tiling_swept;
-  g->npriv = S->npriv;
-  memcpy(g->priv_arg, S->priv_arg, sizeof g->priv_arg);
-  memcpy(g->priv_esz, S->priv_esz, sizeof g->priv_esz);
-  g->tile_ppt = S->tile_ppt;
-  g->merge_copies = S->merge_copies;
-  for (int k = 0; k < g->npriv; k++) g->priv_count[k] = S->priv_count[k] != 0;
   prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
@@ -514,59 +462,21 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
 /* The dynamic shared memory a launch's shared() calls take (sizes it cannot know, or a bad
    one, which the kernel reports, reserve the whole 48 KiB): each of its virtual blocks'. */
 static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
-  return ksema_shared_bytes(g->shsize, g->nshared, g->shsized, D, blk) * g->vblocks;
+  return ksema_shared_bytes(g->h.tr.shsize, g->nshared, g->h.tr.shsized, D, blk) * g->vblocks;
 }
 
-/* The blocks of a launch. A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an
-   explicit [dims, blkdims], runs with the oracle's. Another gets the occupancy calculator's
-   threads per block for its registers, filled from Quasar's last dimension (CUDA x:
-   consecutive threads touch consecutive elements) outward. Dimensions after the first get
-   divisors of the oracle's extents (cnt * blk), so that a linear `pos` stays the oracle's;
-   the first is padded: its grid rounds up and the extra threads do nothing. */
-static void block_shape(GSpec *g, const KLaunch *cl, int64_t *blk, int64_t *cnt) {
-  const CudaDevice *dev = cuda_device();
-  if (g->uses_block || g->cooperative || cl->explicit_blk) {
-    memcpy(blk, cl->blk, cl->D * sizeof *blk);
-    memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
-    return;
-  }
+/* The occupancy calculator's threads per block for a specialization's registers, asked once
+   (plan_cuda_blocks). */
+typedef struct OccAsk { GSpec *g; SrcLoc loc; } OccAsk;
+
+static int occupancy_threads(void *ctx) {
+  OccAsk *a = ctx;
+  GSpec *g = a->g;
   if (!g->occ_threads) {
-    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, cl->site->loc);
+    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, a->loc);
     if (g->occ_threads < 1) g->occ_threads = 256;
   }
-  int64_t budget = g->occ_threads;
-  for (int d = cl->D - 1; d >= 0; d--) {
-    int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
-    if (d == 0) {
-      blk[0] = cl->dims[0] < cap ? (cl->dims[0] < 1 ? 1 : cl->dims[0]) : cap;
-      cnt[0] = (cl->dims[0] + blk[0] - 1) / blk[0];
-    } else {
-      int64_t ext = cl->cnt[d] * cl->blk[d];
-      blk[d] = rt_largest_divisor(ext, cap);
-      cnt[d] = ext / blk[d];
-    }
-    budget /= blk[d];
-    if (budget < 1) budget = 1;
-  }
-}
-
-/* Whether this launch's shape fits the device; else why not. */
-static const char *shape_problem(const GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
-  const CudaDevice *dev = cuda_device();
-  if (cl->D > 3) return "launches of more than 3 dimensions run on the CPU";
-  int64_t threads = 1;
-  for (int d = 0; d < cl->D; d++) {
-    int axis = cl->D - 1 - d;
-    threads *= blk[d];
-    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape; grids
-       beyond the y and z limits run in chunks (launch), unless a grid barrier spans them */
-    bool chunked = axis > 0 && !g->cooperative;
-    if (!g->tiled && (blk[d] > dev->max_block_dim[axis] || (cnt[d] > dev->max_grid_dim[axis] && !chunked)))
-      return "the launch's blocks or grid exceed the device's limits";
-    if (g->small_launch && cnt[d] * blk[d] > (1 << 23)) return "launch extents above 2^23";
-  }
-  if (!g->tiled && threads / g->vthreads / g->cvec * g->vblocks_max > g->k->max_threads) return "the block has more threads than the kernel can run";
-  return NULL;
+  return g->occ_threads;
 }
 
 static void note_fallback(GSpec *g, const KLaunch *cl, const char *why) {
@@ -605,7 +515,7 @@ static void check_records(SrcLoc loc) {
   for (int i = 0; i < n; i++) {
     int s = (first + i) % RING;
     GSpec *g = G.slot[s].g;
-    if (G.back[s].err) launch_report(g->sites, g->nsites, g->name, &G.back[s], G.slot[s].loc);
+    if (G.back[s].err) launch_report(&g->h, &G.back[s], G.slot[s].loc);
   }
 }
 
@@ -614,7 +524,7 @@ static void collect_times(SrcLoc loc) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
     if (knobs()->ktime)   /* (the grid of the grid-stride kinds: persistent blocks, tiles) */
-      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->name, ms, g->coarse ? g->stride_blocks : g->tiled ? g->tgrid : 0);
+      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->h.name, ms, g->h.tr.coarse ? g->stride_blocks : g->h.tr.tiled ? g->tgrid : 0);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
@@ -630,8 +540,8 @@ void gpu_sync(SrcLoc loc) {
   if (!cuda_wait(why, sizeof why)) {
     if (G.since > 1)
       rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s (it is the last of %ld launches since the "
-               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->name, why, G.since);
-    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->name, why);
+               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->h.name, why, G.since);
+    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->h.name, why);
   }
   G.since = 0;
   check_records(loc);
@@ -697,7 +607,7 @@ static size_t cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 
 static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
   size_t off = 0;
   for (int i = 0; i < f->nparams && i < 32; i++) {
-    if (!(g->cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
+    if (!(g->h.tr.cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
     args[i].i = (int64_t)off;
     size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
     if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
@@ -747,12 +657,12 @@ static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk,
     h->blk[d] = blk[d];
     h->cnt[d] = cnt[d];
   }
-  if (g->vblocks_max > 1) h->xf = g->vblocks;   /* (kernels of virtual blocks are not tiled) */
+  if (g->h.tr.vblocks > 1) h->xf = g->vblocks;   /* (kernels of virtual blocks are not tiled) */
   OqkArg *a = G.args;
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
   for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
-  if (g->cmem_params) fill_cmem(g, f, a, cl->args, loc);
+  if (g->h.tr.cmem_params) fill_cmem(g, f, a, cl->args, loc);
   for (int i = 0; i < f->nparams + S->ncaps; i++)
     if (g->arg_off[i] >= 0) pack((int64_t *)(G.param + g->arg_off[i]), &a[i], g->arg_type[i]);
 }
@@ -760,7 +670,7 @@ static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk,
 /* The error record of this launch: the next slot of the ring (launch waited when it is
    full), or the spare one when the kernel cannot fail. */
 static CudaPtr error_record(GSpec *g, SrcLoc loc) {
-  if (!g->nsites) return G.ring + RING * sizeof(OqkLaunch);
+  if (!g->h.nsites) return G.ring + RING * sizeof(OqkLaunch);
   int s = (G.first + G.nslots++) % RING;
   G.slot[s] = (Slot){g, loc};
   return G.ring + s * sizeof(OqkLaunch);
@@ -774,8 +684,8 @@ _Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof
 
 static void identity_outputs(const GSpec *g, OqkWorker *w) {
   for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
-    w->out_r[o] = launch_identity_r(g->out_op[o]);
-    w->out_i[o] = launch_identity_i(g->out_op[o]);
+    w->out_r[o] = launch_identity_r(g->h.out_op[o]);
+    w->out_i[o] = launch_identity_i(g->h.out_op[o]);
   }
 }
 
@@ -788,18 +698,18 @@ static void reset_outputs(GSpec *g, SrcLoc loc) {
 static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   OqkWorker w;
   identity_outputs(g, &w);
-  if (g->nouts && npos > 0) {
+  if (g->h.nouts && npos > 0) {
     gpu_sync(loc);
     cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
   }
   Value acc[OQK_MAX_OUTS];
-  for (int o = 0; o < g->nouts; o++)
-    acc[o] = g->out_int[o] ? v_int(launch_combine_i(g->out_op[o], launch_identity_i(g->out_op[o]), w.out_i[o]))
-                           : v_scalar(launch_combine_r(g->out_op[o], launch_identity_r(g->out_op[o]), w.out_r[o]));
-  if (g->nouts == 1) return acc[0];
-  if (g->nouts == 0) return v_none();
-  Value t = v_tuple(g->nouts);
-  for (int o = 0; o < g->nouts; o++) t.tup->v[o] = acc[o];
+  for (int o = 0; o < g->h.nouts; o++)
+    acc[o] = g->h.out_int[o] ? v_int(launch_combine_i(g->h.out_op[o], launch_identity_i(g->h.out_op[o]), w.out_i[o]))
+                           : v_scalar(launch_combine_r(g->h.out_op[o], launch_identity_r(g->h.out_op[o]), w.out_r[o]));
+  if (g->h.nouts == 1) return acc[0];
+  if (g->h.nouts == 0) return v_none();
+  Value t = v_tuple(g->h.nouts);
+  for (int o = 0; o < g->h.nouts; o++) t.tup->v[o] = acc[o];
   return t;
 }
 
@@ -830,7 +740,7 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
    was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
    with global auto the boxes take the place of positions. */
 static void sweep_grid(GSpec *g, const KLaunch *cl) {
-  const KTiling *t = &g->tiling;
+  const KTiling *t = &g->h.tr.tiling;
   int64_t boxes = 1, threads = 1, tiles = 1;
   for (int d = 0; d < 3; d++) {
     int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
@@ -843,7 +753,7 @@ static void sweep_grid(GSpec *g, const KLaunch *cl) {
   if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
   int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
   if (t->global_auto && !t->grid[0]) blocks = blocks < g->tgrid ? blocks : g->tgrid;   /* the occupancy's */
-  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->name);
+  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->h.name);
   g->tgrid = (unsigned)(blocks > 0 ? blocks : 1);
 }
 
@@ -852,19 +762,19 @@ static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
   const OqkArg *args = G.args;
   unsigned mask = 0;
   size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
-  for (int k = 0; k < g->npriv; k++) {
-    int a = g->priv_arg[k];
+  for (int k = 0; k < g->h.tr.npriv; k++) {
+    int a = g->h.tr.priv_arg[k];
     Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
-    if (!g->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->priv_esz[k] > OQ_PRIV_SHMEM) continue;
+    if (!g->h.tr.priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->h.tr.priv_esz[k] > OQ_PRIV_SHMEM) continue;
     bool shared = false;   /* by device address: the host copy may be gone */
     for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
       Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
       shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
     }
-    if (shared || per + v.arr->numel * g->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
+    if (shared || per + v.arr->numel * g->h.tr.priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
     mask |= 1u << k;
-    per += v.arr->numel * g->priv_esz[k] + 16;
-    if (g->priv_count[k]) counts += v.arr->numel * 8 * g->merge_copies;
+    per += v.arr->numel * g->h.tr.priv_esz[k] + 16;
+    if (g->h.tr.priv_count[k]) counts += v.arr->numel * 8 * g->h.tr.merge_copies;
   }
   OqkGridHead *h = (OqkGridHead *)G.param;
   if (counts > 8) {
@@ -883,18 +793,11 @@ static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
   /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_DEV_CUDA_TILE_MIN: a
      tuning knob) */
   int64_t ppt = knobs()->tile_min;
-  if (!ppt) ppt = g->tile_ppt > 1 ? g->tile_ppt : 1;
+  if (!ppt) ppt = g->h.tr.tile_ppt > 1 ? g->h.tr.tile_ppt : 1;
   int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
   int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
   g->tgrid = (unsigned)(want < most ? want : most);
-  if (g->swept) sweep_grid(g, cl);
-}
-
-/* The largest power of 2 up to most (at least 1) that divides n. */
-static int pow2_dividing(int most, int64_t n) {
-  int v = 1;
-  while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
-  return v;
+  if (g->h.tr.tiling_swept) sweep_grid(g, cl);
 }
 
 /* Persistent blocks: as many blocks as are resident at once, but no more than give each a
@@ -911,11 +814,11 @@ static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const i
   for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
   /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob
      allow, dividing the group digit's count */
-  int vmost = g->cgroups_max < knobs()->coarse_groups ? g->cgroups_max : knobs()->coarse_groups;
-  int fit = (int)(g->k->max_threads / (threads / g->cvec));
-  int V = vmost > 1 ? pow2_dividing(vmost < fit ? vmost : fit, cnt[g->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
+  int vmost = g->h.tr.cgroups < knobs()->coarse_groups ? g->h.tr.cgroups : knobs()->coarse_groups;
+  int fit = (int)(g->k->max_threads / (threads / g->h.tr.cvec));
+  int V = vmost > 1 ? plan_pow2_dividing(vmost < fit ? vmost : fit, cnt[g->h.tr.cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
   if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
-    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->cvec * V), g->shared_bytes, loc);
+    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->h.tr.cvec * V), g->shared_bytes, loc);
     g->coarse_thr = (int)threads;
     g->coarse_sh = g->shared_bytes;
     g->cgroups = V;
@@ -925,8 +828,8 @@ static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const i
   int64_t run = knobs()->coarse_run * (int64_t)V, fill = (blocks + run - 1) / run;   /* (a run per group) */
   if (grid > fill) grid = fill > 0 ? fill : 1;
   if (grid > (blocks + V - 1) / V) grid = (blocks + V - 1) / V;
-  if (g->coarse_inc) {
-    int64_t per = ((int64_t)1 << 24) / (threads * g->coarse_inc);   /* blocks per accumulator */
+  if (g->h.tr.coarse_inc) {
+    int64_t per = ((int64_t)1 << 24) / (threads * g->h.tr.coarse_inc);   /* blocks per accumulator */
     int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
     if (grid < least) grid = least;
   }
@@ -934,9 +837,9 @@ static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const i
   if (grid > INT32_MAX) grid = INT32_MAX;
   g->stride_blocks = (unsigned)grid;
   size_t bytes = 8;
-  for (int k = 0; k < g->ncoarse; k++) {
-    Value v = cl->args[g->coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->merge_copies : 0;
+  for (int k = 0; k < g->h.tr.ncoarse; k++) {
+    Value v = cl->args[g->h.tr.coarse_arg[k]];
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->h.tr.merge_copies : 0;
   }
   count_scratch(g, bytes, loc);
   ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
@@ -947,7 +850,7 @@ static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3]
   if (G.nslots == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
-  cuda_launch(g->k, grid, block, g->tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
+  cuda_launch(g->k, grid, block, g->h.tr.tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
   G.pending = true;
   G.since++;
   G.last = g;
@@ -963,13 +866,13 @@ static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_
   unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
   for (int d = 0; d < cl->D; d++) {
     full[cl->D - 1 - d] = cnt[d];
-    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->vthreads * g->vblocks);
+    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->h.tr.vthreads * g->vblocks);
   }
   full[cl->D - 1] /= g->vblocks;   /* (cuda_vblocks: it divides the grid there) */
-  if (g->tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
-  if (g->cvec > 1) block[0] = block[0] * block[1] * block[2] / g->cvec * g->cgroups, block[1] = block[2] = 1;
-  if (g->grid_stride || g->coarse) full[0] = g->stride_blocks;
-  if (g->tiled || g->grid_stride || g->coarse) full[1] = full[2] = 1;
+  if (g->h.tr.tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (g->h.tr.cvec > 1) block[0] = block[0] * block[1] * block[2] / g->h.tr.cvec * g->cgroups, block[1] = block[2] = 1;
+  if (g->h.tr.grid_stride || g->h.tr.coarse) full[0] = g->stride_blocks;
+  if (g->h.tr.tiled || g->h.tr.grid_stride || g->h.tr.coarse) full[1] = full[2] = 1;
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -1002,9 +905,9 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
   for (int d = 0; d < cl->D; d++) npos *= cl->dims[d];
   fill_grid(g, cl, S, blk, cnt);
   if (npos > 0) {
-    if (g->nouts) reset_outputs(g, loc);
-    if (g->tiled) gpu_tiling(g, cl, S, npos);
-    if (g->coarse) coarse_grid(g, cl, blk, cnt);
+    if (g->h.nouts) reset_outputs(g, loc);
+    if (g->h.tr.tiled) gpu_tiling(g, cl, S, npos);
+    if (g->h.tr.coarse) coarse_grid(g, cl, blk, cnt);
     launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
   for (int i = 0; i < f->nparams; i++)
@@ -1024,7 +927,7 @@ static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, c
   const CudaDevice *dev = cuda_device();
   SrcLoc loc = cl->site->loc;
   if (!dev->cooperative)
-    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->name,
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->h.name,
              dev->name);
   int64_t blocks = 1, threads = 1;
   for (int d = 0; d < cl->D; d++) {
@@ -1032,70 +935,24 @@ static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, c
     threads *= blk[d];
   }
   int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
-  if (g->grid_stride && fit > 0) {
+  if (g->h.tr.grid_stride && fit > 0) {
     g->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
     return;
   }
   if (blocks > fit)
     rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
              "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
-             "opt_block_size/opt_block_cnt with a loop over the data)", g->name, (long long)blocks, dev->name,
+             "opt_block_size/opt_block_cnt with a loop over the data)", g->h.name, (long long)blocks, dev->name,
              (long long)fit, (long long)threads);
 }
 
-/* Whether a launch's block size is part of its key: barrier kernels with block parameters
-   compile per block size (constant blkdim, as on the CPU) and may get virtual threads. */
-static bool block_keyed(const KLaunch *cl) {
-  FuncInfo *fi = func_info(cl->kernel->func);
-  return cl->D <= 3 && fi->block_params && fi->uses_barrier && !fi->uses_grid_barrier;
-}
-
-/* Virtual threads (emit_cuda) proposed for a launch's block: F Quasar threads per GPU thread
-   along dimension 0, 4 or else 2, when F divides it and leaves a block of at least 64 GPU
-   threads (seed 002's transpose on the H100: 4 was the best for 16x16 tiles and, without
-   zeroing, for 32x32 ones); OQ_DEV_CUDA_VTHREADS=F asks for F (1: none). Part of the key. */
-static int vthreads_for(const KLaunch *cl) {
-  if (!block_keyed(cl)) return 1;
-  const int64_t *blk = cl->blk;
-  int64_t threads = 1;
-  for (int d = 0; d < cl->D; d++) threads *= blk[d];
-  int want = config()->dev.cuda_vthreads;   /* at each launch: bench-gpu changes it between programs */
-  if (want) return blk[0] % want ? 1 : want;
-  for (int F = 4; F >= 2; F /= 2)
-    if (blk[0] % F == 0 && threads / F >= 64) return F;
-  return 1;
-}
-
-/* This launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2,
-   up to what the kernel takes, that divide the grid along dimension 0 (cnt0), else 1.
-   OQ_DEV_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between programs). */
-static int vblocks_at(const GSpec *g, int64_t cnt0) {
-  int most = config()->dev.cuda_vblocks;
-  return pow2_dividing(most < g->vblocks_max ? most : g->vblocks_max, cnt0);
-}
-
-/* Persistent blocks' proposal of 4 Quasar threads per GPU thread (em_cuda_coarse_ahead):
-   for launches of 2^24 positions or more. Its 1-D blocks have 4 times fewer threads, so a
-   small launch fills the SMs with 4 times more resident blocks, each with its own prologue
-   and merge: on the H100, 1920x1080x3 lost 5-60 % with them, 8192x8192x3 gained 4 %.
-   OQ_DEV_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
-static int cvec_for(const KLaunch *cl) {
-  int want = knobs()->coarse_vec;
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
-  return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
-}
-
-/* The specialization's key, with the block size and the virtual threads' proposals. */
+/* The specialization's key, with the plan's block size and proposals. */
 static char *spec_key(KSpec *S, const KLaunch *cl) {
-  if (block_keyed(cl))
-    for (int d = 0; d < cl->D; d++) S->cblk[d] = cl->blk[d];
-  S->vthreads = vthreads_for(cl);
-  S->cvec = cvec_for(cl);   /* (the memo's launches have the same dims: the same proposal) */
+  plan_key(&cl->plan->cuda, S);   /* (the memo's launches have the same dims: the same proposals) */
   char *key = ksema_key(S, cl->args);
   size_t n = strlen(key);
   key = realloc(key, n + 24);
-  snprintf(key + n, 24, "|vt%d|cv%d", S->vthreads, S->cvec);
+  snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
   return key;
 }
 
@@ -1128,10 +985,10 @@ static bool arg_shape(Value v, ArgShape *a) {
    and argument shapes, and its GSpec compiled (or refused) already. */
 static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
   Func *f = cl->kernel->func;
-  if (!m->g || !(m->g->k || m->g->failed) || m->site != cl->site || m->kfunc != f ||
+  if (!m->g || !(m->g->k || m->g->h.failed) || m->site != cl->site || m->kfunc != f ||
       m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
       m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
-      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != vthreads_for(cl))
+      memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != cl->plan->cuda.vthreads)
     return false;
   for (int i = 0; i < f->nparams; i++) {
     ArgShape a;
@@ -1172,7 +1029,7 @@ static GSpec *find_spec(const KLaunch *cl, KSpec *S) {
   cmem_key(cl, &key, &S->no_cmem);
   GSpec *g = lookup(key);
   free(key);
-  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->vthreads);
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->tr.vthreads);
   return g;
 }
 
@@ -1181,16 +1038,17 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);   /* the memo's shapes decide its facts too */
   GSpec *g = find_spec(cl, &S);
-  if (!g->k && !g->failed && S.no_cmem && cl->opt && cl->opt->verbose)
+  if (!g->k && !g->h.failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
   ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
-  if (!g->k && !g->failed) compile_profiled(g, &S, cl, pr);
+  if (!g->k && !g->h.failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
-  const char *why = g->failed ? g->reason : cl->D > 3 ? "launches of more than 3 dimensions run on the CPU" : NULL;
+  const char *why = g->h.failed ? g->h.reason : cl->plan->cuda_refusal;
   if (!why) {
-    block_shape(g, cl, blk, cnt);
-    why = shape_problem(g, cl, blk, cnt);
+    OccAsk ask = {g, cl->site->loc};
+    plan_cuda_blocks(cl, cuda_device(), g->uses_block || g->cooperative, occupancy_threads, &ask, blk, cnt);
+    why = plan_cuda_shape_refusal(cl, cuda_device(), &g->h, g->cooperative, g->k->max_threads, blk, cnt);
   }
   if (why) {
     note_fallback(g, cl, why);
@@ -1198,7 +1056,7 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
-  g->vblocks = vblocks_at(g, cnt[0]);
+  g->vblocks = plan_cuda_vblocks(g->h.tr.vblocks, cnt[0]);
   g->shared_bytes = shared_size(g, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;
@@ -1279,7 +1137,7 @@ void gpu_profile_report(FILE *out) {
   fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
   for (GSpec *g = specs; g; g = g->next)
     if (g->launches)
-      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->name, g->launches, g->gpu_ms,
+      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->h.name, g->launches, g->gpu_ms,
               g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
   const CudaStats *s = &cuda_stats;
   fprintf(out, "cuda: %ld launches, %ld waits; device memory: %ld cuMemAlloc, %ld cuMemFree, %ld from the pool, "
@@ -1295,7 +1153,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
   *launches = 0;
   *device_ms = *best_ms = 0;
   for (GSpec *g = specs; g; g = g->next)
-    if (g->launches && g->name && !strcmp(g->name, name)) {
+    if (g->launches && g->h.name && !strcmp(g->h.name, name)) {
       *launches += g->launches;
       *device_ms += g->gpu_ms;
       if (!*best_ms || g->best_ms < *best_ms) *best_ms = g->best_ms;
@@ -1310,14 +1168,6 @@ void gpu_profile_reset(void) {
 
 /* ---- OQ_CUDA_CHECK ---- */
 
-bool gpu_check_enabled(void) {
-  static int on = -1;
-  if (on < 0) {
-    on = config()->cuda_check && nvrtc_available(NULL, 0);
-  }
-  return on;
-}
-
 void gpu_check(const KLaunch *cl) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
@@ -1330,8 +1180,8 @@ void gpu_check(const KLaunch *cl) {
     g->checked = true;
     char *src = make_source(g, &S, cl->args);
     if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
-      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->key, src);
-    if (src && !gpu_check_enabled()) free(src);   /* oq emit --target cuda: print only */
+      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->h.key, src);
+    if (src && !plan_cuda_check_enabled()) free(src);   /* oq emit --target cuda: print only */
     else if (src) {
       void *image;
       size_t size;
@@ -1345,9 +1195,9 @@ void gpu_check(const KLaunch *cl) {
     } else {
       if (cl->opt && cl->opt->emit_cuda)
         printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),
-               g->reason);
+               g->h.reason);
       if (verbose)
-        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->reason);
+        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->h.reason);
     }
   }
   kspec_free(&S);

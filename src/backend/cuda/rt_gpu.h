@@ -42,11 +42,10 @@ void gpu_profile_report(FILE *out);
 bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double *best_ms);
 void gpu_profile_reset(void);
 
-/* OQ_CUDA_CHECK=1 (CI without a GPU): generates the CUDA source of the launch's
-   specialization and compiles it with NVRTC for sm_90, without running it. A source that
-   does not compile is an rt_error with NVRTC's message and the generated line. Does nothing
-   when the variable is unset or NVRTC is absent. */
-bool gpu_check_enabled(void);
+/* OQ_CUDA_CHECK=1 (CI without a GPU; plan.c's STEP_CUDA_CHECK): generates the CUDA source
+   of the launch's specialization and compiles it with NVRTC for sm_90, without running it. A
+   source that does not compile is an rt_error with NVRTC's message and the generated line.
+   Without the variable (or NVRTC) it only prints the source, for `oq emit --target cuda`. */
 void gpu_check(const KLaunch *c);
 
 #endif

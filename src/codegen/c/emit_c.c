@@ -220,7 +220,7 @@ static void entry_end(Em *E, const char *ret) {
    in the loop) and for any mask. */
 static void variant_open(Em *E, int v, const char *test) {
   const char *sig = "(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi";
-  if (E->S->npriv) em_bprintf(E->b, "static inline __attribute__((always_inline)) int oqk_v%d_%s, const unsigned _pm) {\n", v, sig);
+  if (E->S->tr.npriv) em_bprintf(E->b, "static inline __attribute__((always_inline)) int oqk_v%d_%s, const unsigned _pm) {\n", v, sig);
   else em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d%s) {\n", v, sig);
   E->pmask = "_pm";
   E->ind = 1;
@@ -232,7 +232,7 @@ static void variant_open(Em *E, int v, const char *test) {
 
 static void variant_close(Em *E, int v) {
   entry_end(E, "1");
-  int n = E->S->npriv;
+  int n = E->S->tr.npriv;
   if (!n) return;
   unsigned all = (1u << n) - 1;
   em_bprintf(E->b, "static __attribute__((noinline)) int oqk_v%d(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n", v);
@@ -439,7 +439,7 @@ static void flat_entry(Em *E) {
   Func *f = S->kfunc;
   int D = S->D, nv = 0;
   int64_t C[3];
-  if (ktiling_cpu_tile(&S->tiling, C)) {
+  if (ktiling_cpu_tile(&S->tr.tiling, C)) {
     variant_open(E, 0, "");
     tile_loop(E, C);
     variant_close(E, 0);
@@ -571,23 +571,23 @@ static void cpu_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   S->xforms[0] = 0;
-  bool attr = ktiling_of(f, false, &S->tiling);
+  bool attr = ktiling_of(f, false, &S->tr.tiling);
   S->tiling_ignored = attr && (S->uses_block || S->barrier);   /* blocks tie threads to positions */
   int64_t C[3];
-  if (S->tiling_ignored) S->tiling = (KTiling){.box = {1, 1, 1}};
+  if (S->tiling_ignored) S->tr.tiling = (KTiling){.box = {1, 1, 1}};
   char tb[80];
-  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb))
+  if (attr && !S->tiling_ignored && ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb))
     em_xform_note(S, "tiling(%s)", tb);
-  if (ktiling_cpu_tile(&S->tiling, C)) {
-    em_xform_note(S, "tiling(%s)", ktiling_str(&S->tiling, tb, sizeof tb));
+  if (ktiling_cpu_tile(&S->tr.tiling, C)) {
+    em_xform_note(S, "tiling(%s)", ktiling_str(&S->tr.tiling, tb, sizeof tb));
     E->lin_slot = -1;
   }
-  for (int k = 0; k < S->npriv; k++) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
+  for (int k = 0; k < S->tr.npriv; k++) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
   if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
-  S->coarse = S->barrier && !E->fiber && S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
-  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  S->tr.coarse = S->barrier && !E->fiber && S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
+  if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
 }
 
 /* Persistent blocks (em_coarsen_ok, docs/cuda.md): the prologue once for up to _K blocks of
@@ -599,7 +599,7 @@ static void coarse_block_level(Em *E) {
   NodeList pro = {l->items, b1}, body = {l->items + b1 + 1, b2 - b1 - 1}, epi = {l->items + b2 + 1, l->n - b2 - 1};
   /* an accumulator that only receives the same int: unsigned counts, an integer increment
      where a float one was (read back as the float the additions gave: below 2^24, _K) */
-  if (E->S->coarse_inc) E->count_arr = em_slot_name(E, E->S->kspec, E->coarse_slot);
+  if (E->S->tr.coarse_inc) E->count_arr = em_slot_name(E, E->S->kspec, E->coarse_slot);
   block_level(E, &pro);
   em_line(E, "for (int64_t _vb = _b; _vb < hi && _vb < _b + _K; _vb++) {");
   E->ind++;
@@ -676,11 +676,11 @@ static void emit_kernel(Em *E, Buf *out) {
       }
     /* persistent blocks: _K blocks per prologue, few enough that no float count in the
        accumulator passes 2^24 when every update adds the same int */
-    if (S->coarse && S->coarse_inc)
+    if (S->tr.coarse && S->tr.coarse_inc)
       em_line(E, "const int64_t _K = (int64_t)%lld * _nthr > (1 << 24) ? 1 : (1 << 24) / ((int64_t)%lld * _nthr);",
-           (long long)S->coarse_inc, (long long)S->coarse_inc);
-    else if (S->coarse) em_line(E, "const int64_t _K = hi - lo;");
-    em_line(E, "for (int64_t _b = lo; _b < hi; _b %s) {", S->coarse ? "+= _K" : "++");
+           (long long)S->tr.coarse_inc, (long long)S->tr.coarse_inc);
+    else if (S->tr.coarse) em_line(E, "const int64_t _K = hi - lo;");
+    em_line(E, "for (int64_t _b = lo; _b < hi; _b %s) {", S->tr.coarse ? "+= _K" : "++");
     E->ind++;
     em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
     em_line(E, "int64_t _q = _b;");
@@ -691,7 +691,7 @@ static void emit_kernel(Em *E, Buf *out) {
     thread_loop_open(E);
     em_thread_prelude(E, true);
     thread_loop_close(E);
-    if (S->coarse) coarse_block_level(E);
+    if (S->tr.coarse) coarse_block_level(E);
     else block_level(E, &f->body);
     em_line(E, "for (int64_t _t = 0; _t < _nthr; _t++) {");
     E->ind++;
@@ -792,8 +792,8 @@ static void c_shared_alloc(Em *E, Node *n, int site, const char *sh, int rank, c
 static void c_priv_loads(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  for (int k = 0; k < S->npriv; k++) {
-    int a = S->priv_arg[k];
+  for (int k = 0; k < S->tr.npriv; k++) {
+    int a = S->tr.priv_arg[k];
     KType t = a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type;
     em_line(E, "const int pv%d = (%s >> %d) & 1;", k, E->pmask ? E->pmask : "L->priv_mask", k);
     em_line(E, "%s *const pvp%d = (%s *)W->scr[%d]; (void)pvp%d;", em_el_ctype(t.el), k, em_el_ctype(t.el), OQK_PRIV_BASE + k, k);
@@ -803,7 +803,7 @@ static void c_priv_loads(Em *E) {
 /* The update into this worker's private copy, when the launcher made one: no atomic. */
 static bool c_priv_update(Em *E, const Update *u) {
   int k = u->P->priv;
-  if (E->S->priv_count[k]) {
+  if (E->S->tr.priv_count[k]) {
     /* this worker's private count of the (identical) additions */
     em_line(E, "if (pv%d) ((int64_t *)pvp%d)[%s]++;", k, k, u->off);
   } else {
@@ -874,7 +874,7 @@ char *emit_c(KSpec *S) {
   /* device functions first (they define types the prototypes need) */
   for (int i = E.nreach - 1; i >= 1; i--) em_emit_device(&E, E.reach[i], &funcs);
   emit_kernel(&E, &funcs);
-  if (S->npriv) em_emit_private_hooks(&E, &funcs);
+  if (S->tr.npriv) em_emit_private_hooks(&E, &funcs);
   em_emit_decls(&E, &protos, &cx);
   bool dp = rt_config.double_precision;
   /* a fortified _longjmp refuses to switch stacks (see interp_kernel.c) */

@@ -21,7 +21,7 @@ enum { CGROUPS = 4 };   /* coarse groups, at most (em_cuda_coarse_ahead) */
 /* Persistent blocks under virtual threads: the GPU threads of one launch block (its
    constant size over cvec). */
 int64_t em_cuda_coarse_gblock(KSpec *S) {
-  return em_cuda_key_threads(S) / S->cvec;
+  return em_cuda_key_threads(S) / S->tr.cvec;
 }
 
 /* Whether the knobs leave persistent blocks under virtual threads their loads a step ahead
@@ -82,17 +82,17 @@ bool em_cuda_shadow_update(Em *E, const Update *u) {
   char *v = u->v;
   KType vt = u->vt;
   if (u->res) return false;
-  for (int k = 0; k < E->S->ncoarse; k++)
+  for (int k = 0; k < E->S->tr.ncoarse; k++)
     if (E->shadow_arr[k] && !strcmp(E->shadow_arr[k], arr)) {
       char *e = em_tmp(E);
       em_line(E, "const double %s = %s(double)(%s);", e, op == OP_SUB ? "-" : "", em_conv(E, v, vt, K_REAL));
       if (E->packed) {   /* v: a sum of counts (em_packed_merge_ok), below 2^30 */
-        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->coarse_arg[k], off);
-        em_cuda_packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->merge_copies), e, "float", y,
+        const char *y = em_sf(E, "((float *)P.a%d.data)[%s]", E->S->tr.coarse_arg[k], off);
+        em_cuda_packed_merge(E, em_sf(E, "(unsigned long long *)_shd%d + (%s) * %d", k, off, E->S->tr.merge_copies), e, "float", y,
                      em_sf(E, "%s = (float)((double)_yo + (double)_sum);", y));
       }
       em_line(E, "if (%s != 0) atomicAdd(_shd%d + (blockIdx.x & %d) * _shn%d + (%s), %s);", e, k,
-              E->S->merge_copies - 1, k, off, e);
+              E->S->tr.merge_copies - 1, k, off, e);
       return true;
     }
   return false;
@@ -122,8 +122,8 @@ bool em_cuda_count_update(Em *E, const Update *u) {
    without virtual threads the lanes spread already, and 1080p lost 10 %). Its size must be
    a constant multiple of 32. */
 static bool count_swizzled(Em *E) {
-  const struct KShSize *z = &E->S->shsize[0];
-  if (E->S->cvec < 2 || !E->S->shsized || E->S->nshared != 1) return false;
+  const struct KShSize *z = &E->S->tr.shsize[0];
+  if (E->S->tr.cvec < 2 || !E->S->tr.shsized || E->S->nshared != 1) return false;
   int64_t n = 1;
   for (int d = 0; d < z->rank; d++) {
     if (z->k[d] >= 0) return false;
@@ -143,7 +143,7 @@ static void coarse_statements(Em *E, int from, int to) {
    of a group in flight together: the last block runs alone while the other SMs idle, and a
    loop of one element at a time took a round trip through L2 for each. */
 void em_cuda_last_pass(Em *E, const char *tid, const char *nt, const char *n, LastPass p) {
-  int M = E->S->merge_copies;
+  int M = E->S->tr.merge_copies;
   em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, LAST_U, nt);
   E->ind++;
   em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, LAST_U, p.ety, LAST_U);
@@ -190,13 +190,13 @@ void em_cuda_last_block_end(Em *E, const char *tid, const char *ctr) {
 
 static void coarse_finish(Em *E) {
   KSpec *S = E->S;
-  if (!S->ncoarse) return;
+  if (!S->tr.ncoarse) return;
   if (E->packed) em_line(E, "if (!_pk) {   /* else the merge was packed */");
   E->ind += E->packed;
   em_cuda_last_block_begin(E, "_tid", "(unsigned long long *)P.scr");
-  for (int k = 0; k < S->ncoarse; k++) {
+  for (int k = 0; k < S->tr.ncoarse; k++) {
     LastPass p = {"double", "_v", em_sf(E, "__ldcg(_shd%d + _j * _shn%d + _i)", k, k), em_sf(E, "_shd%d[_j * _shn%d + _i] = 0;", k, k),
-                  "float", em_sf(E, "(float *)P.a%d.data", S->coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
+                  "float", em_sf(E, "(float *)P.a%d.data", S->tr.coarse_arg[k]), "if (_v != 0) *_y = (float)((double)_yo + _v);"};
     em_cuda_last_pass(E, "_tid", "_nt", em_sf(E, "_shn%d", k), p);
   }
   em_cuda_last_block_end(E, "_tid", "(unsigned long long *)P.scr");
@@ -204,7 +204,7 @@ static void coarse_finish(Em *E) {
   if (E->packed) em_line(E, "}");
 }
 
-/* Virtual threads of persistent blocks (S->cvec = F > 1, em_cuda_coarse_ahead): GPU thread g
+/* Virtual threads of persistent blocks (S->tr.cvec = F > 1, em_cuda_coarse_ahead): GPU thread g
    runs the block's Quasar threads F g, ..., F g + F - 1 (row-major in the block), so that
    their x[pos] reads are consecutive: one 16-byte load where the block's box and the array allow. Their
    locals that outlive a phase are arrays of F (indexed by _t: registers), as virtual threads'
@@ -212,26 +212,26 @@ static void coarse_finish(Em *E) {
 
 /* Thread digit d of virtual thread t (T<d> with one Quasar thread per GPU thread). */
 static char *coarse_tdigit(Em *E, int d, int t) {
-  return E->S->cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
+  return E->S->tr.cvec > 1 ? em_sf(E, "_T%d_%d", d, t) : em_sf(E, "T%d", d);
 }
 
 /* In the scope of virtual thread t: its _t and thread digits; the position's digits. */
 static void coarse_vthread(Em *E, int t) {
   KSpec *S = E->S;
-  if (S->cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
-  for (int d = 0; d < S->D && S->cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
+  if (S->tr.cvec > 1) em_line(E, "const int _t = %d; (void)_t;", t);
+  for (int d = 0; d < S->D && S->tr.cvec > 1; d++) em_line(E, "const oq_ix T%d = _T%d_%d;", d, d, t);
   for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix P%d = B%d * b%d + T%d; (void)P%d;", d, d, d, d, d);
 }
 
 /* Statements [from, to) of the kernel for each virtual thread in turn (prologue, epilogue;
    locals: the thread's first assignments of special locals instead). */
 static void coarse_phase(Em *E, int from, int to, bool locals) {
-  for (int t = 0; t < E->S->cvec; t++) {
+  for (int t = 0; t < E->S->tr.cvec; t++) {
     em_line(E, "{");
     E->ind++;
     coarse_vthread(E, t);
     if (locals) em_thread_prelude(E, true);
-    else if (E->S->cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
+    else if (E->S->tr.cvec > 1) em_phase_body(E, &E->S->kfunc->body, from, to);
     else coarse_statements(E, from, to);
     E->ind--;
     em_line(E, "}");
@@ -244,7 +244,7 @@ static void coarse_body(Em *E, const char *fmt, int t) {
   int b1 = E->coarse_split[0], b2 = E->coarse_split[1];
   for (int d = 0; d < S->D; d++) em_line(E, "const oq_ix B%d = %s; (void)B%d;", d, em_sf(E, fmt, d), d);
   coarse_vthread(E, t);
-  if (S->cvec > 1) {
+  if (S->tr.cvec > 1) {
     em_phase_body(E, &S->kfunc->body, b1 + 1, b2);
     return;
   }
@@ -287,7 +287,7 @@ static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
   em_thread_prelude(E, false);
   E->lpos = em_sf(E, "(_%slb%d + _lt%d)", p, k, t);
   E->nahead = 0;   /* the loads themselves */
-  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->cvec * k + t, em_index_read(E, E->ahead[j]));
+  for (int j = 0; j < nahead; j++) em_line(E, "_%sla%d_%d = %s;", p, j, S->tr.cvec * k + t, em_index_read(E, E->ahead[j]));
   E->nahead = nahead;
   E->ind--;
   em_line(E, "}");
@@ -299,7 +299,7 @@ static void coarse_loads(Em *E, int k, int t, int nahead, const char *p) {
    _<p>la<j>_<i>; p is "" for the step whose bodies run, "n" for the next one's, coarse_piped.) */
 static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
   KSpec *S = E->S;
-  int F = S->cvec;
+  int F = S->tr.cvec;
   if (F < 2) {
     coarse_loads(E, k, 0, nahead, p);
     return;
@@ -320,7 +320,7 @@ static void coarse_vloads(Em *E, int k, int nahead, const char *p) {
 /* The digit along which the groups of a GPU block take consecutive blocks, or -1 (coarse
    groups, em_cuda_coarse_ahead; only in the grid-stride order). */
 static int group_dim(Em *E) {
-  return E->coarse_gs && E->S->cgroups > 1 ? E->S->cgroup_dim : -1;
+  return E->coarse_gs && E->S->tr.cgroups > 1 ? E->S->tr.cgroup_dim : -1;
 }
 
 /* Whether the m-th block from vb, in this resident block's order, is one of the launch's
@@ -344,8 +344,8 @@ static void coarse_step_digits(Em *E, int U, const char *p) {
 /* The bodies of a step's U blocks (coarse_step), virtual thread by virtual thread. */
 static void coarse_bodies(Em *E, int U, bool part) {
   for (int k = 0; k < U; k++)
-    for (int t = 0; t < E->S->cvec; t++) {
-      E->pf_k = E->S->cvec * k + t;
+    for (int t = 0; t < E->S->tr.cvec; t++) {
+      E->pf_k = E->S->tr.cvec * k + t;
       E->lpos = em_sf(E, "(_lb%d + _lt%d)", k, t);
       em_line(E, part && k ? em_sf(E, "if (%s) {", coarse_has(E, k)) : "{");
       E->ind++;
@@ -363,7 +363,7 @@ static void coarse_bodies(Em *E, int U, bool part) {
    is the same for the whole block: uniform branches. */
 static void coarse_step(Em *E, int U, bool part) {
   KSpec *S = E->S;
-  int F = S->cvec;
+  int F = S->tr.cvec;
   coarse_step_digits(E, U, "");
   int nahead = E->nahead;
   for (int k = 0; k < U && nahead; k++) {
@@ -387,7 +387,7 @@ static void coarse_next_step(Em *E, int U) {
    (96 registers for seed 000's hist_shared, 7 blocks of 96 threads per SM.) */
 static void coarse_piped(Em *E, int U) {
   KSpec *S = E->S;
-  int F = S->cvec, nahead = E->nahead;
+  int F = S->tr.cvec, nahead = E->nahead;
   for (int k = 0; k < U; k++) {
     for (int d = 0; d < S->D; d++) em_line(E, "oq_ix _nx%d_%d = 0;", k, d);
     em_line(E, "oq_ix _nlb%d = 0;", k);
@@ -435,10 +435,10 @@ static char *row_major(Em *E, char *const *digit) {
    OQ_DEV_CUDA_COARSE_GS=0: without (tuning knobs). */
 static void coarse_loop(Em *E, int U) {
   KSpec *S = E->S;
-  bool piped = S->cvec > 1 && E->nahead && config()->dev.coarse_pipe;
+  bool piped = S->tr.cvec > 1 && E->nahead && config()->dev.coarse_pipe;
   E->coarse_gs = piped && coarse_gs_knobs();
   if (piped) em_xform_note(S, "%s", E->coarse_gs ? "pipelined-loads, grid-stride-blocks" : "pipelined-loads");
-  if (E->coarse_gs && S->cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
+  if (E->coarse_gs && S->tr.cgroups > 1) {   /* GPU block b: blocks _V b, + _G...; group _grp the _grp-th after each */
     em_line(E, "const oq_ix _V = (oq_ix)blockDim.x / %lld, _G = (oq_ix)gridDim.x * _V;", (long long)em_cuda_coarse_gblock(S));
     em_line(E, "oq_ix _x[%d], _s[%d], vb = (oq_ix)blockIdx.x * _V;", S->D, S->D);
     em_cuda_stride_digits(E, S->D, "c%d", "vb", "_G");
@@ -462,7 +462,7 @@ static void coarse_loop(Em *E, int U) {
     em_bprintf(&kd, " * n%d", d);
   }
   int gd = group_dim(E);
-  for (int t = 0; t < S->cvec; t++) {
+  for (int t = 0; t < S->tr.cvec; t++) {
     for (int d = 0; d < S->D; d++) digit[d] = coarse_tdigit(E, d, t);
     em_line(E, "const oq_ix _lt%d = %s%s; (void)_lt%d;", t, row_major(E, digit), gd >= 0 ? em_sf(E, " + _grp * _K%d", gd) : "", t);
   }
@@ -475,9 +475,9 @@ static void coarse_loop(Em *E, int U) {
     free(st.s);
     for (int d = 1; d < S->D; d++) em_line(E, "const oq_ix _W%d = _K%d - c%d * _K%d;", d, d - 1, d, d);
   }
-  if (S->cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
+  if (S->tr.cvec > 1) {   /* the thread's Quasar threads are consecutive in every array read ahead */
     Buf ok = {0};
-    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->cvec - 1, S->cvec - 1);
+    em_bprintf(&ok, "_lt%d - _lt0 == %d", S->tr.cvec - 1, S->tr.cvec - 1);
     for (int j = 0; j < E->nahead; j++) em_bprintf(&ok, " && ((size_t)%s.p & 15) == 0", em_slot_ref(E, E->ahead[j]->a->slot));
     em_line(E, "const bool _vok = %s;", ok.s);
     /* every block's first element aligned too when every digit that moves adds a multiple of
@@ -507,8 +507,8 @@ static void coarse_loop(Em *E, int U) {
 }
 
 /* The x[pos] reads of the body that are loaded ahead (E->ahead), and whether GPU threads run
-   4 consecutive Quasar threads each (S->cvec): when the launcher proposed it (want, rt_gpu's
-   cvec_for), the block size is a constant of the key, its threads a multiple of 4 * 32, every
+   4 consecutive Quasar threads each (S->tr.cvec): when the launcher proposed it (want, plan.c's
+   cuda_cvec), the block size is a constant of the key, its threads a multiple of 4 * 32, every
    read ahead is of a float parameter of the launch's shape (its offset is the position; single
    precision: the registers are floats) and no shared array is zeroed by its owners (that
    rule walks the GPU block's axes). */
@@ -526,7 +526,7 @@ void em_cuda_coarse_ahead(Em *E, int want) {
     ok = p >= 0 && p < f->nparams && p < 32 && (S->at_launch >> p & 1) && (E->ldg_params >> p & 1) &&
          S->kspec->params[p].el == EL_F32;
   }
-  S->cvec = ok ? 4 : 1;
+  S->tr.cvec = ok ? 4 : 1;
   if (ok) em_xform_note(S, "%s", "vector-loads(4)");
   /* coarse groups: up to CGROUPS launch blocks' threads per GPU block, each group taking its
      own blocks grid-stride (coarse_loop) and all adding into the one accumulator, which the
@@ -537,10 +537,10 @@ void em_cuda_coarse_ahead(Em *E, int want) {
      resident blocks step through the launch's blocks V at a time (vb, a multiple of V, stays
      the same for the whole GPU block: its digits live in uniform registers) and group g takes
      block vb + g, g further along digit cgroup_dim, which V divides: no carry. */
-  S->cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
-  while (S->cgroup_dim >= 0 && (S->one_block >> S->cgroup_dim & 1)) S->cgroup_dim--;
-  S->cgroups = ok && S->cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
-  if (S->cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->cgroups));
+  S->tr.cgroup_dim = S->D - 1;   /* the last digit that can move (the launcher makes V divide its count) */
+  while (S->tr.cgroup_dim >= 0 && (S->one_block >> S->tr.cgroup_dim & 1)) S->tr.cgroup_dim--;
+  S->tr.cgroups = ok && S->tr.cgroup_dim >= 0 && coarse_gs_knobs() ? CGROUPS : 1;   /* (ok: coarse_loop's piped holds) */
+  if (S->tr.cgroups > 1) em_xform_note(S, "%s", em_sf(E, "coarse-groups(%d)", S->tr.cgroups));
 }
 
 /* The epilogue when it is one block-stride loop (em_block_stride_loop), else NULL. */
@@ -562,16 +562,16 @@ static void coarse_epilogue(Em *E) {
     em_block_stride_phase(E, n, "_tid", "_nt");
     return;
   }
-  if (S->cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
-  E->ind += S->cgroups > 1;
+  if (S->tr.cgroups > 1) em_line(E, "if (_grp == 0) {   /* the epilogue once per accumulator */");
+  E->ind += S->tr.cgroups > 1;
   coarse_phase(E, E->coarse_split[1] + 1, S->kfunc->body.n, false);
-  E->ind -= S->cgroups > 1;
-  if (S->cgroups > 1) em_line(E, "}");
+  E->ind -= S->tr.cgroups > 1;
+  if (S->tr.cgroups > 1) em_line(E, "}");
 }
 
 /* Whether the accumulator is held as unsigned counts (every update adds an int constant). */
 static bool coarse_counts(KSpec *S) {
-  return S->coarse_inc && !config()->dev.coarse_float;
+  return S->tr.coarse_inc && !config()->dev.coarse_float;
 }
 
 /* Whether the epilogue merges packed (em_cuda_packed_merge): it is one block-stride loop, which
@@ -580,8 +580,8 @@ static bool coarse_counts(KSpec *S) {
 void em_cuda_coarse_packed(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
-  E->packed = n && coarse_counts(S) && S->ncoarse == 1 &&
-              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->coarse_arg[0]) && config()->dev.cuda_packed != 0;
+  E->packed = n && coarse_counts(S) && S->tr.ncoarse == 1 &&
+              em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->tr.coarse_arg[0]) && config()->dev.cuda_packed != 0;
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
 
@@ -589,12 +589,12 @@ void em_cuda_coarse_kernel(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
-  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->cvec;
+  int b1 = E->coarse_split[0], b2 = E->coarse_split[1], F = S->tr.cvec;
   /* the GPU block's threads as one row (the epilogue's loop, the last block's pass) */
   em_line(E, "const unsigned _tid = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z); (void)_tid;");
   em_line(E, "const unsigned _nt = blockDim.x * blockDim.y * blockDim.z; (void)_nt;");
   if (F > 1) {   /* the thread digits of Quasar thread F g + t, last dimension fastest */
-    if (S->cgroups > 1) {   /* group _grp of the GPU block (em_cuda_coarse_ahead) */
+    if (S->tr.cgroups > 1) {   /* group _grp of the GPU block (em_cuda_coarse_ahead) */
       long long gb = (long long)em_cuda_coarse_gblock(S);
       em_line(E, "const oq_ix _grp = threadIdx.x / %lld, _g = threadIdx.x - _grp * %lld;", gb, gb);
       em_line(E, "__builtin_assume(_g >= 0 && _g < %lld);   /* (the thread digits fold as with one group) */", gb);
@@ -618,12 +618,12 @@ void em_cuda_coarse_kernel(Em *E) {
   free(nvb.s);
   if (E->packed) em_cuda_packed_when(E, "(int64_t)nvb", "256", 512);
   em_line(E, "double *_shd_next = (double *)P.scr + 1; (void)_shd_next;");
-  for (int j = 0; j < S->ncoarse; j++) {
-    int a = S->coarse_arg[j];
+  for (int j = 0; j < S->tr.ncoarse; j++) {
+    int a = S->tr.coarse_arg[j];
     Buf n = {0};
     em_bputs(&n, "(int64_t)1");
     for (int d = 0; d < k->params[a].rank; d++) em_bprintf(&n, " * P.a%d.dims[%d]", a, d);
-    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->merge_copies, j);
+    em_line(E, "double *const _shd%d = _shd_next; const int64_t _shn%d = %s; _shd_next += %d * _shn%d;", j, j, n.s, S->tr.merge_copies, j);
     free(n.s);
     E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + a);
   }
@@ -646,11 +646,11 @@ void em_cuda_coarse_kernel(Em *E) {
   coarse_phase(E, 0, b1, false);
   coarse_statements(E, b1, b1 + 1);
   coarse_loop(E, config()->dev.coarse_unroll);   /* a tuning knob: bodies per step */
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->coarse_arg[j]);
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->tr.coarse_arg[j]);
   coarse_epilogue(E);
-  for (int j = 0; j < S->ncoarse; j++) E->shadow_arr[j] = NULL;
+  for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = NULL;
   E->count_arr = NULL;
   E->count_swz = false;
   E->ind--;

@@ -16,9 +16,9 @@ static bool list_only_read_args(Em *E, NodeList *l, int slot);
 static void priv_count(Em *E, int k, const char *off, const char *valid);
 
 static bool priv_update(Em *E, int k, const char *off, ElemType el, Op op, char *v, KType vt) {
-  if (!E->S->priv_esz[k]) return false;
+  if (!E->S->tr.priv_esz[k]) return false;
   char *ix = em_sf(E, "(unsigned)(%s) << _lgR", off);
-  if (E->S->priv_count[k]) {
+  if (E->S->tr.priv_count[k]) {
     priv_count(E, k, off, "1");
     return true;
   }
@@ -59,7 +59,7 @@ static void priv_count(Em *E, int k, const char *off, const char *valid) {
 static bool cuda_priv_count(Em *E, const Update *u) {
   const Plan *P = u->P;
   int k = P->priv;
-  if (!E->S->priv_esz[k] || !E->S->priv_count[k] || !strcmp(u->valid, "1")) return false;
+  if (!E->S->tr.priv_esz[k] || !E->S->tr.priv_count[k] || !strcmp(u->valid, "1")) return false;
   priv_count(E, k, P->off32 ? P->off32 : u->off, u->valid);
   return true;
 }
@@ -115,7 +115,7 @@ static bool cuda_native_update(Em *E, const Update *u) {
    barriers in turn (a loop the compiler unrolls: their loads are independent), so a thread
    keeps several loads in flight. The phases are the CPU's (emit_c.c): a local that lives
    across a barrier is an array of F per GPU thread (registers), indexed by _t; the others
-   are plain locals of their phase. The launcher proposes F (S->vthreads, in the key) and
+   are plain locals of their phase. The launcher proposes F (S->tr.vthreads, in the key) and
    starts blocks of b0/F GPU threads in dimension 0; blkpos, blkdim and pos stay the user's. */
 
 /* Bytes of a value a GPU thread keeps for each of its Quasar threads (a rough register count). */
@@ -131,13 +131,13 @@ static int state_bytes(KType t) {
   }
 }
 
-/* Whether the kernel can run F = S->vthreads Quasar threads per GPU thread; F halves while the
+/* Whether the kernel can run F = S->tr.vthreads Quasar threads per GPU thread; F halves while the
    state kept across barriers for F threads would pass 256 bytes (64 registers). */
 static bool vthreads_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  if (S->vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->vthreads || !S->barrier || S->grid_barrier || S->divergent ||
-      S->coarse || S->coop || f->nouts || S->D > 3)
+  if (S->tr.vthreads < 2 || !S->cblk[0] || S->cblk[0] % S->tr.vthreads || !S->barrier || S->grid_barrier || S->divergent ||
+      S->tr.coarse || S->coop || f->nouts || S->D > 3)
     return false;
   for (int i = 0; i < f->body.n; i++) {
     NodeInfo *ni = ksema_info(E->f, f->body.items[i]);
@@ -146,8 +146,8 @@ static bool vthreads_ok(Em *E) {
   int bytes = 0;
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && !E->pphase[s]) bytes += state_bytes(S->kspec->slots[s]);
-  while (S->vthreads >= 2 && S->vthreads * bytes > 256) S->vthreads /= 2;
-  return S->vthreads >= 2;
+  while (S->tr.vthreads >= 2 && S->tr.vthreads * bytes > 256) S->tr.vthreads /= 2;
+  return S->tr.vthreads >= 2;
 }
 
 /* ---- cooperative groups ----
@@ -196,21 +196,21 @@ int64_t em_cuda_key_threads(const KSpec *S) {
 /* Virtual blocks: a GPU block of virtual threads runs up to V of the launch's blocks
    (consecutive along dimension 0), each with its own pieces of shared memory (E->vb_shared
    bytes apart) and one barrier for all, when the virtual threads stay as proposed (F), the
-   GPU block stays at 256 threads or fewer and the shared memory is sized: S->vblocks = V, 4
+   GPU block stays at 256 threads or fewer and the shared memory is sized: S->tr.vblocks = V, 4
    or 2 (else 1); each launch runs as many as divide its grid along dimension 0, up to V
-   (rt_gpu.c vblocks_at, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
+   (plan.c plan_cuda_vblocks, OqkGrid.xf). Seed 002's transpose with 16x16 tiles runs 64 GPU
    threads per block, and blocks that small cost in the block scheduler
    (tools/transpose_variants.cu, H100: 0.905 of a memcpy, 4 tiles per GPU block 0.941). */
 static void cuda_vblocks(Em *E, int F) {
   KSpec *S = E->S;
   int V = 4;
-  S->vblocks = 1;
-  if (S->vthreads < 2 || S->vthreads != F || (S->nshared && !S->shsized)) return;
+  S->tr.vblocks = 1;
+  if (S->tr.vthreads < 2 || S->tr.vthreads != F || (S->nshared && !S->tr.shsized)) return;
   int64_t threads = em_cuda_key_threads(S);
-  size_t sh = ksema_shared_bytes(S->shsize, S->nshared, S->shsized, S->D, S->cblk);
+  size_t sh = ksema_shared_bytes(S->tr.shsize, S->nshared, S->tr.shsized, S->D, S->cblk);
   while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
   if (V < 2) return;
-  S->vblocks = V;
+  S->tr.vblocks = V;
   E->vb_shared = sh;
   em_xform_note(S, "virtual-blocks(%s)", em_sf(E, "%d", V));
 }
@@ -230,9 +230,9 @@ static void thread_coords(Em *E, int d) {
    thread's index along dimension 0 in its virtual block) */
 static void vthread_open(Em *E) {
   em_line(E, "#pragma unroll");
-  em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->vthreads);
+  em_line(E, "for (int _t = 0; _t < %d; _t++) {", E->S->tr.vthreads);
   E->ind++;
-  em_line(E, "const oq_ix T0 = _tv + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", (long long)(E->S->cblk[0] / E->S->vthreads));
+  em_line(E, "const oq_ix T0 = _tv + _t * %lld, P0 = B0 * b0 + T0; (void)P0;", (long long)(E->S->cblk[0] / E->S->tr.vthreads));
 }
 
 static void vthread_close(Em *E) {
@@ -242,8 +242,8 @@ static void vthread_close(Em *E) {
 
 /* Whether some private copy is in shared memory and counted (its merge: cuda_epilogue). */
 static bool any_counted(KSpec *S) {
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k]) return true;
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k] && S->tr.priv_count[k]) return true;
   return false;
 }
 
@@ -251,14 +251,14 @@ static bool any_counted(KSpec *S) {
    tests of blkpos and its products fold). */
 static void block_facts(Em *E) {
   KSpec *S = E->S;
-  if (!S->cblk[0] || S->tiled) return;
-  if (S->coarse && S->cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most */
-    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(em_cuda_coarse_gblock(S) * (S->cgroups > 1 ? S->cgroups : 1)));
+  if (!S->cblk[0] || S->tr.tiled) return;
+  if (S->tr.coarse && S->tr.cvec > 1) {   /* 1-D blocks of F times fewer threads, cgroups at most */
+    em_line(E, "__builtin_assume(threadIdx.x < %lld);", (long long)(em_cuda_coarse_gblock(S) * (S->tr.cgroups > 1 ? S->tr.cgroups : 1)));
     return;
   }
   for (int d = 0; d < S->D; d++)   /* (one assumption per axis: NVRTC folds more than with an `if`) */
     em_line(E, "__builtin_assume(threadIdx.%s < %lld);", em_cuda_axis[S->D - 1 - d],
-            (long long)(d ? S->cblk[d] : S->cblk[0] / S->vthreads * (S->vblocks > 1 ? S->vblocks : 1)));
+            (long long)(d ? S->cblk[d] : S->cblk[0] / S->tr.vthreads * (S->tr.vblocks > 1 ? S->tr.vblocks : 1)));
 }
 
 static void cuda_vthread_body(Em *E) {
@@ -266,8 +266,8 @@ static void cuda_vthread_body(Em *E) {
   FSpec *k = S->kspec;
   Func *f = S->kfunc;
   const char *a = em_cuda_axis[S->D - 1];
-  if (S->vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
-    long long R = (long long)(S->cblk[0] / S->vthreads);
+  if (S->tr.vblocks > 1) {   /* virtual block threadIdx / R of the launch's P.xf, each with its own shared pieces */
+    long long R = (long long)(S->cblk[0] / S->tr.vthreads);
     em_line(E, "const oq_ix _tv = threadIdx.%s %% %lld, B0 = (blockIdx.%s + P.boff[0]) * (oq_ix)P.xf + threadIdx.%s / %lld;", a, R,
             a, a, R);
     if (S->nshared) em_line(E, "size_t _shoff = threadIdx.%s / %lld * %zu;", a, R, E->vb_shared);
@@ -278,7 +278,7 @@ static void cuda_vthread_body(Em *E) {
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && E->pphase[s] != 1)
-      em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->vthreads);
+      em_line(E, E->pphase[s] ? "%s %s = {};" : "%s %s[%d] = {};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s), S->tr.vthreads);
   vthread_open(E);
   em_thread_prelude(E, true);
   vthread_close(E);
@@ -297,54 +297,54 @@ void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
   bool flat = !S->uses_block && !S->barrier;
-  bool attr = ktiling_of(f, true, &S->tiling);
+  bool attr = ktiling_of(f, true, &S->tr.tiling);
   S->tiling_ignored = attr && !flat;   /* blocks and barriers tie threads to positions */
   attr = attr && flat;
   char tb[80] = "";
-  if (attr) ktiling_streaming(&S->tiling, E->lin_slot >= 0, tb, sizeof tb);
-  S->tiled = flat && (attr || f->nouts > 0 || S->npriv > 0);
-  S->tiling_swept = attr && (S->tiling.grid[0] || ktiling_box(&S->tiling));
-  S->block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  if (attr) ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb);
+  S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0);
+  S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
+  S->tr.block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
-  S->tile_ppt = 1;
-  S->merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
+  S->tr.tile_ppt = 1;
+  S->tr.merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
   /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
-  if (!S->tiled || (S->tiling_swept && (!S->tiling.grid[0] || ktiling_box(&S->tiling)))) E->lin_slot = -1;
-  if (!S->tiled) {
-    S->npriv = 0;       /* private copies need the block's merge after all its positions */
+  if (!S->tr.tiled || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling)))) E->lin_slot = -1;
+  if (!S->tr.tiled) {
+    S->tr.npriv = 0;       /* private copies need the block's merge after all its positions */
   }
-  for (int k = 0; k < S->npriv; k++) {
-    S->priv_esz[k] = em_priv_shared_esz(S, k);
-    if (S->priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
+  for (int k = 0; k < S->tr.npriv; k++) {
+    S->tr.priv_esz[k] = em_priv_shared_esz(S, k);
+    if (S->tr.priv_esz[k]) em_xform_note(S, "privatize(%s)", em_priv_name(S, k));
   }
   if (any_counted(S)) em_xform_note(S, "%s", "packed-merge");
-  for (int o = 0; o < f->nouts && S->block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
-  if (S->tiled && attr && !tb[0]) ktiling_str(&S->tiling, tb, sizeof tb);
-  if (S->tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
+  for (int o = 0; o < f->nouts && S->tr.block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
+  if (S->tr.tiled && attr && !tb[0]) ktiling_str(&S->tr.tiling, tb, sizeof tb);
+  if (S->tr.tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->nshared) em_shared_plan(E);
-  S->coarse = S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
-  if (S->coarse) em_xform_note(S, "%s", "persistent-blocks");
+  S->tr.coarse = S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
+  if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
-  for (int i = 0; i < f->nparams && i < 32 && S->coarse && !config()->dev.coarse_noldg; i++) {
+  for (int i = 0; i < f->nparams && i < 32 && S->tr.coarse && !config()->dev.coarse_noldg; i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
     for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
       ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
     if (ro) E->ldg_params |= 1u << i;
   }
-  int cvec = S->cvec;   /* the launcher's proposal (cvec_for) */
-  S->cvec = 1;
-  if (S->coarse) em_cuda_coarse_ahead(E, cvec);
-  if (S->coarse) em_cuda_coarse_packed(E);
-  int F = S->vthreads;
-  if (!vthreads_ok(E)) S->vthreads = 1;
+  int cvec = S->tr.cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
+  S->tr.cvec = 1;
+  if (S->tr.coarse) em_cuda_coarse_ahead(E, cvec);
+  if (S->tr.coarse) em_cuda_coarse_packed(E);
+  int F = S->tr.vthreads;
+  if (!vthreads_ok(E)) S->tr.vthreads = 1;
   cuda_vblocks(E, F);
-  E->phases = S->vthreads > 1 || S->cvec > 1;   /* locals live across a barrier: an array per GPU thread */
-  if (S->cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
-    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->cvec), em_block_threads(E));
+  E->phases = S->tr.vthreads > 1 || S->tr.cvec > 1;   /* locals live across a barrier: an array per GPU thread */
+  if (S->tr.cvec > 1) {   /* Quasar thread F g + t: its index is no array of digits' sums (registers) */
+    em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->tr.cvec), em_block_threads(E));
   }
-  if (S->vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->vthreads));
+  if (S->tr.vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->tr.vthreads));
 }
 
 /* ---- digits of a position, stepped by a stride with carries ----
@@ -673,7 +673,7 @@ static void cuda_unrolled(Em *E) {
     E->npf = 0;
     return;
   }
-  E->S->tile_ppt = V > 1 ? U : 1;
+  E->S->tr.tile_ppt = V > 1 ? U : 1;
   if (V > 1) em_xform_note(E->S, "%s", V == 4 ? "vector-loads(4)" : "vector-loads(2)");
   Buf al = {0};
   for (int j = 0; j < E->npf && V > 1; j++)
@@ -754,7 +754,7 @@ static void cuda_tiled_body(Em *E) {
    tiled loop runs positions (thread r: boxes r, r + S, ...). Every position of a box
    that lies inside the launch runs the body. */
 static void sweep_box(Em *E) {
-  const int64_t *L = E->S->tiling.box;
+  const int64_t *L = E->S->tr.tiling.box;
   for (int d = 0; d < 3; d++)
     if (L[d] > 1) em_line(E, "%sfor (oq_ix _l%d = 0; _l%d < %lld; _l%d++)", d ? "  " : "", d, d, (long long)L[d], d);
   em_line(E, "{");
@@ -891,7 +891,7 @@ static void sweep_lin_loop(Em *E, int u, const char *cond) {
    registers per thread). */
 static void sweep_linear(Em *E) {
   int U = pf_collect(E);
-  bool cols = E->S->D == 3 && E->S->tiling.grid[2] == 1 && U > 1;
+  bool cols = E->S->D == 3 && E->S->tr.tiling.grid[2] == 1 && U > 1;
   em_line(E, "if (1%s) {", E->lin_test.s ? E->lin_test.s : "");
   E->ind++;
   E->lin = true;
@@ -924,7 +924,7 @@ static void sweep_linear(Em *E) {
 
 static void cuda_sweep_body(Em *E) {
   KSpec *S = E->S;
-  const KTiling *t = &S->tiling;
+  const KTiling *t = &S->tr.tiling;
   for (int d = 0; d < 3; d++) {
     em_line(E, "const oq_ix _V%d = (%s + %lld) / %lld;", d, d < S->D ? em_sf(E, "(oq_ix)n%d", d) : "(oq_ix)1",
             (long long)t->box[d] - 1, (long long)t->box[d]);
@@ -969,8 +969,8 @@ static void cuda_sweep_body(Em *E) {
 static void cuda_unswitched(Em *E, void (*loops)(Em *)) {
   KSpec *S = E->S;
   Buf all = {0}, one = {0};
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k]) em_bprintf(&all, " && pv%d", k), em_bprintf(&one, "%spv%d = 1", one.s ? ", " : "", k);
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k]) em_bprintf(&all, " && pv%d", k), em_bprintf(&one, "%spv%d = 1", one.s ? ", " : "", k);
   if (!all.s) {
     loops(E);
     return;
@@ -1008,18 +1008,18 @@ void em_cuda_count_offsets(Em *E) {
   KSpec *S = E->S;
   em_line(E, "unsigned long long *const _gc = (unsigned long long *)P.scr; (void)_gc;");
   em_line(E, "int64_t _gcn = 1;");
-  for (int k = 0; k < S->npriv; k++)
-    if (S->priv_esz[k] && S->priv_count[k])
-      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->merge_copies, k);
+  for (int k = 0; k < S->tr.npriv; k++)
+    if (S->tr.priv_esz[k] && S->tr.priv_count[k])
+      em_line(E, "const int64_t _gco%d = _gcn; if (pv%d) _gcn += %d * pvn%d;", k, k, S->tr.merge_copies, k);
 }
 
 /* Private copy k's element as it was (yo) plus n of its counted additions, as the oracle's
    float additions of the constant one at a time give it. */
 static char *count_sum(Em *E, int k, const char *yo, const char *n) {
   KSpec *S = E->S;
-  int a = S->priv_arg[k];
+  int a = S->tr.priv_arg[k];
   KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
-  return em_sf(E, "oq_count_add(%s, %s, (oq_real)%lld, %s)", yo, n, (long long)S->priv_count[k],
+  return em_sf(E, "oq_count_add(%s, %s, (oq_real)%lld, %s)", yo, n, (long long)S->tr.priv_count[k],
                t.el == EL_F32 || !rt_config.double_precision ? "16777216.0" : "9007199254740992.0");
 }
 
@@ -1030,9 +1030,9 @@ static void cuda_count_finish(Em *E) {
   em_line(E, "if (!_pk) {   /* else the merges were packed */");
   E->ind++;
   em_cuda_last_block_begin(E, "threadIdx.x", "_gc");
-  for (int k = 0; k < S->npriv; k++) {
-    if (!S->priv_esz[k] || !S->priv_count[k]) continue;
-    int a = S->priv_arg[k];
+  for (int k = 0; k < S->tr.npriv; k++) {
+    if (!S->tr.priv_esz[k] || !S->tr.priv_count[k]) continue;
+    int a = S->tr.priv_arg[k];
     KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
     const char *ct = em_el_ctype(t.el);
     em_line(E, "if (pv%d) {", k);
@@ -1062,7 +1062,7 @@ static void cuda_epilogue(Em *E) {
   Func *f = S->kfunc;
   int obase = f->ngenerics + f->nparams;
   bool any = false;
-  for (int k = 0; k < S->npriv; k++) any |= S->priv_esz[k] > 0;
+  for (int k = 0; k < S->tr.npriv; k++) any |= S->tr.priv_esz[k] > 0;
   if (any) {
     em_line(E, "__syncthreads();");
     /* counted copies merge packed (each block adds each element once, a count below 2^39:
@@ -1072,19 +1072,19 @@ static void cuda_epilogue(Em *E) {
     for (int d = 0; d < S->D; d++) em_bprintf(&np, " * n%d", d);
     if (any_counted(S)) em_cuda_packed_when(E, np.s, "32768", 4095);
     free(np.s);
-    for (int k = 0; k < S->npriv; k++) {
-      if (!S->priv_esz[k]) continue;
-      int a = S->priv_arg[k];
+    for (int k = 0; k < S->tr.npriv; k++) {
+      if (!S->tr.priv_esz[k]) continue;
+      int a = S->tr.priv_arg[k];
       KType t = a < f->nparams ? S->kspec->params[a] : S->caps[a - f->nparams].type;
-      const char *ct = em_el_ctype(t.el), *st = S->priv_count[k] ? "unsigned" : ct;
+      const char *ct = em_el_ctype(t.el), *st = S->tr.priv_count[k] ? "unsigned" : ct;
       em_line(E, "if (pv%d) for (int64_t _i = threadIdx.x; _i < pvn%d; _i += blockDim.x) {", k, k);
       E->ind++;
-      em_line(E, "%s _v = 0;", S->priv_count[k] ? "unsigned long long" : st);
+      em_line(E, "%s _v = 0;", S->tr.priv_count[k] ? "unsigned long long" : st);
       em_line(E, "for (unsigned _j = 0; _j < (1u << _lgR); _j++) _v += pvp%d[(_i << _lgR) + ((_j + (unsigned)_i) & ((1u << _lgR) - 1))];", k);
-      if (S->priv_count[k]) {
+      if (S->tr.priv_count[k]) {
         const char *y = em_sf(E, "((%s *)P.a%d.data)[_i]", ct, a);
-        em_cuda_packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
-        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->merge_copies - 1, k);
+        em_cuda_packed_merge(E, em_sf(E, "_gc + _gco%d + _i * %d", k, S->tr.merge_copies), "_v", ct, y, em_sf(E, "if (_sum) %s = %s;", y, count_sum(E, k, "_yo", "_sum")));
+        em_line(E, "if (_v) atomicAdd(_gc + _gco%d + (blockIdx.x & %d) * pvn%d + _i, _v);", k, S->tr.merge_copies - 1, k);
       }
       else em_line(E, "if (_v != 0) atomicAdd((%s *)P.a%d.data + _i, _v);", ct, a);
       E->ind--;
@@ -1094,7 +1094,7 @@ static void cuda_epilogue(Em *E) {
   }
   for (int o = 0; o < f->nouts; o++) {
     char c = S->kspec->slots[obase + o].kind == K_INT ? 'i' : 'r';
-    em_line(E, "oq_%sout_%c_%s(&W->out_%c[%d], acc%d);", S->block_reduce ? "block_" : "", c, out_suffix(S->out_op[o]),
+    em_line(E, "oq_%sout_%c_%s(&W->out_%c[%d], acc%d);", S->tr.block_reduce ? "block_" : "", c, out_suffix(S->out_op[o]),
             c, o, o);
   }
 }
@@ -1111,9 +1111,9 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
   if (D > 3) em_efail(E, f->loc, "launches of more than 3 dimensions are not compiled for CUDA");
   Buf body = {0};
   em_kernel_analysis(E, &body);
-  S->grid_stride = grid_stride_ok(E);
-  if (S->grid_stride) {
-    S->block_reduce = false;
+  S->tr.grid_stride = grid_stride_ok(E);
+  if (S->tr.grid_stride) {
+    S->tr.block_reduce = false;
     S->xforms[0] = 0;
     em_bprintf(&body, "/* kernel %s: phases between grid barriers, each over all blocks of the launch */\n", S->name);
     entry_header(E, &body);
@@ -1122,19 +1122,19 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
     em_bputs(&body, "  (void)W;\n");
   } else {
     em_bprintf(&body, "/* kernel %s: %s */\n", S->name,
-            S->tiling_swept ? "tiles of boxes of positions (!kernel_tiling)"
-            : S->tiled ? "a grid-stride loop over the positions"
-            : S->coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
-            : S->vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
+            S->tr.tiling_swept ? "tiles of boxes of positions (!kernel_tiling)"
+            : S->tr.tiled ? "a grid-stride loop over the positions"
+            : S->tr.coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
+            : S->tr.vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
                         : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
     em_kernel_loads(E);
     block_facts(E);
-    if (S->tiling_swept) cuda_unswitched(E, cuda_sweep_body);
-    else if (S->tiled) cuda_unswitched(E, cuda_tiled_body);
-    else if (S->coarse) em_cuda_coarse_kernel(E);
-    else if (S->vthreads > 1) cuda_vthread_body(E);
+    if (S->tr.tiling_swept) cuda_unswitched(E, cuda_sweep_body);
+    else if (S->tr.tiled) cuda_unswitched(E, cuda_tiled_body);
+    else if (S->tr.coarse) em_cuda_coarse_kernel(E);
+    else if (S->tr.vthreads > 1) cuda_vthread_body(E);
     else cuda_thread_body(E);
     cuda_epilogue(E);
   }
@@ -1438,7 +1438,7 @@ static void cuda_out_helper(KSpec *S, Op op, Buf *out) {
     em_bprintf(out, "OQ_FN void oq_out_i_%s(int64_t *p, int64_t v) { atomicAdd((unsigned long long *)p, (unsigned long long)v); }\n"
                "OQ_FN void oq_out_r_%s(double *p, double v) { atomicAdd(p, v); }\n", x, x);
   }
-  if (!S->block_reduce) return;
+  if (!S->tr.block_reduce) return;
   const char *ci, *cr;
   switch (op) {
   case OP_MAX: ci = "a > b ? a : b"; cr = "a > b || b != b ? a : b"; break;
@@ -1455,7 +1455,7 @@ static void cuda_out_helper(KSpec *S, Op op, Buf *out) {
 
 /* Kernel outputs: the helpers of each operator the outputs use, once. */
 static void cuda_out_helpers(KSpec *S, Buf *out) {
-  if (S->block_reduce) em_bputs(out, cuda_block_out);
+  if (S->tr.block_reduce) em_bputs(out, cuda_block_out);
   for (int o = 0; o < S->kfunc->nouts; o++) {
     bool seen = false;
     for (int p = 0; p < o; p++) seen |= !strcmp(out_suffix(S->out_op[p]), out_suffix(S->out_op[o]));
@@ -1537,14 +1537,14 @@ static bool list_only_read_args(Em *E, NodeList *l, int slot) {
 static void cuda_memory_kinds(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  S->cmem_params = 0;
+  S->tr.cmem_params = 0;
   for (int i = 0; i < f->nparams && i < 32; i++) {
     int slot = f->ngenerics + i;
     unsigned m = func_info(f)->slot_mods[slot];
     KType t = S->kspec->params[i];
     if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
     if (!list_only_read(E, &f->body, slot)) continue;
-    if ((m & TM_HWCONST) && !S->no_cmem) S->cmem_params |= 1u << i;
+    if ((m & TM_HWCONST) && !S->no_cmem) S->tr.cmem_params |= 1u << i;
     else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
   }
 }
@@ -1593,13 +1593,13 @@ static void cuda_shared_alloc(Em *E, Node *n, int k, const char *sh, int rank, c
   int sync = k >= 32 ? 1 : (E->sh_unread >> k & 1) ? 3 : (E->sh_owned >> k & 1) ? 2 : !(E->sh_nosync >> k & 1);
   em_line(E, "%soq_shared_take(%s, %d, %d, %s, (void **)&%s.p, %s.d, sizeof *%s.p, &_shoff, %d, %d, %s, %d);",
           E->phases ? em_sf(E, "if (!%s_init++) ", sh) : "", E->L, em_div_site(E, n, KE_SHARED), rank, dv, sh, sh, sh,
-          sync, E->S->vthreads > 1 ? E->S->vthreads : 1, E->S->vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
+          sync, E->S->tr.vthreads > 1 ? E->S->tr.vthreads : 1, E->S->tr.vblocks > 1 ? "(int)P.xf" : "1", E->S->D - 1);
 }
 
-/* An array parameter in constant memory (S->cmem_params): the launcher copied it to offset
+/* An array parameter in constant memory (S->tr.cmem_params): the launcher copied it to offset
    a.i of oq_cmem. */
 static char *cuda_param_load(Em *E, int i, KType t, const char *a) {
-  if (i >= 32 || !(E->S->cmem_params >> i & 1)) return NULL;
+  if (i >= 32 || !(E->S->tr.cmem_params >> i & 1)) return NULL;
   return em_array_literal(E, t, em_sf(E, "(oq_cmem + %s.i)", a), a);
 }
 
@@ -1607,12 +1607,12 @@ static char *cuda_param_load(Em *E, int i, KType t, const char *a) {
    set its bit of P.xf: 2^_lgR replicas of every element, after the copies before it. */
 static void cuda_priv_load(Em *E, int k, int a, KType t) {
   KSpec *S = E->S;
-  int esz = S->priv_esz[k];
+  int esz = S->tr.priv_esz[k];
   if (k == 0) {
     em_line(E, "const unsigned _lgR = (P.xf >> 8) & 7, _ln = threadIdx.x & ((1u << _lgR) - 1);");
     em_line(E, "size_t _po = 0;");
   }
-  const char *ct = !esz ? em_el_ctype(t.el) : S->priv_count[k] ? "unsigned" : em_el_ctype(t.el);
+  const char *ct = !esz ? em_el_ctype(t.el) : S->tr.priv_count[k] ? "unsigned" : em_el_ctype(t.el);
   em_line(E, "const int pv%d = %s;", k, esz ? em_sf(E, "(int)(P.xf >> %d) & 1", k) : "0");
   Buf n = {0};
   em_bputs(&n, "(int64_t)1");
@@ -1628,9 +1628,9 @@ static void cuda_priv_load(Em *E, int k, int a, KType t) {
 static void cuda_priv_loads(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  if (!S->npriv) return;
-  for (int k = 0; k < S->npriv; k++) {
-    int a = S->priv_arg[k];
+  if (!S->tr.npriv) return;
+  for (int k = 0; k < S->tr.npriv; k++) {
+    int a = S->tr.priv_arg[k];
     cuda_priv_load(E, k, a, a < f->nparams ? em_k_params_type(S, a) : S->caps[a - f->nparams].type);
   }
   em_line(E, "for (size_t _i = threadIdx.x; _i < _po / 4; _i += blockDim.x) ((unsigned *)oq_shbuf)[_i] = 0;");
@@ -1699,10 +1699,10 @@ char *emit_cuda(KSpec *S) {
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   if (S->nshared) em_bputs(&out, cuda_shared_helpers);
-  else if (S->npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
-  if (S->npriv) em_bputs(&out, cuda_merge_count);
+  else if (S->tr.npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
+  if (S->tr.npriv) em_bputs(&out, cuda_merge_count);
   if (S->grid_barrier) em_bputs(&out, cuda_grid_helpers);
-  if (S->cmem_params) em_bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
+  if (S->tr.cmem_params) em_bprintf(&out, "__constant__ __align__(16) unsigned char oq_cmem[%d];   /* 'hwconst arrays */\n", K_CMEM_BYTES);
   cuda_out_helpers(S, &out);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);
   return out.s;
