@@ -131,6 +131,22 @@ typedef struct KTiling {
 #define OQ_SHARED_MAX 49152   /* CUDA dynamic shared memory without the opt-in attribute */
 #define K_CMEM_BYTES 65536   /* constant memory for 'hwconst arrays (CUDA's 64 KiB bank) */
 
+/* What the kernel does with its arrays (facts.c, kfacts_compute: once per specialization,
+   when ksema_run succeeds); the emitters and the CUDA launcher read them. */
+typedef struct KFacts {
+  bool *param_written;    /* per kernel parameter: the kernel may write the array (any use of
+                             its name but reading elements or passing it to a built-in,
+                             nested functions included): the CUDA launcher keeps the host
+                             copy of the others valid */
+  bool *param_read_only;  /* per kernel parameter: the kernel's own body only reads its
+                             elements or passes it to built-ins, and defines no function:
+                             emit_cuda may read it from constant memory or through __ldg */
+  bool *stored;           /* per slot of the kernel's frame: an assignment or exchange of the
+                             kernel's own body (nested functions aside) stores into it
+                             (x of x[i] = e): emit_cuda loads ahead only arrays that are not */
+  bool *stored_cap;       /* the same per capture (KSpec.caps) */
+} KFacts;
+
 /* The whole specialization of one kernel launch. */
 typedef struct KSpec {
   Callable *kernel;
@@ -234,6 +250,7 @@ typedef struct KSpec {
   int vblocks;               /* ... and up to V virtual blocks (emit_cuda's cuda_vblocks): a
                                 GPU block runs V of the launch's blocks, consecutive along
                                 dimension 0; the launch says how many (OqkGrid.xf) */
+  KFacts facts;
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

@@ -15,10 +15,10 @@
 
    Memory: an array argument is uploaded only when its device copy is not valid, and not at
    all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
-   launch every array the kernel may write is marked written on the device (host stale) and
-   nothing is copied back. Host code that later reads its elements copies it back then
-   (host_reads in interp.c) and keeps the device copy; a host write of an element drops it
-   (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
+   launch every array the kernel may write (KFacts.param_written, kernel/facts.c) is marked
+   written on the device (host stale) and nothing is copied back. Host code that later reads
+   its elements copies it back then (host_reads in interp.c) and keeps the device copy; a
+   host write of an element drops it (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -184,75 +184,6 @@ static const Knobs *knobs(void) {
 }
 
 static GSpec *specs;
-
-/* ---- 'const analysis: which array parameters a kernel may write ----
-   Conservative: a parameter is read-only only when every use of its name in the kernel
-   (nested lambdas included) is the base of an index that is read, or an argument of a
-   built-in function. Writes, `<-`, passing it to a user function, aliasing it (`q = p`),
-   or any other use count as writes. A read-only array keeps its host copy valid. */
-
-static bool name_written(Node *n, const char *name, bool read_use);
-
-static bool list_written(NodeList *l, const char *name) {
-  for (int i = 0; i < l->n; i++)
-    if (name_written(l->items[i], name, false)) return true;
-  return false;
-}
-
-static bool func_written(Func *f, const char *name) {
-  if (!f) return false;
-  for (int i = 0; i < f->nparams; i++)
-    if (name_written(f->params[i].defval, name, false)) return true;
-  return list_written(&f->body, name);
-}
-
-static bool is_builtin_callee(Node *callee) {
-  return callee->kind == N_IDENT && callee->slot < 0 && callee->aux;
-}
-
-/* read_use: n sits where reading the array is harmless (index base, built-in argument). */
-static bool name_written(Node *n, const char *name, bool read_use) {
-  if (!n) return false;
-  switch (n->kind) {
-  case N_IDENT: return !read_use && !strcmp(n->name, name);
-  case N_INDEX:
-    return name_written(n->a, name, true) || list_written(&n->list, name);
-  case N_CALL: {
-    bool builtin = is_builtin_callee(n->a);
-    if (name_written(n->a, name, false)) return true;
-    for (int i = 0; i < n->list.n; i++)
-      if (name_written(n->list.items[i], name, builtin)) return true;
-    return false;
-  }
-  case N_ASSIGN:
-    for (int i = 0; i < n->list.n; i++) {
-      Node *t = n->list.items[i];
-      while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
-      if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
-      if (name_written(n->list.items[i], name, false)) return true;
-    }
-    return name_written(n->b, name, false);
-  case N_EXCHANGE: {
-    Node *t = n->a;
-    while (t->kind == N_INDEX) t = t->a;
-    if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
-    return name_written(n->a, name, false) || name_written(n->b, name, false);
-  }
-  case N_LAMBDA: case N_FUNCDEF: return func_written(n->func, name);
-  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return false;
-  default:
-    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-      if (name_written(it.node, name, false)) return true;
-    return false;
-  }
-}
-
-static bool *written_params(Func *f) {
-  bool *w = calloc(f->nparams + 1, sizeof *w);
-  for (int i = 0; i < f->nparams; i++) w[i] = func_written(f, f->params[i].name);
-  return w;
-}
-
 
 /* ---- 'nocopy analysis: arrays a kernel overwrites entirely ----
    A parameter p needs no upload when nothing in the kernel reads it and every thread writes
@@ -491,7 +422,8 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   g->name = strdup(S->name);
   g->func = S->kfunc;
   g->k->label = g->name;   /* driver errors name the Quasar kernel, not oqk_entry */
-  g->param_written = written_params(S->kfunc);
+  g->param_written = malloc((S->kfunc->nparams + 1) * sizeof *g->param_written);   /* 'const analysis */
+  memcpy(g->param_written, S->facts.param_written, S->kfunc->nparams * sizeof *g->param_written);
   g->param_fill = fill_params(S->kfunc);
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
