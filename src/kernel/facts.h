@@ -23,6 +23,8 @@ typedef enum UseKind {
                    (the base of an index that is read) or passing it to a built-in function;
                    stores, exchanges, aliasing (q = p) and passing it to a user function all
                    count (a conservative 'const analysis) */
+  USE_STORE,    /* a store into the variable itself: the base of an assignment's or
+                   exchange's target (x of x, x[i], x.f) */
 } UseKind;
 
 /* What a walk does at a nested function definition (N_LAMBDA, N_FUNCDEF). */
@@ -44,6 +46,8 @@ typedef struct UseWalk {
 /* Whether n (a statement or expression; NULL: no) uses w->var as w asks. */
 bool uses_var(const Node *n, const UseWalk *w);
 bool list_uses_var(const NodeList *l, const UseWalk *w);
+bool func_uses_var(const Func *f, const UseWalk *w);     /* its parameter defaults and body */
+int func_count_uses(const Func *f, const UseWalk *w);    /* how many uses */
 /* Any mention of v in n, nested functions aside. */
 bool mentions_var(const Node *n, VarRef v);
 

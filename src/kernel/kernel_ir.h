@@ -145,6 +145,9 @@ typedef struct KFacts {
                              kernel's own body (nested functions aside) stores into it
                              (x of x[i] = e): emit_cuda loads ahead only arrays that are not */
   bool *stored_cap;       /* the same per capture (KSpec.caps) */
+  char *param_fill;       /* per kernel parameter: every thread stores its own element,
+                             p[pos] (1) or p[pos[0], ..] (2), and nothing reads p; else 0
+                             (the CUDA launcher's 'nocopy analysis: no upload) */
 } KFacts;
 
 /* The whole specialization of one kernel launch. */
