@@ -11,7 +11,7 @@
 
 /* A variable a walk looks for: by name, anywhere (host code, or a name as nested functions
    see it), or, when name is NULL, slot `slot` of the walked function's own frame (an N_IDENT
-   of depth 0). A loop's variable (N_FOR) counts as a mention either way. */
+   of depth 0). A loop over it (N_FOR) is a use of every kind but USE_STORE. */
 typedef struct VarRef { const char *name; int slot; } VarRef;
 
 static inline VarRef var_named(const char *name) { return (VarRef){name, -1}; }
