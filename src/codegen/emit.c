@@ -1004,26 +1004,11 @@ static void st_assign(Em *E, Node *n, bool want, char **res) {
   free(types);
 }
 
-bool em_is_barrier_stmt(Node *n) {
-  if (n->kind != N_EXPR) return false;
-  Node *e = n->a;
-  return (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) ||
-         (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads"));
-}
+bool em_is_barrier_stmt(Node *n) { return is_barrier(barrier_stmt_kind(n)); }
 
-/* syncthreads(grid) */
-bool em_is_grid_barrier(Node *n) {
-  Node *e = n->a;
-  return e->kind == N_CALL && e->list.n == 1 && e->list.items[0]->kind == N_IDENT &&
-         !strcmp(e->list.items[0]->name, "grid");
-}
+bool em_is_grid_barrier(Node *n) { return barrier_stmt_kind(n) == BK_GRID; }
 
-static bool is_memfence_stmt(Node *n) {
-  if (n->kind != N_EXPR) return false;
-  Node *e = n->a;
-  return (e->kind == N_IDENT && !strcmp(e->name, "memfence")) ||
-         (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "memfence"));
-}
+static bool is_memfence_stmt(Node *n) { return barrier_stmt_kind(n) == BK_FENCE; }
 
 static void err_check_loop(Em *E) {
   if (E->S->nsites) em_line(E, "if (__atomic_load_n(&%s->err, __ATOMIC_RELAXED)) break;", E->L);

@@ -18,6 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "kernel/kernel_ir.h"
+#include "kernel/facts.h"
 #include "base/oqk_abi.h"
 
 typedef struct Buf { char *s; size_t len, cap; } Buf;
@@ -255,6 +256,7 @@ char *em_ex_ident(Em *E, Node *n);
 char *em_ex_range_value(Em *E, Node *n);
 char *em_ex(Em *E, Node *n);
 void em_loc_comment(Em *E, Node *n);
+/* A statement that is a syncthreads of any scope / of the grid (funcinfo's barrier_kind). */
 bool em_is_barrier_stmt(Node *n);
 bool em_is_grid_barrier(Node *n);
 void em_st(Em *E, Node *n);
@@ -285,7 +287,6 @@ char *em_ex_exchange(Em *E, Node *n);
 
 /* emit_analysis.c */
 int em_private_of(Em *E, Node *id);
-bool em_mentions(Node *n, int slot);
 int em_phase_end(Em *E, const NodeList *l, int i);
 void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots);
 bool em_is_dead(Em *E, Node *n);

@@ -186,27 +186,18 @@ static bool assign_used_as_value(Node *n, PrivCount *c, Em *E) {
    before reading it (then each phase has its own plain local), or it only ever holds the
    block's shared array (then the block has one). */
 
-bool em_mentions(Node *n, int slot) {
-  if (!n) return false;
-  if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return true;
-  if (n->kind == N_FOR && n->slot == slot) return true;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (em_mentions(it.node, slot)) return true;
-  return false;
-}
-
 /* true when statements from..to-1 assign slot before any read of it (or never mention it) */
 static bool defined_first(NodeList *l, int from, int to, int slot) {
   for (int i = from; i < to; i++) {
     Node *n = l->items[i];
-    if (!em_mentions(n, slot)) continue;
+    if (!mentions_var(n, var_slot(slot))) continue;
     if (n->kind == N_ASSIGN && n->op == OP_NONE && n->list.n == 1 && n->list.items[0]->kind == N_IDENT &&
-        n->list.items[0]->slot == slot && n->b && !em_mentions(n->b, slot))
+        n->list.items[0]->slot == slot && n->b && !mentions_var(n->b, var_slot(slot)))
       return true;
-    if (n->kind == N_FOR && n->slot == slot && !em_mentions(n->a, slot)) {
+    if (n->kind == N_FOR && n->slot == slot && !mentions_var(n->a, var_slot(slot))) {
       /* a loop that may run zero times leaves the old value for what follows */
       for (int j = i + 1; j < to; j++)
-        if (em_mentions(l->items[j], slot)) return false;
+        if (mentions_var(l->items[j], var_slot(slot))) return false;
       return true;
     }
     return false;
@@ -234,7 +225,7 @@ void em_phase_scan(Em *E, NodeList *l, unsigned char *bad, int first, int nslots
       if (n->kind != N_EXPR) {
         /* block-level statements: their conditions and loop variables are read per thread */
         for (int s = first; s < nslots; s++) {
-          if (em_mentions(n->a, s) || (n->kind == N_FOR && n->slot == s)) bad[s] = 1;
+          if (mentions_var(n->a, var_slot(s)) || (n->kind == N_FOR && n->slot == s)) bad[s] = 1;
         }
         em_phase_scan(E, &n->list, bad, first, nslots);
         em_phase_scan(E, &n->list2, bad, first, nslots);
@@ -317,7 +308,7 @@ static bool mentions_data(Node *n, int slot) {
     return false;
   }
   if (n->kind == N_IDENT) return n->slot == slot && n->depth == 0;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return em_mentions(n, slot);
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return mentions_var(n, var_slot(slot));
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (mentions_data(it.node, slot)) return true;
   return false;
 }
@@ -333,7 +324,7 @@ static bool only_zero_stores(Node *n, int slot, int *count) {
   }
   if (n->kind == N_IDENT && n->slot == slot && n->depth == 0) return false;
   if (n->kind == N_CALL && !mentions_data(n, slot)) return true;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return !em_mentions(n, slot);
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return !mentions_var(n, var_slot(slot));
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (!only_zero_stores(it.node, slot, count)) return false;
   return true;
 }
@@ -1084,7 +1075,7 @@ static bool body_locals_ok(Em *E, NodeList *l, int b1, int b2, int a) {
     bool in_body = false, elsewhere = false;
     for (int i = b1 + 1; i < b2; i++) in_body |= count_assign(l->items[i], s) > 0;
     if (!in_body) continue;
-    for (int i = 0; i < l->n; i++) elsewhere |= (i < b1 || i > b2) && em_mentions(l->items[i], s);
+    for (int i = 0; i < l->n; i++) elsewhere |= (i < b1 || i > b2) && mentions_var(l->items[i], var_slot(s));
     if (elsewhere || !defined_first(l, b1 + 1, b2, s)) return false;
   }
   return true;

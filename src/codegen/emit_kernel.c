@@ -138,7 +138,7 @@ void em_phase_body(Em *E, NodeList *l, int from, int to) {
   for (int s = 0; s < func_info(k->func)->nslots; s++)
     if (E->sc[s] == SC_LOCAL && E->pphase[s] == 1) {
       bool used = false;
-      for (int i = from; i < to && !used; i++) used = em_mentions(l->items[i], s);
+      for (int i = from; i < to && !used; i++) used = mentions_var(l->items[i], var_slot(s));
       if (used) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
     }
   for (int i = from; i < to; i++) em_st(E, l->items[i]);

@@ -1,7 +1,8 @@
 /* rt_nvrtc.c: CUDA C++ to a cubin with NVRTC, loaded with dlopen, and the disk cache of
    compiled images. The key of an image is a 128-bit hash (two FNV-1a passes with different
    bases) of the NVRTC version, the options and the source; a new image is written under a
-   temporary name and renamed, so that a concurrent reader sees the whole file or none. */
+   temporary name and renamed (rt_cache_write), so that a concurrent reader sees the whole
+   file or none. */
 #include <dlfcn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -175,17 +176,6 @@ static void *read_all(const char *path, size_t *size) {
   return buf;
 }
 
-/* A failure to write the cache only costs a recompilation later: it is not an error. */
-static void write_all(const char *path, const void *data, size_t size) {
-  char tmp[4300];
-  snprintf(tmp, sizeof tmp, "%s.tmp%d", path, (int)getpid());
-  FILE *f = fopen(tmp, "wb");
-  if (!f) return;
-  bool ok = fwrite(data, 1, size, f) == size;
-  if (fclose(f) == 0 && ok && rename(tmp, path) == 0) return;
-  unlink(tmp);
-}
-
 /* ---- compiling ---- */
 
 _Noreturn static void nv_fail(nvrtcResult r, const char *what, const char *name, SrcLoc loc) {
@@ -258,6 +248,6 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
   *image = program_image(prog, cubin, size, program_name, loc);
   nv.DestroyProgram(&prog);
-  write_all(path, *image, *size);
+  rt_cache_write(path, *image, *size);   /* a failure only costs a recompilation later */
   return true;
 }

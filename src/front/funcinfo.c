@@ -30,3 +30,31 @@ GroupOp group_op(const Node *n, bool *warp) {
     if (!strcmp(fld->name, group_names[op])) return op;
   return G_NONE;
 }
+
+static bool is_name(const Node *n, const char *name) {
+  return n->kind == N_IDENT && !strcmp(n->name, name);
+}
+
+/* syncthreads(x, ...): the scope its first argument names (resolution leaves it a keyword,
+   without a slot); an argument that is no name leaves the block's. */
+static BarrierKind barrier_scope(const Node *call) {
+  const Node *x = call->list.n ? call->list.items[0] : NULL;
+  if (!x || x->kind != N_IDENT || !strcmp(x->name, "block")) return BK_BLOCK;
+  if (!strcmp(x->name, "grid")) return BK_GRID;
+  if (!strcmp(x->name, "warp")) return BK_WARP;
+  return BK_SCOPE;
+}
+
+BarrierKind barrier_kind(const Node *e) {
+  if (!e) return BK_NONE;
+  const Node *name = e->kind == N_CALL ? e->a : e;
+  if (is_name(name, "memfence")) return BK_FENCE;
+  if (!is_name(name, "syncthreads")) return BK_NONE;
+  return e->kind == N_CALL ? barrier_scope(e) : BK_BLOCK;
+}
+
+BarrierKind barrier_stmt_kind(const Node *stmt) {
+  return stmt->kind == N_EXPR ? barrier_kind(stmt->a) : BK_NONE;
+}
+
+bool is_barrier(BarrierKind k) { return k != BK_NONE && k != BK_FENCE; }

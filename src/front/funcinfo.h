@@ -36,6 +36,28 @@ typedef enum GroupOp {
    checked that g is the kernel's parameter and the argument count. */
 GroupOp group_op(const Node *n, bool *warp);
 const char *group_op_name(GroupOp op);
+/* What a barrier-like name does (docs/language.md): syncthreads waits for the threads of
+   the block, syncthreads(warp) for the warp's, syncthreads(grid) for the whole grid's;
+   memfence orders memory and waits for no one. */
+typedef enum BarrierKind {
+  BK_NONE,    /* neither syncthreads nor memfence */
+  BK_BLOCK,   /* syncthreads, syncthreads(block), syncthreads(e) of an e that is no name */
+  BK_WARP,    /* syncthreads(warp) */
+  BK_GRID,    /* syncthreads(grid) */
+  BK_SCOPE,   /* syncthreads(x) of another name x: compiled kernels refuse it, the
+                 interpreter waits for the block (only the first argument is read) */
+  BK_FENCE,   /* memfence, memfence(...) */
+} BarrierKind;
+
+/* e: an expression (`syncthreads`, a call `syncthreads(grid)`): what it waits for. The one
+   place that reads these names; resolution, specialization, the emitters and the
+   interpreter ask it. */
+BarrierKind barrier_kind(const Node *e);
+/* The same of a statement: an expression statement's, else BK_NONE. */
+BarrierKind barrier_stmt_kind(const Node *stmt);
+/* k waits for other threads (a syncthreads of any scope; not a memfence). */
+bool is_barrier(BarrierKind k);
+
 FuncInfo *func_info(Func *f);
 /* pos, blkpos, blkdim, blkidx, blkcnt, warpsize and the cooperative groups: kernel
    parameters that parallel_do fills itself. */

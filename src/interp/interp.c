@@ -1072,14 +1072,9 @@ COLD static void exec_match(Interp *I, Node *n) {
 }
 
 COLD static void exec_expr_stmt(Interp *I, Node *e) {
-  if (e->kind == N_IDENT && !strcmp(e->name, "syncthreads")) { kernel_syncthreads(I, e, "block"); return; }
-  if (e->kind == N_IDENT && !strcmp(e->name, "memfence")) return;
-  if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "syncthreads")) {
-    const char *scope = e->list.n && e->list.items[0]->kind == N_IDENT ? e->list.items[0]->name : "block";
-    kernel_syncthreads(I, e, scope);
-    return;
-  }
-  if (e->kind == N_CALL && e->a->kind == N_IDENT && !strcmp(e->a->name, "memfence")) return;
+  BarrierKind k = barrier_kind(e);
+  if (is_barrier(k)) kernel_syncthreads(I, e, k);
+  if (k) return;   /* a memfence: the interpreter's threads see each other's stores at once */
   val_release(eval(I, e));
 }
 

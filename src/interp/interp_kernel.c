@@ -585,16 +585,16 @@ Value kernel_shared(Interp *I, Node *site, int argc, Value *argv, bool zeroed) {
   return v_array(a);
 }
 
-void kernel_syncthreads(Interp *I, Node *site, const char *scope) {
+void kernel_syncthreads(Interp *I, Node *site, BarrierKind k) {
   KernelThread *t = I->thread;
   if (!t) rt_error(site->loc, "syncthreads is only allowed in kernel functions");
   Launch *L = t->L;
   if (!L->fibers)
     rt_error(site->loc, "syncthreads in a __device__ function is not supported by the interpreter; call it from the kernel itself");
-  if (!strcmp(scope, "grid") && !L->grid_fibers)
+  if (k == BK_GRID && !L->grid_fibers)
     rt_error(site->loc, "syncthreads(grid) inside a device function is not supported");
   t->wait_op = G_SYNC;
-  fiber_wait(t, strcmp(scope, "warp") ? WAIT_BARRIER : WAIT_WARP, site);
+  fiber_wait(t, k == BK_WARP ? WAIT_WARP : WAIT_BARRIER, site);
 }
 
 /* g.thread_idx, g.size, g.sync() of coalesced_threads (the thread's warp) or
@@ -607,7 +607,7 @@ Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp) {
   if (op == G_THREAD_IDX) return v_int(warp ? lin % WARP_SIZE : lin);
   if (op == G_SIZE) return v_int(warp ? warp_threads(t->L, lin) : product(t->L->blk, t->L->D));
   if (op == G_SYNC) {   /* (this_thread_block.sync() became syncthreads() in resolution) */
-    kernel_syncthreads(I, n, "warp");
+    kernel_syncthreads(I, n, BK_WARP);
     return v_none();
   }
   Value v = eval(I, n->list.items[0]);

@@ -74,7 +74,7 @@ const char *callable_name(const Callable *c);
 Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);
 Value kernel_block_size(Interp *I, Node *site, int argc, Value *argv, bool count);
 Value kernel_shared(Interp *I, Node *site, int argc, Value *argv, bool zeroed);
-void kernel_syncthreads(Interp *I, Node *site, const char *scope);
+void kernel_syncthreads(Interp *I, Node *site, BarrierKind k);
 Value kernel_group(Interp *I, Node *n, GroupOp op, bool warp);   /* g.thread_idx, g.shfl(v, d), ... */
 
 #endif

@@ -211,12 +211,10 @@ static void resolve_list(Resolver *R, NodeList *l) {
   for (int i = 0; i < l->n; i++) resolve_expr(R, l->items[i]);
 }
 
-static void mark_barrier(Resolver *R, Node *call) {
+static void mark_barrier(Resolver *R, BarrierKind k) {
   FuncInfo *fi = R->scope->info;
   fi->uses_barrier = true;
-  if (call && call->list.n == 1 && call->list.items[0]->kind == N_IDENT &&
-      !strcmp(call->list.items[0]->name, "grid"))
-    fi->uses_grid_barrier = true;
+  if (k == BK_GRID) fi->uses_grid_barrier = true;
 }
 
 /* A call that may size shared memory by the block: a user function, or shared() of sizes
@@ -271,23 +269,19 @@ static void check_group(Resolver *R, Node *n) {
     fld->name = "syncthreads";
     fld->a = NULL;
     no_slot(fld);
-    mark_barrier(R, n);
+    mark_barrier(R, BK_BLOCK);
     return;
   }
-  mark_barrier(R, NULL);
-}
-
-static bool is_barrier_name(Node *n) {
-  return n->kind == N_IDENT && (!strcmp(n->name, "syncthreads") || !strcmp(n->name, "memfence"));
+  mark_barrier(R, BK_WARP);
 }
 
 static void resolve_expr(Resolver *R, Node *n) {
   if (!n) return;
   switch (n->kind) {
   case N_IDENT:
-    if (is_barrier_name(n)) {
+    if (barrier_kind(n)) {
       no_slot(n);
-      if (!strcmp(n->name, "syncthreads")) mark_barrier(R, NULL);
+      if (is_barrier(barrier_kind(n))) mark_barrier(R, barrier_kind(n));
       return;
     }
     if (!lookup(R, n)) {
@@ -297,10 +291,10 @@ static void resolve_expr(Resolver *R, Node *n) {
     }
     return;
   case N_CALL:
-    if (is_barrier_name(n->a)) {
+    if (barrier_kind(n)) {
       no_slot(n->a);
       for (int i = 0; i < n->list.n; i++) no_slot(n->list.items[i]);
-      if (!strcmp(n->a->name, "syncthreads")) mark_barrier(R, n);
+      if (is_barrier(barrier_kind(n))) mark_barrier(R, barrier_kind(n));
       return;   /* its argument (block, warp, grid) is a keyword, not a name */
     }
     resolve_expr(R, n->a->kind == N_FIELD ? n->a->a : n->a);   /* g.shfl(...): g's name */

@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "kernel/kernel_ir.h"
+#include "kernel/facts.h"
 #include "front/transform.h"
 #include "interp/parloop.h"
 
@@ -142,20 +143,13 @@ static bool accum_form(Node *s, Node **target, Op *op, Node **e, bool *negate) {
   return false;
 }
 
-static bool mentions(const Node *n, const char *name) {
-  if (!n) return false;
-  if (n->kind == N_IDENT && !strcmp(n->name, name)) return true;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (mentions(it.node, name)) return true;
-  return false;
-}
-
 /* Pass 1: which variables the body assigns, and which it only accumulates into. */
 static void collect(Nest *N, Node *n) {
   if (!n) return;
   Node *t, *e;
   Op op;
   bool neg;
-  if (n->kind == N_ASSIGN && accum_form(n, &t, &op, &e, &neg) && !mentions(e, t->name)) {
+  if (n->kind == N_ASSIGN && accum_form(n, &t, &op, &e, &neg) && !mentions_var(e, var_named(t->name))) {
     Var *v = &N->vars[var_of(N, t)];
     if (!v->accum) v->accum_op = op, v->line = n->loc.line;
     else if (v->accum_op != op) v->accum_op = OP_NONE;
@@ -227,7 +221,7 @@ static void call(Px *X, Nest *N, Node *n, Defs *def) {
   if (f->kind != N_IDENT) {
     refuse(N, "calls a computed function (line %d)", line);
   } else if (f->slot < 0) {
-    if (!strcmp(f->name, "syncthreads") || !strcmp(f->name, "shared") || !strcmp(f->name, "shared_zeros"))
+    if (is_barrier(barrier_kind(n)) || !strcmp(f->name, "shared") || !strcmp(f->name, "shared_zeros"))
       refuse(N, "uses %s (line %d), which belongs in kernels", f->name, line);
     else if (!ksema_device_builtin(f->name))
       refuse(N, "calls %s (line %d), which cannot run in a kernel", f->name, line);
@@ -395,8 +389,8 @@ static void walk_list(Px *X, Nest *N, NodeList *l, Defs *def) {
 
 /* e uses no loop variable of the nest and nothing the body assigns. */
 static bool invariant(Nest *N, const Node *e) {
-  for (int d = 0; d < N->D; d++) if (mentions(e, N->fors[d]->name)) return false;
-  for (int i = 0; i < N->nvars; i++) if (N->vars[i].assigned && mentions(e, N->vars[i].name)) return false;
+  for (int d = 0; d < N->D; d++) if (mentions_var(e, var_named(N->fors[d]->name))) return false;
+  for (int i = 0; i < N->nvars; i++) if (N->vars[i].assigned && mentions_var(e, var_named(N->vars[i].name))) return false;
   return true;
 }
 

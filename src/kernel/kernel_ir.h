@@ -192,6 +192,25 @@ typedef struct KTransforms {
                                 dimension 0; the launch says how many (OqkGrid.xf) */
 } KTransforms;
 
+/* What the kernel does with its arrays (facts.c, kfacts_compute: once per specialization,
+   when ksema_run succeeds); the emitters and the CUDA launcher read them. */
+typedef struct KFacts {
+  bool *param_written;    /* per kernel parameter: the kernel may write the array (any use of
+                             its name but reading elements or passing it to a built-in,
+                             nested functions included): the CUDA launcher keeps the host
+                             copy of the others valid */
+  bool *param_read_only;  /* per kernel parameter: the kernel's own body only reads its
+                             elements or passes it to built-ins, and defines no function:
+                             emit_cuda may read it from constant memory or through __ldg */
+  bool *stored;           /* per slot of the kernel's frame: an assignment or exchange of the
+                             kernel's own body (nested functions aside) stores into it
+                             (x of x[i] = e): emit_cuda loads ahead only arrays that are not */
+  bool *stored_cap;       /* the same per capture (KSpec.caps) */
+  char *param_fill;       /* per kernel parameter: every thread stores its own element,
+                             p[pos] (1) or p[pos[0], ..] (2), and nothing reads p; else 0
+                             (the CUDA launcher's 'nocopy analysis: no upload) */
+} KFacts;
+
 /* The whole specialization of one kernel launch. */
 typedef struct KSpec {
   Callable *kernel;
@@ -247,6 +266,8 @@ typedef struct KSpec {
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */
   bool tiling_ignored;       /* the kernel has blocks, shared memory or barriers: the
                                 attributes are ignored (said with --verbose) */
+
+  KFacts facts;              /* what it does with its arrays (facts.c, kfacts_compute) */
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];

@@ -18,6 +18,7 @@
 #include <string.h>
 #include "base/config.h"
 #include "kernel/kernel_ir.h"
+#include "kernel/facts.h"
 #include "base/oqk_abi.h"
 
 /* ---- failing ---- */
@@ -1008,8 +1009,7 @@ static KType ex_call(Sx *C, Node *n) {
   int argc = n->list.n;
   if (callee->kind == N_FIELD) return ex_group(C, n);
   if (is_ident(callee, "zeros") && callee->slot < 0) return ex_zeros(C, n);
-  if (is_ident(callee, "syncthreads") || is_ident(callee, "memfence"))
-    kfail(S, n->loc, "syncthreads used as a value");
+  if (barrier_kind(n)) kfail(S, n->loc, "syncthreads used as a value");
   if (callee->kind == N_IDENT && callee->slot < 0) {
     const Global *g = ident_global(callee);
     if (!g || g->value.kind != V_FUNC) kfail(S, n->loc, "'%s' cannot be called in compiled kernels", callee->name);
@@ -1152,7 +1152,7 @@ static KType ex(Sx *C, Node *n) {
   case N_REAL: return note(C, n, kt(K_REAL))->t;
   case N_IMAG: return note(C, n, kt(K_CPLX))->t;
   case N_IDENT:
-    if (is_ident(n, "syncthreads") || is_ident(n, "memfence")) kfail(S, n->loc, "syncthreads used as a value");
+    if (barrier_kind(n)) kfail(S, n->loc, "syncthreads used as a value");
     return ex_ident(C, n);
   case N_BINARY: return ex_binary(C, n);
   case N_UNARY: return ex_unary(C, n);
@@ -1335,18 +1335,6 @@ static void st_assign(Sx *C, Node *n) {
   note(C, n, v);
 }
 
-static bool is_barrier_stmt(Node *n) {
-  if (n->kind != N_EXPR) return false;
-  Node *e = n->a;
-  return is_ident(e, "syncthreads") || (e->kind == N_CALL && is_ident(e->a, "syncthreads"));
-}
-
-static bool is_memfence_stmt(Node *n) {
-  if (n->kind != N_EXPR) return false;
-  Node *e = n->a;
-  return is_ident(e, "memfence") || (e->kind == N_CALL && is_ident(e->a, "memfence"));
-}
-
 static void condition(Sx *C, Node *c) {
   KType t = ex(C, c);
   if (unknown(C, t, c)) return;
@@ -1381,18 +1369,15 @@ static void st(Sx *C, Node *n) {
   KSpec *S = C->S;
   switch (n->kind) {
   case N_EXPR:
-    if (is_barrier_stmt(n)) {
-      Node *e = n->a;
+    if (is_barrier(barrier_stmt_kind(n))) {
+      BarrierKind k = barrier_stmt_kind(n);
       if (!C->f->is_kernel) kfail(S, n->loc, "syncthreads in a device function");
-      if (e->kind == N_CALL && e->list.n && e->list.items[0]->kind == N_IDENT) {
-        const char *scope = e->list.items[0]->name;
-        if (!strcmp(scope, "grid")) S->grid_barrier = true;
-        else if (strcmp(scope, "block") && strcmp(scope, "warp")) kfail(S, n->loc, "syncthreads(%s) in compiled kernels", scope);
-      }
+      if (k == BK_SCOPE) kfail(S, n->loc, "syncthreads(%s) in compiled kernels", n->a->list.items[0]->name);
+      if (k == BK_GRID) S->grid_barrier = true;
       S->barrier = true;
       return;
     }
-    if (is_memfence_stmt(n)) return;
+    if (barrier_stmt_kind(n) == BK_FENCE) return;
     {
       KType t = ex(C, n->a);
       (void)t;
@@ -1574,7 +1559,7 @@ static bool list_has_barrier(NodeList *l) {
 
 static bool has_barrier(Node *n) {
   switch (n->kind) {
-  case N_EXPR: return is_barrier_stmt(n);
+  case N_EXPR: return is_barrier(barrier_stmt_kind(n));
   case N_IF: return list_has_barrier(&n->list) || list_has_barrier(&n->list2);
   case N_FOR: case N_WHILE: case N_REPEAT: case N_BLOCK: return list_has_barrier(&n->list);
   case N_MATCH:
@@ -1889,6 +1874,7 @@ bool ksema_run(KSpec *S, Value *args) {
     if (S->coop) check_collectives(&U, &f->body);
     free(U.nonuni);
   }
+  kfacts_compute(S);
   return true;
 }
 
@@ -1906,6 +1892,7 @@ void kspec_free(KSpec *S) {
   free(S->sites);
   S->caps = NULL;
   S->sites = NULL;
+  kfacts_free(&S->facts);
   if (S->arena) arena_free(S->arena);
 }
 

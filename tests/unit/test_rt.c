@@ -13,6 +13,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "runtime/value.h"
+#include "runtime/rt_cache.h"
+#include "front/funcinfo.h"
 #include "base/oqk_abi.h"
 
 #if defined(__has_feature)
@@ -1539,8 +1541,60 @@ static void test_ast_kids(void) {
   CHECK(!ast_kids(&none).node && !ast_kids(NULL).node, "ast_kids of a leaf or NULL: none");
 }
 
+/* ---- barrier_kind: the one reader of syncthreads' and memfence's names ---- */
+
+static void test_barrier_kind(void) {
+  Node sync = {.kind = N_IDENT, .name = "syncthreads"}, fence = {.kind = N_IDENT, .name = "memfence"};
+  Node other = {.kind = N_IDENT, .name = "sync"}, num = {.kind = N_INT, .ival = 1};
+  Node scope[4] = {{.kind = N_IDENT, .name = "grid"}, {.kind = N_IDENT, .name = "warp"},
+                   {.kind = N_IDENT, .name = "block"}, {.kind = N_IDENT, .name = "host"}};
+  BarrierKind want[4] = {BK_GRID, BK_WARP, BK_BLOCK, BK_SCOPE};
+  for (int i = 0; i < 4; i++) {
+    Node *arg[2] = {&scope[i], &num};
+    Node call = {.kind = N_CALL, .a = &sync, .list = {arg, 1}}, call2 = call;
+    call2.list.n = 2;
+    CHECK(barrier_kind(&call) == want[i] && barrier_kind(&call2) == want[i], "syncthreads(%s)", scope[i].name);
+  }
+  Node *arg[1] = {&num};
+  Node bare = {.kind = N_CALL, .a = &sync}, of_num = {.kind = N_CALL, .a = &sync, .list = {arg, 1}};
+  Node fcall = {.kind = N_CALL, .a = &fence}, ocall = {.kind = N_CALL, .a = &other};
+  Node stmt = {.kind = N_EXPR, .a = &sync}, ret = {.kind = N_RETURN, .a = &sync};
+  CHECK(barrier_kind(&sync) == BK_BLOCK && barrier_kind(&bare) == BK_BLOCK && barrier_kind(&of_num) == BK_BLOCK,
+        "syncthreads, syncthreads(), syncthreads(1): the block");
+  CHECK(barrier_kind(&fence) == BK_FENCE && barrier_kind(&fcall) == BK_FENCE && !is_barrier(BK_FENCE), "memfence");
+  CHECK(!barrier_kind(&other) && !barrier_kind(&ocall) && !barrier_kind(&num) && !barrier_kind(NULL), "not barriers");
+  CHECK(barrier_stmt_kind(&stmt) == BK_BLOCK && !barrier_stmt_kind(&ret), "statements");
+}
+
+/* ---- the kernel cache's one writer ---- */
+
+static void test_cache_write(void) {
+  char dir[] = "/tmp/oq_cache_testXXXXXX";
+  CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+  char path[256], tmp[300], tmp2[300], got[16] = {0};
+  snprintf(path, sizeof path, "%s/oqk_00ff.so", dir);
+  rt_cache_temp(tmp, sizeof tmp, path);
+  rt_cache_temp(tmp2, sizeof tmp2, path);
+  char want[300];
+  snprintf(want, sizeof want, "%s/oqk_00ff.tmp%d_", dir, (int)getpid());
+  CHECK(!strncmp(tmp, want, strlen(want)) && !strcmp(tmp + strlen(tmp) - 3, ".so") && strcmp(tmp, tmp2),
+        "rt_cache_temp: %s, then %s", tmp, tmp2);
+  CHECK(rt_cache_write(path, "abc", 3), "rt_cache_write");
+  FILE *f = fopen(path, "rb");
+  size_t n = f ? fread(got, 1, sizeof got, f) : 0;
+  if (f) fclose(f);
+  CHECK(n == 3 && !memcmp(got, "abc", 3), "the entry holds what was written (%zu bytes)", n);
+  snprintf(tmp, sizeof tmp, "%s/missing/oqk.so", dir);
+  CHECK(!rt_cache_write(tmp, "abc", 3), "rt_cache_write into a missing folder fails");
+  CHECK(!rt_cache_publish(path, tmp) && access(path, F_OK) != 0, "a failed publish removes the temporary");
+  rmdir(dir);
+  CHECK(access(dir, F_OK) != 0, "nothing left behind in %s", dir);
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  test_barrier_kind();
+  test_cache_write();
   test_ast_kids();
   test_idx32_launch();
   test_largest_divisor();

@@ -4,7 +4,7 @@
    kernel identity); each key is specialized once per process. The generated C source and
    the compiler command are hashed (FNV-1a, 64 bits); $OQ_CACHE_DIR (default
    ~/.cache/openquasar) keeps oqk_<hash>.so, written under a temporary name and renamed into
-   place so a reader never sees half a file. Blocks (or, for flat kernels, positions) are
+   place so a reader never sees half a file (rt_cache.c). Blocks (or, for flat kernels, positions) are
    handed out in chunks to a persistent pool of threads, the calling thread included. */
 #include <dlfcn.h>
 #include <errno.h>
@@ -78,38 +78,28 @@ static char *read_file_head(const char *path, int max_lines) {
   return s;
 }
 
-static bool write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  if (!f) return false;
-  size_t n = strlen(text);
-  bool ok = fwrite(text, 1, n, f) == n;
-  return fclose(f) == 0 && ok;
-}
-
 /* Finds or builds the shared object for src. *cached: it was in the cache already. Returns
-   the dlopen handle; on failure reports with rt_error (naming the kernel). */
+   the dlopen handle; on failure reports with rt_error (naming the kernel). The source is
+   kept beside the object (oqk_<hash>.c), to look at when the compiler fails. */
 static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
   const char *dir = rt_cache_dir();
   char cmd_id[512];
   snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL);
   uint64_t h = rt_hash(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src, strlen(src));
-  char so[4200], csrc[4200], tso[4300], tc[4300], terr[4300];
+  char so[4200], csrc[4200], err[4200], tso[4400], terr[4400];
   snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
   snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
+  snprintf(err, sizeof err, "%s/oqk_%016llx.err", dir, (unsigned long long)h);   /* never kept */
   *cached = false;
   void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (lib) { *cached = true; return lib; }
-  int pid = (int)getpid();
-  static int seq;
-  seq++;
-  snprintf(tc, sizeof tc, "%s/tmp_%016llx_%d_%d.c", dir, (unsigned long long)h, pid, seq);
-  snprintf(tso, sizeof tso, "%s/tmp_%016llx_%d_%d.so", dir, (unsigned long long)h, pid, seq);
-  snprintf(terr, sizeof terr, "%s/tmp_%016llx_%d_%d.err", dir, (unsigned long long)h, pid, seq);
-  if (!write_file(tc, src))
+  rt_cache_temp(tso, sizeof tso, so);
+  rt_cache_temp(terr, sizeof terr, err);
+  if (!rt_cache_write(csrc, src, strlen(src)))
     rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
-  size_t clen = strlen(compiler()) + strlen(tc) + strlen(tso) + strlen(terr) + 200;
+  size_t clen = strlen(compiler()) + strlen(csrc) + strlen(tso) + strlen(terr) + 200;
   char *cmd = malloc(clen);
-  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, tc, terr);
+  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, csrc, terr);
   prof_progress(kname, "cpu");
   int st = system(cmd);
   prof_progress_done();
@@ -118,17 +108,12 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
     char *msg = read_file_head(terr, 8);
     unlink(tso);
     unlink(terr);
-    rename(tc, csrc);   /* keep the source to look at */
     int code = WIFEXITED(st) ? WEXITSTATUS(st) : st;
     rt_error(loc, "kernel '%s': the C compiler '%s' failed (exit status %d)%s%s", kname, compiler(), code,
              *msg ? ":\n" : "", msg);
   }
   unlink(terr);
-  rename(tc, csrc);
-  if (rename(tso, so) != 0) {
-    unlink(tso);
-    rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
-  }
+  if (!rt_cache_publish(tso, so)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
   lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
   return lib;

@@ -14,11 +14,12 @@
    last kernel launched; OQ_CUDA_SYNC=1 waits after every launch, to pin it on its launch.
 
    Memory: an array argument is uploaded only when its device copy is not valid, and not at
-   all when the kernel overwrites it entirely ('nocopy, explicit or found below); after the
-   launch every array the kernel may write is marked written on the device (host stale) and
-   nothing is copied back. Host code that later reads its elements copies it back then
-   (host_reads in interp.c) and keeps the device copy; a host write of an element drops it
-   (host_writes). OQ_CUDA_EAGER=1 copies every array back right after each launch instead. */
+   all when the kernel overwrites it entirely ('nocopy, explicit or found: KFacts.param_fill);
+   after the launch every array the kernel may write (KFacts.param_written; both facts of
+   kernel/facts.c) is marked written on the device (host stale) and nothing is copied back.
+   Host code that later reads its elements copies it back then (host_reads in interp.c) and
+   keeps the device copy; a host write of an element drops it (host_writes). OQ_CUDA_EAGER=1
+   copies every array back right after each launch instead. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,166 +161,6 @@ static const Knobs *knobs(void) {
 
 static GSpec *specs;
 
-/* ---- 'const analysis: which array parameters a kernel may write ----
-   Conservative: a parameter is read-only only when every use of its name in the kernel
-   (nested lambdas included) is the base of an index that is read, or an argument of a
-   built-in function. Writes, `<-`, passing it to a user function, aliasing it (`q = p`),
-   or any other use count as writes. A read-only array keeps its host copy valid. */
-
-static bool name_written(Node *n, const char *name, bool read_use);
-
-static bool list_written(NodeList *l, const char *name) {
-  for (int i = 0; i < l->n; i++)
-    if (name_written(l->items[i], name, false)) return true;
-  return false;
-}
-
-static bool func_written(Func *f, const char *name) {
-  if (!f) return false;
-  for (int i = 0; i < f->nparams; i++)
-    if (name_written(f->params[i].defval, name, false)) return true;
-  return list_written(&f->body, name);
-}
-
-static bool is_builtin_callee(Node *callee) {
-  return callee->kind == N_IDENT && callee->slot < 0 && callee->aux;
-}
-
-/* read_use: n sits where reading the array is harmless (index base, built-in argument). */
-static bool name_written(Node *n, const char *name, bool read_use) {
-  if (!n) return false;
-  switch (n->kind) {
-  case N_IDENT: return !read_use && !strcmp(n->name, name);
-  case N_INDEX:
-    return name_written(n->a, name, true) || list_written(&n->list, name);
-  case N_CALL: {
-    bool builtin = is_builtin_callee(n->a);
-    if (name_written(n->a, name, false)) return true;
-    for (int i = 0; i < n->list.n; i++)
-      if (name_written(n->list.items[i], name, builtin)) return true;
-    return false;
-  }
-  case N_ASSIGN:
-    for (int i = 0; i < n->list.n; i++) {
-      Node *t = n->list.items[i];
-      while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
-      if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
-      if (name_written(n->list.items[i], name, false)) return true;
-    }
-    return name_written(n->b, name, false);
-  case N_EXCHANGE: {
-    Node *t = n->a;
-    while (t->kind == N_INDEX) t = t->a;
-    if (t->kind == N_IDENT && !strcmp(t->name, name)) return true;
-    return name_written(n->a, name, false) || name_written(n->b, name, false);
-  }
-  case N_LAMBDA: case N_FUNCDEF: return func_written(n->func, name);
-  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return false;
-  default:
-    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-      if (name_written(it.node, name, false)) return true;
-    return false;
-  }
-}
-
-static bool *written_params(Func *f) {
-  bool *w = calloc(f->nparams + 1, sizeof *w);
-  for (int i = 0; i < f->nparams; i++) w[i] = func_written(f, f->params[i].name);
-  return w;
-}
-
-
-/* ---- 'nocopy analysis: arrays a kernel overwrites entirely ----
-   A parameter p needs no upload when nothing in the kernel reads it and every thread writes
-   its own element: a statement at the top level of the body is `p[pos] = e` (or
-   p[pos[0], ..., pos[D-1]]), e does not mention p, no other use of p's name exists, `pos` is
-   never assigned and the body has no `return`. The launch must then cover size(p) exactly
-   and no other argument may be the same array (checked per launch: fill_launch). */
-
-typedef struct Walk { const char *name; int uses, assigns, returns; } Walk;
-
-static void walk(Node *n, Walk *w);
-
-static void walk_list(NodeList *l, Walk *w) {
-  for (int i = 0; i < l->n; i++) walk(l->items[i], w);
-}
-
-static void walk_func(Func *f, Walk *w) {
-  if (!f) return;
-  for (int i = 0; i < f->nparams; i++) walk(f->params[i].defval, w);
-  walk_list(&f->body, w);
-}
-
-/* Whether target t (x, x[i], x.f) assigns to name. */
-static bool assigns_to(Node *t, const char *name) {
-  while (t->kind == N_INDEX || t->kind == N_FIELD) t = t->a;
-  return t->kind == N_IDENT && !strcmp(t->name, name);
-}
-
-/* Counts uses of w->name, assignments to it, and return statements. */
-static void walk(Node *n, Walk *w) {
-  if (!n) return;
-  switch (n->kind) {
-  case N_IDENT: w->uses += !strcmp(n->name, w->name); return;
-  case N_RETURN: w->returns++; break;
-  case N_ASSIGN:
-    for (int i = 0; i < n->list.n; i++) w->assigns += assigns_to(n->list.items[i], w->name);
-    break;
-  case N_EXCHANGE: w->assigns += assigns_to(n->a, w->name); break;
-  case N_LAMBDA: case N_FUNCDEF: walk_func(n->func, w); return;
-  case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
-  default: break;
-  }
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) walk(it.node, w);
-}
-
-static bool is_ident(Node *n, const char *name) {
-  return n && n->kind == N_IDENT && !strcmp(n->name, name);
-}
-
-/* 1: ix is `pos`; 2: ix is `pos[0], ..., pos[n-1]` in order; 0: neither. */
-static char pos_index(NodeList *ix, const char *pos) {
-  if (ix->n == 1 && is_ident(ix->items[0], pos)) return 1;
-  for (int d = 0; d < ix->n; d++) {
-    Node *e = ix->items[d];
-    if (e->kind != N_INDEX || !is_ident(e->a, pos) || e->list.n != 1 ||
-        e->list.items[0]->kind != N_INT || e->list.items[0]->ival != d)
-      return 0;
-  }
-  return ix->n > 0 ? 2 : 0;
-}
-
-static int count(Func *f, const char *name, Walk *out) {
-  Walk w = {.name = name};
-  walk_func(f, &w);
-  if (out) *out = w;
-  return w.uses;
-}
-
-/* The form (pos_index) of the statement that fills parameter i, or 0. */
-static char fills(Func *f, int i) {
-  bool has_pos = false;
-  for (int k = 0; k < f->nparams; k++) has_pos |= !strcmp(f->params[k].name, "pos");
-  const char *name = f->params[i].name;
-  Walk wp, wn;
-  count(f, "pos", &wp);
-  count(f, name, &wn);
-  if (!has_pos || wp.assigns || wn.returns || wn.uses != 1) return 0;
-  for (int s = 0; s < f->body.n; s++) {
-    Node *n = f->body.items[s];
-    if (n->kind != N_ASSIGN || n->op != OP_NONE || n->list.n != 1 || !n->b) continue;
-    Node *t = n->list.items[0];
-    if (t->kind == N_INDEX && is_ident(t->a, name)) return pos_index(&t->list, "pos");
-  }
-  return 0;
-}
-
-static char *fill_params(Func *f) {
-  char *fl = calloc(f->nparams + 1, 1);
-  for (int i = 0; i < f->nparams; i++) fl[i] = is_special_kernel_param(f->params[i].name) ? 0 : fills(f, i);
-  return fl;
-}
-
 static GSpec *lookup(const char *key) {
   for (GSpec *g = specs; g; g = g->next)
     if (!strcmp(g->h.key, key)) return g;
@@ -443,8 +284,11 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
   g->func = S->kfunc;
   g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
-  g->param_written = written_params(S->kfunc);
-  g->param_fill = fill_params(S->kfunc);
+  int nparams = S->kfunc->nparams;
+  g->param_written = malloc((nparams + 1) * sizeof *g->param_written);   /* 'const analysis */
+  memcpy(g->param_written, S->facts.param_written, nparams * sizeof *g->param_written);
+  g->param_fill = malloc(nparams + 1);   /* 'nocopy analysis */
+  memcpy(g->param_fill, S->facts.param_fill, nparams);
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
   prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);

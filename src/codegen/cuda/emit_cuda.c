@@ -5,8 +5,6 @@
 #include "codegen/codegen.h"
 
 static void cuda_one_position(Em *E, const char *label);
-static bool only_read(Em *E, Node *n, int slot, bool read_use);
-static bool list_only_read_args(Em *E, NodeList *l, int slot);
 
 /* CUDA: the update of a private array goes to the block's copy in shared memory, lane
    _ln of its _R replicas (lanes of a warp never collide; pvq<k> is the copy's replica of
@@ -329,9 +327,7 @@ void em_cuda_transforms(Em *E) {
   for (int i = 0; i < f->nparams && i < 32 && S->tr.coarse && !config()->dev.coarse_noldg; i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
-    for (int j = 0; j < f->body.n && ro; j++)   /* (a bare `syncthreads` names no variable) */
-      ro = em_is_barrier_stmt(f->body.items[j]) || only_read(E, f->body.items[j], f->ngenerics + i, false);
-    if (ro) E->ldg_params |= 1u << i;
+    if (ro && S->facts.param_read_only[i]) E->ldg_params |= 1u << i;
   }
   int cvec = S->tr.cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
   S->tr.cvec = 1;
@@ -516,28 +512,6 @@ static void cuda_one_position(Em *E, const char *label) {
    and first loads, for all U, the elements x[pos] of the arrays the kernel reads that way and
    never writes (so no update of this thread can change them; other threads' order is free). */
 
-static bool same_array(Em *E, Node *a, Node *b) {
-  if (a->kind != N_IDENT || b->kind != N_IDENT) return false;
-  NodeInfo *ia = ksema_info(E->f, a), *ib = ksema_info(E->f, b);
-  if (ia && ib && ia->cap >= 0) return ia->cap == ib->cap;
-  return a->slot >= 0 && a->slot == b->slot && a->depth == 0 && b->depth == 0 && !(ib && ib->cap >= 0);
-}
-
-static bool array_written(Em *E, Node *n, Node *base) {
-  if (!n) return false;
-  if (n->kind == N_ASSIGN || n->kind == N_EXCHANGE) {
-    int nt = n->kind == N_ASSIGN ? n->list.n : 1;
-    for (int i = 0; i < nt; i++) {
-      Node *t = n->kind == N_ASSIGN ? n->list.items[i] : n->a;
-      while (t->kind == N_INDEX) t = t->a;
-      if (same_array(E, t, base)) return true;
-    }
-  }
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (array_written(E, it.node, base)) return true;
-  return false;
-}
-
 /* The reads to load ahead: of the linear loop, x[pos] as element _r (pf_arr); of persistent
    blocks (at_pos), x[pos] nodes (ahead). Only of arrays the kernel never writes. */
 void em_cuda_pf_walk(Em *E, Node *n, bool at_pos) {
@@ -545,8 +519,7 @@ void em_cuda_pf_walk(Em *E, Node *n, bool at_pos) {
   bool lin = !at_pos && em_pos_index(E, n, E->lin_slot);
   if ((lin || (at_pos && em_at_pos(E, n))) && n->a->kind == N_IDENT) {
     NodeInfo *bi = ksema_info(E->f, n->a);
-    bool written = false;
-    for (int i = 0; i < E->S->kfunc->body.n && !written; i++) written = array_written(E, E->S->kfunc->body.items[i], n->a);
+    bool written = kfacts_stored(E->S, n->a);
     char *name = em_ex_ident(E, n->a);
     if (at_pos && !written && E->nahead < 4) E->ahead[E->nahead++] = n;
     else if (lin && bi && bi->t.kind == K_ARRAY && !written && !em_prefetched(E, name) && E->npf < 4) {
@@ -1481,57 +1454,6 @@ static bool uses_complex(KSpec *S) {
   return false;
 }
 
-/* Whether the kernel only reads elements of its parameter `slot` (or passes it to built-in
-   functions such as numel): no store, exchange, alias, call of a user function or nested
-   function that could write it. Only such arrays may live in constant memory or be read
-   through the non-coherent cache. */
-
-static bool list_only_read(Em *E, NodeList *l, int slot) {
-  for (int i = 0; i < l->n; i++)
-    if (!only_read(E, l->items[i], slot, false)) return false;
-  return true;
-}
-
-static bool only_read(Em *E, Node *n, int slot, bool read_use) {
-  if (!n) return true;
-  switch (n->kind) {
-  case N_IDENT: return read_use || n->slot != slot || n->depth != 0;
-  case N_INDEX: return only_read(E, n->a, slot, true) && list_only_read(E, &n->list, slot);
-  case N_ASSIGN: case N_EXCHANGE:
-    for (int i = 0; i < n->list.n; i++) {
-      Node *t = n->list.items[i];
-      while (t->kind == N_INDEX) t = t->a;
-      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
-      if (!only_read(E, n->list.items[i], slot, false)) return false;
-    }
-    if (n->kind == N_EXCHANGE) {
-      Node *t = n->a;
-      while (t->kind == N_INDEX) t = t->a;
-      if (t->kind == N_IDENT && t->slot == slot && t->depth == 0) return false;
-      if (!only_read(E, n->a, slot, false)) return false;
-    }
-    return only_read(E, n->b, slot, false);
-  case N_CALL: {
-    NodeInfo *ni = ksema_info(E->S->kspec, n);
-    bool builtin = ni && ni->builtin && ni->builtin != KB_SHARED;
-    if (!only_read(E, n->a, slot, false)) return false;
-    return builtin ? list_only_read_args(E, &n->list, slot) : list_only_read(E, &n->list, slot);
-  }
-  case N_LAMBDA: case N_FUNCDEF: return false;
-  default:
-    for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-      if (!only_read(E, it.node, slot, false)) return false;
-    return true;
-  }
-}
-
-/* The arguments of a built-in: the array itself is only read there. */
-static bool list_only_read_args(Em *E, NodeList *l, int slot) {
-  for (int i = 0; i < l->n; i++)
-    if (!only_read(E, l->items[i], slot, true)) return false;
-  return true;
-}
-
 /* 'hwconst arrays in constant memory, 'hwtex_const ones through __ldg (kernel parameters that
    the kernel only reads; the modifier is ignored elsewhere). */
 static void cuda_memory_kinds(Em *E) {
@@ -1543,7 +1465,7 @@ static void cuda_memory_kinds(Em *E) {
     unsigned m = func_info(f)->slot_mods[slot];
     KType t = S->kspec->params[i];
     if (t.kind != K_ARRAY || !(m & (TM_HWCONST | TM_HWTEX_CONST))) continue;
-    if (!list_only_read(E, &f->body, slot)) continue;
+    if (!S->facts.param_read_only[i]) continue;
     if ((m & TM_HWCONST) && !S->no_cmem) S->tr.cmem_params |= 1u << i;
     else if (!el_is_complex(t.el)) E->ldg_params |= 1u << i;   /* __ldg has no complex overload */
   }
