@@ -490,7 +490,7 @@ static void flat_entry(Em *E) {
    a round resumes every live thread once, in order: a barrier waits for all threads that
    have not finished. Shared arrays live in per-worker variables (all fibers of a block run
    on one worker); a thread adds its outputs into the worker's at its end. */
-static const char *helpers_fiber =
+static const char *const helpers_fiber =
   "#define OQ_FSTACK ((size_t)256 << 10)\n"
   "typedef struct OqFib { jmp_buf jb; int started, done; int64_t b, t; } OqFib;\n"
   "static __thread jmp_buf oq_sched;   /* where a barrier or a thread's end returns to */\n"
@@ -708,7 +708,7 @@ static void emit_kernel(Em *E, Buf *out) {
 }
 
 /* Helpers of the C dialect only: complex numbers, cvtt, errors through __atomic, scratch memory. */
-static const char *helpers_c =
+static const char *const helpers_c =
   "#define OQ_FN static inline\n"
   "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
   "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
@@ -732,7 +732,7 @@ static const char *helpers_c =
 /* ... and 16-byte elements (double complex) updated under one of 64 spin-locks picked by
    the address, a cache line each: GCC's 16-byte compare-and-swap is a call into libatomic,
    which kernels do not link. The locks are the module's: CPU launches run one at a time. */
-static const char *helpers_c_lock16 =
+static const char *const helpers_c_lock16 =
   "static struct { int held; char pad[60]; } oq_locks16[64];\n"
   "static inline int *oq_lock16(const void *p) {\n"
   "  int *l = &oq_locks16[((uintptr_t)p >> 4) & 63].held;\n"
@@ -742,7 +742,7 @@ static const char *helpers_c_lock16 =
   "static inline void oq_unlock16(int *l) { __atomic_store_n(l, 0, __ATOMIC_RELEASE); }\n";
 
 /* ... and, after helpers_common, block-shared memory in per-worker scratch. */
-static const char *helpers_c_shared =
+static const char *const helpers_c_shared =
   "/* whole cache lines: the workers' scratch memory must not share any */\n"
   "static void *oq_scratch(OqkWorker *W, int k, size_t bytes) {\n"
   "  bytes = (bytes + 127) & ~(size_t)63;\n"
