@@ -10,7 +10,8 @@
 #                  status and an extended regex that the FIRST line of stderr must match
 #   explain        tests/explain/*.q: stdout of `oq check --explain` equals tests/explain/NAME.out
 #   parloop-diff   programs with parallel loops print the same with --no-parloop
-#   cli            usage errors, missing files, --version, check, parse --dump
+#   cli            usage errors, missing files, --version, check, parse --dump, `oq FILE.q`,
+#                  `oq run -`, make install into a temporary prefix (run from there)
 # The .q groups run once per target in $OQ_TEST_TARGETS (default: interp cpu), in parallel,
 # plus the pseudo-target cudacheck when NVRTC is installed (lang, seeds_run and cpu on the CPU
 # with OQ_CUDA_CHECK=1: every kernel's CUDA source must compile with NVRTC for sm_90),
@@ -435,6 +436,64 @@ for prec in single double; do
     cli_fail=$((cli_fail + 1))
   fi
 done
+# the short form, the program from standard input, run --help, emit's program arguments
+cli "oq FILE.q runs it" 0 out "^$(head -n 1 tests/print/ints.out)\$" -- "$ok_file"
+cli "oq [options] FILE.q runs it" 0 out '^hello 7 2\.5 x$' -- --target interp tests/examples/main_args.q hello 7 2.5
+cli "run --help" 0 out '^usage: oq run \[options\] FILE\.q' -- run --help
+cli "oq help lists the cache commands" 0 out 'oq cache info\|clear\|prune' -- help
+cli "emit takes program arguments" 0 out '^hello 7 2\.5 x$' -- emit --target c tests/examples/main_args.q hello 7 2.5
+stdin_run() {   # stdin_run DESCRIPTION WANT_STATUS PROGRAM-TEXT WANT-STDOUT STDERR-REGEX -- ARGS...
+  # (stderr's lines joined by |; an empty STDERR-REGEX: nothing on stderr)
+  local what=$1 want=$2 text=$3 want_out=$4 regex=$5 rc
+  shift 6
+  printf '%s' "$text" | timeout -k 5 30 "$OQ" "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
+  rc=$?
+  if [ "$rc" -eq "$want" ] && [ "$(cat "$tmp/cli.out")" = "$want_out" ] &&
+     { [ -z "$regex" ] && [ ! -s "$tmp/cli.err" ] || tr '\n' '|' <"$tmp/cli.err" | grep -Eq -- "$regex"; }; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: $what: oq $* <program exited with $rc (want $want)"
+    first_lines "$tmp/cli.out" 3
+    first_lines "$tmp/cli.err" 3
+    cli_fail=$((cli_fail + 1))
+  fi
+}
+stdin_run "oq run - reads the program from stdin" 0 $'x = 40\nprint(x + 2)\n' 42 '' -- run --target cpu -
+stdin_run "oq - with program arguments" 0 $'function [] = main(a : int = 1)\n    print(a * 2)\nendfunction\n' 14 '' -- - 7
+stdin_run "errors of a program from stdin name <stdin>" 1 $'x = 1\ny = nope + 1\n' '' \
+  "^<stdin>:2:5: error: unknown name 'nope'\|y = nope \+ 1\|    \^" -- run -
+# make install: the binary finds its library beside it (no path baked in at build time), the
+# man page and docs are installed, and the demo runs from the prefix; OQ_PATH adds folders
+if grep -aq "$PWD/lib" "$OQ"; then
+  echo "FAIL cli: $OQ holds the path of the checkout's lib/"; cli_fail=$((cli_fail + 1))
+else cli_pass=$((cli_pass + 1)); fi
+prefix=$tmp/prefix
+if make -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1 && [ -x "$prefix/bin/oq" ] &&
+   [ -f "$prefix/share/man/man1/oq.1" ] && [ -f "$prefix/share/doc/openquasar/language.md" ] &&
+   [ -f "$prefix/share/openquasar/lib/imfilter.q" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: make install PREFIX=$prefix"; first_lines "$tmp/install.log" 5; cli_fail=$((cli_fail + 1)); fi
+mkdir -p "$tmp/away/demo" "$tmp/mods"
+cp tests/lang/lib_imfilter.q "$tmp/away/"
+installed() {   # installed DESCRIPTION REGEX -- ARGS...: the installed oq, run in $tmp/away, succeeds
+  local what=$1 regex=$2
+  shift 3
+  if (cd "$tmp/away" && timeout -k 5 120 "$prefix/bin/oq" "$@" >"$tmp/inst.out" 2>"$tmp/inst.err") &&
+     grep -Eq -- "$regex" "$tmp/inst.out"; then cli_pass=$((cli_pass + 1))
+  else echo "FAIL cli: installed oq: $what"; first_lines "$tmp/inst.err" 3; cli_fail=$((cli_fail + 1)); fi
+}
+installed "imports its library (imfilter.q)" '^lib_imfilter: ok' -- run --target cpu lib_imfilter.q
+printf 'function y = twice(x)\n    y = 2 * x\nendfunction\n' >"$tmp/mods/twice.q"
+printf 'import "twice.q"\nprint(twice(21))\n' >"$tmp/away/use_mod.q"
+OQ_PATH=$tmp/nowhere:$tmp/mods installed "finds a module in OQ_PATH" '^42$' -- use_mod.q
+if [ "${OQ_NO_IMAGES:-}" != 1 ]; then
+  cp examples/hist_000.q "$tmp/away/demo/" && cp -r examples/lib "$tmp/away/demo/"
+  installed "runs the demo (examples/hist_000.q)" '^histogram plot written' -- \
+    demo/hist_000.q "$PWD/examples/data/chelsea.png" "$tmp/away/hist.png" 64 1
+fi
+mv "$prefix/share/openquasar/lib" "$prefix/share/openquasar/lib.off"
+if ! (cd "$tmp/away" && "$prefix/bin/oq" check lib_imfilter.q >/dev/null 2>"$tmp/inst.err") &&
+   grep -q "cannot import 'imfilter.q'" "$tmp/inst.err"; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: installed oq without its library still imports imfilter.q"; cli_fail=$((cli_fail + 1)); fi
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
   export OQ_CUDA_CHECK=1 OQ_DEV_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \

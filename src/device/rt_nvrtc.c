@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "base/config.h"
 #include "device/rt_cuda.h"
+#include "runtime/cache_admin.h"
 #include "runtime/rt_cache.h"
 
 /* ---- the part of nvrtc.h that is used ---- */
@@ -182,7 +183,10 @@ static void write_all(const char *path, const void *data, size_t size) {
   FILE *f = fopen(tmp, "wb");
   if (!f) return;
   bool ok = fwrite(data, 1, size, f) == size;
-  if (fclose(f) == 0 && ok && rename(tmp, path) == 0) return;
+  if (fclose(f) == 0 && ok && rename(tmp, path) == 0) {
+    cache_written(path);
+    return;
+  }
   unlink(tmp);
 }
 
@@ -241,6 +245,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
   if ((*image = read_all(path, size))) {
+    cache_touch(path);   /* its place in the least-recently-used order (cache_admin.h) */
     cuda_stats.cache_hits++;
     return true;
   }

@@ -22,6 +22,7 @@
 #include "backend/cpu/rt_cpu.h"
 #include "backend/plan.h"
 #include "codegen/codegen.h"
+#include "runtime/cache_admin.h"
 #include "runtime/rt_cache.h"
 #include "device/rt_cuda.h"
 #include "backend/rt_profile.h"
@@ -98,7 +99,11 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
   *cached = false;
   void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (lib) { *cached = true; return lib; }
+  if (lib) {
+    cache_touch(so);   /* its place in the least-recently-used order (cache_admin.h) */
+    *cached = true;
+    return lib;
+  }
   int pid = (int)getpid();
   static int seq;
   seq++;
@@ -131,6 +136,7 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   }
   lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
+  cache_written(so);
   return lib;
 }
 
