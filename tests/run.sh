@@ -505,7 +505,7 @@ echo "cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
 
 # (f) compiled kernels: a second run compiles nothing; a missing C compiler is an error
-# that names the kernel
+# that names the kernel; oq cache info | clear | prune, the size limit, stale files
 if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   kc_pass=0
   kc_fail=0
@@ -533,6 +533,53 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   rc=$?
   kc "a missing compiler is a run-time error naming the kernel" \
     "$([ $rc -eq 1 ] && head -n 1 "$tmp/kc.err" | grep -Eq "runtime error: kernel '[^']+': the C compiler '/nonexistent' failed" && echo ok)"
+  # oq cache info | clear | prune (runtime/cache_admin.h) on a cache of its own: A's kernels,
+  # made old, then B's; a stale temporary file, a fresh one, and a file not the cache's
+  d=$tmp/kcache3
+  export OQ_CACHE_DIR=$d
+  "$OQ" cache info >"$tmp/kc.err" 2>&1
+  kc "cache info of a cache not made yet" "$(grep -q '^entries: none' "$tmp/kc.err" && echo ok)"
+  timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  a_files=$(cd "$d" && ls oqk_*)
+  touch -d '2 days ago' "$d"/oqk_*
+  "$OQ" cache info >"$tmp/kc.err" 2>&1
+  kc "cache info counts the C kernels" "$(grep -Eq "^entries: $(ls "$d"/oqk_*.so | wc -l) C kernels, 0 CUDA images" "$tmp/kc.err" && echo ok)"
+  # a cached kernel's source includes only system headers: its hash (source, compiler
+  # command, ABI) covers all it depends on, so two checkouts or versions cannot share a
+  # wrong entry
+  kc "cached sources include no file of the checkout" "$(! grep -l '#include "' "$d"/oqk_*.c && echo ok)"
+  timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  kc "a cache hit marks its entry used" "$([ -z "$(find "$d" -name 'oqk_*.so' -mmin +60)" ] && echo ok)"
+  touch -d '2 days ago' "$d"/oqk_*
+  timeout 120 "$OQ" run --target cpu tests/lang/device_functions.q >/dev/null 2>"$tmp/kc.err"
+  b_bytes=0
+  for f in "$d"/oqk_*; do
+    case " $(echo $a_files) " in *" ${f##*/} "*) ;; *) b_bytes=$((b_bytes + $(stat -c %s "$f"))) ;; esac
+  done
+  touch -d '2 hours ago' "$d/tmp_0123_99999_1.c"
+  touch "$d/tmp_4567_99999_2.c" "$d/notes.txt"
+  OQ_CACHE_MAX=$b_bytes "$OQ" cache prune >"$tmp/kc.err" 2>&1
+  left=$(cd "$d" && ls | tr '\n' ' ')
+  kept_a=0
+  for f in $a_files; do [ -e "$d/$f" ] && kept_a=$((kept_a + 1)); done
+  kc "cache prune: the least recently used go, down to OQ_CACHE_MAX" \
+    "$([ "$kept_a" = 0 ] && ls "$d"/oqk_*.so >/dev/null 2>&1 && grep -q '^removed [1-9][0-9]* entries and 1 temporary files' "$tmp/kc.err" && echo ok)"
+  kc "cache prune: stale temporary files go, fresh ones and other files stay" \
+    "$([[ $left != *tmp_0123* && $left == *tmp_4567* && $left == *notes.txt* ]] && echo ok)"
+  # writing an entry prunes too (at most every CACHE_PRUNE_EVERY_S: prune.stamp made old)
+  touch -d '2 days ago' "$d"/oqk_*
+  touch -d '1 day ago' "$d/prune.stamp"
+  OQ_CACHE_MAX=1 timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "compiling past OQ_CACHE_MAX removes the least recently used" \
+    "$([ $rc -eq 0 ] && [ -z "$(find "$d" -name 'oqk_*' -mmin +60)" ] && echo ok)"
+  "$OQ" cache clear >"$tmp/kc.err" 2>&1
+  left=$(cd "$d" && ls | tr '\n' ' ')
+  kc "cache clear removes every entry and temporary file, nothing else" \
+    "$([[ $left != *oqk_* && $left != *tmp_* && $left == *notes.txt* ]] && grep -q 'the cache holds 0 entries' "$tmp/kc.err" && echo ok)"
+  "$OQ" cache frobnicate >/dev/null 2>"$tmp/kc.err"
+  kc "cache with an unknown command is a usage error" "$([ $? -eq 2 ] && grep -q 'usage: oq cache' "$tmp/kc.err" && echo ok)"
+  unset OQ_CACHE_DIR
   echo "kernel cache: $kc_pass passed, $kc_fail failed"
   add "$kc_pass" "$kc_fail"
 fi
