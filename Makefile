@@ -1,14 +1,14 @@
-# OpenQuasar. `make` builds build/oq; `make test` runs every test; `make demo` runs the
-# histogram tutorial; `make examples` runs the gallery (examples/README.md) into
-# build/examples. Plain C11; the only build dependencies are a C compiler and make
-# (tools/deps.sh checks, and installs what is missing when run as root).
+# OpenQuasar. `make` builds build/oq; `make install PREFIX=...` installs it; `make test` runs
+# every test; `make demo` runs the histogram tutorial; `make examples` runs the gallery
+# (examples/README.md) into build/examples. Plain C11; the only build dependencies are a C
+# compiler and make (tools/deps.sh checks, and installs what is missing when run as root).
 # `make NO_IMAGES=1` builds without libpng/libjpeg/libtiff: imread and imwrite report an
 # error (src/runtime/noimage/rt_image.c). CUDA is loaded at run time (dlopen): no build dependency.
 CC      ?= cc
 CFLAGS  ?= -O2 -g
 # -fno-tree-slp-vectorize: GCC 12 -O2 drops the (double)(float)x rounding of rt_round when
 # it vectorizes straight-line code (complex results came out unrounded).
-CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -Isrc -DOQ_LIBDIR=\"$(CURDIR)/lib\" -fno-tree-slp-vectorize
+CFLAGS  += -std=c11 -Wall -Wextra -D_GNU_SOURCE -MMD -MP -Isrc -fno-tree-slp-vectorize
 LDLIBS  += -lm -ldl -lpthread
 
 # The source tree is in layers (src/LAYERS, docs/design.md); includes are written from src/.
@@ -58,9 +58,9 @@ examples: deps build/oq
 bench: build/oq
 	@bash bench/run.sh
 
-# The run-time as a library (everything but main.o), for programs that embed oq: the GPU
+# The run-time as a library (everything but the command line, src/cli), for programs that embed oq: the GPU
 # benchmarks link it with nvcc (bench/gpu: `make bench-gpu` builds and runs them).
-build/liboq.a: $(filter-out build/obj/cli/main.o,$(OBJ))
+build/liboq.a: $(filter-out build/obj/cli/%,$(OBJ))
 	rm -f $@
 	ar rcs $@ $^
 
@@ -75,8 +75,28 @@ build/bench-gpu: bench/gpu/bench.cu build/obj/bench_oqrun.o build/liboq.a
 bench-gpu: build/bench-gpu
 	build/bench-gpu bench/gpu/cases.q
 
+# `make install PREFIX=P` (default /usr/local; DESTDIR for staging): P/bin/oq finds its
+# library in P/share/openquasar/lib by its own location (src/front/libpath.h), so the
+# installed tree can be moved; the man page is docs/oq.1.
+PREFIX ?= /usr/local
+BINDIR := $(DESTDIR)$(PREFIX)/bin
+DATADIR := $(DESTDIR)$(PREFIX)/share/openquasar
+DOCDIR := $(DESTDIR)$(PREFIX)/share/doc/openquasar
+MANDIR := $(DESTDIR)$(PREFIX)/share/man/man1
+
+install: build/oq
+	install -d $(BINDIR) $(DATADIR)/lib $(DOCDIR) $(MANDIR)
+	install -m 755 build/oq $(BINDIR)/oq
+	install -m 644 lib/*.q $(DATADIR)/lib
+	install -m 644 README.md docs/*.md $(DOCDIR)
+	install -m 644 docs/oq.1 $(MANDIR)/oq.1
+
+uninstall:
+	rm -f $(BINDIR)/oq $(MANDIR)/oq.1
+	rm -rf $(DATADIR) $(DOCDIR)
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo examples bench bench-gpu clean
+.PHONY: all deps test demo examples bench bench-gpu install uninstall clean
 -include $(OBJ:.o=.d)

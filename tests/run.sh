@@ -10,7 +10,8 @@
 #                  status and an extended regex that the FIRST line of stderr must match
 #   explain        tests/explain/*.q: stdout of `oq check --explain` equals tests/explain/NAME.out
 #   parloop-diff   programs with parallel loops print the same with --no-parloop
-#   cli            usage errors, missing files, --version, check, parse --dump
+#   cli            usage errors, missing files, --version, check, parse --dump, `oq FILE.q`,
+#                  `oq run -`, make install into a temporary prefix (run from there)
 # The .q groups run once per target in $OQ_TEST_TARGETS (default: interp cpu), in parallel,
 # plus the pseudo-target cudacheck when NVRTC is installed (lang, seeds_run and cpu on the CPU
 # with OQ_CUDA_CHECK=1: every kernel's CUDA source must compile with NVRTC for sm_90),
@@ -435,6 +436,64 @@ for prec in single double; do
     cli_fail=$((cli_fail + 1))
   fi
 done
+# the short form, the program from standard input, run --help, emit's program arguments
+cli "oq FILE.q runs it" 0 out "^$(head -n 1 tests/print/ints.out)\$" -- "$ok_file"
+cli "oq [options] FILE.q runs it" 0 out '^hello 7 2\.5 x$' -- --target interp tests/examples/main_args.q hello 7 2.5
+cli "run --help" 0 out '^usage: oq run \[options\] FILE\.q' -- run --help
+cli "oq help lists the cache commands" 0 out 'oq cache info\|clear\|prune' -- help
+cli "emit takes program arguments" 0 out '^hello 7 2\.5 x$' -- emit --target c tests/examples/main_args.q hello 7 2.5
+stdin_run() {   # stdin_run DESCRIPTION WANT_STATUS PROGRAM-TEXT WANT-STDOUT STDERR-REGEX -- ARGS...
+  # (stderr's lines joined by |; an empty STDERR-REGEX: nothing on stderr)
+  local what=$1 want=$2 text=$3 want_out=$4 regex=$5 rc
+  shift 6
+  printf '%s' "$text" | timeout -k 5 30 "$OQ" "$@" >"$tmp/cli.out" 2>"$tmp/cli.err"
+  rc=$?
+  if [ "$rc" -eq "$want" ] && [ "$(cat "$tmp/cli.out")" = "$want_out" ] &&
+     { [ -z "$regex" ] && [ ! -s "$tmp/cli.err" ] || tr '\n' '|' <"$tmp/cli.err" | grep -Eq -- "$regex"; }; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: $what: oq $* <program exited with $rc (want $want)"
+    first_lines "$tmp/cli.out" 3
+    first_lines "$tmp/cli.err" 3
+    cli_fail=$((cli_fail + 1))
+  fi
+}
+stdin_run "oq run - reads the program from stdin" 0 $'x = 40\nprint(x + 2)\n' 42 '' -- run --target cpu -
+stdin_run "oq - with program arguments" 0 $'function [] = main(a : int = 1)\n    print(a * 2)\nendfunction\n' 14 '' -- - 7
+stdin_run "errors of a program from stdin name <stdin>" 1 $'x = 1\ny = nope + 1\n' '' \
+  "^<stdin>:2:5: error: unknown name 'nope'\|y = nope \+ 1\|    \^" -- run -
+# make install: the binary finds its library beside it (no path baked in at build time), the
+# man page and docs are installed, and the demo runs from the prefix; OQ_PATH adds folders
+if grep -aq "$PWD/lib" "$OQ"; then
+  echo "FAIL cli: $OQ holds the path of the checkout's lib/"; cli_fail=$((cli_fail + 1))
+else cli_pass=$((cli_pass + 1)); fi
+prefix=$tmp/prefix
+if make -s install PREFIX="$prefix" >"$tmp/install.log" 2>&1 && [ -x "$prefix/bin/oq" ] &&
+   [ -f "$prefix/share/man/man1/oq.1" ] && [ -f "$prefix/share/doc/openquasar/language.md" ] &&
+   [ -f "$prefix/share/openquasar/lib/imfilter.q" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: make install PREFIX=$prefix"; first_lines "$tmp/install.log" 5; cli_fail=$((cli_fail + 1)); fi
+mkdir -p "$tmp/away/demo" "$tmp/mods"
+cp tests/lang/lib_imfilter.q "$tmp/away/"
+installed() {   # installed DESCRIPTION REGEX -- ARGS...: the installed oq, run in $tmp/away, succeeds
+  local what=$1 regex=$2
+  shift 3
+  if (cd "$tmp/away" && timeout -k 5 120 "$prefix/bin/oq" "$@" >"$tmp/inst.out" 2>"$tmp/inst.err") &&
+     grep -Eq -- "$regex" "$tmp/inst.out"; then cli_pass=$((cli_pass + 1))
+  else echo "FAIL cli: installed oq: $what"; first_lines "$tmp/inst.err" 3; cli_fail=$((cli_fail + 1)); fi
+}
+installed "imports its library (imfilter.q)" '^lib_imfilter: ok' -- run --target cpu lib_imfilter.q
+printf 'function y = twice(x)\n    y = 2 * x\nendfunction\n' >"$tmp/mods/twice.q"
+printf 'import "twice.q"\nprint(twice(21))\n' >"$tmp/away/use_mod.q"
+OQ_PATH=$tmp/nowhere:$tmp/mods installed "finds a module in OQ_PATH" '^42$' -- use_mod.q
+if [ "${OQ_NO_IMAGES:-}" != 1 ]; then
+  cp examples/hist_000.q "$tmp/away/demo/" && cp -r examples/lib "$tmp/away/demo/"
+  installed "runs the demo (examples/hist_000.q)" '^histogram plot written' -- \
+    demo/hist_000.q "$PWD/examples/data/chelsea.png" "$tmp/away/hist.png" 64 1
+fi
+mv "$prefix/share/openquasar/lib" "$prefix/share/openquasar/lib.off"
+if ! (cd "$tmp/away" && "$prefix/bin/oq" check lib_imfilter.q >/dev/null 2>"$tmp/inst.err") &&
+   grep -q "cannot import 'imfilter.q'" "$tmp/inst.err"; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: installed oq without its library still imports imfilter.q"; cli_fail=$((cli_fail + 1)); fi
 if nvrtc_found; then   # a CUDA compile error shows the generated line and the Quasar line
   export OQ_CUDA_CHECK=1 OQ_DEV_CUDA_BREAK=1
   cli "NVRTC error names both lines" 1 err \
@@ -446,7 +505,7 @@ echo "cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
 
 # (f) compiled kernels: a second run compiles nothing; a missing C compiler is an error
-# that names the kernel
+# that names the kernel; oq cache info | clear | prune, the size limit, stale files
 if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   kc_pass=0
   kc_fail=0
@@ -474,6 +533,53 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   rc=$?
   kc "a missing compiler is a run-time error naming the kernel" \
     "$([ $rc -eq 1 ] && head -n 1 "$tmp/kc.err" | grep -Eq "runtime error: kernel '[^']+': the C compiler '/nonexistent' failed" && echo ok)"
+  # oq cache info | clear | prune (runtime/cache_admin.h) on a cache of its own: A's kernels,
+  # made old, then B's; a stale temporary file, a fresh one, and a file not the cache's
+  d=$tmp/kcache3
+  export OQ_CACHE_DIR=$d
+  "$OQ" cache info >"$tmp/kc.err" 2>&1
+  kc "cache info of a cache not made yet" "$(grep -q '^entries: none' "$tmp/kc.err" && echo ok)"
+  timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  a_files=$(cd "$d" && ls oqk_*)
+  touch -d '2 days ago' "$d"/oqk_*
+  "$OQ" cache info >"$tmp/kc.err" 2>&1
+  kc "cache info counts the C kernels" "$(grep -Eq "^entries: $(ls "$d"/oqk_*.so | wc -l) C kernels, 0 CUDA images" "$tmp/kc.err" && echo ok)"
+  # a cached kernel's source includes only system headers: its hash (source, compiler
+  # command, ABI) covers all it depends on, so two checkouts or versions cannot share a
+  # wrong entry
+  kc "cached sources include no file of the checkout" "$(! grep -l '#include "' "$d"/oqk_*.c && echo ok)"
+  timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  kc "a cache hit marks its entry used" "$([ -z "$(find "$d" -name 'oqk_*.so' -mmin +60)" ] && echo ok)"
+  touch -d '2 days ago' "$d"/oqk_*
+  timeout 120 "$OQ" run --target cpu tests/lang/device_functions.q >/dev/null 2>"$tmp/kc.err"
+  b_bytes=0
+  for f in "$d"/oqk_*; do
+    case " $(echo $a_files) " in *" ${f##*/} "*) ;; *) b_bytes=$((b_bytes + $(stat -c %s "$f"))) ;; esac
+  done
+  touch -d '2 hours ago' "$d/tmp_0123_99999_1.c"
+  touch "$d/tmp_4567_99999_2.c" "$d/notes.txt"
+  OQ_CACHE_MAX=$b_bytes "$OQ" cache prune >"$tmp/kc.err" 2>&1
+  left=$(cd "$d" && ls | tr '\n' ' ')
+  kept_a=0
+  for f in $a_files; do [ -e "$d/$f" ] && kept_a=$((kept_a + 1)); done
+  kc "cache prune: the least recently used go, down to OQ_CACHE_MAX" \
+    "$([ "$kept_a" = 0 ] && ls "$d"/oqk_*.so >/dev/null 2>&1 && grep -q '^removed [1-9][0-9]* entries and 1 temporary files' "$tmp/kc.err" && echo ok)"
+  kc "cache prune: stale temporary files go, fresh ones and other files stay" \
+    "$([[ $left != *tmp_0123* && $left == *tmp_4567* && $left == *notes.txt* ]] && echo ok)"
+  # writing an entry prunes too (at most every CACHE_PRUNE_EVERY_S: prune.stamp made old)
+  touch -d '2 days ago' "$d"/oqk_*
+  touch -d '1 day ago' "$d/prune.stamp"
+  OQ_CACHE_MAX=1 timeout 120 "$OQ" run --target cpu tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "compiling past OQ_CACHE_MAX removes the least recently used" \
+    "$([ $rc -eq 0 ] && [ -z "$(find "$d" -name 'oqk_*' -mmin +60)" ] && echo ok)"
+  "$OQ" cache clear >"$tmp/kc.err" 2>&1
+  left=$(cd "$d" && ls | tr '\n' ' ')
+  kc "cache clear removes every entry and temporary file, nothing else" \
+    "$([[ $left != *oqk_* && $left != *tmp_* && $left == *notes.txt* ]] && grep -q 'the cache holds 0 entries' "$tmp/kc.err" && echo ok)"
+  "$OQ" cache frobnicate >/dev/null 2>"$tmp/kc.err"
+  kc "cache with an unknown command is a usage error" "$([ $? -eq 2 ] && grep -q 'usage: oq cache' "$tmp/kc.err" && echo ok)"
+  unset OQ_CACHE_DIR
   echo "kernel cache: $kc_pass passed, $kc_fail failed"
   add "$kc_pass" "$kc_fail"
 fi

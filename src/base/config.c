@@ -37,6 +37,20 @@ static int int_in(const char *name, int lo, int hi, int def) {
   return v >= lo && v <= hi ? v : def;
 }
 
+/* A size in bytes with an optional K, M or G (powers of 1024) when set and well formed,
+   else def. */
+static long long size_in(const char *name, long long def) {
+  const char *e = text(name);
+  if (!e) return def;
+  char *end;
+  long long v = strtoll(e, &end, 10);
+  int shift = *end == 'K' || *end == 'k' ? 10 : *end == 'M' || *end == 'm' ? 20 :
+              *end == 'G' || *end == 'g' ? 30 : 0;
+  if (shift) end++;
+  if (end == e || *end || v < 0 || v > (1LL << 62 >> shift)) return def;
+  return v << shift;
+}
+
 static void load_dev(OqDevConfig *d) {
   d->cpu_idx32 = set_not_0("OQ_DEV_CPU_IDX32");
   d->no_idx32 = set_not_0("OQ_DEV_NO_IDX32");
@@ -71,6 +85,8 @@ void config_load(void) {
   const char *home = text("HOME");
   if (text("OQ_CACHE_DIR")) snprintf(c->cache_dir, sizeof c->cache_dir, "%s", text("OQ_CACHE_DIR"));
   else snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/openquasar", home ? home : "/tmp");
+  c->cache_max = size_in("OQ_CACHE_MAX", 1LL << 30);
+  c->oq_path = text("OQ_PATH");
   c->threads = text("OQ_THREADS") && atoi(text("OQ_THREADS")) > 0 ? atoi(text("OQ_THREADS")) : 0;
   c->no_parloop = on("OQ_NO_PARLOOP");
   c->show_dir = text("OQ_SHOW_DIR");

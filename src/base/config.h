@@ -43,6 +43,10 @@ typedef struct OqDevConfig {
 typedef struct OqConfig {
   const char *cc;           /* CC: the C compiler of CPU kernels ("cc") */
   char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
+  long long cache_max;      /* OQ_CACHE_MAX: bytes the kernel cache may hold before its least
+                               recently used entries go, a number with K, M or G (1 GiB);
+                               0: no limit */
+  const char *oq_path;      /* OQ_PATH: folders searched for imported modules (front/libpath.h) */
   int threads;              /* OQ_THREADS: CPU workers; 0: one per processor */
   bool no_parloop;          /* OQ_NO_PARLOOP (not 0): as --no-parloop */
   const char *show_dir;     /* OQ_SHOW_DIR: as --show-dir; NULL: none */

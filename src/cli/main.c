@@ -3,7 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <errno.h>
+#include <sys/stat.h>
 #include "base/config.h"
+#include "cli/cli.h"
 #include "interp/interp.h"
 #include "front/parse.h"
 #include "backend/cpu/rt_cpu.h"
@@ -16,31 +18,58 @@
 
 RtConfig rt_config;
 
-static void usage(FILE *out) {
-  fputs("usage: oq run [options] FILE.q [ARGS...]\n"
-        "                                   run a program (top level, then main(ARGS...))\n"
-        "       oq check [options] FILE.q   parse and check only\n"
-        "       oq emit --target c FILE.q   run, printing the C of every kernel as it is compiled\n"
-        "       oq emit --target cuda FILE.q   the same with the CUDA C++ of every kernel (runs on the CPU)\n"
-        "       oq parse --dump FILE.q      print the syntax tree\n"
-        "       oq --version | oq help\n"
-        "options:\n"
-        "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
-        "  --precision single|double        the type `scalar` (default single)\n"
-        "  --verbose                        say which back end is used\n"
-        "  --profile                        print per-kernel statistics after the run\n"
-        "  --emit-c                         print the C source of each compiled kernel\n"
-        "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
-        "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
-        "  --explain                        say for every host loop nest whether it runs as a\n"
-        "                                   kernel, and why not (check and run)\n"
-        "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_THREADS,\n"
-        "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
-        "  OQ_NO_PARLOOP=1 (as --no-parloop),\n"
-        "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1;\n"
-        "  docs/config.md lists them all\n",
-        out);
+/* Each command's synopsis, as `oq help` lists them and `oq COMMAND --help` shows its own. */
+static const struct { const char *name, *synopsis; } commands[] = {
+  { "run",   "oq run [options] FILE.q [ARGS...]\n"
+             "                                   run a program (top level, then main(ARGS...))\n"
+             "       oq [options] FILE.q [ARGS...]   the same\n"
+             "       oq run [options] - [ARGS...]   the program read from standard input\n" },
+  { "check", "oq check [options] FILE.q   parse and check only\n" },
+  { "emit",  "oq emit --target c FILE.q [ARGS...]\n"
+             "                                   run, printing the C of every kernel as it is compiled\n"
+             "       oq emit --target cuda FILE.q [ARGS...]\n"
+             "                                   the same with the CUDA C++ of every kernel (runs on the CPU)\n" },
+  { "parse", "oq parse --dump FILE.q      print the syntax tree\n" },
+  { "cache", "oq cache info|clear|prune   the kernel cache: what it holds, emptied, cut to its limit\n" },
+};
+#define NCOMMANDS (int)(sizeof commands / sizeof *commands)
+
+static const char options_help[] =
+  "options:\n"
+  "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
+  "  --precision single|double        the type `scalar` (default single)\n"
+  "  --verbose                        say which back end is used\n"
+  "  --profile                        print per-kernel statistics after the run\n"
+  "  --emit-c                         print the C source of each compiled kernel\n"
+  "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
+  "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
+  "  --explain                        say for every host loop nest whether it runs as a\n"
+  "                                   kernel, and why not (check and run)\n"
+  "  --help                           this help\n"
+  "environment: CC (kernel compiler), OQ_CACHE_DIR (compiled kernels), OQ_CACHE_MAX (its\n"
+  "  size limit), OQ_PATH (folders of imported modules), OQ_THREADS,\n"
+  "  OQ_SHOW_DIR (as --show-dir), OQ_SHOW_WAIT=0 (do not wait for imshow windows at the end),\n"
+  "  OQ_NO_PARLOOP=1 (as --no-parloop),\n"
+  "  OQ_CUDA_CHECK=1 (also compile every kernel's CUDA with NVRTC), OQ_CUDA_EAGER=1;\n"
+  "  docs/config.md (and `man oq`) lists them all\n";
+
+static int command_index(const char *name) {
+  for (int i = 0; i < NCOMMANDS; i++)
+    if (!strcmp(commands[i].name, name)) return i;
+  return -1;
 }
+
+/* `oq help`: every command; `oq COMMAND --help`: that one (index cmd). */
+static void usage_of(FILE *out, int cmd) {
+  for (int i = 0; i < NCOMMANDS; i++) {
+    if (cmd >= 0 && i != cmd) continue;
+    fprintf(out, "%s %s", i == (cmd < 0 ? 0 : cmd) ? "usage:" : "      ", commands[i].synopsis);
+  }
+  if (cmd < 0) fputs("       oq --version | oq help | oq COMMAND --help\n", out);
+  fputs(options_help, out);
+}
+
+static void usage(FILE *out) { usage_of(out, -1); }
 
 static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "oq: ");
@@ -48,6 +77,31 @@ static int usage_error(const char *fmt, const char *arg) {
   fprintf(stderr, "\n");
   usage(stderr);
   return 2;
+}
+
+/* `oq FILE.q ...` runs FILE.q: a first word that is no command but a program (a .q file,
+   `-` for standard input, an existing file) or an option of run's. */
+static bool runs_as_program(const char *word) {
+  size_t n = strlen(word);
+  struct stat st;
+  return (n > 2 && !strcmp(word + n - 2, ".q")) || word[0] == '-' ||
+         (stat(word, &st) == 0 && S_ISREG(st.st_mode));
+}
+
+/* The program: the file at path, or standard input for `-` (named <stdin> in messages). */
+static SrcFile *load_program(const char *path) {
+  if (strcmp(path, "-")) return srcfile_load(path);
+  size_t cap = 4096, n = 0;
+  char *text = malloc(cap);
+  for (size_t got; (got = fread(text + n, 1, cap - n - 1, stdin)) > 0;) {
+    n += got;
+    if (n + 1 >= cap) text = realloc(text, cap *= 2);
+  }
+  text[n] = 0;
+  if (ferror(stdin)) { free(text); errno = EIO; return NULL; }
+  SrcFile *f = srcfile_from_string("<stdin>", text);
+  free(text);
+  return f;
 }
 
 int main(int argc, char **argv) {
@@ -61,14 +115,19 @@ int main(int argc, char **argv) {
     usage(stdout);
     return 0;
   }
-  if (strcmp(cmd, "run") && strcmp(cmd, "check") && strcmp(cmd, "parse") && strcmp(cmd, "emit"))
-    return usage_error("unknown command '%s'", cmd);
-
   config_load();
+  if (!strcmp(cmd, "cache")) return cache_command(argc - 2, argv + 2);
+  int first = 2;   /* the first argument after the command */
+  if (command_index(cmd) < 0) {
+    if (!runs_as_program(cmd)) return usage_error("unknown command '%s'", cmd);
+    cmd = "run";
+    first = 1;
+  }
+
   InterpOptions opt = { .target = TARGET_AUTO, .argv0 = argv[0] };
   const char *path = NULL;
   bool dump = false;
-  for (int i = 2; i < argc; i++) {
+  for (int i = first; i < argc; i++) {
     const char *a = argv[i];
     if (!strcmp(a, "--target") && i + 1 < argc) {
       const char *t = argv[++i];
@@ -92,10 +151,13 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--no-parloop")) opt.no_parloop = true;
     else if (!strcmp(a, "--explain")) opt.explain = true;
     else if (!strcmp(a, "--dump")) dump = true;
-    else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+      usage_of(stdout, command_index(cmd));
+      return 0;
+    } else if (a[0] == '-' && a[1]) return usage_error("unknown option '%s'", a);
     else if (!path) {
       path = a;
-      if (!strcmp(cmd, "run")) {   /* the rest belongs to the program */
+      if (!strcmp(cmd, "run") || !strcmp(cmd, "emit")) {   /* the rest belongs to the program */
         opt.args = argv + i + 1;
         opt.nargs = argc - i - 1;
         break;
@@ -104,9 +166,10 @@ int main(int argc, char **argv) {
   }
   if (!path) return usage_error("%s: no input file", cmd);
 
-  SrcFile *file = srcfile_load(path);
+  SrcFile *file = load_program(path);
   if (!file) {
-    fprintf(stderr, "oq: error: cannot read '%s': %s\n", path, strerror(errno));
+    fprintf(stderr, "oq: error: cannot read '%s': %s\n", strcmp(path, "-") ? path : "<stdin>",
+            strerror(errno));
     return 1;
   }
   Arena arena = {0};

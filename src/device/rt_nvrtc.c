@@ -13,6 +13,7 @@
 #include "base/config.h"
 #include "device/rt_cuda.h"
 #include "runtime/rt_cache.h"
+#include "runtime/cache_admin.h"
 
 /* ---- the part of nvrtc.h that is used ---- */
 typedef int nvrtcResult;
@@ -232,6 +233,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
   if ((*image = read_all(path, size))) {
     cuda_stats.cache_hits++;
+    cache_touch(path);   /* its place in the least-recently-used order (cache_admin.h) */
     return true;
   }
 
@@ -248,6 +250,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
   *image = program_image(prog, cubin, size, program_name, loc);
   nv.DestroyProgram(&prog);
-  rt_cache_write(path, *image, *size);   /* a failure only costs a recompilation later */
+  if (rt_cache_write(path, *image, *size)) cache_written(path);   /* a failure only costs a
+                                                                   recompilation later */
   return true;
 }

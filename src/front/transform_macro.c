@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "front/libpath.h"
 #include "front/parse.h"
 #include "front/transform.h"
 
@@ -327,7 +328,7 @@ static bool loaded_already(Mx *M, const char *real) {
   return false;
 }
 
-/* The file an import names: next to the importing file, else in OpenQuasar's lib/. */
+/* The file an import names: next to the importing file, else a library module (libpath.h). */
 static SrcFile *import_source(const Node *program, const Node *imp) {
   const SrcFile *from = program->loc.file;
   char *dir = strdup(from && from->path ? from->path : ".");
@@ -335,11 +336,7 @@ static SrcFile *import_source(const Node *program, const Node *imp) {
   snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
   free(dir);
   SrcFile *f = srcfile_load(path);
-  if (!f) {
-    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, imp->str);
-    f = srcfile_load(path);
-  }
-  return f;
+  return f ? f : libpath_load(imp->str);
 }
 
 /* Takes in program's macros, then loads the files it imports, theirs too. */

@@ -14,10 +14,6 @@
 #include "front/parse.h"
 #include "front/transform.h"
 
-#ifndef OQ_LIBDIR
-#define OQ_LIBDIR "lib"
-#endif
-
 typedef struct Scope {
   struct Scope *parent;
   Func *func;

@@ -22,6 +22,7 @@
 #include "backend/cpu/rt_cpu.h"
 #include "backend/plan.h"
 #include "codegen/codegen.h"
+#include "runtime/cache_admin.h"
 #include "runtime/rt_cache.h"
 #include "device/rt_cuda.h"
 #include "backend/rt_profile.h"
@@ -92,7 +93,11 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   snprintf(err, sizeof err, "%s/oqk_%016llx.err", dir, (unsigned long long)h);   /* never kept */
   *cached = false;
   void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (lib) { *cached = true; return lib; }
+  if (lib) {
+    cache_touch(so);   /* its place in the least-recently-used order (cache_admin.h) */
+    *cached = true;
+    return lib;
+  }
   rt_cache_temp(tso, sizeof tso, so);
   rt_cache_temp(terr, sizeof terr, err);
   if (!rt_cache_write(csrc, src, strlen(src)))
@@ -116,6 +121,7 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   if (!rt_cache_publish(tso, so)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
   lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
+  cache_written(so);
   return lib;
 }
 
