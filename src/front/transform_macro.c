@@ -327,19 +327,29 @@ static bool loaded_already(Mx *M, const char *real) {
   return false;
 }
 
-/* The file an import names: next to the importing file, else in OpenQuasar's lib/. */
+/* The lib/ file of a module: Quasar's native modules (`import "Quasar.Video.dll"`) are
+   lib/Quasar.Video.q, which says what OpenQuasar provides of them. */
+static SrcFile *library_source(const char *name) {
+  char path[PATH_MAX];
+  size_t n = strlen(name);
+  if (n > 4 && !strcmp(name + n - 4, ".dll"))
+    snprintf(path, sizeof path, "%s/%.*s.q", OQ_LIBDIR, (int)(n - 4), name);
+  else
+    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, name);
+  return srcfile_load(path);
+}
+
+/* The file an import names: an absolute path as it is; else next to the importing file,
+   else in OpenQuasar's lib/. */
 static SrcFile *import_source(const Node *program, const Node *imp) {
+  if (imp->str[0] == '/') return srcfile_load(imp->str);
   const SrcFile *from = program->loc.file;
   char *dir = strdup(from && from->path ? from->path : ".");
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
   free(dir);
   SrcFile *f = srcfile_load(path);
-  if (!f) {
-    snprintf(path, sizeof path, "%s/%s", OQ_LIBDIR, imp->str);
-    f = srcfile_load(path);
-  }
-  return f;
+  return f ? f : library_source(imp->str);
 }
 
 /* Takes in program's macros, then loads the files it imports, theirs too. */
