@@ -480,20 +480,22 @@ static int declared_dims(const Type *ty) {
   return ty->kind == TY_ARRAY ? ty->fixed_len : 0;
 }
 
-/* A launch of more dimensions (beyond trailing 1s) than `pos`, `blkpos` or `blkdim` is
-   declared to hold would cover part of the data silently (parallel_do([4,4], y, k) with
-   pos : int): an error, as in Quasar. Fewer dimensions are padded (special_value). */
+/* A launch that `pos`, `blkpos` or `blkdim` cannot hold would cover part of the data silently
+   (parallel_do([4,4], y, k) with pos : int): an error, as in Quasar. An int holds a launch
+   with at most one dimension above 1 (seed 107's [1, BLOCK_SIZE]); an ivecN one whose
+   dimensions past N are 1. Shorter launches are padded (special_value). */
 static void check_launch_dims(const Launch *L) {
-  int D = L->D;
-  while (D > 1 && L->dims[D - 1] == 1) D--;
+  int wide = 0, last = 0;   /* dimensions above 1; 1 + the last of them */
+  for (int d = 0; d < L->D; d++)
+    if (L->dims[d] > 1) wide++, last = d + 1;
   const Func *f = L->func;
   for (int i = 0; i < f->nparams; i++) {
     const Param *p = &f->params[i];
     if (strcmp(p->name, "pos") && strcmp(p->name, "blkpos") && strcmp(p->name, "blkdim")) continue;
     int n = declared_dims(p->type);
-    if (n && D > n)
+    if (n && (n == 1 ? wide > 1 : last > n))
       rt_error(L->site->loc, "parallel_do: kernel '%s' declares '%s : %s' (%d-D), but the launch is %d-D",
-               callable_name(L->kernel), p->name, p->type->name ? p->type->name : "int", n, D);
+               callable_name(L->kernel), p->name, p->type->name ? p->type->name : "int", n, L->D);
   }
 }
 

@@ -512,6 +512,7 @@ BUILTIN(cumsum) {
   else
     while (d < a->rank - 1 && a->dims[d] == 1) d++;
   if (d < 0) rt_error(loc, "cumsum: negative dimension %lld", (long long)d);
+  if (argc > 1 && a->rank == 1) d = d == 1 ? 0 : 1;   /* a vec is a 1 x N row: along d = 1 */
   int64_t outer, n, inner;
   split_at(a, d, &outer, &n, &inner);
   NumClass c = el_class(a->elem);

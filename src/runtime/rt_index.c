@@ -305,17 +305,19 @@ void rt_shape_normalize(int *rank, int64_t *dims) {
   }
 }
 
-/* The shape of x[i, j, ...] with at least one range or ':' among two or more indices: one
-   dimension per index (a number gives 1), under Quasar's rule, so A[0..h-1, j] is an h x 1
-   column, A[i, :] a vec and C[:, :, k] a matrix. x[ix] with one index list keeps the list's
-   length. */
+/* The shape of x[i, j, ...] with at least one range or ':' among two or more indices: the
+   leading indices that are numbers are dropped (masks[t, :, :] is a matrix, img[i, j, 0..2]
+   a vec), then one dimension per index, a number giving 1, under Quasar's rule: A[0..h-1, j]
+   is an h x 1 column, A[i, :] a vec and C[:, :, k] a matrix. x[ix] with one index list
+   keeps the list's length. */
 static int result_shape(const Plan *p, int nidx, int64_t *dims) {
   if (nidx < 2 || p->ndim != nidx) {
     memcpy(dims, p->kept_dims, sizeof(int64_t) * (size_t)p->nkept);
     return p->nkept;
   }
-  int rank = nidx;
-  for (int d = 0; d < nidx; d++) dims[d] = p->count[d];
+  int first = 0, rank = 0;
+  while (!p->kept[first]) first++;   /* nkept > 0: some index is kept */
+  for (int d = first; d < nidx; d++) dims[rank++] = p->count[d];
   rt_shape_normalize(&rank, dims);
   return rank;
 }

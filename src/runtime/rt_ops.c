@@ -234,16 +234,18 @@ static void compare(Op op, NumClass cx, NumClass cy, Array *r, const Operand *x,
 }
 
 /* Matrix product. A vec is a 1 x N row on either side (Quasar's rule), so transpose(v)*v is
-   the N x N outer product and v*transpose(w) the 1 x 1 inner product; an m x N matrix
-   times a vector is written A*transpose(v). Operands are first loaded into
-   double/complex/int64 buffers. */
+   the N x N outer product and an m x N matrix times a vector is written A*transpose(v).
+   vec*vec of equal lengths stays the inner product, a number, as compiled kernels have it
+   (kernel_sema.c: vec3*vec3). Operands are first loaded into double/complex/int64 buffers. */
 static Value matmul(Value va, Value vb, SrcLoc loc) {
   const Array *A = va.arr, *B = vb.arr;
   if (A->rank > 2 || B->rank > 2)
     rt_error(loc, "matrix product '*' needs vectors or matrices, got %s and %s",
              rt_kind_name(va), rt_kind_name(vb));
   int64_t m = A->rank == 1 ? 1 : A->dims[0], n = A->rank == 1 ? A->dims[0] : A->dims[1];
+  bool inner = A->rank == 1 && B->rank == 1 && A->dims[0] == B->dims[0];
   int64_t n2 = B->rank == 1 ? 1 : B->dims[0], p = B->rank == 1 ? B->dims[0] : B->dims[1];
+  if (inner) n2 = n, p = 1;
   if (n != n2) {
     char sa[200], sb[200];
     rt_error(loc, "inner dimensions disagree in '*': %s and %s (a vec is a 1 x N row)",
@@ -289,6 +291,11 @@ static Value matmul(Value va, Value vb, SrcLoc loc) {
         }
         arr_store_c(R, i * p + j, creal(s), cimag(s));
       }
+  }
+  if (inner) {
+    Value v = arr_get(R, 0);
+    val_release(v_array(R));
+    return v;
   }
   return v_array(R);
 }

@@ -56,6 +56,7 @@ same_shape(repmat(v, [2, 1]), [2, 3])
 same_shape(repmat(v, [1, 2]), [6])
 
 % the matrix product: a vec is a row on either side
+assert(v * [2, 3, 4] == -2 + 3)            % vec * vec of one length: the inner product
 O = transpose(v) * v                       % 3 x 1 times 1 x 3: the outer product
 same_shape(O, [3, 3])
 for a = 0..2
@@ -90,6 +91,12 @@ endfor
 same_shape(sum(v, 1), [1])                 % along a vec's row: one element
 assert(sum(v, 1)[0] == 0)
 same_shape(sum(v, 0), [3])                 % along its single row: the vec itself
+cs = cumsum(v, 1)                          % cumsum(x, dim) the same way
+c0 = cumsum(v, 0)
+for k = 0..2
+    assert(cs[k] == sum(v[0..k]))
+    assert(c0[k] == v[k])
+endfor
 
 % concatenation stacks rows: [v, v] is 2 x 3
 same_shape([v, v], [2, 3])
