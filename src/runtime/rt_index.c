@@ -305,21 +305,22 @@ void rt_shape_normalize(int *rank, int64_t *dims) {
   }
 }
 
-/* The shape of x[i, j, ...] with at least one range or ':' among two or more indices: the
-   leading indices that are numbers are dropped (masks[t, :, :] is a matrix, img[i, j, 0..2]
-   a vec), then one dimension per index, a number giving 1, under Quasar's rule: A[0..h-1, j]
-   is an h x 1 column, A[i, :] a vec and C[:, :, k] a matrix. x[ix] with one index list
-   keeps the list's length. */
+/* The shape of x[i, j, ...] with at least one range or ':' among two or more indices, as in
+   Quasar: one dimension per index, a number giving 1; trailing numbers are dropped down to
+   two dimensions, then leading numbers (A[i, :] is a vec: Quasar's 1 x w row). So
+   A[0..h-1, j] is an h x 1 column, y[i, 0..3, k] a vec, C[:, :, k] a matrix, C[:, j, :] an
+   h x 1 x c cube, C[i, :, :] a w x c matrix (Quasar: 1 x w x c), and a range keeps its
+   dimension even when it has one element. x[ix] with one index list keeps its length. */
 static int result_shape(const Plan *p, int nidx, int64_t *dims) {
   if (nidx < 2 || p->ndim != nidx) {
     memcpy(dims, p->kept_dims, sizeof(int64_t) * (size_t)p->nkept);
     return p->nkept;
   }
-  int first = 0, rank = 0;
+  int first = 0, last = nidx;
+  while (last > 2 && !p->kept[last - 1]) last--;
   while (!p->kept[first]) first++;   /* nkept > 0: some index is kept */
-  for (int d = first; d < nidx; d++) dims[rank++] = p->count[d];
-  rt_shape_normalize(&rank, dims);
-  return rank;
+  for (int d = first; d < last; d++) dims[d - first] = p->count[d];
+  return last - first;
 }
 
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {

@@ -41,6 +41,11 @@ row = A[1, :]
 same_shape(row, [w])
 assert(row[3] == A[1, 3])
 same_shape(A[0..1, 1..2], [2, 2])
+C = zeros(2, 3, 4)
+same_shape(C[1, 0..2, 3], [3])             % 1 x 3 x 1: a row
+same_shape(C[0..1, 2, 3], [2, 1])          % 2 x 1 x 1: a column
+same_shape(C[:, :, 1], [2, 3])
+same_shape(C[:, 1, :], [2, 1, 4])
 
 % so repmat(A[0..h-1, j], [1, r]) is h x r: every column a copy of column j
 r = 5
