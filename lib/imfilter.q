@@ -5,21 +5,26 @@
 %   y = gaussian_filter(x, sigma)  separable Gaussian blur, radius ceil(3*sigma)
 %
 % The mask's centre is element [floor(rows/2), floor(cols/2)]. Outside the image the
-% nearest edge pixel is used ('clamped), so flat images stay flat.
+% nearest edge pixel is used ('clamped), so flat images stay flat. A vec mask is a 1 x N
+% row (Quasar's rule): imfilter(x, [1,2,1]/4) filters along each row, and
+% imfilter(x, transpose([1,2,1]/4)) along each column.
 
 function y : cube = imfilter(x : cube, mask : mat)
-    function [] = __kernel__ correlate(x : cube'clamped, y : cube'unchecked, mask : mat'unchecked, _
-                                       cy : int, cx : int, pos : ivec3)
+    function [] = __kernel__ correlate(x : cube'clamped, y : cube'unchecked, mask : vec'unchecked, _
+                                       rows : int, cols : int, cy : int, cx : int, pos : ivec3)
         total = 0.0
-        for m = 0..size(mask,0)-1
-            for n = 0..size(mask,1)-1
-                total += x[pos[0] + m - cy, pos[1] + n - cx, pos[2]] * mask[m, n]
+        for m = 0..rows-1
+            for n = 0..cols-1
+                total += x[pos[0] + m - cy, pos[1] + n - cx, pos[2]] * mask[m*cols + n]
             endfor
         endfor
         y[pos] = total
     endfunction
+    rows = numel(size(mask)) == 1 ? 1 : size(mask, 0)
+    cols = int(numel(mask) / rows)
     y = zeros(size(x))
-    parallel_do(size(y), x, y, mask, int(floor(size(mask,0)/2)), int(floor(size(mask,1)/2)), correlate)
+    parallel_do(size(y), x, y, reshape(mask, numel(mask)), rows, cols, _
+                int(floor(rows/2)), int(floor(cols/2)), correlate)
 endfunction
 
 % The normalized 1-D Gaussian of standard deviation sigma, 2*ceil(3*sigma)+1 taps.

@@ -328,15 +328,27 @@ static bool loaded_already(Mx *M, const char *real) {
   return false;
 }
 
-/* The file an import names: next to the importing file, else a library module (libpath.h). */
+/* A library module (libpath.h): Quasar's native modules (`import "Quasar.Video.dll"`) are
+   Quasar.Video.q there, which says what OpenQuasar provides of them. */
+static SrcFile *library_source(const char *name) {
+  size_t n = strlen(name);
+  if (n <= 4 || strcmp(name + n - 4, ".dll")) return libpath_load(name);
+  char q[PATH_MAX];
+  snprintf(q, sizeof q, "%.*s.q", (int)(n - 4), name);
+  return libpath_load(q);
+}
+
+/* The file an import names: an absolute path as it is; else next to the importing file,
+   else a library module (libpath.h). */
 static SrcFile *import_source(const Node *program, const Node *imp) {
+  if (imp->str[0] == '/') return srcfile_load(imp->str);
   const SrcFile *from = program->loc.file;
   char *dir = strdup(from && from->path ? from->path : ".");
   char path[PATH_MAX];
   snprintf(path, sizeof path, "%s/%s", dirname(dir), imp->str);
   free(dir);
   SrcFile *f = srcfile_load(path);
-  return f ? f : libpath_load(imp->str);
+  return f ? f : library_source(imp->str);
 }
 
 /* Takes in program's macros, then loads the files it imports, theirs too. */

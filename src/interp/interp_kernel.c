@@ -473,6 +473,32 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");
 }
 
+/* The dimensions a special parameter's declared type holds: 1 for int/scalar, N for
+   ivecN/vecN, 0 (any) when untyped or of open length. */
+static int declared_dims(const Type *ty) {
+  if (ty->kind == TY_INT || ty->kind == TY_SCALAR) return 1;
+  return ty->kind == TY_ARRAY ? ty->fixed_len : 0;
+}
+
+/* A launch that `pos`, `blkpos` or `blkdim` cannot hold would cover part of the data silently
+   (parallel_do([4,4], y, k) with pos : int): an error, as in Quasar. An int holds a launch
+   with at most one dimension above 1 (seed 107's [1, BLOCK_SIZE]); an ivecN one whose
+   dimensions past N are 1. Shorter launches are padded (special_value). */
+static void check_launch_dims(const Launch *L) {
+  int wide = 0, last = 0;   /* dimensions above 1; 1 + the last of them */
+  for (int d = 0; d < L->D; d++)
+    if (L->dims[d] > 1) wide++, last = d + 1;
+  const Func *f = L->func;
+  for (int i = 0; i < f->nparams; i++) {
+    const Param *p = &f->params[i];
+    if (strcmp(p->name, "pos") && strcmp(p->name, "blkpos") && strcmp(p->name, "blkdim")) continue;
+    int n = declared_dims(p->type);
+    if (n && (n == 1 ? wide > 1 : last > n))
+      rt_error(L->site->loc, "parallel_do: kernel '%s' declares '%s : %s' (%d-D), but the launch is %d-D",
+               callable_name(L->kernel), p->name, p->type->name ? p->type->name : "int", n, L->D);
+  }
+}
+
 static void bind_kernel_args(Launch *L, int nargs, Value *args) {
   Func *f = L->func;
   const char *kname = callable_name(L->kernel);
@@ -508,6 +534,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   parse_launch_size(&L, argv[0], site->loc);
   plan_blocks(L.D, L.dims, L.explicit_blk, plan_long_rows(L.func), L.blk, L.cnt);
   bind_kernel_args(&L, argc - 2, argv + 1);
+  check_launch_dims(&L);
   FuncInfo *fi = func_info(L.func);
   L.fibers = fi->uses_barrier;
   L.grid_fibers = fi->uses_grid_barrier;

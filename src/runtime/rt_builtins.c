@@ -447,8 +447,10 @@ static void split_at(const Array *x, int64_t d, int64_t *outer, int64_t *n, int6
   *n = d < x->rank ? x->dims[d] : 1;
 }
 
-/* f(x): over all elements; f(x, d): along dimension d, which is removed from the result
-   (a vec reduced along its only dimension gives a number). */
+/* f(x): over all elements; f(x, d): along dimension d, which becomes 1 in the result, under
+   Quasar's shape rule (rt_shape_normalize): sum(A, 0) of an h x w matrix is a vec of w,
+   sum(A, 1) an h x 1 column. A vec is a 1 x N row: sum(v, 1) is a vec of one element and
+   sum(v, 0) a copy of v. */
 static Value reduce(Red r, int argc, const Value *argv, SrcLoc loc) {
   const char *fn = red_name[r];
   Value x = argv[0];
@@ -463,12 +465,18 @@ static Value reduce(Red r, int argc, const Value *argv, SrcLoc loc) {
   if (argc == 1) return reduce_run(r, a, 0, a->numel, 1, loc);
   int64_t d = arg_int(fn, argv[1], loc), outer, n, inner;
   if (d < 0) rt_error(loc, "%s: negative dimension %lld", fn, (long long)d);
+  Array row = *a;   /* a vec is a 1 x N row */
+  if (a->rank == 1) {
+    row.rank = 2;
+    row.dims[0] = 1;
+    row.dims[1] = a->dims[0];
+    a = &row;
+  }
   split_at(a, d, &outer, &n, &inner);
   int64_t dims[OQ_MAX_RANK];
-  int rank = 0;
-  for (int k = 0; k < a->rank; k++)
-    if (k != d) dims[rank++] = a->dims[k];
-  if (rank == 0) return reduce_run(r, a, 0, n, 1, loc);
+  int rank = a->rank;   /* along a dimension past the rank: each element alone */
+  for (int k = 0; k < rank; k++) dims[k] = k == d ? 1 : a->dims[k];
+  rt_shape_normalize(&rank, dims);
   NumClass c = el_class(a->elem);
   if (c == NC_INT && r == R_MEAN) c = NC_REAL;
   Array *res = arr_new_uninit(el_for_class(c, a->elem, EL_COUNT), rank, dims);
@@ -504,6 +512,7 @@ BUILTIN(cumsum) {
   else
     while (d < a->rank - 1 && a->dims[d] == 1) d++;
   if (d < 0) rt_error(loc, "cumsum: negative dimension %lld", (long long)d);
+  if (argc > 1 && a->rank == 1) d = d == 1 ? 0 : 1;   /* a vec is a 1 x N row: along d = 1 */
   int64_t outer, n, inner;
   split_at(a, d, &outer, &n, &inner);
   NumClass c = el_class(a->elem);
@@ -569,7 +578,7 @@ BUILTIN(reshape) {
   return v_array(r);
 }
 
-/* transpose of a vec (a 1xN row) is an Nx1 matrix. */
+/* transpose of a vec (a 1xN row) is an Nx1 matrix, and that of an Nx1 matrix a vec. */
 BUILTIN(transpose) {
   (void)argc;
   Value x = argv[0];
@@ -579,7 +588,9 @@ BUILTIN(transpose) {
   if (a->rank > 2) bad_arg("transpose", "a vector or a matrix", x, loc);
   int64_t m = a->rank == 1 ? 1 : a->dims[0], n = a->rank == 1 ? a->dims[0] : a->dims[1];
   int64_t dims[2] = { n, m };
-  Array *r = arr_new_uninit(a->elem, 2, dims);
+  int rank = 2;
+  rt_shape_normalize(&rank, dims);
+  Array *r = arr_new_uninit(a->elem, rank, dims);
   size_t sz = el_size(a->elem);
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++)
@@ -603,7 +614,11 @@ BUILTIN(repmat) {
   }
   int rank = nr > arank ? nr : arank;
   for (int d = 0; d < rank; d++) dims[d] = (d < arank ? adims[d] : 1) * (d < nr ? reps[d] : 1);
-  Array *r = arr_new_uninit(a->elem, rank, dims);
+  int rrank = rank;
+  int64_t rdims[OQ_MAX_RANK];
+  memcpy(rdims, dims, sizeof rdims);
+  rt_shape_normalize(&rrank, rdims);   /* repmat(v, [1, r]) is a vec */
+  Array *r = arr_new_uninit(a->elem, rrank, rdims);
   size_t sz = el_size(a->elem);
   for (int64_t k = 0; k < r->numel; k++) {
     int64_t rest = k, src = 0, stride = 1;

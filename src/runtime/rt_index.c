@@ -297,6 +297,32 @@ static Value hwtex_get(const Array *A, int nidx, const Value *idx, const IndexCt
   return v_scalar(sum);
 }
 
+void rt_shape_normalize(int *rank, int64_t *dims) {
+  while (*rank > 2 && dims[*rank - 1] == 1) (*rank)--;
+  if (*rank == 2 && dims[0] == 1) {
+    dims[0] = dims[1];
+    *rank = 1;
+  }
+}
+
+/* The shape of x[i, j, ...] with at least one range or ':' among two or more indices, as in
+   Quasar: one dimension per index, a number giving 1; trailing numbers are dropped down to
+   two dimensions, then leading numbers (A[i, :] is a vec: Quasar's 1 x w row). So
+   A[0..h-1, j] is an h x 1 column, y[i, 0..3, k] a vec, C[:, :, k] a matrix, C[:, j, :] an
+   h x 1 x c cube, C[i, :, :] a w x c matrix (Quasar: 1 x w x c), and a range keeps its
+   dimension even when it has one element. x[ix] with one index list keeps its length. */
+static int result_shape(const Plan *p, int nidx, int64_t *dims) {
+  if (nidx < 2 || p->ndim != nidx) {
+    memcpy(dims, p->kept_dims, sizeof(int64_t) * (size_t)p->nkept);
+    return p->nkept;
+  }
+  int first = 0, last = nidx;
+  while (last > 2 && !p->kept[last - 1]) last--;
+  while (!p->kept[first]) first++;   /* nkept > 0: some index is kept */
+  for (int d = first; d < last; d++) dims[d - first] = p->count[d];
+  return last - first;
+}
+
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {
   if (a.kind != V_ARRAY) rt_error(ctx_loc(ctx), "cannot index a %s", rt_kind_name(a));
   if (nidx == 0) { val_retain(a); return a; }
@@ -315,7 +341,9 @@ Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {
     plan_free(&p);
     return off < 0 ? zero_of(A->elem) : arr_get(A, off);
   }
-  Array *r = arr_new(A->elem, p.nkept, p.kept_dims);
+  int64_t rdims[OQ_MAX_RANK];
+  int rrank = result_shape(&p, nidx, rdims);
+  Array *r = arr_new(A->elem, rrank, rdims);
   size_t sz = el_size(A->elem);
   char *dst = r->data;
   const char *src = A->data;

@@ -53,6 +53,12 @@ static inline double _Complex rt_cmplx(double re, double im) {
 #define CMPLX(re, im) rt_cmplx(re, im)
 #endif
 
+/* The shape rule of Quasar for a result built dimension by dimension (a reduction along a
+   dimension, repmat, transpose, the matrix product): trailing dimensions of 1 go down to
+   rank 2, and a 1 x N result is a vec of N (a vec used as a matrix is a 1 x N row), while
+   an N x 1 result stays a 2-D column. rt_index.c's result_shape is the indexing form. */
+void rt_shape_normalize(int *rank, int64_t *dims);
+
 /* "[3,4]" for messages; buf has room for n bytes. */
 char *rt_dims_str(char *buf, size_t n, int rank, const int64_t *dims);
 const char *rt_op_sym(Op op);

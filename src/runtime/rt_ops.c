@@ -233,26 +233,29 @@ static void compare(Op op, NumClass cx, NumClass cy, Array *r, const Operand *x,
   }
 }
 
-/* Matrix product. A vector is a row on the left and a column on the right; vec*vec is the
-   inner product. Operands are first loaded into double/complex/int64 buffers. */
+/* Matrix product. A vec is a 1 x N row on either side (Quasar's rule), so transpose(v)*v is
+   the N x N outer product and an m x N matrix times a vector is written A*transpose(v).
+   vec*vec of equal lengths stays the inner product, a number, as compiled kernels have it
+   (kernel_sema.c: vec3*vec3). Operands are first loaded into double/complex/int64 buffers. */
 static Value matmul(Value va, Value vb, SrcLoc loc) {
   const Array *A = va.arr, *B = vb.arr;
   if (A->rank > 2 || B->rank > 2)
     rt_error(loc, "matrix product '*' needs vectors or matrices, got %s and %s",
              rt_kind_name(va), rt_kind_name(vb));
   int64_t m = A->rank == 1 ? 1 : A->dims[0], n = A->rank == 1 ? A->dims[0] : A->dims[1];
-  int64_t n2 = B->dims[0], p = B->rank == 1 ? 1 : B->dims[1];
+  bool inner = A->rank == 1 && B->rank == 1 && A->dims[0] == B->dims[0];
+  int64_t n2 = B->rank == 1 ? 1 : B->dims[0], p = B->rank == 1 ? B->dims[0] : B->dims[1];
+  if (inner) n2 = n, p = 1;
   if (n != n2) {
     char sa[200], sb[200];
-    rt_error(loc, "inner dimensions disagree in '*': %s and %s",
+    rt_error(loc, "inner dimensions disagree in '*': %s and %s (a vec is a 1 x N row)",
              rt_dims_str(sa, sizeof sa, A->rank, A->dims), rt_dims_str(sb, sizeof sb, B->rank, B->dims));
   }
   NumClass c = result_class(OP_MUL, el_class(A->elem), el_class(B->elem));
   ElemType e = el_for_class(c, A->elem, B->elem);
   int64_t rdims[2] = { m, p };
   int rrank = 2;
-  if (A->rank == 1) { rdims[0] = p; rrank = 1; }
-  else if (B->rank == 1) rrank = 1;
+  rt_shape_normalize(&rrank, rdims);
   Array *R = arr_new(e, rrank, rdims);
   if (c == NC_INT) {
     for (int64_t i = 0; i < m; i++)
@@ -289,7 +292,7 @@ static Value matmul(Value va, Value vb, SrcLoc loc) {
         arr_store_c(R, i * p + j, creal(s), cimag(s));
       }
   }
-  if (A->rank == 1 && B->rank == 1) {   /* inner product: a number */
+  if (inner) {
     Value v = arr_get(R, 0);
     val_release(v_array(R));
     return v;

@@ -9,10 +9,10 @@ for i = 0..R-1
     endfor
 endfor
 
-% a column: a vec of R elements
+% a column: an R x 1 matrix (Quasar's rule; a vec is a 1 x N row)
 col = m[:, 2]
 assert(numel(col) == R)
-assert(numel(size(col)) == 1)
+assert(numel(size(col)) == 2 && size(col, 0) == R && size(col, 1) == 1)
 for i = 0..R-1
     assert(col[i] == 10 * i + 2)
 endfor
