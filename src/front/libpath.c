@@ -2,6 +2,7 @@
 #include "front/libpath.h"
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -28,8 +29,13 @@ bool libpath_home(char *buf, size_t size) {
   if (!binary_dir(bin, sizeof bin)) return false;
   static const char *const beside[] = { "/../share/openquasar/lib", "/../lib" };
   for (size_t i = 0; i < sizeof beside / sizeof *beside; i++) {
-    snprintf(buf, size, "%s%s", bin, beside[i]);
-    if (is_dir(buf)) return true;
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s%s", bin, beside[i]);
+    /* the folder without its "..": messages name /usr/share/..., not /usr/bin/../share */
+    if (is_dir(dir) && realpath(dir, real)) {
+      snprintf(buf, size, "%s", real);
+      return true;
+    }
   }
   return false;
 }
