@@ -13,7 +13,6 @@
 #include "base/config.h"
 #include "device/rt_cuda.h"
 #include "runtime/rt_cache.h"
-#include "runtime/cache_admin.h"
 
 /* ---- the part of nvrtc.h that is used ---- */
 typedef int nvrtcResult;
@@ -233,7 +232,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
   if ((*image = read_all(path, size))) {
     cuda_stats.cache_hits++;
-    cache_touch(path);   /* its place in the least-recently-used order (cache_admin.h) */
+    rt_cache_hit(path);
     return true;
   }
 
@@ -250,7 +249,6 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
   *image = program_image(prog, cubin, size, program_name, loc);
   nv.DestroyProgram(&prog);
-  if (rt_cache_write(path, *image, *size)) cache_written(path);   /* a failure only costs a
-                                                                   recompilation later */
+  rt_cache_write(path, *image, *size, RT_CACHE_ENTRY);   /* a failure only costs a recompilation later */
   return true;
 }

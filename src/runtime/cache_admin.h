@@ -9,7 +9,8 @@
      prune.stamp                      when the cache was last pruned on a write
    Every other file is left alone (OQ_CACHE_DIR may name a folder that holds other things).
    An entry's last use is the newest modification time of its files: a cache hit touches
-   the file it loads (cache_touch). */
+   the file it loads (rt_cache_hit, cache_touch). The writers and readers of entries call
+   only rt_cache.h; its writer calls cache_written, its rt_cache_hit cache_touch. */
 #ifndef OQ_CACHE_ADMIN_H
 #define OQ_CACHE_ADMIN_H
 #include <stdbool.h>
@@ -45,7 +46,7 @@ CacheRemoved cache_prune(const char *dir, long long max_bytes, const char *keep)
 
 /* Marks the entry of the file at path as used now. */
 void cache_touch(const char *path);
-/* Called after the file at path was written into the cache: prunes the cache to
+/* Called by rt_cache.c after the file that completes an entry was written at path: prunes the cache to
    config()->cache_max, keeping this entry, unless it was pruned in the last
    CACHE_PRUNE_EVERY_S seconds. */
 void cache_written(const char *path);

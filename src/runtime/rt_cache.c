@@ -1,6 +1,8 @@
 /* rt_cache.c: where compiled kernels are kept, the hash that names them, and the one way a
-   new entry is written (rt_cpu.c's shared objects, rt_nvrtc.c's images). */
+   new entry is written (rt_cpu.c's shared objects, rt_nvrtc.c's images) and a found one
+   marked used: the writers and readers of entries leave the cache's bounds to it. */
 #include "runtime/rt_cache.h"
+#include "runtime/cache_admin.h"
 #include <errno.h>
 #include "base/config.h"
 #include <stdio.h>
@@ -42,15 +44,18 @@ void rt_cache_temp(char *buf, size_t n, const char *path) {
   snprintf(buf, n, "%.*s.tmp%d_%d%s", stem, path, (int)getpid(), ++seq, ext ? ext : "");
 }
 
-bool rt_cache_publish(const char *tmp, const char *path) {
-  if (rename(tmp, path) == 0) return true;
+bool rt_cache_publish(const char *tmp, const char *path, RtCacheFile file) {
+  if (rename(tmp, path) == 0) {
+    if (file == RT_CACHE_ENTRY) cache_written(path);
+    return true;
+  }
   int err = errno;
   unlink(tmp);
   errno = err;
   return false;
 }
 
-bool rt_cache_write(const char *path, const void *data, size_t size) {
+bool rt_cache_write(const char *path, const void *data, size_t size, RtCacheFile file) {
   char tmp[4400];
   rt_cache_temp(tmp, sizeof tmp, path);
   FILE *f = fopen(tmp, "wb");
@@ -58,8 +63,12 @@ bool rt_cache_write(const char *path, const void *data, size_t size) {
   bool ok = fwrite(data, 1, size, f) == size;
   int err = errno;
   if (fclose(f) != 0 && ok) ok = false, err = errno;
-  if (ok) return rt_cache_publish(tmp, path);
+  if (ok) return rt_cache_publish(tmp, path, file);
   unlink(tmp);
   errno = err;
   return false;
+}
+
+void rt_cache_hit(const char *path) {
+  cache_touch(path);
 }

@@ -16,17 +16,27 @@ uint64_t rt_hash(uint64_t h, const void *p, size_t n);
 /* Writing an entry: a new file is written under a temporary name in the cache folder and
    renamed into place, so that a reader (another process, too) sees the whole file or none.
    rt_cache_write does it all for bytes in memory; a file that a command produces (the C
-   compiler's shared object) goes to an rt_cache_temp name, then rt_cache_publish. */
+   compiler's shared object) goes to an rt_cache_temp name, then rt_cache_publish. The
+   file that completes an entry (RT_CACHE_ENTRY) keeps the cache in bounds: the writer
+   prunes it (cache_admin.h, cache_written; it leaves prune.stamp in the folder). */
+
+/* What a written file is: the file that completes an entry (the shared object, the CUDA
+   image), or a part written before it (the C source the compiler reads: the entry's
+   object, not there yet, would not be counted by a prune). */
+typedef enum RtCacheFile { RT_CACHE_ENTRY, RT_CACHE_PART } RtCacheFile;
 
 /* The temporary name for the entry that will be `path`: ".tmp<pid>_<n>" before the file
    name's extension (oqk_1f.so: oqk_1f.tmp812_3.so, so a compiler still sees the kind of
    file), unique to this process and call. */
 void rt_cache_temp(char *buf, size_t n, const char *path);
-/* Renames the finished temporary tmp to path; on failure removes tmp, returns false and
-   leaves errno set. */
-bool rt_cache_publish(const char *tmp, const char *path);
-/* Makes the entry path hold the size bytes at data; false (errno set) when it could not,
+/* Renames the finished temporary tmp to path, a file of the kind `file`; on failure removes
+   tmp, returns false and leaves errno set. */
+bool rt_cache_publish(const char *tmp, const char *path, RtCacheFile file);
+/* Makes the file path hold the size bytes at data; false (errno set) when it could not,
    with nothing left behind. */
-bool rt_cache_write(const char *path, const void *data, size_t size);
+bool rt_cache_write(const char *path, const void *data, size_t size, RtCacheFile file);
+/* A reader found the entry's file path and uses it: marks the entry used now, its place in
+   the least-recently-used order (cache_admin.h). */
+void rt_cache_hit(const char *path);
 
 #endif

@@ -1585,14 +1585,25 @@ static void test_cache_write(void) {
   snprintf(want, sizeof want, "%s/oqk_00ff.tmp%d_", dir, (int)getpid());
   CHECK(!strncmp(tmp, want, strlen(want)) && !strcmp(tmp + strlen(tmp) - 3, ".so") && strcmp(tmp, tmp2),
         "rt_cache_temp: %s, then %s", tmp, tmp2);
-  CHECK(rt_cache_write(path, "abc", 3), "rt_cache_write");
+  CHECK(rt_cache_write(path, "abc", 3, RT_CACHE_ENTRY), "rt_cache_write");
   FILE *f = fopen(path, "rb");
   size_t n = f ? fread(got, 1, sizeof got, f) : 0;
   if (f) fclose(f);
   CHECK(n == 3 && !memcmp(got, "abc", 3), "the entry holds what was written (%zu bytes)", n);
+  /* the file that completes an entry keeps the cache in bounds (cache_written's stamp);
+     a part written before it does not (its entry is not whole yet) */
+  char stamp[300], part[300];
+  snprintf(stamp, sizeof stamp, "%s/prune.stamp", dir);
+  CHECK(access(stamp, F_OK) == 0 && access(path, F_OK) == 0, "a new entry prunes the cache and is kept: %s", stamp);
+  unlink(stamp);
+  snprintf(part, sizeof part, "%s/oqk_00ff.c", dir);
+  CHECK(rt_cache_write(part, "int x;", 6, RT_CACHE_PART) && access(stamp, F_OK) != 0,
+        "a part of an entry is written without a prune");
+  unlink(part);
   snprintf(tmp, sizeof tmp, "%s/missing/oqk.so", dir);
-  CHECK(!rt_cache_write(tmp, "abc", 3), "rt_cache_write into a missing folder fails");
-  CHECK(!rt_cache_publish(path, tmp) && access(path, F_OK) != 0, "a failed publish removes the temporary");
+  CHECK(!rt_cache_write(tmp, "abc", 3, RT_CACHE_ENTRY), "rt_cache_write into a missing folder fails");
+  CHECK(!rt_cache_publish(path, tmp, RT_CACHE_ENTRY) && access(path, F_OK) != 0 && access(stamp, F_OK) != 0,
+        "a failed publish removes the temporary and prunes nothing");
   rmdir(dir);
   CHECK(access(dir, F_OK) != 0, "nothing left behind in %s", dir);
 }

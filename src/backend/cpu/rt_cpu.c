@@ -22,7 +22,6 @@
 #include "backend/cpu/rt_cpu.h"
 #include "backend/plan.h"
 #include "codegen/codegen.h"
-#include "runtime/cache_admin.h"
 #include "runtime/rt_cache.h"
 #include "device/rt_cuda.h"
 #include "backend/rt_profile.h"
@@ -94,13 +93,13 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   *cached = false;
   void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (lib) {
-    cache_touch(so);   /* its place in the least-recently-used order (cache_admin.h) */
+    rt_cache_hit(so);
     *cached = true;
     return lib;
   }
   rt_cache_temp(tso, sizeof tso, so);
   rt_cache_temp(terr, sizeof terr, err);
-  if (!rt_cache_write(csrc, src, strlen(src)))
+  if (!rt_cache_write(csrc, src, strlen(src), RT_CACHE_PART))
     rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
   size_t clen = strlen(compiler()) + strlen(csrc) + strlen(tso) + strlen(terr) + 200;
   char *cmd = malloc(clen);
@@ -118,10 +117,9 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
              *msg ? ":\n" : "", msg);
   }
   unlink(terr);
-  if (!rt_cache_publish(tso, so)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
+  if (!rt_cache_publish(tso, so, RT_CACHE_ENTRY)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
   lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
-  cache_written(so);
   return lib;
 }
 
