@@ -11,6 +11,7 @@ void launch_spec_compiled(LaunchSpec *h, const KSpec *S) {
   for (int o = 0; o < h->nouts; o++) h->out_int[o] = S->kspec->slots[obase + o].kind == K_INT;
   for (int o = 0; o < h->nouts; o++) h->out_op[o] = S->out_op[o];
   h->small_launch = S->small_launch;
+  h->nshared = S->facts.nshared;
   h->nsites = S->nsites;
   h->sites = malloc((S->nsites + 1) * sizeof *h->sites);
   memcpy(h->sites, S->sites, S->nsites * sizeof *h->sites);

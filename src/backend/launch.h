@@ -24,7 +24,7 @@ typedef struct KLaunch {
 /* A specialization as both back ends keep it, at the head of their own records (rt_cpu.c
    Compiled, rt_gpu.c GSpec): its key, and why it failed or what its compiled code needs at
    every launch: the kernel outputs' types and operators, the error sites its code reports,
-   and the transforms the emitter chose (KTransforms, copied whole). */
+   its shared() calls and the transforms the emitter chose (KTransforms, copied whole). */
 typedef struct LaunchSpec {
   char *key;
   bool failed;
@@ -34,6 +34,7 @@ typedef struct LaunchSpec {
   bool out_int[OQK_MAX_OUTS];
   Op out_op[OQK_MAX_OUTS];
   bool small_launch;        /* valid only for launch extents below 2^23 */
+  int nshared;              /* its shared() calls (KFacts.nshared) */
   KSite *sites; int nsites;
   KTransforms tr;
 } LaunchSpec;

@@ -1,4 +1,6 @@
 /* plan.c: where and how a kernel launch runs (plan.h). */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/config.h"
@@ -97,15 +99,22 @@ static void cuda_key(const KLaunch *cl, PlanKey *k) {
   if (cuda_block_keyed(cl))
     for (int d = 0; d < cl->D; d++) k->cblk[d] = cl->blk[d];
   k->idx32 = true;
+  k->proposals = true;
   k->vthreads = cuda_vthreads(cl);
   k->cvec = cuda_cvec(cl);
 }
 
-void plan_key(const PlanKey *k, KSpec *S) {
+char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
   memcpy(S->cblk, k->cblk, sizeof S->cblk);
   S->idx32 &= k->idx32;
   S->tr.vthreads = k->vthreads;
   S->tr.cvec = k->cvec;
+  char *key = ksema_key(S, args);
+  if (!k->proposals) return key;
+  size_t n = strlen(key);
+  key = realloc(key, n + 24);
+  snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
+  return key;
 }
 
 /* CUDA first when it is the target, then the CPU (--target cpu and auto), the interpreter
@@ -123,6 +132,32 @@ void launch_plan(const KLaunch *cl, LaunchPlan *p) {
   if (target == TARGET_CUDA || check) cuda_key(cl, &p->cuda);
 }
 
+/* ---- the CPU's runs ---- */
+
+/* Barriers make phases (each block's threads run up to a barrier, then the next phase);
+   blocks without them run block by block; a kernel that sees no blocks runs positions, or
+   the tiles of its !kernel_tiling. */
+CpuShape plan_cpu_shape(const KSpec *S) {
+  CpuShape s = {.mode = S->barrier ? CPU_PHASES : S->uses_block ? CPU_BLOCKS : CPU_FLAT};
+  s.tiled = s.mode == CPU_FLAT && ktiling_cpu_tile(&S->tr.tiling, s.tile);
+  return s;
+}
+
+/* Positions go in chunks of at least 4096 (a chunk's bookkeeping against its bodies); blocks
+   and tiles one at a time at least. */
+CpuWork plan_cpu_work(const CpuShape *s, const KLaunch *cl) {
+  int64_t npos = 1, nblk = 1, tiles = 1;
+  for (int d = 0; d < cl->D; d++) {
+    npos *= cl->dims[d];
+    nblk *= cl->cnt[d];
+    if (s->tiled) tiles *= (cl->dims[d] + s->tile[d] - 1) / s->tile[d];
+  }
+  if (npos <= 0) return (CpuWork){0, 1};
+  if (s->tiled) return (CpuWork){tiles, 1};
+  if (s->mode == CPU_FLAT) return (CpuWork){npos, 4096};
+  return (CpuWork){nblk, 1};
+}
+
 /* ---- the GPU's blocks ---- */
 
 /* A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an explicit [dims,
@@ -131,14 +166,14 @@ void launch_plan(const KLaunch *cl, LaunchPlan *p) {
    consecutive elements) outward. Dimensions after the first get divisors of the oracle's
    extents (cnt * blk), so that a linear `pos` stays the oracle's; the first is padded: its
    grid rounds up and the extra threads do nothing. */
-void plan_cuda_blocks(const KLaunch *cl, const CudaDevice *dev, bool own_blocks, int (*occupancy_threads)(void *),
-                      void *ctx, int64_t *blk, int64_t *cnt) {
+void plan_cuda_blocks(const KLaunch *cl, const CudaOcc *occ, bool own_blocks, int64_t *blk, int64_t *cnt) {
+  const CudaDevice *dev = occ->dev;
   if (own_blocks || cl->explicit_blk) {
     memcpy(blk, cl->blk, cl->D * sizeof *blk);
     memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
     return;
   }
-  int64_t budget = occupancy_threads(ctx);
+  int64_t budget = occ->block_size(occ->ctx);
   for (int d = cl->D - 1; d >= 0; d--) {
     int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
     if (d == 0) {
@@ -171,7 +206,7 @@ const char *plan_cuda_shape_refusal(const KLaunch *cl, const CudaDevice *dev, co
   for (int d = 0; d < cl->D; d++) {
     int axis = cl->D - 1 - d;
     threads *= blk[d];
-    /* a tiled kernel's grid and blocks are gpu_tiling's, whatever the data's shape; grids
+    /* a tiled kernel's grid and blocks are plan_cuda_tiling's, whatever the data's shape; grids
        beyond the y and z limits run in chunks (rt_gpu.c launch), unless a grid barrier spans
        them */
     bool chunked = axis > 0 && !cooperative;
@@ -194,4 +229,138 @@ int plan_pow2_dividing(int most, int64_t n) {
   int v = 1;
   while (v * 2 <= most && n % (v * 2) == 0) v *= 2;
   return v;
+}
+
+/* ---- the GPU's grid ---- */
+
+CudaGrid plan_cuda_grid_init(const LaunchSpec *h) {
+  return (CudaGrid){.vblocks = 1, .cgroups = 1, .shared = h->nshared ? OQ_SHARED_MAX : 0};
+}
+
+size_t plan_cuda_shared(const LaunchSpec *h, int vblocks, int D, const int64_t *blk) {
+  return ksema_shared_bytes(h->tr.shsize, h->nshared, h->tr.shsized, D, blk) * vblocks;
+}
+
+/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
+   as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
+   was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
+   with global auto the boxes take the place of positions. */
+static void sweep_grid(const LaunchSpec *h, const KLaunch *cl, CudaGrid *gr) {
+  const KTiling *t = &h->tr.tiling;
+  int64_t boxes = 1, threads = 1, tiles = 1;
+  for (int d = 0; d < 3; d++) {
+    int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
+    boxes *= v;
+    threads *= t->grid[0] ? t->grid[d] : 1;
+    tiles *= t->grid[0] ? (v + t->grid[d] - 1) / t->grid[d] : 1;
+  }
+  if (!t->grid[0]) threads = boxes;
+  int64_t copies = (int64_t)gr->tgrid * OQ_TILE_THREADS / threads;
+  if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
+  int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
+  if (t->global_auto && !t->grid[0]) blocks = blocks < gr->tgrid ? blocks : gr->tgrid;   /* the occupancy's */
+  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", h->name);
+  gr->tgrid = (unsigned)(blocks > 0 ? blocks : 1);
+}
+
+/* Which private arrays get shared-memory copies (small ones no other argument aliases; 2^lgR
+   replicas each, the most that fit in OQ_PRIV_SHMEM, OQ_DEV_CUDA_LGR at most): xf's bits
+   0-7, the replicas' log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as
+   many blocks as are resident at once (fewer for small launches). */
+void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                      const CudaOcc *occ, CudaGrid *gr) {
+  const KTransforms *tr = &h->tr;
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
+  for (int k = 0; k < tr->npriv; k++) {
+    int a = tr->priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (!tr->priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * tr->priv_esz[k] > OQ_PRIV_SHMEM) continue;
+    bool shared = false;   /* by device address: the host copy may be gone */
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
+    }
+    if (shared || per + v.arr->numel * tr->priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
+    mask |= 1u << k;
+    per += v.arr->numel * tr->priv_esz[k] + 16;
+    if (tr->priv_count[k]) counts += v.arr->numel * 8 * tr->merge_copies;
+  }
+  gr->scratch = counts > 8 ? counts : 0;
+  unsigned lg = (unsigned)config()->dev.cuda_lgr;   /* log2 of the replicas */
+  while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
+  gr->xf = mask ? mask | lg << 8 : 0;
+  gr->tshared = mask ? per << lg : 0;
+  int per_sm = occ->blocks_per_sm(occ->ctx, OQ_TILE_THREADS, gr->tshared);
+  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_DEV_CUDA_TILE_MIN: a
+     tuning knob) */
+  int64_t ppt = config()->dev.cuda_tile_min;
+  if (!ppt) ppt = tr->tile_ppt > 1 ? tr->tile_ppt : 1;
+  int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
+  int64_t most = (int64_t)occ->dev->sm_count * (per_sm > 0 ? per_sm : 1);
+  gr->tgrid = (unsigned)(want < most ? want : most);
+  if (tr->tiling_swept) sweep_grid(h, cl, gr);
+}
+
+/* Persistent blocks: as many blocks as are resident at once (OQ_DEV_CUDA_COARSE_OCC per SM
+   at most), but no more than give each a run of OQ_DEV_CUDA_COARSE_RUN blocks (a small
+   launch runs on fewer, fuller blocks: each resident block's prologue, epilogue and share
+   of the merge cost about as much as a few steps of bodies; 1080p's 16200 blocks of 384
+   threads on the H100: 4 per SM were faster than 5 or 3), and enough that no block's shared
+   counts pass 2^24 when every update adds the int coarse_inc (float counts stay exact); the
+   scratch: the blocks-done counter and the shadows of the epilogue's float arrays. Under
+   coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds V launch blocks'
+   threads (OQ_DEV_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
+void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
+                      const CudaOcc *occ, CudaGrid *gr) {
+  const KTransforms *tr = &h->tr;
+  const OqDevConfig *knob = &config()->dev;
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
+  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob
+     allow, dividing the group digit's count */
+  int vmost = tr->cgroups < knob->coarse_groups ? tr->cgroups : knob->coarse_groups;
+  int fit = (int)(occ->max_threads / (threads / tr->cvec));
+  int V = vmost > 1 ? plan_pow2_dividing(vmost < fit ? vmost : fit, cnt[tr->cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
+  gr->cgroups = V;
+  int resident = occ->blocks_per_sm(occ->ctx, (int)(threads / tr->cvec * V), gr->shared);
+  int per_sm = resident > 0 ? resident : 1, most = knob->coarse_occ;
+  int64_t grid = (int64_t)occ->dev->sm_count * (per_sm < most ? per_sm : most);
+  int64_t run = knob->coarse_run * (int64_t)V, fill = (blocks + run - 1) / run;   /* (a run per group) */
+  if (grid > fill) grid = fill > 0 ? fill : 1;
+  if (grid > (blocks + V - 1) / V) grid = (blocks + V - 1) / V;
+  if (tr->coarse_inc) {
+    int64_t per = ((int64_t)1 << 24) / (threads * tr->coarse_inc);   /* blocks per accumulator */
+    int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
+    if (grid < least) grid = least;
+  }
+  if (grid > blocks) grid = blocks;
+  if (grid > INT32_MAX) grid = INT32_MAX;
+  gr->stride_blocks = (unsigned)grid;
+  size_t bytes = 8;
+  for (int k = 0; k < tr->ncoarse; k++) {
+    Value v = cl->args[tr->coarse_arg[k]];
+    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * tr->merge_copies : 0;
+  }
+  gr->scratch = bytes;
+}
+
+/* Dimension 0's blocks hold vthreads Quasar threads per GPU thread and vblocks launch blocks;
+   a tiled launch is 1-D blocks of OQ_TILE_THREADS; persistent blocks of cvec Quasar threads
+   per GPU thread are 1-D blocks of cgroups launch blocks; grid-stride kinds start
+   stride_blocks blocks. */
+void plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, int D, const int64_t *blk, const int64_t *cnt,
+                    int64_t grid[3], unsigned block[3]) {
+  const KTransforms *tr = &h->tr;
+  for (int a = 0; a < 3; a++) grid[a] = 1, block[a] = 1;
+  for (int d = 0; d < D; d++) {
+    grid[D - 1 - d] = cnt[d];
+    block[D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / tr->vthreads * gr->vblocks);
+  }
+  grid[D - 1] /= gr->vblocks;   /* (plan_cuda_vblocks: it divides the grid there) */
+  if (tr->tiled) grid[0] = gr->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
+  if (tr->cvec > 1) block[0] = block[0] * block[1] * block[2] / tr->cvec * gr->cgroups, block[1] = block[2] = 1;
+  if (tr->grid_stride || tr->coarse) grid[0] = gr->stride_blocks;
+  if (tr->tiled || tr->grid_stride || tr->coarse) grid[1] = grid[2] = 1;
 }

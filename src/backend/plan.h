@@ -1,10 +1,12 @@
 /* plan.h: where and how a kernel launch runs, decided in one place. parallel_do
    (interp_kernel.c) binds the launch's blocks (plan_blocks, the oracle's), asks launch_plan
    once and takes the plan's steps in order: the back ends it names, the CUDA check, the
-   interpreter last. Each back end sets its part of the specialization key from the plan
-   (plan_key), and asks here whether its compiled code runs the launch (the refusals); the
-   CUDA back end also its GPU blocks and virtual blocks, given the device's limits as the
-   device layer describes them (CudaDevice) and the compiled kernel's occupancy. */
+   interpreter last. Each back end takes its specialization key from the plan (plan_key),
+   and asks here whether its compiled code runs the launch (the refusals) and how: the CPU
+   back end its mode and work items (CpuShape, CpuWork), the CUDA back end its GPU blocks
+   and grid (CudaGrid: virtual blocks, shared memory, tiled and persistent grids), given
+   the device's limits as the device layer describes them (CudaDevice) and the compiled
+   kernel's occupancy (CudaOcc). The back ends carry the plan out. */
 #ifndef OQ_PLAN_H
 #define OQ_PLAN_H
 #include "backend/launch.h"
@@ -21,6 +23,7 @@ typedef enum LaunchStep { STEP_CUDA, STEP_CUDA_CHECK, STEP_CPU, STEP_INTERP } La
 typedef struct PlanKey {
   int64_t cblk[3];          /* KSpec.cblk: the block size in the key (all 0: not in it) */
   bool idx32;               /* int32 index arithmetic may be kept (KSpec.idx32 &= it) */
+  bool proposals;           /* CUDA: the key ends with the proposals, "|vt<F>|cv<F>" */
   int vthreads;             /* CUDA: virtual threads proposed (KSpec.tr.vthreads; 1: none) */
   int cvec;                 /* CUDA: persistent blocks' Quasar threads per GPU thread
                                proposed (KSpec.tr.cvec; 1: none) */
@@ -44,17 +47,100 @@ bool plan_long_rows(Func *f);
 /* The plan of a launch whose blocks are bound (plan_blocks). */
 void launch_plan(const KLaunch *cl, LaunchPlan *p);
 
-/* The key's launch facts of back end k into S, after ksema_launch and before ksema_key. */
-void plan_key(const PlanKey *k, KSpec *S);
+/* The key of back end k's specialization of the launch (malloc'ed), after ksema_launch: the
+   key's launch facts into S, ksema_key's key of the argument types (S gets the captured
+   variables), then the proposals. */
+char *plan_key(const PlanKey *k, KSpec *S, Value *args);
+
+/* ---- the CPU ---- */
+
+/* How compiled C code runs a launch (emit_c's entry): over positions (flat), over blocks
+   (blkpos, shared memory), or over blocks whose threads run phase by phase between
+   barriers. */
+typedef enum CpuMode { CPU_FLAT, CPU_BLOCKS, CPU_PHASES } CpuMode;
+
+typedef struct CpuShape {
+  CpuMode mode;
+  bool tiled;               /* flat, run by tiles of `tile` positions (!kernel_tiling) */
+  int64_t tile[3];
+} CpuShape;
+
+/* The shape of the compiled code of S (once per specialization). */
+CpuShape plan_cpu_shape(const KSpec *S);
+
+/* One launch's work for the thread pool: `items` of the entry's lo..hi range (positions,
+   blocks or tiles; 0: nothing to run), handed out in chunks of at least min_chunk. */
+typedef struct CpuWork { int64_t items, min_chunk; } CpuWork;
+CpuWork plan_cpu_work(const CpuShape *s, const KLaunch *cl);
+
+/* ---- the GPU ---- */
+
+/* What a GPU plan asks about a compiled kernel on the device, answered (and remembered) by
+   the CUDA back end: each question is asked only when a decision needs it. */
+typedef struct CudaOcc {
+  const CudaDevice *dev;
+  int max_threads;                          /* the kernel's most threads per block */
+  int (*block_size)(void *ctx);             /* threads per block at the best occupancy for
+                                               the kernel's registers */
+  int (*blocks_per_sm)(void *ctx, int threads, size_t shared);   /* resident blocks per SM
+                                               of `threads` threads and `shared` bytes */
+  void *ctx;
+} CudaOcc;
+
+/* Tiled kernels (KTransforms.tiled): blocks of OQ_TILE_THREADS threads; private arrays'
+   shared-memory copies take at most OQ_PRIV_SHMEM bytes. */
+#define OQ_PRIV_SHMEM 40960
+#define OQ_TILE_THREADS 256
+
+/* The grid of one CUDA launch of a compiled kernel: plan_cuda_vblocks and plan_cuda_shared
+   at every launch, plan_cuda_tiling or plan_cuda_coarse for their kernels, then
+   plan_cuda_dims; rt_gpu.c carries it out (OqkGridHead.xf and .scr, cuLaunchKernel). */
+typedef struct CudaGrid {
+  int vblocks;              /* launch blocks per GPU block along dimension 0 (at most
+                               KTransforms.vblocks, emit_cuda's) */
+  size_t shared;            /* dynamic shared memory of a block (its virtual blocks') */
+  unsigned xf;              /* OqkGridHead.xf: the virtual blocks, or a tiled launch's private
+                               copies (bits 0-7) and log2 of their replicas (bits 8-10) */
+  size_t scratch;           /* bytes of zeroed scratch (OqkGridHead.scr) the launch needs:
+                               the counts of private or persistent blocks' arrays; 0: none */
+  unsigned tgrid;           /* tiled: blocks of OQ_TILE_THREADS threads */
+  size_t tshared;           /* tiled: their dynamic shared memory (the private copies) */
+  int cgroups;              /* persistent blocks: launch blocks per GPU block (coarse groups;
+                               at most KTransforms.cgroups) */
+  unsigned stride_blocks;   /* persistent blocks or grid_stride: blocks started (the latter
+                               set by the cooperative launch's check, rt_gpu.c) */
+} CudaGrid;
+
+/* The grid of a compiled kernel before its first launch. */
+CudaGrid plan_cuda_grid_init(const LaunchSpec *h);
+
+/* The dynamic shared memory a block of blk takes for h's shared() calls (KFacts.nshared;
+   sizes it cannot know, or a bad one, which the kernel reports, reserve the whole 48 KiB):
+   each of its `vblocks` virtual blocks'. */
+size_t plan_cuda_shared(const LaunchSpec *h, int vblocks, int D, const int64_t *blk);
+
+/* A tiled launch of npos positions (gr->tgrid, xf, tshared, scratch): which private arrays
+   get shared-memory copies, and how many blocks. args: the launch's arguments as marshalled
+   (device addresses: two names of one array get no copy). */
+void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                      const CudaOcc *occ, CudaGrid *gr);
+
+/* A launch of persistent blocks (KTransforms.coarse; gr->cgroups, stride_blocks, scratch). */
+void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
+                      const CudaOcc *occ, CudaGrid *gr);
+
+/* The CUDA grid (x, y, z; y and z may exceed the device's limits: the launcher runs them in
+   chunks) and block of a launch of blocks blk, cnt under gr; Quasar's last dimension is x. */
+void plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, int D, const int64_t *blk, const int64_t *cnt,
+                    int64_t grid[3], unsigned block[3]);
 
 /* Whether OQ_CUDA_CHECK asks for CUDA sources to be compiled without a GPU (NVRTC present). */
 bool plan_cuda_check_enabled(void);
 
-/* The GPU blocks of a launch of a compiled kernel on dev: the oracle's when the kernel sees
-   blocks (own_blocks) or they were explicit; else occupancy_threads() threads per block
-   (asked only then) spread over the dimensions. */
-void plan_cuda_blocks(const KLaunch *cl, const CudaDevice *dev, bool own_blocks, int (*occupancy_threads)(void *),
-                      void *ctx, int64_t *blk, int64_t *cnt);
+/* The GPU blocks of a launch of a compiled kernel: the oracle's when the kernel sees blocks
+   (own_blocks) or they were explicit; else occ's block_size() threads per block (asked
+   only then) spread over the dimensions. */
+void plan_cuda_blocks(const KLaunch *cl, const CudaOcc *occ, bool own_blocks, int64_t *blk, int64_t *cnt);
 
 /* Why compiled code h cannot run a launch of these blocks (blk, cnt: D each), or NULL: code
    that assumed launch extents below 2^23 (exact in float) refuses larger ones. */

@@ -37,7 +37,7 @@
   typedef struct OqkGridHead {  /* a CUDA launch's sizes, first in its parameter block */  \
     int64_t dims[3], blk[3], cnt[3];                                                       \
     int64_t boff[3];            /* first block of this chunk, per Quasar dimension */       \
-    int64_t xf, scr;            /* tiled kernels' private copies (rt_gpu.c gpu_tiling) */   \
+    int64_t xf, scr;            /* tiled kernels' private copies (plan.c plan_cuda_tiling) */   \
   } OqkGridHead;
 
 OQK_ABI_BODY

@@ -637,42 +637,17 @@ bool em_block_stride_loop(Em *E, Node *n) {
   return thread_free(E, r->c, n->slot);
 }
 
-/* ---- a thread's own elements ----
-   pos is a different position in every thread of a launch, so x[pos] is an element no other
-   thread touches when every use of x in the kernel is x[pos] (or its size) and no other
-   argument is the same array: a compound assignment into it needs no atomic. */
+/* ---- a thread's own elements ---- */
 
-/* Whether every use of slot in n is slot[pos] or numel/size/ndims(slot). */
-static bool own_uses(Em *E, Node *n, int slot) {
-  if (!n) return true;
-  switch (n->kind) {
-  case N_LAMBDA: case N_FUNCDEF: return false;
-  case N_IDENT: return n->slot != slot || n->depth != 0;
-  case N_INDEX:
-    if (n->a->kind == N_IDENT && n->a->slot == slot && n->a->depth == 0)
-      return n->list.n == 1 && is_special_named(E, n->list.items[0], "pos");
-    break;
-  case N_CALL:
-    if (builtin_call(E, n, KB_NUMEL, 1) || builtin_call(E, n, KB_SIZE, n->list.n) || builtin_call(E, n, KB_NDIMS, 1))
-      if (n->list.n && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == slot) return true;
-    break;
-  default: break;
-  }
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
-    if (!own_uses(E, it.node, slot)) return false;
-  return true;
-}
-
-/* Whether target (x[...] of a compound assignment) is the thread's own element. */
+/* Whether target (x[...] of a compound assignment) is the thread's own element: x[pos] of a
+   parameter the kernel uses only so (KFacts.own_elems) and no other argument is. */
 bool em_own_update(Em *E, Node *target) {
   Func *f = E->S->kfunc;
   Node *x = target->a;
   int p = x->kind == N_IDENT && x->depth == 0 ? x->slot - f->ngenerics : -1;
   if (!E->f->is_kernel || p < 0 || p >= f->nparams || p >= 32 || (E->S->aliased >> p & 1)) return false;
   if (target->list.n != 1 || !is_special_named(E, target->list.items[0], "pos")) return false;
-  for (int i = 0; i < f->body.n; i++)
-    if (!own_uses(E, f->body.items[i], x->slot)) return false;
-  return true;
+  return E->S->facts.own_elems >> p & 1;
 }
 
 /* ---- packed merges (coarse.c, em_cuda_shadow_update) ---- */
@@ -693,8 +668,8 @@ static int count_terms(Em *E, Node *v) {
 /* Whether the epilogue's block-stride loop n (em_block_stride_loop) of a kernel whose
    accumulator holds counts adds into each element of array slot y at most once per block,
    and a whole number below 2^30: its body is the
-   one statement `y[i] += v`, v the sum of at most 64 counts (each below 2^24: rt_gpu.c's
-   coarse_grid), and nothing else in the kernel stores into y. */
+   one statement `y[i] += v`, v the sum of at most 64 counts (each below 2^24: plan.c's
+   plan_cuda_coarse), and nothing else in the kernel stores into y. */
 bool em_packed_merge_ok(Em *E, Node *n, int y) {
   if (n->list.n != 1) return false;
   Node *s = n->list.items[0], *t = s->kind == N_ASSIGN && s->list.n == 1 ? s->list.items[0] : NULL;
@@ -955,7 +930,7 @@ void em_shared_plan(Em *E) {
   KSpec *S = E->S;
   FSpec *k = S->kspec;
   int found = 0;
-  bool ok = S->nshared <= 4;
+  bool ok = S->facts.nshared <= 4;
   for (int i = 0; i < k->info.cap && ok; i++) {
     NodeInfo *ni = &k->info.items[i];
     if (!ni->node || ni->builtin != KB_SHARED) continue;
@@ -970,10 +945,10 @@ void em_shared_plan(Em *E) {
     }
     found++;
   }
-  S->tr.shsized = ok && found == S->nshared;
+  S->tr.shsized = ok && found == S->facts.nshared;
   E->sh_nosync = E->sh_owned = E->sh_unread = 0;
   shared_zeroing(E);
-  if (S->nshared && S->tr.shsized) em_xform_note(S, "%s", "shared-sized");
+  if (S->facts.nshared && S->tr.shsized) em_xform_note(S, "%s", "shared-sized");
   if (E->sh_nosync & ~E->sh_unread) em_xform_note(S, "%s", "shared-zero-nobarrier");
   if (E->sh_unread) em_xform_note(S, "%s", "shared-no-zeroing");
 }
@@ -1086,7 +1061,7 @@ bool em_coarsen_ok(Em *E) {
   Func *f = S->kfunc;
   NodeList *l = &f->body;
   S->tr.ncoarse = 0;
-  if (!S->barrier || S->grid_barrier || S->coop || S->nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 ||
+  if (!S->barrier || S->grid_barrier || S->coop || S->facts.nshared != 1 || f->nouts || S->D > 3 || E->nreach > 1 ||
       S->divergent)
     return false;
   int nb = 0, b[2] = {0, 0};

@@ -247,7 +247,7 @@ void em_kernel_loads(Em *E) {
   /* shared arrays: one per shared() call site, reset at every block (fibers: per worker,
      at file scope) */
   KType st;
-  for (int s = 0; s < S->nshared && !E->fiber; s++)
+  for (int s = 0; s < S->facts.nshared && !E->fiber; s++)
     if (em_shared_type(E, s, &st)) em_line(E, "%s sh%d = {0}; int sh%d_init = 0;", em_ctype(E, st), s, s);
 }
 

@@ -1,6 +1,7 @@
 /* facts.c: the one walker of variable uses, and the facts of a kernel's arrays that it
    finds once per specialization (facts.h). */
 #include <limits.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kernel/facts.h"
@@ -180,6 +181,93 @@ static char *fill_params(const Func *f) {
   return fl;
 }
 
+/* ---- shared memory ----
+   shared() may only be called where every thread calls it once, in the same order: at the
+   top level of the kernel body. The k-th call is the block's k-th shared array
+   (NodeInfo.site). */
+
+_Noreturn static void facts_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ksema_reason(S, loc, fmt, ap);
+  va_end(ap);
+  longjmp(S->fail, 1);
+}
+
+static void count_shared(KSpec *S, Node *n, bool top) {
+  if (!n) return;
+  if (n->kind == N_CALL) {
+    NodeInfo *ni = ksema_info(S->kspec, n);
+    if (ni && ni->builtin == KB_SHARED) {
+      if (!top) facts_fail(S, n->loc, "shared() inside a loop or condition");
+      ni->site = S->facts.nshared++;
+    }
+  }
+  switch (n->kind) {
+  case N_IF: case N_FOR: case N_WHILE: case N_REPEAT: case N_MATCH:
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) count_shared(S, it.node, false);
+    return;
+  case N_LAMBDA: case N_FUNCDEF: return;
+  default:
+    count_shared(S, n->a, top);
+    count_shared(S, n->b, top);
+    count_shared(S, n->c, top);
+    for (int i = 0; i < n->list.n; i++) count_shared(S, n->list.items[i], top);
+    return;
+  }
+}
+
+/* ---- a thread's own elements ----
+   pos is a different position in every thread of a launch, so p[pos] is an element no other
+   thread touches when every use of p in the kernel is p[pos] (or its size) and no other
+   argument is the same array: a compound assignment into it needs no atomic. */
+
+/* Whether n is the kernel's special parameter `pos`. */
+static bool is_pos(const KSpec *S, const Node *n) {
+  Func *f = S->kfunc;
+  if (n->kind != N_IDENT || n->depth != 0 || n->slot < f->ngenerics) return false;
+  for (int i = 0; i < S->nspecial; i++)
+    if (S->special[i].param == n->slot - f->ngenerics) return !strcmp(S->special[i].name, "pos");
+  return false;
+}
+
+static bool builtin_call(const KSpec *S, const Node *n, int id, int nargs) {
+  NodeInfo *ni = n && n->kind == N_CALL ? ksema_info(S->kspec, n) : NULL;
+  return ni && ni->builtin == id && n->list.n == nargs;
+}
+
+/* Whether every use of slot in n is slot[pos] or numel/size/ndims(slot). */
+static bool own_uses(const KSpec *S, const Node *n, int slot) {
+  if (!n) return true;
+  switch (n->kind) {
+  case N_LAMBDA: case N_FUNCDEF: return false;
+  case N_IDENT: return n->slot != slot || n->depth != 0;
+  case N_INDEX:
+    if (n->a->kind == N_IDENT && n->a->slot == slot && n->a->depth == 0)
+      return n->list.n == 1 && is_pos(S, n->list.items[0]);
+    break;
+  case N_CALL:
+    if (builtin_call(S, n, KB_NUMEL, 1) || builtin_call(S, n, KB_SIZE, n->list.n) || builtin_call(S, n, KB_NDIMS, 1))
+      if (n->list.n && n->list.items[0]->kind == N_IDENT && n->list.items[0]->slot == slot) return true;
+    break;
+  default: break;
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (!own_uses(S, it.node, slot)) return false;
+  return true;
+}
+
+static unsigned own_elems(const KSpec *S) {
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  for (int p = 0; p < f->nparams && p < 32; p++) {
+    bool own = true;
+    for (int i = 0; i < f->body.n && own; i++) own = own_uses(S, f->body.items[i], f->ngenerics + p);
+    if (own) mask |= 1u << p;
+  }
+  return mask;
+}
+
 /* ---- the facts ---- */
 
 /* Records the variable that target t (of the kernel's own body) stores into. */
@@ -202,6 +290,7 @@ static void find_stores(KSpec *S, const Node *n) {
 void kfacts_compute(KSpec *S) {
   Func *f = S->kfunc;
   KFacts *k = &S->facts;
+  for (int i = 0; i < f->body.n; i++) count_shared(S, f->body.items[i], true);
   k->param_written = calloc(f->nparams + 1, sizeof *k->param_written);
   k->param_read_only = calloc(f->nparams + 1, sizeof *k->param_read_only);
   for (int i = 0; i < f->nparams; i++) {
@@ -214,6 +303,7 @@ void kfacts_compute(KSpec *S) {
   k->stored_cap = calloc(S->ncaps + 1, sizeof *k->stored_cap);
   for (int i = 0; i < f->body.n; i++) find_stores(S, f->body.items[i]);
   k->param_fill = fill_params(f);
+  k->own_elems = own_elems(S);
 }
 
 bool kfacts_stored(const KSpec *S, const Node *base) {

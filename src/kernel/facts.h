@@ -4,7 +4,7 @@
    that asks it: the parallel-loop transform on host code before any specialization exists
    (variables by name), the emitters on specialized code (variables by slot). kfacts_compute
    runs it once per specialization (ksema_run) and records in KSpec.facts what the emitters
-   and the CUDA launcher read about the kernel's arrays. */
+   and the CUDA launcher read about the kernel's arrays and shared memory. */
 #ifndef OQ_FACTS_H
 #define OQ_FACTS_H
 #include "kernel/kernel_ir.h"
@@ -51,7 +51,9 @@ int func_count_uses(const Func *f, const UseWalk *w);    /* how many uses */
 /* Any mention of v in n, nested functions aside. */
 bool mentions_var(const Node *n, VarRef v);
 
-/* Fills S->facts from the specialized kernel (after its types are known). */
+/* Fills S->facts from the specialized kernel (after its types are known); numbers its
+   shared() calls (NodeInfo.site). Fails (ksema_reason, longjmp to S->fail) on a shared()
+   call inside a loop or condition. */
 void kfacts_compute(KSpec *S);
 /* Whether the kernel's own body stores into the array that base (an N_IDENT of the
    kernel's body) names: KFacts.stored or stored_cap. */

@@ -192,8 +192,8 @@ typedef struct KTransforms {
                                 dimension 0; the launch says how many (OqkGrid.xf) */
 } KTransforms;
 
-/* What the kernel does with its arrays (facts.c, kfacts_compute: once per specialization,
-   when ksema_run succeeds); the emitters and the CUDA launcher read them. */
+/* What the kernel does with its arrays and its shared memory (facts.c, kfacts_compute: once
+   per specialization, in ksema_run); the emitters and the CUDA launcher read them. */
 typedef struct KFacts {
   bool *param_written;    /* per kernel parameter: the kernel may write the array (any use of
                              its name but reading elements or passing it to a built-in,
@@ -209,6 +209,13 @@ typedef struct KFacts {
   char *param_fill;       /* per kernel parameter: every thread stores its own element,
                              p[pos] (1) or p[pos[0], ..] (2), and nothing reads p; else 0
                              (the CUDA launcher's 'nocopy analysis: no upload) */
+  unsigned own_elems;     /* kernel parameters p < 32 (bit p) that the kernel's own body uses
+                             only as p[pos] or in numel/size/ndims(p) (no nested function):
+                             p[pos] is an element no other thread touches unless another
+                             argument is the same array (KSpec.aliased): em_own_update */
+  int nshared;            /* shared() call sites of the kernel's body, each at its top level
+                             (numbered in NodeInfo.site): the block's shared arrays, which
+                             both emitters allocate and the CUDA launcher sizes */
 } KFacts;
 
 /* The whole specialization of one kernel launch. */
@@ -226,7 +233,6 @@ typedef struct KSpec {
   Capture *caps; int ncaps, capcap;
   KSite *sites; int nsites, sitecap;
   KSpecial special[8]; int nspecial;
-  int nshared;               /* shared() call sites in the kernel */
   bool barrier;              /* the kernel calls syncthreads: phases */
   bool grid_barrier;         /* syncthreads(grid): only the CUDA dialect compiles it (a
                                 cooperative launch); its conditions must agree across blocks */
@@ -284,7 +290,7 @@ char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
    not set) and ldims. Called before ksema_key; dims must outlive S. */
 void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt);
 /* The dynamic shared memory that a block of blk (D dimensions) takes for the nshared
-   shared() calls of z, each rounded to 16 bytes as emit_cuda's oq_shared_take takes them;
+   shared() calls (KFacts.nshared) of z, each rounded to 16 bytes as emit_cuda's oq_shared_take takes them;
    OQ_SHARED_MAX when a size is unknown (!sized) or bad. */
 size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int D, const int64_t *blk);
 /* Specializes the kernel. Returns false with S->reason set when something is not

@@ -1804,31 +1804,6 @@ static void check_collectives(Uni *U, NodeList *l) {
   }
 }
 
-/* shared() may only be called where every thread calls it once, in the same order: at the
-   top level of the kernel body. */
-static void check_shared_calls(KSpec *S, FSpec *k, Node *n, bool top) {
-  if (!n) return;
-  if (n->kind == N_CALL) {
-    NodeInfo *ni = ksema_info(k, n);
-    if (ni && ni->builtin == KB_SHARED) {
-      if (!top) kfail(S, n->loc, "shared() inside a loop or condition");
-      ni->site = S->nshared++;
-    }
-  }
-  switch (n->kind) {
-  case N_IF: case N_FOR: case N_WHILE: case N_REPEAT: case N_MATCH:
-    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) check_shared_calls(S, k, it.node, false);
-    return;
-  case N_LAMBDA: case N_FUNCDEF: return;
-  default:
-    check_shared_calls(S, k, n->a, top);
-    check_shared_calls(S, k, n->b, top);
-    check_shared_calls(S, k, n->c, top);
-    for (int i = 0; i < n->list.n; i++) check_shared_calls(S, k, n->list.items[i], top);
-    return;
-  }
-}
-
 bool ksema_run(KSpec *S, Value *args) {
   if (setjmp(S->fail)) return false;
   Func *f = S->kfunc;
@@ -1861,8 +1836,8 @@ bool ksema_run(KSpec *S, Value *args) {
       kfail(S, f->outs[o].loc, "kernel output '%s' changes type", f->outs[o].name);
     }
   free(outs);
-  for (int i = 0; i < f->body.n; i++) check_shared_calls(S, k, f->body.items[i], true);
-  if (S->nshared) S->uses_block = true;
+  kfacts_compute(S);   /* (fails on a shared() call inside a loop or condition) */
+  if (S->facts.nshared) S->uses_block = true;
   if (S->barrier) S->uses_block = true;
   if (S->barrier || S->coop) {
     Uni U = {.S = S, .k = k, .nonuni = calloc(func_info(f)->nslots + 1, 1)};
@@ -1874,7 +1849,6 @@ bool ksema_run(KSpec *S, Value *args) {
     if (S->coop) check_collectives(&U, &f->body);
     free(U.nonuni);
   }
-  kfacts_compute(S);
   return true;
 }
 

@@ -31,9 +31,7 @@
 typedef struct Compiled {
   LaunchSpec h;             /* h.tr.npriv: arrays that may be updated in private copies */
   OqkEntry entry;
-  int mode;                 /* 0 flat, 1 blocks, 2 phases */
-  bool tiled;               /* flat, run by tiles of `tile` positions (!kernel_tiling) */
-  int64_t tile[3];
+  CpuShape shape;           /* how its code runs a launch (plan.c) */
   OqkHook begin, finish;
   struct Compiled *next;
 } Compiled;
@@ -152,8 +150,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   launch_spec_compiled(&c->h, S);
-  c->mode = S->barrier ? 2 : S->uses_block ? 1 : 0;
-  c->tiled = c->mode == 0 && ktiling_cpu_tile(&S->tr.tiling, c->tile);
+  c->shape = plan_cpu_shape(S);
   if (c->h.tr.npriv) {
     c->begin = (OqkHook)dlsym(lib, "oqk_begin");
     c->finish = (OqkHook)dlsym(lib, "oqk_finish");
@@ -163,7 +160,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   prof_xforms(st, S->xforms);
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
-            c->mode == 0 ? "flat" : c->mode == 1 ? "block" : S->divergent ? "fiber" : "barrier",
+            c->shape.mode == CPU_FLAT ? "flat" : c->shape.mode == CPU_BLOCKS ? "block" : S->divergent ? "fiber" : "barrier",
             cached ? ", from the cache" : "");
   if (cl->opt && cl->opt->verbose && S->tiling_ignored)
     fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
@@ -265,13 +262,6 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   launch_report(&c->h, L, at);
 }
 
-/* The tiles of a tiled flat kernel's launch: the range its entry's lo..hi count. */
-static int64_t tile_count(const Compiled *c, const KLaunch *cl) {
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= (cl->dims[d] + c->tile[d] - 1) / c->tile[d];
-  return n;
-}
-
 /* Which += arrays get private copies at this launch: small ones (a copy per worker costs
    memory and a pass to add it in) that no other argument or capture shares. */
 static unsigned private_mask(Compiled *c, const KLaunch *cl, KSpec *S, int64_t npos) {
@@ -305,13 +295,12 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   for (int i = 0; i < f->nparams; i++) launch_fill_arg(&args[i], cl->args[i]);
   for (int k = 0; k < S->ncaps; k++) launch_fill_arg(&args[f->nparams + k], S->caps[k].value);
   OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};
-  int64_t npos = 1, nblk = 1;
+  int64_t npos = 1;
   for (int d = 0; d < cl->D; d++) {
     L.dims[d] = cl->dims[d];
     L.blk[d] = cl->blk[d];
     L.cnt[d] = cl->cnt[d];
     npos *= cl->dims[d];
-    nblk *= cl->cnt[d];
   }
   pool_start();
   for (int w = 0; w < pool.n; w++)
@@ -322,11 +311,8 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   L.priv_mask = private_mask(c, cl, S, npos);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
-  if (npos > 0) {
-    if (c->tiled) pool_run(c->entry, &L, tile_count(c, cl), 1);
-    else if (c->mode == 0) pool_run(c->entry, &L, npos, 4096);
-    else pool_run(c->entry, &L, nblk, 1);
-  }
+  CpuWork work = plan_cpu_work(&c->shape, cl);
+  if (work.items > 0) pool_run(c->entry, &L, work.items, work.min_chunk);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
   free(args);
@@ -356,8 +342,8 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   Arena arena = {0};
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
-  plan_key(&cl->plan->cpu, &S);   /* the block size of kernels with block parameters; int64 indices */
-  char *key = ksema_key(&S, cl->args);
+  char *key = plan_key(&cl->plan->cpu, &S, cl->args);   /* (the block size of kernels with block
+                                                            parameters; int64 indices) */
   Compiled *c = lookup(key);
   free(key);
   if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);

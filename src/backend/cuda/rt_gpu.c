@@ -42,33 +42,24 @@ typedef struct GSpec {
   CudaKernel *k;
   bool uses_block;
   bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel;
-                               h.tr.grid_stride: its resident blocks loop over the launch's */
-  unsigned stride_blocks;   /* grid_stride or persistent blocks (h.tr.coarse): blocks started
-                               at this launch (check_cooperative, coarse_grid) */
+                               h.tr.grid_stride: its resident blocks loop over the launch's
+                               (grid.stride_blocks: check_cooperative) */
   CudaPtr cmem;             /* the module's oq_cmem, where h.tr.cmem_params's arrays go */
-  size_t shared_bytes;      /* dynamic shared memory of this launch (shared_size) */
-  int nshared;
-  int coarse_occ, coarse_thr;   /* blocks per SM of coarse_thr threads at shared_bytes */
-  int cgroups;              /* launch blocks per GPU block at this launch (coarse_grid; at most
-                               h.tr.cgroups, coarse.c's coarse groups) */
-  size_t coarse_sh;
-  int vblocks;              /* the launch's blocks per GPU block along dimension 0 at this
-                               launch (plan_cuda_vblocks; at most h.tr.vblocks, emit_cuda's) */
+  CudaGrid grid;            /* the grid of its latest launch, as plan.c decided it */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
   int *arg_off;             /* per parameter, then capture: its byte offset there (-1: none) */
   KType *arg_type;          /* ... and its type, which says what is passed */
   int occ_threads;          /* threads per block at the best occupancy (0: not asked yet) */
+  int occ_asked_threads;    /* the last blocks_per_sm question (threads, shared bytes) and */
+  size_t occ_asked_shared;  /* its answer, occ_blocks (occ_asked_threads 0: none yet) */
+  int occ_blocks;
   Func *func;
   bool *param_written;      /* per kernel parameter: the kernel may write the array */
   bool *byval;              /* per parameter, then capture: a small vector read by value */
   char *param_fill;         /* per kernel parameter: every thread writes p[pos] (1) or
                                p[pos[0], ..] (2) and nothing reads p; else 0 */
   const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
-  CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr of tiled launches: zero between launches */
-  unsigned tgrid;           /* this launch's grid and shared memory when tiled (h.tr.tiled:
-                               a grid-stride loop, the grid is chosen here: gpu_tiling) */
-  size_t tshared, occ_shared;
-  int occ_blocks;           /* blocks per SM at occ_shared bytes (0: not asked yet) */
+  CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr (CudaGrid.scratch): zero between launches */
   ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
@@ -105,16 +96,10 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
-/* The launcher's tuning knobs: base/config.c's, copied at the first launch (a value
-   outside its range is the default). The proposals in the key, OQ_DEV_CUDA_VTHREADS and
-   OQ_DEV_CUDA_COARSE_VEC, are plan.c's. */
+/* The launcher's own switches: base/config.c's, copied at the first launch. The tuning
+   knobs of the key and the grid (OQ_DEV_CUDA_VTHREADS, _LGR, _COARSE_*, ...) are plan.c's. */
 typedef struct Knobs {
   bool read;
-  int lgr;          /* OQ_DEV_CUDA_LGR: log2 of a private copy's replicas, at most (0-5, 5) */
-  int tile_min;     /* OQ_DEV_CUDA_TILE_MIN: positions per thread of a tiled launch, at least (0: a step) */
-  int coarse_occ;   /* OQ_DEV_CUDA_COARSE_OCC: persistent blocks per SM, at most (1-64, 64) */
-  int coarse_run;   /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, at least (32) */
-  int coarse_groups;   /* OQ_DEV_CUDA_COARSE_GROUPS: coarse groups per GPU block, at most (1-8, 4; a power of 2 is taken) */
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
 } Knobs;
@@ -146,14 +131,8 @@ static struct {
 static const Knobs *knobs(void) {
   Knobs *k = &G.knobs;
   if (!k->read) {
-    const OqDevConfig *d = &config()->dev;
-    k->lgr = d->cuda_lgr;
-    k->tile_min = d->cuda_tile_min;
-    k->coarse_occ = d->coarse_occ;
-    k->coarse_run = d->coarse_run;
-    k->coarse_groups = d->coarse_groups;
     k->eager = config()->cuda_eager;
-    k->ktime = d->cuda_ktime;
+    k->ktime = config()->dev.cuda_ktime;
     k->read = true;
   }
   return k;
@@ -278,10 +257,7 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   g->uses_block = S->uses_block;
   g->cooperative = S->grid_barrier;
   if (g->h.tr.cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
-  g->nshared = S->nshared;
-  g->cgroups = 1;
-  g->vblocks = 1;
-  g->shared_bytes = S->nshared ? OQ_SHARED_MAX : 0;
+  g->grid = plan_cuda_grid_init(&g->h);
   g->func = S->kfunc;
   g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
   int nparams = S->kfunc->nparams;
@@ -303,24 +279,35 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
 
 /* ---- launch configuration ---- */
 
-/* The dynamic shared memory a launch's shared() calls take (sizes it cannot know, or a bad
-   one, which the kernel reports, reserve the whole 48 KiB): each of its virtual blocks'. */
-static size_t shared_size(const GSpec *g, int D, const int64_t *blk) {
-  return ksema_shared_bytes(g->h.tr.shsize, g->nshared, g->h.tr.shsized, D, blk) * g->vblocks;
-}
+/* ---- the occupancy calculator's answers for plan.c (CudaOcc) ---- */
 
-/* The occupancy calculator's threads per block for a specialization's registers, asked once
-   (plan_cuda_blocks). */
 typedef struct OccAsk { GSpec *g; SrcLoc loc; } OccAsk;
 
+/* Threads per block for a specialization's registers, asked once. */
 static int occupancy_threads(void *ctx) {
   OccAsk *a = ctx;
   GSpec *g = a->g;
   if (!g->occ_threads) {
-    g->occ_threads = cuda_occupancy_block_size(g->k, g->shared_bytes, 0, NULL, a->loc);
+    g->occ_threads = cuda_occupancy_block_size(g->k, g->grid.shared, 0, NULL, a->loc);
     if (g->occ_threads < 1) g->occ_threads = 256;
   }
   return g->occ_threads;
+}
+
+/* Resident blocks per SM; the last question's answer is kept (a loop launches alike). */
+static int occupancy_blocks(void *ctx, int threads, size_t shared) {
+  OccAsk *a = ctx;
+  GSpec *g = a->g;
+  if (g->occ_asked_threads != threads || g->occ_asked_shared != shared) {
+    g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, threads, shared, a->loc);
+    g->occ_asked_threads = threads;
+    g->occ_asked_shared = shared;
+  }
+  return g->occ_blocks;
+}
+
+static CudaOcc occupancy(OccAsk *a) {
+  return (CudaOcc){cuda_device(), a->g->k->max_threads, occupancy_threads, occupancy_blocks, a};
 }
 
 static void note_fallback(GSpec *g, const KLaunch *cl, const char *why) {
@@ -368,7 +355,8 @@ static void collect_times(SrcLoc loc) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
     if (knobs()->ktime)   /* (the grid of the grid-stride kinds: persistent blocks, tiles) */
-      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->h.name, ms, g->h.tr.coarse ? g->stride_blocks : g->h.tr.tiled ? g->tgrid : 0);
+      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->h.name, ms,
+              g->h.tr.coarse ? g->grid.stride_blocks : g->h.tr.tiled ? g->grid.tgrid : 0);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
@@ -501,7 +489,6 @@ static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk,
     h->blk[d] = blk[d];
     h->cnt[d] = cnt[d];
   }
-  if (g->h.tr.vblocks > 1) h->xf = g->vblocks;   /* (kernels of virtual blocks are not tiled) */
   OqkArg *a = G.args;
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
@@ -557,16 +544,11 @@ static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   return t;
 }
 
-/* ---- tiled kernels (emit_cuda's transforms) ----
-   Which private arrays get shared-memory copies (small ones no other argument aliases; 2^lgR
-   replicas each, the most that fit in OQ_PRIV_SHMEM): OqkGrid.xf's bits 0-7, the replicas'
-   log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as many blocks as are
-   resident at once (fewer for small launches). */
-#define OQ_PRIV_SHMEM 40960
-#define OQ_TILE_THREADS 256
+/* ---- the grid plan.c decided, carried out ---- */
 
-/* The zeroed scratch of counted private arrays (OqkGrid.scr): a counter and 8 bytes per
-   element. The kernel's last block leaves it zero: it is zeroed only when made. */
+/* The zeroed scratch of counted private arrays and persistent blocks (OqkGrid.scr): a
+   counter and 8 bytes per element. The kernel's last block leaves it zero: it is zeroed
+   only when made. */
 static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   if (g->counts_bytes < bytes) {
     if (g->counts) {
@@ -579,114 +561,14 @@ static void count_scratch(GSpec *g, size_t bytes, SrcLoc loc) {
   }
 }
 
-/* !kernel_tiling's threads (emit_cuda.c, cuda_sweep_body): the grid's a*b*c as many times
-   as the device holds them (at least once, at most once per tile: seed 000's [128,256,1]
-   was a whole GPU of its day, an eighth of an H100), or one per box of local mode alone;
-   with global auto the boxes take the place of positions. */
-static void sweep_grid(GSpec *g, const KLaunch *cl) {
-  const KTiling *t = &g->h.tr.tiling;
-  int64_t boxes = 1, threads = 1, tiles = 1;
-  for (int d = 0; d < 3; d++) {
-    int64_t n = d < cl->D ? cl->dims[d] : 1, v = (n + t->box[d] - 1) / t->box[d];
-    boxes *= v;
-    threads *= t->grid[0] ? t->grid[d] : 1;
-    tiles *= t->grid[0] ? (v + t->grid[d] - 1) / t->grid[d] : 1;
-  }
-  if (!t->grid[0]) threads = boxes;
-  int64_t copies = (int64_t)g->tgrid * OQ_TILE_THREADS / threads;
-  if (t->grid[0] && copies > 1) threads *= copies < tiles ? copies : tiles;
-  int64_t blocks = (threads + OQ_TILE_THREADS - 1) / OQ_TILE_THREADS;
-  if (t->global_auto && !t->grid[0]) blocks = blocks < g->tgrid ? blocks : g->tgrid;   /* the occupancy's */
-  if (blocks > INT32_MAX) rt_error(cl->site->loc, "kernel '%s': the tiling needs more than 2^31 blocks", g->h.name);
-  g->tgrid = (unsigned)(blocks > 0 ? blocks : 1);
-}
-
-static void gpu_tiling(GSpec *g, const KLaunch *cl, KSpec *S, int64_t npos) {
-  Func *f = S->kfunc;
-  const OqkArg *args = G.args;
-  unsigned mask = 0;
-  size_t per = 0, counts = 8;   /* bytes of one replica of every chosen copy; of the scratch */
-  for (int k = 0; k < g->h.tr.npriv; k++) {
-    int a = g->h.tr.priv_arg[k];
-    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
-    if (!g->h.tr.priv_esz[k] || v.kind != V_ARRAY || v.arr->numel * g->h.tr.priv_esz[k] > OQ_PRIV_SHMEM) continue;
-    bool shared = false;   /* by device address: the host copy may be gone */
-    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
-      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
-      shared = b != a && w.kind == V_ARRAY && args[b].data == args[a].data;
-    }
-    if (shared || per + v.arr->numel * g->h.tr.priv_esz[k] + 16 > OQ_PRIV_SHMEM) continue;
-    mask |= 1u << k;
-    per += v.arr->numel * g->h.tr.priv_esz[k] + 16;
-    if (g->h.tr.priv_count[k]) counts += v.arr->numel * 8 * g->h.tr.merge_copies;
-  }
+/* The grid's part of the launch's OqkGrid: xf and the scratch. */
+static void grid_head(GSpec *g, SrcLoc loc) {
   OqkGridHead *h = (OqkGridHead *)G.param;
-  if (counts > 8) {
-    count_scratch(g, counts, cl->site->loc);
+  h->xf = g->grid.xf;
+  if (g->grid.scratch) {
+    count_scratch(g, g->grid.scratch, loc);
     h->scr = (int64_t)g->counts;
   }
-  unsigned lg = (unsigned)knobs()->lgr;   /* log2 of the replicas */
-  while (lg > 0 && per << lg > OQ_PRIV_SHMEM) lg--;
-  h->xf = mask ? mask | lg << 8 : 0;
-  g->tshared = mask ? per << lg : 0;
-  if (!g->occ_blocks || g->occ_shared != g->tshared) {
-    g->occ_blocks = cuda_occupancy_blocks_per_sm(g->k, OQ_TILE_THREADS, g->tshared, cl->site->loc);
-    g->occ_shared = g->tshared;
-  }
-  int per_sm = g->occ_blocks;
-  /* each thread at least a step of the vector loads (fewer blocks to merge; OQ_DEV_CUDA_TILE_MIN: a
-     tuning knob) */
-  int64_t ppt = knobs()->tile_min;
-  if (!ppt) ppt = g->h.tr.tile_ppt > 1 ? g->h.tr.tile_ppt : 1;
-  int64_t want = (npos + OQ_TILE_THREADS * ppt - 1) / (OQ_TILE_THREADS * ppt);
-  int64_t most = (int64_t)cuda_device()->sm_count * (per_sm > 0 ? per_sm : 1);
-  g->tgrid = (unsigned)(want < most ? want : most);
-  if (g->h.tr.tiling_swept) sweep_grid(g, cl);
-}
-
-/* Persistent blocks: as many blocks as are resident at once, but no more than give each a
-   run of `run` blocks (a small launch runs on fewer, fuller blocks: each resident block's
-   prologue, epilogue and share of the merge cost about as much as a few steps of bodies;
-   1080p's 16200 blocks of 384 threads on the H100: 4 per SM were faster than 5 or 3), and
-   enough that no block's shared counts pass 2^24 when every update adds the int coarse_inc
-   (float counts stay exact); OqkGrid.scr: the blocks-done counter and the shadows of the
-   epilogue's float arrays. Under coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds
-   V launch blocks' threads (OQ_DEV_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
-static void coarse_grid(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
-  SrcLoc loc = cl->site->loc;
-  int64_t blocks = 1, threads = 1;
-  for (int d = 0; d < cl->D; d++) blocks *= cnt[d], threads *= blk[d];
-  /* coarse groups: as many launch blocks' threads per GPU block as the kernel and the knob
-     allow, dividing the group digit's count */
-  int vmost = g->h.tr.cgroups < knobs()->coarse_groups ? g->h.tr.cgroups : knobs()->coarse_groups;
-  int fit = (int)(g->k->max_threads / (threads / g->h.tr.cvec));
-  int V = vmost > 1 ? plan_pow2_dividing(vmost < fit ? vmost : fit, cnt[g->h.tr.cgroup_dim]) : 1;   /* (cgroup_dim: only then) */
-  if (g->coarse_thr != threads || g->coarse_sh != g->shared_bytes || g->cgroups != V) {
-    g->coarse_occ = cuda_occupancy_blocks_per_sm(g->k, (int)(threads / g->h.tr.cvec * V), g->shared_bytes, loc);
-    g->coarse_thr = (int)threads;
-    g->coarse_sh = g->shared_bytes;
-    g->cgroups = V;
-  }
-  int occ = g->coarse_occ > 0 ? g->coarse_occ : 1, most = knobs()->coarse_occ;
-  int64_t grid = (int64_t)cuda_device()->sm_count * (occ < most ? occ : most);
-  int64_t run = knobs()->coarse_run * (int64_t)V, fill = (blocks + run - 1) / run;   /* (a run per group) */
-  if (grid > fill) grid = fill > 0 ? fill : 1;
-  if (grid > (blocks + V - 1) / V) grid = (blocks + V - 1) / V;
-  if (g->h.tr.coarse_inc) {
-    int64_t per = ((int64_t)1 << 24) / (threads * g->h.tr.coarse_inc);   /* blocks per accumulator */
-    int64_t least = per > 0 ? (blocks + per - 1) / per : blocks;
-    if (grid < least) grid = least;
-  }
-  if (grid > blocks) grid = blocks;
-  if (grid > INT32_MAX) grid = INT32_MAX;
-  g->stride_blocks = (unsigned)grid;
-  size_t bytes = 8;
-  for (int k = 0; k < g->h.tr.ncoarse; k++) {
-    Value v = cl->args[g->h.tr.coarse_arg[k]];
-    bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * g->h.tr.merge_copies : 0;
-  }
-  count_scratch(g, bytes, loc);
-  ((OqkGridHead *)G.param)->scr = (int64_t)g->counts;
 }
 
 /* One cuLaunchKernel of the current G.param on `grid` blocks. */
@@ -694,7 +576,7 @@ static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3]
   if (G.nslots == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
-  cuda_launch(g->k, grid, block, g->h.tr.tiled ? g->tshared : g->shared_bytes, g->cooperative, params, loc);
+  cuda_launch(g->k, grid, block, g->h.tr.tiled ? g->grid.tshared : g->grid.shared, g->cooperative, params, loc);
   G.pending = true;
   G.since++;
   G.last = g;
@@ -706,17 +588,9 @@ static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3]
    block; cuLaunchKernel copies the parameters at each call. */
 static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
   SrcLoc loc = cl->site->loc;
-  int64_t full[3] = {1, 1, 1};
-  unsigned grid[3] = {1, 1, 1}, block[3] = {1, 1, 1};
-  for (int d = 0; d < cl->D; d++) {
-    full[cl->D - 1 - d] = cnt[d];
-    block[cl->D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / g->h.tr.vthreads * g->vblocks);
-  }
-  full[cl->D - 1] /= g->vblocks;   /* (cuda_vblocks: it divides the grid there) */
-  if (g->h.tr.tiled) full[0] = g->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
-  if (g->h.tr.cvec > 1) block[0] = block[0] * block[1] * block[2] / g->h.tr.cvec * g->cgroups, block[1] = block[2] = 1;
-  if (g->h.tr.grid_stride || g->h.tr.coarse) full[0] = g->stride_blocks;
-  if (g->h.tr.tiled || g->h.tr.grid_stride || g->h.tr.coarse) full[1] = full[2] = 1;
+  int64_t full[3];
+  unsigned grid[3] = {1, 1, 1}, block[3];
+  plan_cuda_dims(&g->h, &g->grid, cl->D, blk, cnt, full, block);
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -750,8 +624,11 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
   fill_grid(g, cl, S, blk, cnt);
   if (npos > 0) {
     if (g->h.nouts) reset_outputs(g, loc);
-    if (g->h.tr.tiled) gpu_tiling(g, cl, S, npos);
-    if (g->h.tr.coarse) coarse_grid(g, cl, blk, cnt);
+    OccAsk ask = {g, loc};
+    CudaOcc occ = occupancy(&ask);
+    if (g->h.tr.tiled) plan_cuda_tiling(&g->h, cl, S, G.args, npos, &occ, &g->grid);
+    if (g->h.tr.coarse) plan_cuda_coarse(&g->h, cl, blk, cnt, &occ, &g->grid);
+    grid_head(g, loc);
     launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
   for (int i = 0; i < f->nparams; i++)
@@ -778,9 +655,9 @@ static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, c
     blocks *= cnt[d];
     threads *= blk[d];
   }
-  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, loc) * dev->sm_count;
+  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->grid.shared, loc) * dev->sm_count;
   if (g->h.tr.grid_stride && fit > 0) {
-    g->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
+    g->grid.stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
     return;
   }
   if (blocks > fit)
@@ -790,14 +667,10 @@ static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, c
              (long long)fit, (long long)threads);
 }
 
-/* The specialization's key, with the plan's block size and proposals. */
+/* The specialization's key, with the plan's block size and proposals (the memo's launches
+   have the same dims: the same proposals). */
 static char *spec_key(KSpec *S, const KLaunch *cl) {
-  plan_key(&cl->plan->cuda, S);   /* (the memo's launches have the same dims: the same proposals) */
-  char *key = ksema_key(S, cl->args);
-  size_t n = strlen(key);
-  key = realloc(key, n + 24);
-  snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
-  return key;
+  return plan_key(&cl->plan->cuda, S, cl->args);
 }
 
 /* compile_spec for --profile: its time, whether NVRTC's disk cache had it, progress. */
@@ -891,7 +764,8 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
   const char *why = g->h.failed ? g->h.reason : cl->plan->cuda_refusal;
   if (!why) {
     OccAsk ask = {g, cl->site->loc};
-    plan_cuda_blocks(cl, cuda_device(), g->uses_block || g->cooperative, occupancy_threads, &ask, blk, cnt);
+    CudaOcc occ = occupancy(&ask);
+    plan_cuda_blocks(cl, &occ, g->uses_block || g->cooperative, blk, cnt);
     why = plan_cuda_shape_refusal(cl, cuda_device(), &g->h, g->cooperative, g->k->max_threads, blk, cnt);
   }
   if (why) {
@@ -900,8 +774,9 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
-  g->vblocks = plan_cuda_vblocks(g->h.tr.vblocks, cnt[0]);
-  g->shared_bytes = shared_size(g, cl->D, blk);
+  g->grid.vblocks = plan_cuda_vblocks(g->h.tr.vblocks, cnt[0]);
+  g->grid.xf = g->h.tr.vblocks > 1 ? (unsigned)g->grid.vblocks : 0;   /* (kernels of virtual blocks are not tiled) */
+  g->grid.shared = plan_cuda_shared(&g->h, g->grid.vblocks, cl->D, blk);
   if (g->cooperative) check_cooperative(g, cl, blk, cnt);
   g->prof = pr;
   prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
@@ -963,7 +838,7 @@ int64_t gpu_resident_blocks(Func *f, int64_t threads) {
   int64_t per_sm = -1;
   for (GSpec *g = specs; g; g = g->next)
     if (g->func == f && g->k) {
-      int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->shared_bytes, (SrcLoc){0});
+      int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->grid.shared, (SrcLoc){0});
       if (per_sm < 0 || n < per_sm) per_sm = n;
     }
   if (per_sm < 0) {

@@ -530,7 +530,7 @@ static void fiber_kernel(Em *E) {
   Func *f = S->kfunc;
   int D = S->D;
   KType st;
-  for (int s = 0; s < S->nshared; s++)
+  for (int s = 0; s < S->facts.nshared; s++)
     if (em_shared_type(E, s, &st)) em_bprintf(E->b, "static __thread %s sh%d;\nstatic __thread int sh%d_init;\n", em_ctype(E, st), s, s);
   em_bputs(E->b, "static void oqk_fthread(OqkLaunch *L, OqkWorker *W, int64_t _b, int64_t _t) {\n");
   em_line(E, "(void)W;");
@@ -558,7 +558,7 @@ static void fiber_kernel(Em *E) {
   em_line(E, "oq_fl = L;");
   em_line(E, "oq_fw = W;");
   em_line(E, "for (int64_t _b = lo; _b < hi && !__atomic_load_n(&L->err, __ATOMIC_RELAXED); _b++) {");
-  for (int s = 0; s < S->nshared; s++) em_line(E, "  sh%d_init = 0;", s);
+  for (int s = 0; s < S->facts.nshared; s++) em_line(E, "  sh%d_init = 0;", s);
   em_line(E, "  oq_run_block(L, _fib, _stk, _b, _nthr);");
   em_line(E, "}");
   em_bputs(E->b, "}\n");
@@ -586,7 +586,7 @@ static void cpu_transforms(Em *E) {
   for (int o = 0; o < f->nouts; o++) em_xform_note(S, "worker-reduce(%s)", f->outs[o].name);
   if (E->lin_slot >= 0) em_xform_note(S, "%s", "linear");
   if (S->barrier) em_xform_note(S, "%s", E->fiber ? "fibers" : "phases");
-  S->tr.coarse = S->barrier && !E->fiber && S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
+  S->tr.coarse = S->barrier && !E->fiber && S->facts.nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
   if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
 }
 
@@ -641,7 +641,7 @@ static void emit_kernel(Em *E, Buf *out) {
     em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
     em_line(E, "int64_t _q = _b;");
     for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
-    for (int s = 0; s < S->nshared; s++) em_line(E, "sh%d_init = 0;", s);
+    for (int s = 0; s < S->facts.nshared; s++) em_line(E, "sh%d_init = 0;", s);
     for (int d = 0; d < D; d++) {
       em_line(E, "for (int64_t T%d = 0; T%d < b%d; T%d++) {", d, d, d, d);
       E->ind++;
@@ -685,7 +685,7 @@ static void emit_kernel(Em *E, Buf *out) {
     em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
     em_line(E, "int64_t _q = _b;");
     for (int d = D - 1; d >= 0; d--) em_line(E, "const int64_t B%d = _q %% c%d; _q /= c%d;", d, d, d);
-    for (int s = 0; s < S->nshared; s++) em_line(E, "sh%d_init = 0;", s);
+    for (int s = 0; s < S->facts.nshared; s++) em_line(E, "sh%d_init = 0;", s);
     for (int s = f->ngenerics; s < fi->nslots; s++)
       if (E->sc[s] == SC_LOCAL && E->pphase[s] == 2) em_line(E, "%s %s = {0};", em_ctype(E, k->slots[s]), em_slot_name(E, k, s));
     thread_loop_open(E);

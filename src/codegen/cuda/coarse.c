@@ -99,7 +99,7 @@ bool em_cuda_shadow_update(Em *E, const Update *u) {
 }
 
 /* the body's A[off] += c (an int literal) as an integer count: shared-memory float atomics
-   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (coarse_grid),
+   are compare-and-swap loops, int ones are native; the counts stay below 2^24 (plan_cuda_coarse),
    so (float)count is what the float additions gave. An element outside A counts into the
    block's _oq_sink instead, without a branch; the same constant for every lane lets the
    compiler add each address's lanes at once (a selected 0 or 1 did not: the constant
@@ -123,7 +123,7 @@ bool em_cuda_count_update(Em *E, const Update *u) {
    a constant multiple of 32. */
 static bool count_swizzled(Em *E) {
   const struct KShSize *z = &E->S->tr.shsize[0];
-  if (E->S->tr.cvec < 2 || !E->S->tr.shsized || E->S->nshared != 1) return false;
+  if (E->S->tr.cvec < 2 || !E->S->tr.shsized || E->S->facts.nshared != 1) return false;
   int64_t n = 1;
   for (int d = 0; d < z->rank; d++) {
     if (z->k[d] >= 0) return false;

@@ -203,9 +203,9 @@ static void cuda_vblocks(Em *E, int F) {
   KSpec *S = E->S;
   int V = 4;
   S->tr.vblocks = 1;
-  if (S->tr.vthreads < 2 || S->tr.vthreads != F || (S->nshared && !S->tr.shsized)) return;
+  if (S->tr.vthreads < 2 || S->tr.vthreads != F || (S->facts.nshared && !S->tr.shsized)) return;
   int64_t threads = em_cuda_key_threads(S);
-  size_t sh = ksema_shared_bytes(S->tr.shsize, S->nshared, S->tr.shsized, S->D, S->cblk);
+  size_t sh = ksema_shared_bytes(S->tr.shsize, S->facts.nshared, S->tr.shsized, S->D, S->cblk);
   while (V > 1 && (threads / F * V > 256 || sh * V > OQ_SHARED_MAX)) V /= 2;
   if (V < 2) return;
   S->tr.vblocks = V;
@@ -268,10 +268,10 @@ static void cuda_vthread_body(Em *E) {
     long long R = (long long)(S->cblk[0] / S->tr.vthreads);
     em_line(E, "const oq_ix _tv = threadIdx.%s %% %lld, B0 = (blockIdx.%s + P.boff[0]) * (oq_ix)P.xf + threadIdx.%s / %lld;", a, R,
             a, a, R);
-    if (S->nshared) em_line(E, "size_t _shoff = threadIdx.%s / %lld * %zu;", a, R, E->vb_shared);
+    if (S->facts.nshared) em_line(E, "size_t _shoff = threadIdx.%s / %lld * %zu;", a, R, E->vb_shared);
   } else {
     em_line(E, "const oq_ix _tv = threadIdx.%s, B0 = blockIdx.%s + P.boff[0];", a, a);
-    if (S->nshared) em_line(E, "size_t _shoff = 0;");
+    if (S->facts.nshared) em_line(E, "size_t _shoff = 0;");
   }
   for (int d = 1; d < S->D; d++) thread_coords(E, d);
   for (int s = f->ngenerics; s < func_info(f)->nslots; s++)
@@ -302,7 +302,7 @@ void em_cuda_transforms(Em *E) {
   if (attr) ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb);
   S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0);
   S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
-  S->tr.block_reduce = f->nouts > 0 && S->nshared == 0;   /* its scratch is static shared memory */
+  S->tr.block_reduce = f->nouts > 0 && S->facts.nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tr.tile_ppt = 1;
   S->tr.merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
@@ -319,8 +319,8 @@ void em_cuda_transforms(Em *E) {
   for (int o = 0; o < f->nouts && S->tr.block_reduce; o++) em_xform_note(S, "block-reduce(%s)", f->outs[o].name);
   if (S->tr.tiled && attr && !tb[0]) ktiling_str(&S->tr.tiling, tb, sizeof tb);
   if (S->tr.tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
-  if (S->nshared) em_shared_plan(E);
-  S->tr.coarse = S->nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
+  if (S->facts.nshared) em_shared_plan(E);
+  S->tr.coarse = S->facts.nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
   if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
@@ -391,7 +391,7 @@ static bool holds_grid_barrier(Node *n) {
 static bool grid_stride_ok(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  if (!S->grid_barrier || S->nshared || f->nouts) return false;
+  if (!S->grid_barrier || S->facts.nshared || f->nouts) return false;
   for (int i = 0; i < f->body.n; i++) {
     Node *n = f->body.items[i];
     if (holds_grid_barrier(n) && !(n->kind == N_EXPR && em_is_barrier_stmt(n))) return false;
@@ -477,7 +477,7 @@ static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
   for (int d = 0; d < D; d++) thread_coords(E, d);
-  if (S->nshared) em_line(E, "size_t _shoff = 0;");
+  if (S->facts.nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
   for (int d = 0; d < D && !S->barrier && !S->coop; d++) em_bprintf(&in, " && P%d < n%d", d, d);
   em_line(E, "if (1%s) {", in.s ? in.s : "");
@@ -915,7 +915,7 @@ static void cuda_sweep_body(Em *E) {
     for (int d = 0; d < 3; d++)
       em_line(E, "const oq_ix _G%d = %s, _Q%d = (_V%d + _G%d - 1) / _G%d;", d,
               t->grid[0] ? em_sf(E, "%lld", (long long)t->grid[d]) : em_sf(E, "_V%d", d), d, d, d, d);
-    /* _K copies of the grid at once (the launcher fills the device: sweep_grid): copy _g
+    /* _K copies of the grid at once (the launcher fills the device: plan.c sweep_grid): copy _g
        runs the _g-th of _K runs of consecutive tiles (a thread's positions in consecutive
        tiles are often neighbours: the channels of a pixel) */
     em_line(E, "const oq_ix _GT = _G0 * _G1 * _G2, _QT = _Q0 * _Q1 * _Q2, _K = (oq_ix)gridDim.x * blockDim.x / _GT;");
@@ -1620,7 +1620,7 @@ char *emit_cuda(KSpec *S) {
   if (S->coop) em_bputs(&out, cuda_warp_helpers);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
-  if (S->nshared) em_bputs(&out, cuda_shared_helpers);
+  if (S->facts.nshared) em_bputs(&out, cuda_shared_helpers);
   else if (S->tr.npriv) em_bputs(&out, "extern __shared__ double oq_shbuf[];\n");
   if (S->tr.npriv) em_bputs(&out, cuda_merge_count);
   if (S->grid_barrier) em_bputs(&out, cuda_grid_helpers);
