@@ -117,6 +117,21 @@ char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
   return key;
 }
 
+size_t plan_cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 15) & ~(size_t)15; }
+
+void plan_cuda_cmem_key(const KLaunch *cl, char **key, bool *no_cmem) {
+  Func *f = cl->kernel->func;
+  size_t need = 0;
+  for (int i = 0; i < f->nparams && i < 32; i++)
+    if ((func_info(f)->slot_mods[f->ngenerics + i] & TM_HWCONST) && cl->args[i].kind == V_ARRAY)
+      need += plan_cmem_size(cl->args[i].arr);
+  *no_cmem = need > K_CMEM_BYTES;
+  if (!*no_cmem) return;
+  size_t n = strlen(*key);
+  *key = realloc(*key, n + 6);
+  memcpy(*key + n, "|gmem", 6);
+}
+
 /* CUDA first when it is the target, then the CPU (--target cpu and auto), the interpreter
    last; the CUDA source is checked before the CPU runs a launch. */
 void launch_plan(const KLaunch *cl, LaunchPlan *p) {

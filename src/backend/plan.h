@@ -52,6 +52,13 @@ void launch_plan(const KLaunch *cl, LaunchPlan *p);
    variables), then the proposals. */
 char *plan_key(const PlanKey *k, KSpec *S, Value *args);
 
+/* 'hwconst arrays in constant memory: the bytes an array takes there (16-byte aligned), and
+   the CUDA key's part: when a launch's arrays need more than K_CMEM_BYTES, the key (the
+   CUDA back end's, after plan_key) gets "|gmem" and the specialization leaves them in
+   global memory (*no_cmem). */
+size_t plan_cmem_size(const Array *a);
+void plan_cuda_cmem_key(const KLaunch *cl, char **key, bool *no_cmem);
+
 /* ---- the CPU ---- */
 
 /* How compiled C code runs a launch (emit_c's entry): over positions (flat), over blocks

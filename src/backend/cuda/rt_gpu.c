@@ -432,9 +432,7 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
    The emitter reads such a parameter at offset args[i].i of the module's oq_cmem; the arrays
    go there one after the other (16-byte aligned) by a device-to-device copy, ordered before
    the launch on the same stream. A launch whose arrays do not fit in K_CMEM_BYTES uses a
-   specialization that reads them from global memory (cmem_key). */
-
-static size_t cmem_size(const Array *a) { return (a->numel * el_size(a->elem) + 15) & ~(size_t)15; }
+   specialization that reads them from global memory (plan.c, plan_cuda_cmem_key). */
 
 static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
   size_t off = 0;
@@ -443,23 +441,8 @@ static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, 
     args[i].i = (int64_t)off;
     size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
     if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
-    off += cmem_size(vals[i].arr);
+    off += plan_cmem_size(vals[i].arr);
   }
-}
-
-/* The bytes of constant memory a launch's 'hwconst arrays need; above K_CMEM_BYTES the key
-   gets a suffix and the specialization leaves them in global memory (*no_cmem). */
-static void cmem_key(const KLaunch *cl, char **key, bool *no_cmem) {
-  Func *f = cl->kernel->func;
-  size_t need = 0;
-  for (int i = 0; i < f->nparams && i < 32; i++)
-    if ((func_info(f)->slot_mods[f->ngenerics + i] & TM_HWCONST) && cl->args[i].kind == V_ARRAY)
-      need += cmem_size(cl->args[i].arr);
-  *no_cmem = need > K_CMEM_BYTES;
-  if (!*no_cmem) return;
-  size_t n = strlen(*key);
-  *key = realloc(*key, n + 6);
-  memcpy(*key + n, "|gmem", 6);
 }
 
 /* Argument a into the parameter block at w, only what a kernel of type t reads (the order of
@@ -743,7 +726,7 @@ static GSpec *find_spec(const KLaunch *cl, KSpec *S) {
     return m->g;
   }
   char *key = spec_key(S, cl);
-  cmem_key(cl, &key, &S->no_cmem);
+  plan_cuda_cmem_key(cl, &key, &S->no_cmem);
   GSpec *g = lookup(key);
   free(key);
   if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->tr.vthreads);
