@@ -163,6 +163,9 @@ typedef enum NodeKind {
                    it learns is in the interpreter's RunNote); c = N_BLOCK: list =
                    the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
+  N_ARRAYEXPR,  /* a host statement or reduction call that may run as one kernel
+                   (interp/transform_arrayexpr.c): a = the original node, aux = its
+                   ArrayExpr (interp/arrayexpr.h) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT
 } NodeKind;

@@ -10,6 +10,7 @@
 #include "backend/rt_profile.h"
 #include "front/transform.h"
 #include "interp/parloop.h"
+#include "interp/arrayexpr.h"
 
 #define MAX_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -124,6 +125,8 @@ static void slot_store(Interp *I, Node *id, Value v) {
   val_release(*p);
   *p = v;
 }
+
+void interp_store(Interp *I, Node *id, Value v) { slot_store(I, id, v); }
 
 /* ---- operators ---- */
 
@@ -686,6 +689,10 @@ Value eval(Interp *I, Node *n) {
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
   case N_FIELD: return eval_group(I, n);
+  case N_ARRAYEXPR: {
+    Value v;
+    return arrayexpr_eval(I, n, &v) ? v : eval(I, n->a);
+  }
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
   default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));
@@ -884,7 +891,7 @@ static void run_notes_grow(RunNotes *t) {
 }
 
 /* n's note, made (zero) at the first call. The pointer is good until the next new note. */
-static RunNote *run_note(Program *P, const Node *n) {
+RunNote *run_note(Program *P, const Node *n) {
   RunNote *r = run_note_find(P, n);
   if (r) return r;
   RunNotes *t = &P->notes;
@@ -1106,6 +1113,7 @@ static void exec(Interp *I, Node *n) {
     I->prog->host_loops -= !I->thread;
     return;
   case N_PARLOOP: exec_parloop(I, n); return;
+  case N_ARRAYEXPR: if (!arrayexpr_exec(I, n)) exec(I, n->a); return;
   case N_MATCH: exec_match(I, n); return;
   case N_BREAK: I->flow = FLOW_BREAK; return;
   case N_CONTINUE: I->flow = FLOW_CONTINUE; return;
@@ -1161,6 +1169,7 @@ Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   P->opt = opt;
   if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
   parloop_transform(P, opt);
+  arrayexpr_transform(P, opt);
   return P;
 }
 

@@ -21,6 +21,7 @@ typedef struct RunNote {
   bool slow;                /* a statement that took long while GPU launches waited (exec_timed) */
   unsigned scalar_outs;     /* N_PARLOOP: bit i once its int output i came back a scalar */
   Func **mixes;             /* N_PARLOOP: its kernels with some int outputs, by mask (parloop_mix) */
+  struct AxKernel *arrayexpr;   /* N_ARRAYEXPR: its kernels (interp_arrayexpr.c) */
 } RunNote;
 
 typedef struct RunNotes { RunNote *v; size_t cap, n; } RunNotes;   /* open addressing */
@@ -67,6 +68,10 @@ Callable *callable_new(CallableKind kind, const char *name);
 Frame *frame_new(int nslots, Frame *parent);
 void frame_release(Frame *f);
 const char *callable_name(const Callable *c);
+/* The run-time note of node n, made when missing (it may move when another is made). */
+RunNote *run_note(Program *P, const Node *n);
+/* Stores v (consumed) into variable id, as `id = v`. */
+void interp_store(Interp *I, Node *id, Value v);
 
 /* interp_builtins.c */
 

@@ -1,0 +1,346 @@
+/* interp_arrayexpr.c: host array expressions run as one generated kernel each
+   (transform_arrayexpr.c marked them; arrayexpr.h).
+
+   When a marked node runs: its leaves are evaluated (once, in source order); when at least
+   one is an array, every array has the same shape, and every operator is element-wise for
+   these values (no matrix product, no && of arrays), the expression becomes the body of a
+   kernel over the arrays' elements:
+       x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
+       s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
+   launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
+   arguments' types, cached, and run on the active back end like every kernel, and the
+   arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
+   per pattern of array and number leaves (its RunNote keeps them). The result's element
+   type is the one the runtime's operators give: they compute it on one-element arrays of
+   the leaves' types (probe), so the two cannot disagree. Otherwise, and for arrays of fewer
+   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs. */
+#include <stdio.h>
+#include <string.h>
+#include "interp/arrayexpr.h"
+#include "device/rt_cuda.h"
+#include "base/config.h"
+
+#define MAX_LEAVES 32
+
+/* A kernel made for one pattern of leaves. */
+typedef struct AxKernel {
+  unsigned arrays;          /* bit k: leaf k is an array */
+  ValueKind out;            /* reductions: V_INT or V_SCALAR */
+  Func *func;
+  struct AxKernel *next;
+} AxKernel;
+
+/* What one run of the node found. */
+typedef struct AxRun {
+  Value leaf[MAX_LEAVES];
+  int n;
+  unsigned arrays;
+  const Array *shape;       /* the first array leaf */
+  bool on_device;           /* some array leaf is current on the GPU */
+} AxRun;
+
+static void run_release(AxRun *R) {
+  for (int k = 0; k < R->n; k++) val_release(R->leaf[k]);
+}
+
+/* Cheap test before anything is evaluated: a statement whose leaves are all variables that
+   hold no array (scalar code in a loop) goes back at once. */
+static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
+  for (int k = 0; k < E->nleaves; k++) {
+    const Node *l = E->leaves[k];
+    if (l->kind != N_IDENT) return true;
+    if (l->slot < 0) continue;
+    Frame *f = I->frame;
+    for (int d = l->depth; d > 0; d--) f = f->parent;
+    if (f->slots[l->slot].kind == V_ARRAY) return true;
+  }
+  return false;
+}
+
+static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
+  memset(R, 0, sizeof *R);
+  for (int k = 0; k < E->nleaves; k++) {
+    Value v = eval(I, E->leaves[k]);
+    R->leaf[R->n++] = v;
+    if (v.kind == V_ARRAY) {
+      const Array *a = v.arr;
+      if (!R->shape) R->shape = a;
+      else if (!arr_same_shape(R->shape, a)) return false;   /* the runtime says why */
+      R->arrays |= 1u << k;
+      R->on_device |= (a->state & ARR_DEVICE_VALID) != 0;
+    } else if (!v_is_num(v)) {
+      return false;
+    }
+  }
+  return R->shape != NULL;
+}
+
+/* Whether the operators of e are element-wise when the leaves in `arrays` are arrays;
+   *is_array tells whether e is array-valued. */
+static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
+  bool a = false, b = false;
+  switch (e->kind) {
+  case N_IDENT: *is_array = arrays >> e->ival & 1; return true;
+  case N_UNARY:
+    if (!elementwise_for(e->a, arrays, &a)) return false;
+    *is_array = a;
+    return !(a && e->op == OP_NOT);   /* !array is one bool */
+  case N_BINARY:
+    if (!elementwise_for(e->a, arrays, &a) || !elementwise_for(e->b, arrays, &b)) return false;
+    *is_array = a || b;
+    if (a && b && (e->op == OP_MUL || e->op == OP_DIV || e->op == OP_POW)) return false;
+    return !((a || b) && (e->op == OP_AND || e->op == OP_OR));
+  case N_CALL:
+    *is_array = false;
+    for (int i = 0; i < e->list.n; i++) {
+      if (!elementwise_for(e->list.items[i], arrays, &a)) return false;
+      *is_array |= a;
+    }
+    return true;
+  default:
+    *is_array = false;
+    return true;
+  }
+}
+
+/* ---- the result's type: the runtime's operators on one-element arrays ---- */
+
+static Value probe(const Node *e, const Value *leaf) {
+  switch (e->kind) {
+  case N_IDENT: val_retain(leaf[e->ival]); return leaf[e->ival];
+  case N_INT: return v_int(e->ival);
+  case N_REAL: return v_scalar(e->rval);
+  case N_IMAG: return v_cscalar(0, e->rval);
+  case N_UNARY: {
+    Value a = probe(e->a, leaf), r = rt_unary(e->op, a, e->loc);
+    val_release(a);
+    return r;
+  }
+  case N_BINARY: {
+    Value a = probe(e->a, leaf), b = probe(e->b, leaf), r = rt_binary(e->op, a, b, e->loc);
+    val_release(a);
+    val_release(b);
+    return r;
+  }
+  case N_CALL: {
+    Value args[4];
+    int n = e->list.n;
+    for (int i = 0; i < n; i++) args[i] = probe(e->list.items[i], leaf);
+    Value r = rt_builtin_lookup(e->a->name)->fn(n, args, e->loc);
+    for (int i = 0; i < n; i++) val_release(args[i]);
+    return r;
+  }
+  default:
+    rt_error(e->loc, "internal error: %s in an array expression", node_kind_name(e->kind));
+  }
+}
+
+/* The element type of the expression's array result, and for a reduction the kind of its
+   value (V_INT, V_SCALAR; V_CSCALAR is left to the runtime). */
+static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_kind) {
+  Value pv[MAX_LEAVES];
+  static const int64_t one = 1;
+  for (int k = 0; k < R->n; k++) {
+    if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
+    Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
+    arr_store(a, 0, 1);
+    pv[k] = v_array(a);
+  }
+  Value r = probe(E->expr, pv);
+  ElemType elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
+  if (E->red != OP_NONE && r.kind == V_ARRAY) {
+    Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
+    *red_kind = s.kind;
+    val_release(s);
+  }
+  val_release(r);
+  for (int k = 0; k < R->n; k++) val_release(pv[k]);
+  return elem;
+}
+
+/* ---- the kernel ---- */
+
+static Node *new_node(Program *P, NodeKind kind, SrcLoc loc) {
+  Node *n = arena_alloc(P->arena, sizeof *n);
+  memset(n, 0, sizeof *n);
+  n->kind = kind;
+  n->loc = loc;
+  n->slot = -1;
+  return n;
+}
+
+static Node *ident(Program *P, const char *name, SrcLoc loc) {
+  Node *id = new_node(P, N_IDENT, loc);
+  id->name = name;
+  return id;
+}
+
+static Node *at_pos(Program *P, Node *array) {
+  Node *ix = new_node(P, N_INDEX, array->loc);
+  ix->a = array;
+  ix->list.n = 1;
+  ix->list.items = arena_alloc(P->arena, sizeof *ix->list.items);
+  ix->list.items[0] = ident(P, "pos", array->loc);
+  return ix;
+}
+
+static const char *leaf_name(Program *P, int k) {
+  char name[16];
+  snprintf(name, sizeof name, "ax%d", k);
+  return arena_strdup(P->arena, name);
+}
+
+/* The kernel's copy of the expression: array leaf k is axk[pos], a number leaf axk. */
+static Node *kernel_expr(Program *P, const Node *e, unsigned arrays) {
+  if (e->kind == N_IDENT && e->name[0] == '$') {
+    Node *id = ident(P, leaf_name(P, (int)e->ival), e->loc);
+    return arrays >> e->ival & 1 ? at_pos(P, id) : id;
+  }
+  Node *c = new_node(P, e->kind, e->loc);
+  *c = *e;
+  if (e->kind == N_CALL) {
+    c->a = ast_clone(P->arena, e->a);
+    c->list.items = arena_alloc(P->arena, (e->list.n + 1) * sizeof *c->list.items);
+    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays);
+    return c;
+  }
+  if (e->a) c->a = kernel_expr(P, e->a, arrays);
+  if (e->b) c->b = kernel_expr(P, e->b, arrays);
+  return c;
+}
+
+static Type *new_type(Program *P, TypeKind kind, const char *name, unsigned mods) {
+  Type *t = arena_alloc(P->arena, sizeof *t);
+  memset(t, 0, sizeof *t);
+  t->kind = kind;
+  t->name = name;
+  t->mods = mods;
+  return t;
+}
+
+static void add_param(Program *P, Param *ps, int *n, const char *name, Type *t, SrcLoc loc) {
+  (void)P;
+  ps[*n] = (Param){.name = name, .type = t, .loc = loc};
+  ++*n;
+}
+
+/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., pos : int): ax_out[pos] = e
+   function ax_s = __kernel__ ... : ax_s += e   (^^= / __= for max / min, *= for prod)
+   Array parameters are 'unchecked: every position is inside every array. */
+static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out) {
+  Program *P = I->prog;
+  SrcLoc loc = n->loc;
+  Func *k = arena_alloc(P->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  k->kind = FK_KERNEL;
+  k->loc = loc;
+  char name[160];
+  const Func *host = E->chain[E->nchain - 1];
+  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
+  k->name = arena_strdup(P->arena, name);
+  k->params = arena_alloc(P->arena, (E->nleaves + 2) * sizeof *k->params);
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Node *body = new_node(P, N_ASSIGN, loc);
+  body->list.n = 1;
+  body->list.items = arena_alloc(P->arena, sizeof *body->list.items);
+  body->b = kernel_expr(P, E->expr, arrays);
+  if (E->red == OP_NONE) {
+    add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
+    body->list.items[0] = at_pos(P, ident(P, "ax_out", loc));
+  } else {
+    k->outs = arena_alloc(P->arena, sizeof *k->outs);
+    k->nouts = 1;
+    k->outs[0] = (Param){.name = "ax_s", .loc = loc,
+                         .type = out == V_INT ? new_type(P, TY_INT, "int", 0) : new_type(P, TY_SCALAR, "scalar", 0)};
+    body->op = E->red;
+    body->list.items[0] = ident(P, "ax_s", loc);
+  }
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  add_param(P, k->params, &k->nparams, "pos", new_type(P, TY_INT, "int", 0), loc);
+  k->body.n = 1;
+  k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
+  k->body.items[0] = body;
+  resolve_nested(P, E->chain, E->nchain, k);
+  func_note_transform(k, E->red == OP_NONE ? "array expression" : "array reduction");
+  return k;
+}
+
+static Func *kernel_for(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out) {
+  RunNote *note = run_note(I->prog, n);
+  for (AxKernel *k = note->arrayexpr; k; k = k->next)
+    if (k->arrays == arrays && k->out == out) return k->func;
+  Func *f = build_kernel(I, n, E, arrays, out);
+  note = run_note(I->prog, n);   /* (building may have added notes) */
+  AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
+  *k = (AxKernel){arrays, out, f, note->arrayexpr};
+  note->arrayexpr = k;
+  return f;
+}
+
+/* Launches f over every element of R's arrays, with `first` (the output array, or none)
+   before the leaves. */
+static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
+  Value argv[MAX_LEAVES + 3];
+  int argc = 0;
+  argv[argc++] = v_int(R->shape->numel);
+  if (first.kind != V_NONE) argv[argc++] = first;
+  for (int k = 0; k < R->n; k++) argv[argc++] = R->leaf[k];
+  Callable *c = callable_new(CALL_USER, f->name);
+  c->func = f;
+  argv[argc++] = v_func(c);
+  Value r = kernel_parallel_do(I, n, argc, argv);
+  val_release(argv[argc - 1]);
+  return r;
+}
+
+/* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
+static bool worth_a_kernel(const AxRun *R) {
+  long long min = config()->array_kernel_min;
+  return min >= 0 && (R->on_device || R->shape->numel >= min);
+}
+
+bool arrayexpr_exec(Interp *I, Node *n) {
+  const ArrayExpr *E = n->aux;
+  if (!may_have_arrays(I, E)) return false;
+  AxRun R;
+  bool is_array, ok = eval_leaves(I, E, &R) && worth_a_kernel(&R) &&
+                      elementwise_for(E->expr, R.arrays, &is_array);
+  ValueKind unused;
+  ElemType elem = ok ? result_type(E, &R, &unused) : EL_COUNT;
+  if (elem == EL_COUNT) {
+    run_release(&R);
+    return false;
+  }
+  Func *f = kernel_for(I, n, E, R.arrays, V_NONE);
+  Array *out = arr_new_uninit(elem, R.shape->rank, R.shape->dims);
+  Value res = launch(I, n, f, &R, v_array(out));
+  val_release(res);
+  run_release(&R);
+  interp_store(I, E->target, v_array(out));
+  return true;
+}
+
+bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
+  const ArrayExpr *E = n->aux;
+  if (!may_have_arrays(I, E)) return false;
+  AxRun R;
+  bool is_array, ok = eval_leaves(I, E, &R) && R.shape->numel > 0 && worth_a_kernel(&R) &&
+                      elementwise_for(E->expr, R.arrays, &is_array);
+  ValueKind kind = V_NONE;
+  if (ok) ok = result_type(E, &R, &kind) != EL_COUNT && (kind == V_INT || kind == V_SCALAR);
+  if (!ok) {
+    run_release(&R);
+    return false;
+  }
+  Func *f = kernel_for(I, n, E, R.arrays, kind);
+  Value r = launch(I, n, f, &R, v_none());
+  if (!strcmp(E->redname, "mean")) {
+    Value m = rt_binary(OP_DIV, r, v_int(R.shape->numel), n->loc);
+    val_release(r);
+    r = m;
+  }
+  run_release(&R);
+  *out = r;
+  return true;
+}
