@@ -1003,8 +1003,22 @@ static bool parloop_numbers(Interp *I, Node *n) {
   return true;
 }
 
+/* A variable the loop reads as a whole that holds an array (more than a small vector, which
+   kernels hold as a value): the body does array arithmetic, which the host runs as kernels
+   of its own (interp_arrayexpr.c) and a kernel thread could only run in the interpreter. */
+static bool parloop_array_math(Interp *I, Node *wholes) {
+  for (int i = 0; i < wholes->list.n; i++) {
+    Value v = *slot_ref(I, wholes->list.items[i]);
+    if (v.kind == V_ARRAY && v.arr->numel > 16) return true;
+  }
+  return false;
+}
+
 COLD static void exec_parloop(Interp *I, Node *n) {
-  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c) || parloop_array_math(I, n->c->a)) {
+    exec_for(I, n->a);
+    return;
+  }
   int D = n->list.n;
   RangeSpec r[OQ_MAX_RANK];
   bool empty = false;

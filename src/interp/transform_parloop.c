@@ -944,13 +944,18 @@ static Node *make_parloop(Px *X, Nest *N) {
   p->a = N->fors[0];
   for (int d = 0; d < N->D; d++) list_push(X, &p->list, N->fors[d]);
   p->c = node(X, N_BLOCK, p->loc);
+  p->c->a = node(X, N_BLOCK, p->loc);
   for (int k = 0; k < N->nvars; k++) {
     Var *v = &N->vars[k];
     if (is_reduction(v)) { list_push(X, &p->list2, v->id); continue; }
     if (v->assigned || !v->id || v->id->slot < 0) continue;
-    bool written = false;
-    for (int i = 0; i < N->nacc; i++) written |= N->acc[i].var == k && N->acc[i].write;
+    bool written = false, whole = false;
+    for (int i = 0; i < N->nacc; i++) {
+      written |= N->acc[i].var == k && N->acc[i].write;
+      whole |= N->acc[i].var == k && !N->acc[i].index;
+    }
     list_push(X, written ? &p->c->list : &p->c->list2, v->id);
+    if (whole) list_push(X, &p->c->a->list, v->id);
   }
   p->func = make_kernel(X, N, &p->list2, false);
   if (p->list2.n) {

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# bench/arrayexpr/run.sh [N] [REPS]: issue 20's host array expressions, oq on each target
+# it can use (cuda when a GPU is there, cpu) next to JAX, PyTorch, CuPy and NumPy in the same
+# run. Prints one table: ms per evaluation (fastest of 3 rounds), and for the GPU the
+# percentage of the bandwidth of a read pass over two arrays (measured by CuPy/JAX here).
+set -u
+cd "$(dirname "$0")/../.." || exit 1
+OQ=${OQ:-build/oq}
+N=${1:-2048}
+REPS=${2:-20}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-ax.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+targets=${AX_TARGETS:-"cuda cpu"}
+for t in $targets; do
+  "$OQ" run --target "$t" bench/arrayexpr/exprs.q "$N" "$REPS" >"$tmp/oq-$t.log" 2>&1 ||
+    { echo "oq --target $t failed:"; tail -5 "$tmp/oq-$t.log"; }
+done
+python3 bench/arrayexpr/peers.py "$N" "$REPS" >"$tmp/peers.log" 2>&1 || tail -5 "$tmp/peers.log"
+python3 - "$tmp" "$N" "$REPS" $targets <<'PY'
+import sys, re, glob
+tmp, n, reps, targets = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+res = {}
+for t in targets:
+    for line in open(f"{tmp}/oq-{t}.log"):
+        m = re.match(r"oq (\w+) total: ([0-9.]+) ms", line)
+        if m:
+            per = float(m.group(2)) / (1 if m.group(1) == "tv100" else reps)
+            res.setdefault((f"oq {t}", m.group(1)), []).append(per)
+        if line.startswith("tv psnr"): print(f"oq {t}: {line.strip()}")
+for line in open(f"{tmp}/peers.log"):
+    m = re.match(r"(\w+) (\w+): ([0-9.]+) ms", line)
+    if m: res.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
+    elif "unavailable" in line or "psnr" in line: print(line.strip())
+cols = [f"oq {t}" for t in targets] + ["jax", "torch", "cupy", "numpy"]
+cases = ["map", "maxsqrt", "sumsq", "slice", "tv100"]
+gb = {"map": 3, "maxsqrt": 3, "sumsq": 1, "slice": 3, "tv100": 100 * 6}   # arrays of n*n floats moved
+read = min(res.get(("cupy", "read2"), res.get(("jax", "read2"), [0])))
+print(f"n = {n}, {reps} repetitions; ms per evaluation (tv100: 100 iterations)")
+print("| case | " + " | ".join(cols) + " | oq cuda / jax |" + (" oq cuda % of read pass |" if read else ""))
+print("|---" * (len(cols) + 2 + bool(read)) + "|")
+for c in cases:
+    row = [min(res[(k, c)]) if (k, c) in res else None for k in cols]
+    cells = [f"{v:.4g}" if v is not None else "-" for v in row]
+    ratio = "-"
+    if row[0] is not None and res.get(("jax", c)): ratio = f"{row[0] / min(res[('jax', c)]):.2f}"
+    extra = ""
+    if read and row[0] is not None and c != "tv100":
+        bw_read = 2 * n * n * 4 / read   # bytes per ms of a read pass
+        extra = f" {100 * gb[c] * n * n * 4 / row[0] / bw_read:.0f}% |"
+    elif read: extra = " - |"
+    print(f"| {c} | " + " | ".join(cells) + f" | {ratio} |" + extra)
+PY
