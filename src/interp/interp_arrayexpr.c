@@ -22,10 +22,12 @@
 
 #define MAX_LEAVES 32
 
-/* A kernel made for one pattern of leaves. */
+/* A kernel made for one pattern of leaves, and what the leaves' types gave. */
 typedef struct AxKernel {
-  unsigned arrays;          /* bit k: leaf k is an array */
-  ValueKind out;            /* reductions: V_INT or V_SCALAR */
+  unsigned char sig[MAX_LEAVES];   /* per leaf: 1 + element type of an array, 100 + kind of a number */
+  int rank;                 /* of the launch: 2 or 3 (pos : ivec2, ivec3); 0: flat (pos : int) */
+  ElemType elem;            /* of the expression's array result */
+  ValueKind red;            /* reductions: V_INT or V_SCALAR */
   Func *func;
   struct AxKernel *next;
 } AxKernel;
@@ -35,8 +37,10 @@ typedef struct AxRun {
   Value leaf[MAX_LEAVES];
   int n;
   unsigned arrays;
+  unsigned char sig[MAX_LEAVES];
   const Array *shape;       /* the first array leaf */
   bool on_device;           /* some array leaf is current on the GPU */
+  int rank;                 /* of the launch (AxKernel.rank) */
 } AxRun;
 
 static void run_release(AxRun *R) {
@@ -62,6 +66,7 @@ static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
   for (int k = 0; k < E->nleaves; k++) {
     Value v = eval(I, E->leaves[k]);
     R->leaf[R->n++] = v;
+    R->sig[k] = v.kind == V_ARRAY ? 1 + v.arr->elem : 100 + v.kind;
     if (v.kind == V_ARRAY) {
       const Array *a = v.arr;
       if (!R->shape) R->shape = a;
@@ -72,7 +77,9 @@ static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
       return false;
     }
   }
-  return R->shape != NULL;
+  if (!R->shape) return false;
+  R->rank = R->shape->rank == 2 || R->shape->rank == 3 ? R->shape->rank : 0;
+  return true;
 }
 
 /* Whether the operators of e are element-wise when the leaves in `arrays` are arrays;
@@ -227,7 +234,16 @@ static void add_param(Program *P, Param *ps, int *n, const char *name, Type *t, 
 /* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., pos : int): ax_out[pos] = e
    function ax_s = __kernel__ ... : ax_s += e   (^^= / __= for max / min, *= for prod)
    Array parameters are 'unchecked: every position is inside every array. */
-static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out) {
+static Type *pos_type(Program *P, int rank) {
+  if (!rank) return new_type(P, TY_INT, "int", 0);
+  Type *t = new_type(P, TY_ARRAY, rank == 2 ? "ivec2" : "ivec3", 0);
+  t->rank = 1;
+  t->fixed_len = rank;
+  t->elem = new_type(P, TY_INT, "int", 0);
+  return t;
+}
+
+static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out, int rank) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
   Func *k = arena_alloc(P->arena, sizeof *k);
@@ -257,7 +273,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   }
   for (int i = 0; i < E->nleaves; i++)
     add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
-  add_param(P, k->params, &k->nparams, "pos", new_type(P, TY_INT, "int", 0), loc);
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
   k->body.n = 1;
   k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
   k->body.items[0] = body;
@@ -266,16 +282,31 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   return k;
 }
 
-static Func *kernel_for(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out) {
+static bool same_sig(const AxKernel *k, const AxRun *R) {
+  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n);
+}
+
+/* The kernel for this run's leaves, made (and its result type probed) the first time. */
+static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const AxRun *R) {
   RunNote *note = run_note(I->prog, n);
   for (AxKernel *k = note->arrayexpr; k; k = k->next)
-    if (k->arrays == arrays && k->out == out) return k->func;
-  Func *f = build_kernel(I, n, E, arrays, out);
-  note = run_note(I->prog, n);   /* (building may have added notes) */
+    if (same_sig(k, R)) return k;
   AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
-  *k = (AxKernel){arrays, out, f, note->arrayexpr};
+  memset(k, 0, sizeof *k);
+  memcpy(k->sig, R->sig, sizeof k->sig);
+  k->rank = R->rank;
+  k->elem = result_type(E, R, &k->red);
+  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
+  for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
+    unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
+    for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
+    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red) k->func = o->func;
+  }
+  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, k->red, k->rank);
+  note = run_note(I->prog, n);   /* (building may have added notes) */
+  k->next = note->arrayexpr;
   note->arrayexpr = k;
-  return f;
+  return k;
 }
 
 /* Launches f over every element of R's arrays, with `first` (the output array, or none)
@@ -283,7 +314,13 @@ static Func *kernel_for(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays,
 static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
   Value argv[MAX_LEAVES + 3];
   int argc = 0;
-  argv[argc++] = v_int(R->shape->numel);
+  if (R->rank) {
+    Array *dims = arr_vec(EL_I32, R->rank);
+    for (int d = 0; d < R->rank; d++) arr_store(dims, d, (double)R->shape->dims[d]);
+    argv[argc++] = v_array(dims);
+  } else {
+    argv[argc++] = v_int(R->shape->numel);
+  }
   if (first.kind != V_NONE) argv[argc++] = first;
   for (int k = 0; k < R->n; k++) argv[argc++] = R->leaf[k];
   Callable *c = callable_new(CALL_USER, f->name);
@@ -291,7 +328,28 @@ static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
   argv[argc++] = v_func(c);
   Value r = kernel_parallel_do(I, n, argc, argv);
   val_release(argv[argc - 1]);
+  val_release(argv[0]);
   return r;
+}
+
+/* The array the statement's result goes to: the target's own, when nothing else holds it
+   and no leaf is it (each position is read and written by one thread, but the memory
+   manager plans a launch's arguments one by one), else a new one. */
+static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
+  const Node *t = E->target;
+  Frame *f = I->frame;
+  for (int d = t->depth; d > 0; d--) f = f->parent;
+  Value old = f->slots[t->slot];
+  if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
+      old.arr->rank == R->shape->rank && arr_same_shape(old.arr, R->shape)) {
+    bool leaf = false;
+    for (int k = 0; k < R->n; k++) leaf |= R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
+    if (!leaf) {
+      old.arr->refcount++;
+      return old.arr;
+    }
+  }
+  return arr_new_uninit(elem, R->shape->rank, R->shape->dims);
 }
 
 /* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
@@ -306,16 +364,13 @@ bool arrayexpr_exec(Interp *I, Node *n) {
   AxRun R;
   bool is_array, ok = eval_leaves(I, E, &R) && worth_a_kernel(&R) &&
                       elementwise_for(E->expr, R.arrays, &is_array);
-  ValueKind unused;
-  ElemType elem = ok ? result_type(E, &R, &unused) : EL_COUNT;
-  if (elem == EL_COUNT) {
+  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
+  if (!k || !k->func) {
     run_release(&R);
     return false;
   }
-  Func *f = kernel_for(I, n, E, R.arrays, V_NONE);
-  Array *out = arr_new_uninit(elem, R.shape->rank, R.shape->dims);
-  Value res = launch(I, n, f, &R, v_array(out));
-  val_release(res);
+  Array *out = output_array(I, E, &R, k->elem);
+  val_release(launch(I, n, k->func, &R, v_array(out)));
   run_release(&R);
   interp_store(I, E->target, v_array(out));
   return true;
@@ -327,14 +382,12 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   AxRun R;
   bool is_array, ok = eval_leaves(I, E, &R) && R.shape->numel > 0 && worth_a_kernel(&R) &&
                       elementwise_for(E->expr, R.arrays, &is_array);
-  ValueKind kind = V_NONE;
-  if (ok) ok = result_type(E, &R, &kind) != EL_COUNT && (kind == V_INT || kind == V_SCALAR);
-  if (!ok) {
+  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
+  if (!k || !k->func) {
     run_release(&R);
     return false;
   }
-  Func *f = kernel_for(I, n, E, R.arrays, kind);
-  Value r = launch(I, n, f, &R, v_none());
+  Value r = launch(I, n, k->func, &R, v_none());
   if (!strcmp(E->redname, "mean")) {
     Value m = rt_binary(OP_DIV, r, v_int(R.shape->numel), n->loc);
     val_release(r);

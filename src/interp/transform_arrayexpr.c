@@ -131,12 +131,21 @@ static Node *new_node(Ax *X, NodeKind kind, SrcLoc loc) {
   return n;
 }
 
+static bool same_variable(const Node *a, const Node *b) {
+  return a->kind == N_IDENT && b->kind == N_IDENT && a->slot == b->slot && a->depth == b->depth &&
+         a->aux == b->aux && !strcmp(a->name, b->name);
+}
+
+/* "$k" for a leaf; a variable named twice is one leaf (one kernel parameter, one load). */
 static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
   Node *id = new_node(X, N_IDENT, leaf->loc);
+  int k = 0;
+  while (k < E->nleaves && !same_variable(E->leaves[k], leaf)) k++;
   char name[16];
-  snprintf(name, sizeof name, "$%d", E->nleaves);
+  snprintf(name, sizeof name, "$%d", k);
   id->name = arena_strdup(X->P->arena, name);
-  id->ival = E->nleaves;
+  id->ival = k;
+  if (k < E->nleaves) return id;
   E->leaves[E->nleaves++] = leaf;
   E->nslices += leaf->kind == N_INDEX;
   return id;
