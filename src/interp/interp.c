@@ -206,9 +206,7 @@ COLD static Value eval_unary(Interp *I, Node *n) {
 
 /* ---- ranges, literals ---- */
 
-typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
-
-static RangeSpec range_spec(Interp *I, Node *n) {
+RangeSpec range_spec(Interp *I, Node *n) {
   Value a = eval(I, n->a);
   Value s = n->b ? eval(I, n->b) : v_int(1);
   Value c = eval(I, n->c);

@@ -25,6 +25,7 @@
 /* A kernel made for one pattern of leaves, and what the leaves' types gave. */
 typedef struct AxKernel {
   unsigned char sig[MAX_LEAVES];   /* per leaf: 1 + element type of an array, 100 + kind of a number */
+  uint32_t view[MAX_LEAVES];       /* per slice leaf: its indices (AxSlice.code), else 0 */
   int rank;                 /* of the launch: 2 or 3 (pos : ivec2, ivec3); 0: flat (pos : int) */
   ElemType elem;            /* of the expression's array result */
   ValueKind red;            /* reductions: V_INT or V_SCALAR */
@@ -32,13 +33,27 @@ typedef struct AxKernel {
   struct AxKernel *next;
 } AxKernel;
 
+/* A slice leaf x[i, a..s..b, :] read in place: each index a number (start) or a range
+   (start, step, count; ':' is 0, 1, size), all inside the array. */
+typedef struct AxSlice {
+  int nidx;
+  bool kept[OQ_MAX_RANK];   /* a range or ':' */
+  int64_t start[OQ_MAX_RANK], step[OQ_MAX_RANK], count[OQ_MAX_RANK];
+  int first;                /* the result's dimension o comes from index first + o */
+  uint32_t code;            /* nidx and the kept bits: what the kernel's text depends on */
+} AxSlice;
+
 /* What one run of the node found. */
 typedef struct AxRun {
-  Value leaf[MAX_LEAVES];
+  Value leaf[MAX_LEAVES];   /* a slice leaf: the array it reads */
   int n;
-  unsigned arrays;
+  unsigned arrays;          /* bit k: leaf k is an array or a slice */
   unsigned char sig[MAX_LEAVES];
-  const Array *shape;       /* the first array leaf */
+  uint32_t view[MAX_LEAVES];
+  AxSlice slice[MAX_LEAVES];
+  bool have_shape;
+  int srank;                /* the shape every array leaf has */
+  int64_t sdims[OQ_MAX_RANK], numel;
   bool on_device;           /* some array leaf is current on the GPU */
   int rank;                 /* of the launch (AxKernel.rank) */
 } AxRun;
@@ -61,24 +76,107 @@ static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
   return false;
 }
 
+/* Index d of slice leaf ix into dimension size n: a number or a range inside it. */
+static bool slice_index(Interp *I, Node *ix, int64_t n, AxSlice *S, int d) {
+  S->kept[d] = ix->kind == N_COLON || ix->kind == N_RANGE;
+  S->count[d] = 1;
+  S->step[d] = 1;
+  if (ix->kind == N_COLON) {
+    S->start[d] = 0;
+    S->count[d] = n;
+    return n > 0;
+  }
+  if (ix->kind == N_RANGE) {
+    RangeSpec r = range_spec(I, ix);
+    S->start[d] = r.i0, S->step[d] = r.istep, S->count[d] = r.count;
+    int64_t last = r.i0 + (r.count - 1) * r.istep;
+    return r.is_int && r.count > 0 && r.i0 >= 0 && r.i0 < n && last >= 0 && last < n;
+  }
+  Value v = eval(I, ix);
+  bool ok = v.kind == V_INT || v.kind == V_BOOL;
+  S->start[d] = ok ? v.i : 0;
+  val_release(v);
+  return ok && S->start[d] >= 0 && S->start[d] < n;
+}
+
+/* Slice leaf x[...] as a view of x (*base), or false (then it is read into a copy). */
+static bool eval_slice(Interp *I, Node *leaf, AxSlice *S, Value *base) {
+  *base = eval(I, leaf->a);
+  int nidx = leaf->list.n;
+  if (base->kind != V_ARRAY || (nidx != base->arr->rank && nidx != 1) || nidx > 15) return false;
+  const Array *a = base->arr;
+  S->nidx = nidx;
+  S->code = (uint32_t)nidx;
+  for (int d = 0; d < nidx; d++) {
+    if (!slice_index(I, leaf->list.items[d], nidx == 1 ? a->numel : a->dims[d], S, d)) return false;
+    S->code |= (uint32_t)S->kept[d] << (d + 4);
+  }
+  S->first = 0;
+  return S->code >> 4 != 0;   /* some index kept (else it is one element) */
+}
+
+static void leaf_shape(AxSlice *S, const Array *a, bool slice, int *rank, int64_t *dims) {
+  if (!slice) {
+    *rank = a->rank;
+    memcpy(dims, a->dims, sizeof(int64_t) * (size_t)a->rank);
+  } else if (S->nidx == 1) {
+    *rank = 1;
+    dims[0] = S->count[0];
+  } else {
+    *rank = rt_slice_shape(S->nidx, S->kept, S->count, dims, &S->first);
+  }
+}
+
+/* Equal shapes, dimensions past the rank being 1 (arr_same_shape's rule). */
+static bool same_dims(int ra, const int64_t *a, int rb, const int64_t *b) {
+  for (int d = 0; d < OQ_MAX_RANK && (d < ra || d < rb); d++)
+    if ((d < ra ? a[d] : 1) != (d < rb ? b[d] : 1)) return false;
+  return true;
+}
+
+static bool add_leaf_shape(AxRun *R, int rank, const int64_t *dims) {
+  if (R->have_shape) return same_dims(R->srank, R->sdims, rank, dims);   /* else the runtime says why */
+  R->have_shape = true;
+  R->srank = rank;
+  memcpy(R->sdims, dims, sizeof(int64_t) * (size_t)rank);
+  R->numel = 1;
+  for (int d = 0; d < rank; d++) R->numel *= dims[d];
+  return true;
+}
+
 static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
   memset(R, 0, sizeof *R);
   for (int k = 0; k < E->nleaves; k++) {
-    Value v = eval(I, E->leaves[k]);
+    Node *l = E->leaves[k];
+    Value v;
+    bool slice = false;
+    if (l->kind == N_INDEX) {
+      slice = eval_slice(I, l, &R->slice[k], &v);
+      if (!slice) {
+        val_release(v);
+        v = eval(I, l);
+      }
+    } else {
+      v = eval(I, l);
+    }
     R->leaf[R->n++] = v;
     R->sig[k] = v.kind == V_ARRAY ? 1 + v.arr->elem : 100 + v.kind;
+    R->view[k] = slice ? R->slice[k].code : 0;
     if (v.kind == V_ARRAY) {
-      const Array *a = v.arr;
-      if (!R->shape) R->shape = a;
-      else if (!arr_same_shape(R->shape, a)) return false;   /* the runtime says why */
+      int rank;
+      int64_t dims[OQ_MAX_RANK];
+      leaf_shape(&R->slice[k], v.arr, slice, &rank, dims);
+      if (!add_leaf_shape(R, rank, dims)) return false;
       R->arrays |= 1u << k;
-      R->on_device |= (a->state & ARR_DEVICE_VALID) != 0;
+      R->on_device |= (v.arr->state & ARR_DEVICE_VALID) != 0;
     } else if (!v_is_num(v)) {
       return false;
     }
   }
-  if (!R->shape) return false;
-  R->rank = R->shape->rank == 2 || R->shape->rank == 3 ? R->shape->rank : 0;
+  if (!R->have_shape) return false;
+  R->rank = R->srank == 2 || R->srank == 3 ? R->srank : 0;
+  for (int k = 0; k < R->n; k++)   /* a slice's coordinates come from pos: rank 1 to 3 */
+    if (R->view[k] && R->srank > 3) return false;
   return true;
 }
 
@@ -197,22 +295,67 @@ static const char *leaf_name(Program *P, int k) {
   return arena_strdup(P->arena, name);
 }
 
-/* The kernel's copy of the expression: array leaf k is axk[pos], a number leaf axk. */
-static Node *kernel_expr(Program *P, const Node *e, unsigned arrays) {
+static const char *slice_param(Program *P, int k, char what, int d) {
+  char name[32];
+  snprintf(name, sizeof name, "ax%d_%c%d", k, what, d);
+  return arena_strdup(P->arena, name);
+}
+
+static Node *binary(Program *P, Op op, Node *a, Node *b) {
+  Node *n = new_node(P, N_BINARY, a->loc);
+  n->op = op;
+  n->a = a;
+  n->b = b;
+  return n;
+}
+
+/* Coordinate o of the launch: pos[o], or pos itself in a flat launch. */
+static Node *coordinate(Program *P, int rank, int o, SrcLoc loc) {
+  if (!rank) return ident(P, "pos", loc);
+  Node *c = at_pos(P, ident(P, "pos", loc));
+  c->list.items[0] = new_node(P, N_INT, loc);
+  c->list.items[0]->ival = o;
+  c->a = ident(P, "pos", loc);
+  return c;
+}
+
+/* Slice leaf k as the kernel reads it: axk[axk_s0, axk_s1 + axk_t1 * pos[0], ...]. */
+static Node *slice_read(Program *P, int k, uint32_t code, int rank, SrcLoc loc) {
+  int nidx = (int)(code & 15), first = 0;
+  while (first < nidx - 1 && !(code >> (first + 4) & 1)) first++;
+  Node *ix = new_node(P, N_INDEX, loc);
+  ix->a = ident(P, leaf_name(P, k), loc);
+  ix->list.n = nidx;
+  ix->list.items = arena_alloc(P->arena, nidx * sizeof *ix->list.items);
+  for (int d = 0; d < nidx; d++) {
+    Node *e = ident(P, slice_param(P, k, 's', d), loc);
+    if (code >> (d + 4) & 1)
+      e = binary(P, OP_ADD, e, binary(P, OP_MUL, ident(P, slice_param(P, k, 't', d), loc),
+                                      coordinate(P, rank, nidx == 1 ? 0 : d - first, loc)));
+    ix->list.items[d] = e;
+  }
+  return ix;
+}
+
+/* The kernel's copy of the expression: array leaf k is axk[pos], a slice leaf reads its
+   view, a number leaf is axk. */
+static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank) {
   if (e->kind == N_IDENT && e->name[0] == '$') {
-    Node *id = ident(P, leaf_name(P, (int)e->ival), e->loc);
-    return arrays >> e->ival & 1 ? at_pos(P, id) : id;
+    int k = (int)e->ival;
+    if (view[k]) return slice_read(P, k, view[k], rank, e->loc);
+    Node *id = ident(P, leaf_name(P, k), e->loc);
+    return arrays >> k & 1 ? at_pos(P, id) : id;
   }
   Node *c = new_node(P, e->kind, e->loc);
   *c = *e;
   if (e->kind == N_CALL) {
     c->a = ast_clone(P->arena, e->a);
     c->list.items = arena_alloc(P->arena, (e->list.n + 1) * sizeof *c->list.items);
-    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays);
+    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays, view, rank);
     return c;
   }
-  if (e->a) c->a = kernel_expr(P, e->a, arrays);
-  if (e->b) c->b = kernel_expr(P, e->b, arrays);
+  if (e->a) c->a = kernel_expr(P, e->a, arrays, view, rank);
+  if (e->b) c->b = kernel_expr(P, e->b, arrays, view, rank);
   return c;
 }
 
@@ -243,7 +386,8 @@ static Type *pos_type(Program *P, int rank) {
   return t;
 }
 
-static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, ValueKind out, int rank) {
+static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
+                          ValueKind out, int rank) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
   Func *k = arena_alloc(P->arena, sizeof *k);
@@ -254,12 +398,12 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   const Func *host = E->chain[E->nchain - 1];
   snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
   k->name = arena_strdup(P->arena, name);
-  k->params = arena_alloc(P->arena, (E->nleaves + 2) * sizeof *k->params);
+  k->params = arena_alloc(P->arena, (E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2) * sizeof *k->params);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Node *body = new_node(P, N_ASSIGN, loc);
   body->list.n = 1;
   body->list.items = arena_alloc(P->arena, sizeof *body->list.items);
-  body->b = kernel_expr(P, E->expr, arrays);
+  body->b = kernel_expr(P, E->expr, arrays, view, rank);
   if (E->red == OP_NONE) {
     add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
     body->list.items[0] = at_pos(P, ident(P, "ax_out", loc));
@@ -273,6 +417,12 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   }
   for (int i = 0; i < E->nleaves; i++)
     add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  for (int i = 0; i < E->nleaves; i++)   /* the slices' starts and steps (slice_args) */
+    for (int d = 0; view[i] && d < (int)(view[i] & 15); d++) {
+      add_param(P, k->params, &k->nparams, slice_param(P, i, 's', d), int_type, loc);
+      if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
+    }
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
   k->body.n = 1;
   k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
@@ -283,7 +433,8 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
 }
 
 static bool same_sig(const AxKernel *k, const AxRun *R) {
-  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n);
+  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
+         !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
 }
 
 /* The kernel for this run's leaves, made (and its result type probed) the first time. */
@@ -294,15 +445,18 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
   memset(k, 0, sizeof *k);
   memcpy(k->sig, R->sig, sizeof k->sig);
+  memcpy(k->view, R->view, sizeof k->view);
   k->rank = R->rank;
   k->elem = result_type(E, R, &k->red);
   bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
     for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
-    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red) k->func = o->func;
+    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
+        !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
+      k->func = o->func;
   }
-  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, k->red, k->rank);
+  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
   note = run_note(I->prog, n);   /* (building may have added notes) */
   k->next = note->arrayexpr;
   note->arrayexpr = k;
@@ -312,17 +466,22 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
 /* Launches f over every element of R's arrays, with `first` (the output array, or none)
    before the leaves. */
 static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
-  Value argv[MAX_LEAVES + 3];
+  Value argv[MAX_LEAVES * (1 + 2 * OQ_MAX_RANK) + 3];
   int argc = 0;
   if (R->rank) {
     Array *dims = arr_vec(EL_I32, R->rank);
-    for (int d = 0; d < R->rank; d++) arr_store(dims, d, (double)R->shape->dims[d]);
+    for (int d = 0; d < R->rank; d++) arr_store(dims, d, (double)R->sdims[d]);
     argv[argc++] = v_array(dims);
   } else {
-    argv[argc++] = v_int(R->shape->numel);
+    argv[argc++] = v_int(R->numel);
   }
   if (first.kind != V_NONE) argv[argc++] = first;
   for (int k = 0; k < R->n; k++) argv[argc++] = R->leaf[k];
+  for (int k = 0; k < R->n; k++)   /* (build_kernel's order) */
+    for (int d = 0; R->view[k] && d < R->slice[k].nidx; d++) {
+      argv[argc++] = v_int(R->slice[k].start[d]);
+      if (R->slice[k].kept[d]) argv[argc++] = v_int(R->slice[k].step[d]);
+    }
   Callable *c = callable_new(CALL_USER, f->name);
   c->func = f;
   argv[argc++] = v_func(c);
@@ -341,7 +500,7 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
   for (int d = t->depth; d > 0; d--) f = f->parent;
   Value old = f->slots[t->slot];
   if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
-      old.arr->rank == R->shape->rank && arr_same_shape(old.arr, R->shape)) {
+      old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
     bool leaf = false;
     for (int k = 0; k < R->n; k++) leaf |= R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
     if (!leaf) {
@@ -349,13 +508,13 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
       return old.arr;
     }
   }
-  return arr_new_uninit(elem, R->shape->rank, R->shape->dims);
+  return arr_new_uninit(elem, R->srank, R->sdims);
 }
 
 /* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
 static bool worth_a_kernel(const AxRun *R) {
   long long min = config()->array_kernel_min;
-  return min >= 0 && (R->on_device || R->shape->numel >= min);
+  return min >= 0 && (R->on_device || R->numel >= min);
 }
 
 bool arrayexpr_exec(Interp *I, Node *n) {
@@ -380,7 +539,7 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   const ArrayExpr *E = n->aux;
   if (!may_have_arrays(I, E)) return false;
   AxRun R;
-  bool is_array, ok = eval_leaves(I, E, &R) && R.shape->numel > 0 && worth_a_kernel(&R) &&
+  bool is_array, ok = eval_leaves(I, E, &R) && R.numel > 0 && worth_a_kernel(&R) &&
                       elementwise_for(E->expr, R.arrays, &is_array);
   const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
   if (!k || !k->func) {
@@ -389,7 +548,7 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   }
   Value r = launch(I, n, k->func, &R, v_none());
   if (!strcmp(E->redname, "mean")) {
-    Value m = rt_binary(OP_DIV, r, v_int(R.shape->numel), n->loc);
+    Value m = rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
     val_release(r);
     r = m;
   }

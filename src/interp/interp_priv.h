@@ -60,6 +60,9 @@ void resolve_nested(Program *P, Func **chain, int n, Func *f);
 const Global *global_lookup(const char *name);
 
 /* interp.c */
+/* A range a..c or a..s..c evaluated: ints when all three are, else reals. */
+typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
+RangeSpec range_spec(Interp *I, Node *n);
 Value eval(Interp *I, Node *n);
 void exec_block(Interp *I, NodeList *body);
 Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site);
