@@ -166,12 +166,35 @@ static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
   return false;
 }
 
+/* The elements of the largest array among v[0..n), or -1 when none is an array. */
+static int64_t array_elements(const Value *v, int n) {
+  int64_t most = -1;
+  for (int i = 0; i < n; i++)
+    if (v[i].kind == V_ARRAY && v[i].arr->numel > most) most = v[i].arr->numel;
+  return most;
+}
+
+/* --profile: the runtime ran an operation on arrays (what `oq run --profile` lists as host
+   array operations); t0 is when it started. */
+static void note_host_op(const char *what, SrcLoc loc, double t0, Value result, const Value *args, int n) {
+  int64_t most = array_elements(args, n), r = array_elements(&result, 1);
+  if (most >= 0 || r >= 0) prof_host_op(what, loc, rt_now_ms() - t0, most > r ? most : r);
+}
+
 static Value binary(Op op, Value a, Value b, SrcLoc loc) {
   Value r;
   if (arith_fast(op, a, b, &r)) return r;
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(a, loc);
   host_reads(b, loc);
-  return rt_binary(op, a, b, loc);
+  r = rt_binary(op, a, b, loc);
+  if (t0) {
+    char what[16];
+    snprintf(what, sizeof what, "'%s'", op_name(op));
+    Value args[2] = {a, b};
+    note_host_op(what, loc, t0, r, args, 2);
+  }
+  return r;
 }
 
 static Value eval_binary(Interp *I, Node *n) {
@@ -198,8 +221,10 @@ COLD static Value eval_unary(Interp *I, Node *n) {
   if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
   if (n->op == OP_PLUS && v_is_num(a)) return a;
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(a, n->loc);
   Value r = rt_unary(n->op, a, n->loc);
+  if (t0) note_host_op(n->op == OP_NEG ? "unary '-'" : "'!'", n->loc, t0, r, &a, 1);
   val_release(a);
   return r;
 }
@@ -382,8 +407,10 @@ COLD static Value eval_index(Interp *I, Node *n) {
   Value idx[OQ_MAX_RANK];
   int k = eval_indices(I, n, idx);
   IndexCtx ctx = index_ctx(I, n);
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(base, n->loc);
   Value r = rt_index_get(base, k, idx, &ctx);
+  if (t0 && r.kind == V_ARRAY) note_host_op("slice", n->loc, t0, r, &base, 1);
   release_all(idx, k);
   val_release(base);
   return r;
@@ -455,9 +482,12 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
     }
     if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
       rt_error(site->loc, "wrong number of arguments to '%s' (got %d)", b->name, argc);
-    if (!is_shape_query(fn))
-      for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
-    return b->fn(argc, argv, site->loc);
+    if (is_shape_query(fn)) return b->fn(argc, argv, site->loc);
+    double t0 = prof_on() ? rt_now_ms() : 0;
+    for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
+    Value v = b->fn(argc, argv, site->loc);
+    if (t0) note_host_op(b->name, site->loc, t0, v, argv, argc);
+    return v;
   }
   case CALL_IBUILTIN:   /* print, imwrite, assert...; a launch moves its arguments itself */
     if (!is_launch(fn))

@@ -65,8 +65,10 @@ static void run_release(AxRun *R) {
 /* Cheap test before anything is evaluated: a statement whose leaves are all variables that
    hold no array (scalar code in a loop) goes back at once. */
 static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
+  if (I->prog->opt->target == TARGET_INTERP) return false;   /* (marked for --explain only) */
   for (int k = 0; k < E->nleaves; k++) {
     const Node *l = E->leaves[k];
+    if (l->kind == N_ARRAYEXPR) continue;   /* a reduction: a number */
     if (l->kind != N_IDENT) return true;
     if (l->slot < 0) continue;
     Frame *f = I->frame;

@@ -38,6 +38,7 @@ static const struct { const char *name; Op op; } reductions[] = {
 
 typedef struct Ax {
   Program *P;
+  const InterpOptions *opt;
   Func *chain[64];
   int nchain;
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
@@ -96,11 +97,15 @@ static bool is_leaf(const Node *n) {
   switch (n->kind) {
   case N_IDENT: return n->slot >= 0 || (n->aux && ((const Global *)n->aux)->value.kind != V_FUNC);
   case N_ARRAYEXPR: return true;
-  case N_INDEX:
+  case N_INDEX: {   /* a slice: some index is a range or ':' (x[i, j] is one element) */
     if (n->a->kind != N_IDENT || n->a->slot < 0 || !n->list.n) return false;
-    for (int i = 0; i < n->list.n; i++)
+    bool kept = false;
+    for (int i = 0; i < n->list.n; i++) {
       if (!pure_index(n->list.items[i])) return false;
-    return true;
+      kept |= n->list.items[i]->kind == N_COLON || n->list.items[i]->kind == N_RANGE;
+    }
+    return kept;
+  }
   default: return false;
   }
 }
@@ -180,7 +185,19 @@ static ArrayExpr *new_arrayexpr(Ax *X, int nleaves) {
   return E;
 }
 
+/* --explain: one line per marked node. */
+static void explain(Ax *X, const Node *n, const ArrayExpr *E) {
+  if (!X->opt->explain) return;
+  const char *path = n->loc.file && n->loc.file->path ? n->loc.file->path : "?";
+  char what[64];
+  if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
+  else snprintf(what, sizeof what, "element-wise assignment to %s", E->target->name);
+  printf("%s:%d:%d: %s: one kernel when its operands are arrays (%d operand%s%s)\n", path, n->loc.line,
+         n->loc.col, what, E->nleaves, E->nleaves == 1 ? "" : "s", E->nslices ? ", slices read in place" : "");
+}
+
 static Node *mark(Ax *X, Node *original, ArrayExpr *E) {
+  explain(X, original, E);
   Node *m = new_node(X, N_ARRAYEXPR, original->loc);
   m->a = original;
   m->aux = E;
@@ -195,7 +212,7 @@ static Node *mark_reduction(Ax *X, Node *call) {
   for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
     if (!strcmp(name, reductions[i].name)) op = reductions[i].op;
   int nleaves = 0;
-  if (op == OP_NONE || !elementwise(call->list.items[0], &nleaves)) return NULL;
+  if (op == OP_NONE || !elementwise(call->list.items[0], &nleaves) || !nleaves) return NULL;
   ArrayExpr *E = new_arrayexpr(X, nleaves);
   E->red = op;
   E->redname = name;
@@ -233,7 +250,7 @@ static Node *mark_assign(Ax *X, Node *s) {
   if (s->op != OP_NONE && compound_op(s->op) == OP_COUNT) return NULL;
   int nleaves = s->op != OP_NONE;
   if (is_leaf(e) && s->op == OP_NONE) return NULL;
-  if (!elementwise(e, &nleaves)) return NULL;
+  if (!elementwise(e, &nleaves) || !nleaves) return NULL;
   ArrayExpr *E = new_arrayexpr(X, nleaves);
   E->target = t;
   if (s->op == OP_NONE) {
@@ -301,8 +318,8 @@ static void walk_list(Ax *X, NodeList *l) {
 }
 
 void arrayexpr_transform(Program *P, const InterpOptions *opt) {
-  if (opt->target == TARGET_INTERP) return;
-  Ax X = {.P = P};
+  if (opt->target == TARGET_INTERP && !opt->explain) return;
+  Ax X = {.P = P, .opt = opt};
   X.chain[X.nchain++] = P->script;
   walk_list(&X, &P->script->body);
   walk_list(&X, &P->root->list2);   /* imported definitions */
