@@ -255,6 +255,8 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
   }
   Value r = probe(E->expr, pv);
   ElemType elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
+  if (E->target_leaf >= 0 && v_is_num(r))   /* x[slice] = number: a fill */
+    elem = r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I64;
   if (E->red != OP_NONE && r.kind == V_ARRAY) {
     Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
     *red_kind = s.kind;
@@ -390,6 +392,7 @@ static Type *pos_type(Program *P, int rank) {
 
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
                           ValueKind out, int rank) {
+  int tl = E->target_leaf;
   Program *P = I->prog;
   SrcLoc loc = n->loc;
   Func *k = arena_alloc(P->arena, sizeof *k);
@@ -406,7 +409,9 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   body->list.n = 1;
   body->list.items = arena_alloc(P->arena, sizeof *body->list.items);
   body->b = kernel_expr(P, E->expr, arrays, view, rank);
-  if (E->red == OP_NONE) {
+  if (tl >= 0) {   /* a slice written in place */
+    body->list.items[0] = slice_read(P, tl, view[tl], rank, loc);
+  } else if (E->red == OP_NONE) {
     add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
     body->list.items[0] = at_pos(P, ident(P, "ax_out", loc));
   } else {
@@ -519,6 +524,16 @@ static bool worth_a_kernel(const AxRun *R) {
   return min >= 0 && (R->on_device || R->numel >= min);
 }
 
+/* x[slice] = e in place: the slice must be read in place, and a complex value is not
+   stored into a real array here (the runtime drops the imaginary part). */
+static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *k) {
+  int tl = E->target_leaf;
+  if (tl < 0) return true;
+  ElemType t = R->leaf[tl].arr->elem;
+  bool complex_into_real = (k->elem == EL_C64 || k->elem == EL_C128) && t != EL_C64 && t != EL_C128;
+  return R->view[tl] && !complex_into_real;
+}
+
 bool arrayexpr_exec(Interp *I, Node *n) {
   const ArrayExpr *E = n->aux;
   if (!may_have_arrays(I, E)) return false;
@@ -526,9 +541,14 @@ bool arrayexpr_exec(Interp *I, Node *n) {
   bool is_array, ok = eval_leaves(I, E, &R) && worth_a_kernel(&R) &&
                       elementwise_for(E->expr, R.arrays, &is_array);
   const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
-  if (!k || !k->func) {
+  if (!k || !k->func || !slice_target_ok(E, &R, k)) {
     run_release(&R);
     return false;
+  }
+  if (E->target_leaf >= 0) {
+    val_release(launch(I, n, k->func, &R, v_none()));
+    run_release(&R);
+    return true;
   }
   Array *out = output_array(I, E, &R, k->elem);
   val_release(launch(I, n, k->func, &R, v_array(out)));

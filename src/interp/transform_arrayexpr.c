@@ -182,6 +182,7 @@ static ArrayExpr *new_arrayexpr(Ax *X, int nleaves) {
   memcpy(E->chain, X->chain, X->nchain * sizeof *E->chain);
   E->nchain = X->nchain;
   E->id = X->count++;
+  E->target_leaf = -1;
   return E;
 }
 
@@ -242,20 +243,26 @@ static Op compound_op(Op op) {
   }
 }
 
-/* x = e / x op= e, or NULL. */
+/* x = e, x op= e, x[slice] = e, x[slice] op= e; or NULL. */
 static Node *mark_assign(Ax *X, Node *s) {
   if (s->list.n != 1 || !s->b || s->type) return NULL;
   Node *t = s->list.items[0], *e = s->b;
-  if (t->kind != N_IDENT || t->slot < 0) return NULL;
+  bool slice = t->kind == N_INDEX && is_leaf(t);
+  if (!slice && (t->kind != N_IDENT || t->slot < 0)) return NULL;
   if (s->op != OP_NONE && compound_op(s->op) == OP_COUNT) return NULL;
-  int nleaves = s->op != OP_NONE;
-  if (is_leaf(e) && s->op == OP_NONE) return NULL;
+  int nleaves = s->op != OP_NONE || slice;
+  if (is_leaf(e) && s->op == OP_NONE && !slice) return NULL;
   if (!elementwise(e, &nleaves) || !nleaves) return NULL;
-  ArrayExpr *E = new_arrayexpr(X, nleaves);
+  ArrayExpr *E = new_arrayexpr(X, nleaves + 1);
   E->target = t;
   if (s->op == OP_NONE) {
     E->expr = template_of(X, E, e);
+    if (slice) {   /* the slice written: a leaf of its own, evaluated after the right side */
+      E->target_leaf = E->nleaves;
+      leaf_ref(X, E, t);
+    }
   } else {   /* x op= e is x = x op (e) */
+    if (slice) E->target_leaf = 0;
     Node *b = new_node(X, N_BINARY, s->loc);
     b->op = s->op;
     b->a = leaf_ref(X, E, t);

@@ -92,3 +92,22 @@ for j = 0..1499
 endfor
 assert(abs(q - s) < 1e-4 * abs(s))
 print "ok"
+
+% assignment into slices, in place
+y = zeros(40, 36, 3)
+a = rand(40, 36)
+b = rand(40, 36)
+alias = y
+y[:, :, 1] = a .* b
+y[:, :, 2] = 7
+y[:, :, 1] += a
+y[0..2..39, :, 0] = b[0..2..39, :] * 2
+for i = 0..39
+    for j = 0..35
+        assert(abs(y[i, j, 1] - (a[i, j] * b[i, j] + a[i, j])) < 1e-5)
+        assert(y[i, j, 2] == 7)
+        assert(abs(y[i, j, 0] - (i mod 2 == 0 ? 2 * b[i, j] : 0)) < 1e-6)
+        assert(alias[i, j, 2] == 7)   % the same array: written in place
+    endfor
+endfor
+print "ok"
