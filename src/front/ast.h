@@ -163,8 +163,9 @@ typedef enum NodeKind {
                    it learns is in the interpreter's RunNote); c = N_BLOCK: list =
                    the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch),
-                   a = N_BLOCK: list = the variables it reads as a whole (an array there
-                   means array arithmetic in each iteration: the loop stays serial) */
+                   a = N_BLOCK: list = the variables it reads as a whole or in slices
+                   (an array there means array arithmetic in each iteration: the loop
+                   stays serial) */
   N_ARRAYEXPR,  /* a host statement or reduction call that may run as one kernel
                    (interp/transform_arrayexpr.c): a = the original node, aux = its
                    ArrayExpr (interp/arrayexpr.h) */

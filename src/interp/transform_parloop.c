@@ -939,6 +939,13 @@ static void contributions(Px *X, Nest *N, Node *n, int k, NodeList *out) {
     for (int j = 0; j < n->cases[i].body.n; j++) contributions(X, N, n->cases[i].body.items[j], k, out);
 }
 
+/* An index with a range or ':': a slice, an array of its own. */
+static bool slices(const Node *ix) {
+  for (int i = 0; i < ix->list.n; i++)
+    if (ix->list.items[i]->kind == N_COLON || ix->list.items[i]->kind == N_RANGE) return true;
+  return false;
+}
+
 static Node *make_parloop(Px *X, Nest *N) {
   Node *p = node(X, N_PARLOOP, N->fors[0]->loc);
   p->a = N->fors[0];
@@ -952,7 +959,7 @@ static Node *make_parloop(Px *X, Nest *N) {
     bool written = false, whole = false;
     for (int i = 0; i < N->nacc; i++) {
       written |= N->acc[i].var == k && N->acc[i].write;
-      whole |= N->acc[i].var == k && !N->acc[i].index;
+      whole |= N->acc[i].var == k && (!N->acc[i].index || slices(N->acc[i].index));
     }
     list_push(X, written ? &p->c->list : &p->c->list2, v->id);
     if (whole) list_push(X, &p->c->a->list, v->id);

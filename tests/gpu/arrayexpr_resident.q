@@ -1,6 +1,6 @@
 % A program of host array code only (no __kernel__): on --target cuda every statement below
 % is a generated kernel and the arrays stay on the GPU. tests/gpu.sh runs it with --profile
-% and wants 1 upload (f) and 1 download (u, read at the end).
+% and wants 1 upload (f) and no download (the check at the end is a parallel loop).
 n = 512
 f = rand(n, n)
 u = f
