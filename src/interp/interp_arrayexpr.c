@@ -176,10 +176,12 @@ static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
     }
   }
   if (!R->have_shape) return false;
-  R->rank = R->srank == 2 || R->srank == 3 ? R->srank : 0;
-  for (int k = 0; k < R->n; k++)   /* a slice's coordinates come from pos: rank 1 to 3 */
-    if (R->view[k] && R->srank > 3) return false;
-  return true;
+  /* maps launch over the arrays' shape like user kernels; a reduction without slices is
+     one flat loop (a grid-stride loop with no coordinates to carry) */
+  bool slices = false;
+  for (int k = 0; k < R->n; k++) slices |= R->view[k] != 0;
+  R->rank = (R->srank == 2 || R->srank == 3) && (slices || E->red == OP_NONE) ? R->srank : 0;
+  return !slices || R->srank <= 3;   /* a slice's coordinates come from pos: rank 1 to 3 */
 }
 
 /* Whether the operators of e are element-wise when the leaves in `arrays` are arrays;
