@@ -10,7 +10,8 @@
 #      once `oq run --target cuda` works; the programs check their own results, the print
 #      tests compare output byte for byte; then tests/gpu/*.q, which only the GPU can run
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
-#      cuMemAlloc and upload counters), the launch overhead (tests/gpu/launch.q) and the overlap
+#      cuMemAlloc and upload counters; arrayexpr_resident.q: host array code moves f up once
+#      and nothing down: its final check is a parallel loop), the launch overhead (tests/gpu/launch.q) and the overlap
 #      of launches with host work (tests/gpu/overlap.q)
 #   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
 #      (bench/gpu), then make bench (the CPU back end against threaded C)
@@ -126,9 +127,15 @@ pool_check() {
   local hu hd
   hu=$(counter "$logs/host_copy.out" uploads)
   hd=$(counter "$logs/host_copy.out" downloads)
+  build/oq run --target cuda --profile tests/gpu/arrayexpr_resident.q >"$logs/arrayexpr_resident.out" 2>&1 || return 1
+  local xu xd
+  xu=$(counter "$logs/arrayexpr_resident.out" uploads)
+  xd=$(counter "$logs/arrayexpr_resident.out" downloads)
   echo "pool.q: ${a:-?} cuMemAlloc for 1000 zeros(256), ${u:-?} uploads; pool_read.q: ${ur:-?} uploads"
   echo "host_copy.q: ${hu:-?} uploads, ${hd:-?} downloads (want 2 and 3)"
-  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ] && [ "$hu" = 2 ] && [ "$hd" = 3 ]
+  echo "arrayexpr_resident.q: ${xu:-?} uploads, ${xd:-?} downloads (want 1 and 0)"
+  [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ] && [ "$hu" = 2 ] && [ "$hd" = 3 ] &&
+    [ "$xu" = 1 ] && [ "$xd" = 0 ]
 }
 if want pool && [ $gpu_ok = 1 ]; then
   export logs

@@ -24,8 +24,21 @@ struct ProfRow {
   ProfRow *next;
 };
 
+/* A host array operation that the runtime ran (one host thread), by place and name. */
+typedef struct HostOp {
+  const char *file;
+  int line;
+  const char *what;         /* "'+'", "sum", "slice" */
+  long count;
+  double ms;
+  int64_t elements;         /* of the largest operand or result */
+  struct HostOp *next;
+} HostOp;
+
 typedef struct Profile {
   bool on;
+  double start_ms;          /* when --profile was turned on: the wall clock's zero */
+  HostOp *host_ops;
   ProfRow *rows, **tail;
   ProfRow *current;         /* transfers are charged to it */
   bool progress_shown;
@@ -35,6 +48,7 @@ static Profile prof = {.tail = &prof.rows};
 
 void prof_enable(bool on) {
   prof.on = on;
+  prof.start_ms = rt_now_ms();
   cuda_on_transfer = on ? prof_bytes : NULL;
 }
 
@@ -97,6 +111,23 @@ void prof_bytes(size_t up, size_t down) {
 }
 
 /* ---- progress ---- */
+
+bool prof_on(void) { return prof.on; }
+
+void prof_host_op(const char *what, SrcLoc loc, double ms, int64_t elements) {
+  const char *file = loc.file && loc.file->path ? loc.file->path : "?";
+  HostOp *h = prof.host_ops;
+  while (h && !(h->line == loc.line && h->file == file && !strcmp(h->what, what))) h = h->next;
+  if (!h) {
+    h = calloc(1, sizeof *h);
+    if (!h) return;
+    *h = (HostOp){file, loc.line, strdup(what), 0, 0, 0, prof.host_ops};
+    prof.host_ops = h;
+  }
+  h->count++;
+  h->ms += ms;
+  if (elements > h->elements) h->elements = elements;
+}
 
 void prof_progress(const char *kernel, const char *backend) {
   if (!isatty(STDERR_FILENO)) return;
@@ -162,7 +193,53 @@ static void print_cells(FILE *out, char (*cells)[CELL], const int *width) {
    the transfer totals when anything crossed the bus. */
 static bool shown(const ProfRow *r) { return r->launches || r->compiled || r->cached || r->note[0]; }
 
+/* The host array operations, most time first (at most 20 rows), and their total. */
+static double report_host_ops(FILE *out) {
+  double total = 0;
+  int n = 0;
+  for (HostOp *h = prof.host_ops; h; h = h->next) total += h->ms, n++;
+  if (!n) return 0;
+  fprintf(out, "host array operations in the runtime (one host thread):\n");
+  fprintf(out, "  %-32s %8s %10s %10s\n", "operation", "count", "total ms", "elements");
+  for (int shown_rows = 0; shown_rows < 20 && shown_rows < n; shown_rows++) {
+    HostOp *best = NULL;
+    for (HostOp *h = prof.host_ops; h; h = h->next)
+      if (h->count >= 0 && (!best || h->ms > best->ms)) best = h;
+    const char *base = strrchr(best->file, '/');
+    char where[300];
+    snprintf(where, sizeof where, "%s@%s:%d", best->what, base ? base + 1 : best->file, best->line);
+    fprintf(out, "  %-32s %8ld %10.3f %10lld\n", where, best->count, best->ms, (long long)best->elements);
+    best->count = -1 - best->count;   /* printed (undone below) */
+  }
+  if (n > 20) fprintf(out, "  (%d more)\n", n - 20);
+  for (HostOp *h = prof.host_ops; h; h = h->next)
+    if (h->count < 0) h->count = -1 - h->count;
+  return total;
+}
+
+/* One line: where the wall time went. Kernels on the CPU and in the interpreter take host
+   time; GPU kernels run beside the host (their device time is shown apart). */
+static void report_total(FILE *out, double host_ops_ms) {
+  double wall = rt_now_ms() - prof.start_ms, cpu = 0, gpu = 0, compile = 0;
+  for (ProfRow *r = prof.rows; r; r = r->next) {
+    if (on_gpu(r)) gpu += r->run_ms;
+    else cpu += r->run_ms;
+    compile += r->compile_ms;
+  }
+  fprintf(out, "total: %.1f ms wall; kernels %.1f ms on the host, %.1f ms on the GPU; compiles %.1f ms; "
+               "host array operations %.1f ms; transfers %.1f MiB up, %.1f MiB down\n",
+          wall, cpu, gpu, compile, host_ops_ms, cuda_stats.bytes_up / 1048576.0,
+          cuda_stats.bytes_down / 1048576.0);
+}
+
+static void report_kernels(FILE *out);
+
 void prof_report(FILE *out) {
+  report_kernels(out);
+  report_total(out, report_host_ops(out));
+}
+
+static void report_kernels(FILE *out) {
   int n = 1;
   for (ProfRow *r = prof.rows; r; r = r->next) n += shown(r);
   if (n == 1) return;

@@ -31,6 +31,12 @@ void prof_bytes(size_t up, size_t down);
 void prof_progress(const char *kernel, const char *backend);
 void prof_progress_done(void);
 
+/* A host array operation the runtime ran (an operator, a built-in, a slice) at loc, of ms,
+   on arrays of up to `elements` elements: listed by --profile, with their total. */
+bool prof_on(void);
+void prof_host_op(const char *what, SrcLoc loc, double ms, int64_t elements);
+
+/* The host operations, a total line, then the kernel table. */
 void prof_report(FILE *out);
 
 double rt_now_ms(void);   /* the monotonic clock in ms: tic/toc, launch and compile times */

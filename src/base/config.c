@@ -89,6 +89,7 @@ void config_load(void) {
   c->oq_path = text("OQ_PATH");
   c->threads = text("OQ_THREADS") && atoi(text("OQ_THREADS")) > 0 ? atoi(text("OQ_THREADS")) : 0;
   c->no_parloop = on("OQ_NO_PARLOOP");
+  c->array_kernel_min = text("OQ_ARRAY_KERNEL_MIN") ? atoll(text("OQ_ARRAY_KERNEL_MIN")) : 1024;
   c->show_dir = text("OQ_SHOW_DIR");
   c->show_wait = !is("OQ_SHOW_WAIT", "0");
   c->display = text("DISPLAY") || text("WAYLAND_DISPLAY");

@@ -49,6 +49,9 @@ typedef struct OqConfig {
   const char *oq_path;      /* OQ_PATH: folders searched for imported modules (front/libpath.h) */
   int threads;              /* OQ_THREADS: CPU workers; 0: one per processor */
   bool no_parloop;          /* OQ_NO_PARLOOP (not 0): as --no-parloop */
+  long long array_kernel_min;  /* OQ_ARRAY_KERNEL_MIN: host array expressions over fewer
+                               elements run in the runtime, unless an operand is on the GPU
+                               (1024); negative: never as kernels */
   const char *show_dir;     /* OQ_SHOW_DIR: as --show-dir; NULL: none */
   bool show_wait;           /* OQ_SHOW_WAIT (not 0): wait for imshow windows at the end */
   bool display;             /* DISPLAY or WAYLAND_DISPLAY: windows can be opened */

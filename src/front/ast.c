@@ -32,7 +32,7 @@ const char *node_kind_name(NodeKind k) {
     [N_CONTINUE] = "continue", [N_RETURN] = "return", [N_FUNCDEF] = "function",
     [N_MACRO] = "macro", [N_REDUCTION] = "reduction", [N_TYPEDEF] = "typedef",
     [N_ATTR] = "attr", [N_IMPORT] = "import", [N_BLOCK] = "block", [N_PROGRAM] = "program",
-    [N_PARLOOP] = "parloop",
+    [N_PARLOOP] = "parloop", [N_ARRAYEXPR] = "arrayexpr",
   };
   return k >= 0 && k < N_KIND_COUNT && names[k] ? names[k] : "?";
 }

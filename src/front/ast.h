@@ -162,7 +162,13 @@ typedef enum NodeKind {
                    the launch guesses which outputs are ints as in the serial loop (what
                    it learns is in the interpreter's RunNote); c = N_BLOCK: list =
                    the arrays the loop writes,
-                   list2 = the other arrays it uses (checked for aliasing before launch) */
+                   list2 = the other arrays it uses (checked for aliasing before launch),
+                   a = N_BLOCK: list = the variables it reads as a whole or in slices
+                   (an array there means array arithmetic in each iteration: the loop
+                   stays serial) */
+  N_ARRAYEXPR,  /* a host statement or reduction call that may run as one kernel
+                   (interp/transform_arrayexpr.c): a = the original node, aux = its
+                   ArrayExpr (interp/arrayexpr.h) */
   N_PROGRAM,    /* list: top-level statements of one file; str = path */
   N_KIND_COUNT
 } NodeKind;

@@ -10,6 +10,7 @@
 #include "backend/rt_profile.h"
 #include "front/transform.h"
 #include "interp/parloop.h"
+#include "interp/arrayexpr.h"
 
 #define MAX_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -125,6 +126,8 @@ static void slot_store(Interp *I, Node *id, Value v) {
   *p = v;
 }
 
+void interp_store(Interp *I, Node *id, Value v) { slot_store(I, id, v); }
+
 /* ---- operators ---- */
 
 static inline bool is_intlike(Value v) { return v.kind == V_INT || v.kind == V_BOOL; }
@@ -163,12 +166,35 @@ static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
   return false;
 }
 
+/* The elements of the largest array among v[0..n), or -1 when none is an array. */
+static int64_t array_elements(const Value *v, int n) {
+  int64_t most = -1;
+  for (int i = 0; i < n; i++)
+    if (v[i].kind == V_ARRAY && v[i].arr->numel > most) most = v[i].arr->numel;
+  return most;
+}
+
+/* --profile: the runtime ran an operation on arrays (what `oq run --profile` lists as host
+   array operations); t0 is when it started. */
+static void note_host_op(const char *what, SrcLoc loc, double t0, Value result, const Value *args, int n) {
+  int64_t most = array_elements(args, n), r = array_elements(&result, 1);
+  if (most >= 0 || r >= 0) prof_host_op(what, loc, rt_now_ms() - t0, most > r ? most : r);
+}
+
 static Value binary(Op op, Value a, Value b, SrcLoc loc) {
   Value r;
   if (arith_fast(op, a, b, &r)) return r;
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(a, loc);
   host_reads(b, loc);
-  return rt_binary(op, a, b, loc);
+  r = rt_binary(op, a, b, loc);
+  if (t0) {
+    char what[16];
+    snprintf(what, sizeof what, "'%s'", op_name(op));
+    Value args[2] = {a, b};
+    note_host_op(what, loc, t0, r, args, 2);
+  }
+  return r;
 }
 
 static Value eval_binary(Interp *I, Node *n) {
@@ -195,17 +221,17 @@ COLD static Value eval_unary(Interp *I, Node *n) {
   if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
   if (n->op == OP_PLUS && v_is_num(a)) return a;
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(a, n->loc);
   Value r = rt_unary(n->op, a, n->loc);
+  if (t0) note_host_op(n->op == OP_NEG ? "unary '-'" : "'!'", n->loc, t0, r, &a, 1);
   val_release(a);
   return r;
 }
 
 /* ---- ranges, literals ---- */
 
-typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
-
-static RangeSpec range_spec(Interp *I, Node *n) {
+RangeSpec range_spec(Interp *I, Node *n) {
   Value a = eval(I, n->a);
   Value s = n->b ? eval(I, n->b) : v_int(1);
   Value c = eval(I, n->c);
@@ -381,8 +407,10 @@ COLD static Value eval_index(Interp *I, Node *n) {
   Value idx[OQ_MAX_RANK];
   int k = eval_indices(I, n, idx);
   IndexCtx ctx = index_ctx(I, n);
+  double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(base, n->loc);
   Value r = rt_index_get(base, k, idx, &ctx);
+  if (t0 && r.kind == V_ARRAY) note_host_op("slice", n->loc, t0, r, &base, 1);
   release_all(idx, k);
   val_release(base);
   return r;
@@ -454,9 +482,12 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
     }
     if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
       rt_error(site->loc, "wrong number of arguments to '%s' (got %d)", b->name, argc);
-    if (!is_shape_query(fn))
-      for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
-    return b->fn(argc, argv, site->loc);
+    if (is_shape_query(fn)) return b->fn(argc, argv, site->loc);
+    double t0 = prof_on() ? rt_now_ms() : 0;
+    for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
+    Value v = b->fn(argc, argv, site->loc);
+    if (t0) note_host_op(b->name, site->loc, t0, v, argv, argc);
+    return v;
   }
   case CALL_IBUILTIN:   /* print, imwrite, assert...; a launch moves its arguments itself */
     if (!is_launch(fn))
@@ -686,6 +717,10 @@ Value eval(Interp *I, Node *n) {
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
   case N_FIELD: return eval_group(I, n);
+  case N_ARRAYEXPR: {
+    Value v;
+    return arrayexpr_eval(I, n, &v) ? v : eval(I, n->a);
+  }
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
   default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));
@@ -884,7 +919,7 @@ static void run_notes_grow(RunNotes *t) {
 }
 
 /* n's note, made (zero) at the first call. The pointer is good until the next new note. */
-static RunNote *run_note(Program *P, const Node *n) {
+RunNote *run_note(Program *P, const Node *n) {
   RunNote *r = run_note_find(P, n);
   if (r) return r;
   RunNotes *t = &P->notes;
@@ -996,8 +1031,22 @@ static bool parloop_numbers(Interp *I, Node *n) {
   return true;
 }
 
+/* A variable the loop reads as a whole that holds an array (more than a small vector, which
+   kernels hold as a value): the body does array arithmetic, which the host runs as kernels
+   of its own (interp_arrayexpr.c) and a kernel thread could only run in the interpreter. */
+static bool parloop_array_math(Interp *I, Node *wholes) {
+  for (int i = 0; i < wholes->list.n; i++) {
+    Value v = *slot_ref(I, wholes->list.items[i]);
+    if (v.kind == V_ARRAY && v.arr->numel > 16) return true;
+  }
+  return false;
+}
+
 COLD static void exec_parloop(Interp *I, Node *n) {
-  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c)) { exec_for(I, n->a); return; }
+  if (!parloop_numbers(I, n) || !parloop_unaliased(I, n->c) || parloop_array_math(I, n->c->a)) {
+    exec_for(I, n->a);
+    return;
+  }
   int D = n->list.n;
   RangeSpec r[OQ_MAX_RANK];
   bool empty = false;
@@ -1106,6 +1155,7 @@ static void exec(Interp *I, Node *n) {
     I->prog->host_loops -= !I->thread;
     return;
   case N_PARLOOP: exec_parloop(I, n); return;
+  case N_ARRAYEXPR: if (!arrayexpr_exec(I, n)) exec(I, n->a); return;
   case N_MATCH: exec_match(I, n); return;
   case N_BREAK: I->flow = FLOW_BREAK; return;
   case N_CONTINUE: I->flow = FLOW_CONTINUE; return;
@@ -1161,6 +1211,7 @@ Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   P->opt = opt;
   if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
   parloop_transform(P, opt);
+  arrayexpr_transform(P, opt);
   return P;
 }
 

@@ -21,6 +21,7 @@ typedef struct RunNote {
   bool slow;                /* a statement that took long while GPU launches waited (exec_timed) */
   unsigned scalar_outs;     /* N_PARLOOP: bit i once its int output i came back a scalar */
   Func **mixes;             /* N_PARLOOP: its kernels with some int outputs, by mask (parloop_mix) */
+  struct AxKernel *arrayexpr;   /* N_ARRAYEXPR: its kernels (interp_arrayexpr.c) */
 } RunNote;
 
 typedef struct RunNotes { RunNote *v; size_t cap, n; } RunNotes;   /* open addressing */
@@ -59,6 +60,9 @@ void resolve_nested(Program *P, Func **chain, int n, Func *f);
 const Global *global_lookup(const char *name);
 
 /* interp.c */
+/* A range a..c or a..s..c evaluated: ints when all three are, else reals. */
+typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
+RangeSpec range_spec(Interp *I, Node *n);
 Value eval(Interp *I, Node *n);
 void exec_block(Interp *I, NodeList *body);
 Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site);
@@ -67,6 +71,10 @@ Callable *callable_new(CallableKind kind, const char *name);
 Frame *frame_new(int nslots, Frame *parent);
 void frame_release(Frame *f);
 const char *callable_name(const Callable *c);
+/* The run-time note of node n, made when missing (it may move when another is made). */
+RunNote *run_note(Program *P, const Node *n);
+/* Stores v (consumed) into variable id, as `id = v`. */
+void interp_store(Interp *I, Node *id, Value v);
 
 /* interp_builtins.c */
 

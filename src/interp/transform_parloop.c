@@ -939,18 +939,30 @@ static void contributions(Px *X, Nest *N, Node *n, int k, NodeList *out) {
     for (int j = 0; j < n->cases[i].body.n; j++) contributions(X, N, n->cases[i].body.items[j], k, out);
 }
 
+/* An index with a range or ':': a slice, an array of its own. */
+static bool slices(const Node *ix) {
+  for (int i = 0; i < ix->list.n; i++)
+    if (ix->list.items[i]->kind == N_COLON || ix->list.items[i]->kind == N_RANGE) return true;
+  return false;
+}
+
 static Node *make_parloop(Px *X, Nest *N) {
   Node *p = node(X, N_PARLOOP, N->fors[0]->loc);
   p->a = N->fors[0];
   for (int d = 0; d < N->D; d++) list_push(X, &p->list, N->fors[d]);
   p->c = node(X, N_BLOCK, p->loc);
+  p->c->a = node(X, N_BLOCK, p->loc);
   for (int k = 0; k < N->nvars; k++) {
     Var *v = &N->vars[k];
     if (is_reduction(v)) { list_push(X, &p->list2, v->id); continue; }
     if (v->assigned || !v->id || v->id->slot < 0) continue;
-    bool written = false;
-    for (int i = 0; i < N->nacc; i++) written |= N->acc[i].var == k && N->acc[i].write;
+    bool written = false, whole = false;
+    for (int i = 0; i < N->nacc; i++) {
+      written |= N->acc[i].var == k && N->acc[i].write;
+      whole |= N->acc[i].var == k && (!N->acc[i].index || slices(N->acc[i].index));
+    }
     list_push(X, written ? &p->c->list : &p->c->list2, v->id);
+    if (whole) list_push(X, &p->c->a->list, v->id);
   }
   p->func = make_kernel(X, N, &p->list2, false);
   if (p->list2.n) {

@@ -311,16 +311,22 @@ void rt_shape_normalize(int *rank, int64_t *dims) {
    A[0..h-1, j] is an h x 1 column, y[i, 0..3, k] a vec, C[:, :, k] a matrix, C[:, j, :] an
    h x 1 x c cube, C[i, :, :] a w x c matrix (Quasar: 1 x w x c), and a range keeps its
    dimension even when it has one element. x[ix] with one index list keeps its length. */
+int rt_slice_shape(int nidx, const bool *kept, const int64_t *count, int64_t *dims, int *first) {
+  int f = 0, last = nidx;
+  while (last > 2 && !kept[last - 1]) last--;
+  while (f < nidx - 1 && !kept[f]) f++;
+  for (int d = f; d < last; d++) dims[d - f] = count[d];
+  *first = f;
+  return last - f;
+}
+
 static int result_shape(const Plan *p, int nidx, int64_t *dims) {
   if (nidx < 2 || p->ndim != nidx) {
     memcpy(dims, p->kept_dims, sizeof(int64_t) * (size_t)p->nkept);
     return p->nkept;
   }
-  int first = 0, last = nidx;
-  while (last > 2 && !p->kept[last - 1]) last--;
-  while (!p->kept[first]) first++;   /* nkept > 0: some index is kept */
-  for (int d = first; d < last; d++) dims[d - first] = p->count[d];
-  return last - first;
+  int first;   /* nkept > 0: some index is kept */
+  return rt_slice_shape(nidx, p->kept, p->count, dims, &first);
 }
 
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx) {

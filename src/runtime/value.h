@@ -222,6 +222,11 @@ typedef struct IndexCtx {
    Quasar's |n| mod 2N, folded to 2N-1-m where m >= N (-1 -> 1, N -> N-1, period 2N);
    'clamped: nearest edge element. */
 Value rt_index_get(Value a, int nidx, const Value *idx, const IndexCtx *ctx);
+/* The shape of a slice x[i, j, ...] with two or more indices, at least one of them kept (a
+   range or ':'), by rt_index_get's rule: kept[d] for such an index, count[d] its length (1
+   for a number). Returns the rank; *first is the index the result's dimension 0 comes
+   from (dimension o from index first + o). */
+int rt_slice_shape(int nidx, const bool *kept, const int64_t *count, int64_t *dims, int *first);
 /* a[idx...] = v. v may be a scalar (broadcast over a slice) or an array with as many
    elements as the slice. Element-type conversion as arr_set. */
 void rt_index_set(Value a, int nidx, const Value *idx, Value v, const IndexCtx *ctx);

@@ -1,0 +1,35 @@
+/* arrayexpr.h: host array expressions made kernels. transform_arrayexpr.c marks, on the
+   resolved tree, the statements and reduction calls whose right side is element-wise;
+   interp_arrayexpr.c runs them, when their operands turn out to be arrays, as ONE generated
+   kernel through the same launch path as every kernel (kernel_parallel_do). */
+#ifndef OQ_ARRAYEXPR_H
+#define OQ_ARRAYEXPR_H
+#include "interp/interp_priv.h"
+
+/* What N_ARRAYEXPR's aux holds. The node's `a` is the original node (an N_ASSIGN statement or
+   a reduction's N_CALL): what runs when the guards say no. */
+typedef struct ArrayExpr {
+  Node *expr;          /* the element-wise expression with leaf k an N_IDENT "$k" (ival k) */
+  Node **leaves;       /* the original leaves, in evaluation order */
+  int nleaves;
+  int nslices;         /* how many leaves are slices x[...] (read into copies here) */
+  Op red;              /* OP_NONE: a statement; else how a reduction combines (OP_ADD sum, mean) */
+  const char *redname; /* "sum", "mean", "prod", "min", "max"; NULL for a statement */
+  Node *target;        /* statements: the variable assigned (an N_IDENT), or the slice */
+  int target_leaf;     /* a slice target x[...] = e: its leaf (written in place), else -1 */
+  Func **chain;        /* the host functions around it, outermost first (name resolution) */
+  int nchain;
+  int id;              /* numbers the kernels' names */
+} ArrayExpr;
+
+/* The transform (after parloop_transform). Nothing is marked for --target interp, whose
+   host operators are the reference the kernels are tested against. */
+void arrayexpr_transform(Program *P, const InterpOptions *opt);
+
+/* Runs statement n (an N_ARRAYEXPR of an assignment) as a kernel; false when the guards
+   send it back to the original statement (nothing was evaluated that matters). */
+bool arrayexpr_exec(Interp *I, Node *n);
+/* The same for a reduction in an expression: true with *out set when it ran as a kernel. */
+bool arrayexpr_eval(Interp *I, Node *n, Value *out);
+
+#endif

@@ -1,0 +1,582 @@
+/* interp_arrayexpr.c: host array expressions run as one generated kernel each
+   (transform_arrayexpr.c marked them; arrayexpr.h).
+
+   When a marked node runs: its leaves are evaluated (once, in source order); when at least
+   one is an array, every array has the same shape, and every operator is element-wise for
+   these values (no matrix product, no && of arrays), the expression becomes the body of a
+   kernel over the arrays' elements:
+       x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
+       s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
+   launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
+   arguments' types, cached, and run on the active back end like every kernel, and the
+   arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
+   per pattern of array and number leaves (its RunNote keeps them). The result's element
+   type is the one the runtime's operators give: they compute it on one-element arrays of
+   the leaves' types (probe), so the two cannot disagree. Otherwise, and for arrays of fewer
+   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs. */
+#include <stdio.h>
+#include <string.h>
+#include "interp/arrayexpr.h"
+#include "device/rt_cuda.h"
+#include "base/config.h"
+
+#define MAX_LEAVES 32
+
+/* A kernel made for one pattern of leaves, and what the leaves' types gave. */
+typedef struct AxKernel {
+  unsigned char sig[MAX_LEAVES];   /* per leaf: 1 + element type of an array, 100 + kind of a number */
+  uint32_t view[MAX_LEAVES];       /* per slice leaf: its indices (AxSlice.code), else 0 */
+  int rank;                 /* of the launch: 2 or 3 (pos : ivec2, ivec3); 0: flat (pos : int) */
+  ElemType elem;            /* of the expression's array result */
+  ValueKind red;            /* reductions: V_INT or V_SCALAR */
+  Func *func;
+  struct AxKernel *next;
+} AxKernel;
+
+/* A slice leaf x[i, a..s..b, :] read in place: each index a number (start) or a range
+   (start, step, count; ':' is 0, 1, size), all inside the array. */
+typedef struct AxSlice {
+  int nidx;
+  bool kept[OQ_MAX_RANK];   /* a range or ':' */
+  int64_t start[OQ_MAX_RANK], step[OQ_MAX_RANK], count[OQ_MAX_RANK];
+  int first;                /* the result's dimension o comes from index first + o */
+  uint32_t code;            /* nidx and the kept bits: what the kernel's text depends on */
+} AxSlice;
+
+/* What one run of the node found. */
+typedef struct AxRun {
+  Value leaf[MAX_LEAVES];   /* a slice leaf: the array it reads */
+  int n;
+  unsigned arrays;          /* bit k: leaf k is an array or a slice */
+  unsigned char sig[MAX_LEAVES];
+  uint32_t view[MAX_LEAVES];
+  AxSlice slice[MAX_LEAVES];
+  bool have_shape;
+  int srank;                /* the shape every array leaf has */
+  int64_t sdims[OQ_MAX_RANK], numel;
+  bool on_device;           /* some array leaf is current on the GPU */
+  int rank;                 /* of the launch (AxKernel.rank) */
+} AxRun;
+
+static void run_release(AxRun *R) {
+  for (int k = 0; k < R->n; k++) val_release(R->leaf[k]);
+}
+
+/* Cheap test before anything is evaluated: a statement whose leaves are all variables that
+   hold no array (scalar code in a loop) goes back at once. */
+static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
+  if (I->prog->opt->target == TARGET_INTERP) return false;   /* (marked for --explain only) */
+  for (int k = 0; k < E->nleaves; k++) {
+    const Node *l = E->leaves[k];
+    if (l->kind == N_ARRAYEXPR) continue;   /* a reduction: a number */
+    if (l->kind != N_IDENT) return true;
+    if (l->slot < 0) continue;
+    Frame *f = I->frame;
+    for (int d = l->depth; d > 0; d--) f = f->parent;
+    if (f->slots[l->slot].kind == V_ARRAY) return true;
+  }
+  return false;
+}
+
+/* Index d of slice leaf ix into dimension size n: a number or a range inside it. */
+static bool slice_index(Interp *I, Node *ix, int64_t n, AxSlice *S, int d) {
+  S->kept[d] = ix->kind == N_COLON || ix->kind == N_RANGE;
+  S->count[d] = 1;
+  S->step[d] = 1;
+  if (ix->kind == N_COLON) {
+    S->start[d] = 0;
+    S->count[d] = n;
+    return n > 0;
+  }
+  if (ix->kind == N_RANGE) {
+    RangeSpec r = range_spec(I, ix);
+    S->start[d] = r.i0, S->step[d] = r.istep, S->count[d] = r.count;
+    int64_t last = r.i0 + (r.count - 1) * r.istep;
+    return r.is_int && r.count > 0 && r.i0 >= 0 && r.i0 < n && last >= 0 && last < n;
+  }
+  Value v = eval(I, ix);
+  bool ok = v.kind == V_INT || v.kind == V_BOOL;
+  S->start[d] = ok ? v.i : 0;
+  val_release(v);
+  return ok && S->start[d] >= 0 && S->start[d] < n;
+}
+
+/* Slice leaf x[...] as a view of x (*base), or false (then it is read into a copy). */
+static bool eval_slice(Interp *I, Node *leaf, AxSlice *S, Value *base) {
+  *base = eval(I, leaf->a);
+  int nidx = leaf->list.n;
+  if (base->kind != V_ARRAY || (nidx != base->arr->rank && nidx != 1) || nidx > 15) return false;
+  const Array *a = base->arr;
+  S->nidx = nidx;
+  S->code = (uint32_t)nidx;
+  for (int d = 0; d < nidx; d++) {
+    if (!slice_index(I, leaf->list.items[d], nidx == 1 ? a->numel : a->dims[d], S, d)) return false;
+    S->code |= (uint32_t)S->kept[d] << (d + 4);
+  }
+  S->first = 0;
+  return S->code >> 4 != 0;   /* some index kept (else it is one element) */
+}
+
+static void leaf_shape(AxSlice *S, const Array *a, bool slice, int *rank, int64_t *dims) {
+  if (!slice) {
+    *rank = a->rank;
+    memcpy(dims, a->dims, sizeof(int64_t) * (size_t)a->rank);
+  } else if (S->nidx == 1) {
+    *rank = 1;
+    dims[0] = S->count[0];
+  } else {
+    *rank = rt_slice_shape(S->nidx, S->kept, S->count, dims, &S->first);
+  }
+}
+
+/* Equal shapes, dimensions past the rank being 1 (arr_same_shape's rule). */
+static bool same_dims(int ra, const int64_t *a, int rb, const int64_t *b) {
+  for (int d = 0; d < OQ_MAX_RANK && (d < ra || d < rb); d++)
+    if ((d < ra ? a[d] : 1) != (d < rb ? b[d] : 1)) return false;
+  return true;
+}
+
+static bool add_leaf_shape(AxRun *R, int rank, const int64_t *dims) {
+  if (R->have_shape) return same_dims(R->srank, R->sdims, rank, dims);   /* else the runtime says why */
+  R->have_shape = true;
+  R->srank = rank;
+  memcpy(R->sdims, dims, sizeof(int64_t) * (size_t)rank);
+  R->numel = 1;
+  for (int d = 0; d < rank; d++) R->numel *= dims[d];
+  return true;
+}
+
+static bool eval_leaves(Interp *I, const ArrayExpr *E, AxRun *R) {
+  memset(R, 0, sizeof *R);
+  for (int k = 0; k < E->nleaves; k++) {
+    Node *l = E->leaves[k];
+    Value v;
+    bool slice = false;
+    if (l->kind == N_INDEX) {
+      slice = eval_slice(I, l, &R->slice[k], &v);
+      if (!slice) {
+        val_release(v);
+        v = eval(I, l);
+      }
+    } else {
+      v = eval(I, l);
+    }
+    R->leaf[R->n++] = v;
+    R->sig[k] = v.kind == V_ARRAY ? 1 + v.arr->elem : 100 + v.kind;
+    R->view[k] = slice ? R->slice[k].code : 0;
+    if (v.kind == V_ARRAY) {
+      int rank;
+      int64_t dims[OQ_MAX_RANK];
+      leaf_shape(&R->slice[k], v.arr, slice, &rank, dims);
+      if (!add_leaf_shape(R, rank, dims)) return false;
+      R->arrays |= 1u << k;
+      R->on_device |= (v.arr->state & ARR_DEVICE_VALID) != 0;
+    } else if (!v_is_num(v)) {
+      return false;
+    }
+  }
+  if (!R->have_shape) return false;
+  /* maps launch over the arrays' shape like user kernels; a reduction without slices is
+     one flat loop (a grid-stride loop with no coordinates to carry) */
+  bool slices = false;
+  for (int k = 0; k < R->n; k++) slices |= R->view[k] != 0;
+  R->rank = (R->srank == 2 || R->srank == 3) && (slices || E->red == OP_NONE) ? R->srank : 0;
+  return !slices || R->srank <= 3;   /* a slice's coordinates come from pos: rank 1 to 3 */
+}
+
+/* Whether the operators of e are element-wise when the leaves in `arrays` are arrays;
+   *is_array tells whether e is array-valued. */
+static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
+  bool a = false, b = false;
+  switch (e->kind) {
+  case N_IDENT: *is_array = arrays >> e->ival & 1; return true;
+  case N_UNARY:
+    if (!elementwise_for(e->a, arrays, &a)) return false;
+    *is_array = a;
+    return !(a && e->op == OP_NOT);   /* !array is one bool */
+  case N_BINARY:
+    if (!elementwise_for(e->a, arrays, &a) || !elementwise_for(e->b, arrays, &b)) return false;
+    *is_array = a || b;
+    if (a && b && (e->op == OP_MUL || e->op == OP_DIV || e->op == OP_POW)) return false;
+    return !((a || b) && (e->op == OP_AND || e->op == OP_OR));
+  case N_CALL:
+    *is_array = false;
+    for (int i = 0; i < e->list.n; i++) {
+      if (!elementwise_for(e->list.items[i], arrays, &a)) return false;
+      *is_array |= a;
+    }
+    return true;
+  default:
+    *is_array = false;
+    return true;
+  }
+}
+
+/* ---- the result's type: the runtime's operators on one-element arrays ---- */
+
+static Value probe(const Node *e, const Value *leaf) {
+  switch (e->kind) {
+  case N_IDENT: val_retain(leaf[e->ival]); return leaf[e->ival];
+  case N_INT: return v_int(e->ival);
+  case N_REAL: return v_scalar(e->rval);
+  case N_IMAG: return v_cscalar(0, e->rval);
+  case N_UNARY: {
+    Value a = probe(e->a, leaf), r = rt_unary(e->op, a, e->loc);
+    val_release(a);
+    return r;
+  }
+  case N_BINARY: {
+    Value a = probe(e->a, leaf), b = probe(e->b, leaf), r = rt_binary(e->op, a, b, e->loc);
+    val_release(a);
+    val_release(b);
+    return r;
+  }
+  case N_CALL: {
+    Value args[4];
+    int n = e->list.n;
+    for (int i = 0; i < n; i++) args[i] = probe(e->list.items[i], leaf);
+    Value r = rt_builtin_lookup(e->a->name)->fn(n, args, e->loc);
+    for (int i = 0; i < n; i++) val_release(args[i]);
+    return r;
+  }
+  default:
+    rt_error(e->loc, "internal error: %s in an array expression", node_kind_name(e->kind));
+  }
+}
+
+/* The element type of the expression's array result, and for a reduction the kind of its
+   value (V_INT, V_SCALAR; V_CSCALAR is left to the runtime). */
+static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_kind) {
+  Value pv[MAX_LEAVES];
+  static const int64_t one = 1;
+  for (int k = 0; k < R->n; k++) {
+    if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
+    Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
+    arr_store(a, 0, 1);
+    pv[k] = v_array(a);
+  }
+  Value r = probe(E->expr, pv);
+  ElemType elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
+  if (E->target_leaf >= 0 && v_is_num(r))   /* x[slice] = number: a fill */
+    elem = r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I64;
+  if (E->red != OP_NONE && r.kind == V_ARRAY) {
+    Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
+    *red_kind = s.kind;
+    val_release(s);
+  }
+  val_release(r);
+  for (int k = 0; k < R->n; k++) val_release(pv[k]);
+  return elem;
+}
+
+/* ---- the kernel ---- */
+
+static Node *new_node(Program *P, NodeKind kind, SrcLoc loc) {
+  Node *n = arena_alloc(P->arena, sizeof *n);
+  memset(n, 0, sizeof *n);
+  n->kind = kind;
+  n->loc = loc;
+  n->slot = -1;
+  return n;
+}
+
+static Node *ident(Program *P, const char *name, SrcLoc loc) {
+  Node *id = new_node(P, N_IDENT, loc);
+  id->name = name;
+  return id;
+}
+
+static Node *at_pos(Program *P, Node *array) {
+  Node *ix = new_node(P, N_INDEX, array->loc);
+  ix->a = array;
+  ix->list.n = 1;
+  ix->list.items = arena_alloc(P->arena, sizeof *ix->list.items);
+  ix->list.items[0] = ident(P, "pos", array->loc);
+  return ix;
+}
+
+static const char *leaf_name(Program *P, int k) {
+  char name[16];
+  snprintf(name, sizeof name, "ax%d", k);
+  return arena_strdup(P->arena, name);
+}
+
+static const char *slice_param(Program *P, int k, char what, int d) {
+  char name[32];
+  snprintf(name, sizeof name, "ax%d_%c%d", k, what, d);
+  return arena_strdup(P->arena, name);
+}
+
+static Node *binary(Program *P, Op op, Node *a, Node *b) {
+  Node *n = new_node(P, N_BINARY, a->loc);
+  n->op = op;
+  n->a = a;
+  n->b = b;
+  return n;
+}
+
+/* Coordinate o of the launch: pos[o], or pos itself in a flat launch. */
+static Node *coordinate(Program *P, int rank, int o, SrcLoc loc) {
+  if (!rank) return ident(P, "pos", loc);
+  Node *c = at_pos(P, ident(P, "pos", loc));
+  c->list.items[0] = new_node(P, N_INT, loc);
+  c->list.items[0]->ival = o;
+  c->a = ident(P, "pos", loc);
+  return c;
+}
+
+/* Slice leaf k as the kernel reads it: axk[axk_s0, axk_s1 + axk_t1 * pos[0], ...]. */
+static Node *slice_read(Program *P, int k, uint32_t code, int rank, SrcLoc loc) {
+  int nidx = (int)(code & 15), first = 0;
+  while (first < nidx - 1 && !(code >> (first + 4) & 1)) first++;
+  Node *ix = new_node(P, N_INDEX, loc);
+  ix->a = ident(P, leaf_name(P, k), loc);
+  ix->list.n = nidx;
+  ix->list.items = arena_alloc(P->arena, nidx * sizeof *ix->list.items);
+  for (int d = 0; d < nidx; d++) {
+    Node *e = ident(P, slice_param(P, k, 's', d), loc);
+    if (code >> (d + 4) & 1)
+      e = binary(P, OP_ADD, e, binary(P, OP_MUL, ident(P, slice_param(P, k, 't', d), loc),
+                                      coordinate(P, rank, nidx == 1 ? 0 : d - first, loc)));
+    ix->list.items[d] = e;
+  }
+  return ix;
+}
+
+/* The kernel's copy of the expression: array leaf k is axk[pos], a slice leaf reads its
+   view, a number leaf is axk. */
+static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank) {
+  if (e->kind == N_IDENT && e->name[0] == '$') {
+    int k = (int)e->ival;
+    if (view[k]) return slice_read(P, k, view[k], rank, e->loc);
+    Node *id = ident(P, leaf_name(P, k), e->loc);
+    return arrays >> k & 1 ? at_pos(P, id) : id;
+  }
+  Node *c = new_node(P, e->kind, e->loc);
+  *c = *e;
+  if (e->kind == N_CALL) {
+    c->a = ast_clone(P->arena, e->a);
+    c->list.items = arena_alloc(P->arena, (e->list.n + 1) * sizeof *c->list.items);
+    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays, view, rank);
+    return c;
+  }
+  if (e->a) c->a = kernel_expr(P, e->a, arrays, view, rank);
+  if (e->b) c->b = kernel_expr(P, e->b, arrays, view, rank);
+  return c;
+}
+
+static Type *new_type(Program *P, TypeKind kind, const char *name, unsigned mods) {
+  Type *t = arena_alloc(P->arena, sizeof *t);
+  memset(t, 0, sizeof *t);
+  t->kind = kind;
+  t->name = name;
+  t->mods = mods;
+  return t;
+}
+
+static void add_param(Program *P, Param *ps, int *n, const char *name, Type *t, SrcLoc loc) {
+  (void)P;
+  ps[*n] = (Param){.name = name, .type = t, .loc = loc};
+  ++*n;
+}
+
+/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., pos : int): ax_out[pos] = e
+   function ax_s = __kernel__ ... : ax_s += e   (^^= / __= for max / min, *= for prod)
+   Array parameters are 'unchecked: every position is inside every array. */
+static Type *pos_type(Program *P, int rank) {
+  if (!rank) return new_type(P, TY_INT, "int", 0);
+  Type *t = new_type(P, TY_ARRAY, rank == 2 ? "ivec2" : "ivec3", 0);
+  t->rank = 1;
+  t->fixed_len = rank;
+  t->elem = new_type(P, TY_INT, "int", 0);
+  return t;
+}
+
+static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
+                          ValueKind out, int rank) {
+  int tl = E->target_leaf;
+  Program *P = I->prog;
+  SrcLoc loc = n->loc;
+  Func *k = arena_alloc(P->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  k->kind = FK_KERNEL;
+  k->loc = loc;
+  char name[160];
+  const Func *host = E->chain[E->nchain - 1];
+  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
+  k->name = arena_strdup(P->arena, name);
+  k->params = arena_alloc(P->arena, (E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2) * sizeof *k->params);
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Node *body = new_node(P, N_ASSIGN, loc);
+  body->list.n = 1;
+  body->list.items = arena_alloc(P->arena, sizeof *body->list.items);
+  body->b = kernel_expr(P, E->expr, arrays, view, rank);
+  if (tl >= 0) {   /* a slice written in place */
+    body->list.items[0] = slice_read(P, tl, view[tl], rank, loc);
+  } else if (E->red == OP_NONE) {
+    add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
+    body->list.items[0] = at_pos(P, ident(P, "ax_out", loc));
+  } else {
+    k->outs = arena_alloc(P->arena, sizeof *k->outs);
+    k->nouts = 1;
+    k->outs[0] = (Param){.name = "ax_s", .loc = loc,
+                         .type = out == V_INT ? new_type(P, TY_INT, "int", 0) : new_type(P, TY_SCALAR, "scalar", 0)};
+    body->op = E->red;
+    body->list.items[0] = ident(P, "ax_s", loc);
+  }
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  for (int i = 0; i < E->nleaves; i++)   /* the slices' starts and steps (slice_args) */
+    for (int d = 0; view[i] && d < (int)(view[i] & 15); d++) {
+      add_param(P, k->params, &k->nparams, slice_param(P, i, 's', d), int_type, loc);
+      if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
+    }
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
+  k->body.n = 1;
+  k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
+  k->body.items[0] = body;
+  resolve_nested(P, E->chain, E->nchain, k);
+  func_note_transform(k, E->red == OP_NONE ? "array expression" : "array reduction");
+  return k;
+}
+
+static bool same_sig(const AxKernel *k, const AxRun *R) {
+  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
+         !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
+}
+
+/* The kernel for this run's leaves, made (and its result type probed) the first time. */
+static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const AxRun *R) {
+  RunNote *note = run_note(I->prog, n);
+  for (AxKernel *k = note->arrayexpr; k; k = k->next)
+    if (same_sig(k, R)) return k;
+  AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  memcpy(k->sig, R->sig, sizeof k->sig);
+  memcpy(k->view, R->view, sizeof k->view);
+  k->rank = R->rank;
+  k->elem = result_type(E, R, &k->red);
+  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
+  for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
+    unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
+    for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
+    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
+        !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
+      k->func = o->func;
+  }
+  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
+  note = run_note(I->prog, n);   /* (building may have added notes) */
+  k->next = note->arrayexpr;
+  note->arrayexpr = k;
+  return k;
+}
+
+/* Launches f over every element of R's arrays, with `first` (the output array, or none)
+   before the leaves. */
+static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
+  Value argv[MAX_LEAVES * (1 + 2 * OQ_MAX_RANK) + 3];
+  int argc = 0;
+  if (R->rank) {
+    Array *dims = arr_vec(EL_I32, R->rank);
+    for (int d = 0; d < R->rank; d++) arr_store(dims, d, (double)R->sdims[d]);
+    argv[argc++] = v_array(dims);
+  } else {
+    argv[argc++] = v_int(R->numel);
+  }
+  if (first.kind != V_NONE) argv[argc++] = first;
+  for (int k = 0; k < R->n; k++) argv[argc++] = R->leaf[k];
+  for (int k = 0; k < R->n; k++)   /* (build_kernel's order) */
+    for (int d = 0; R->view[k] && d < R->slice[k].nidx; d++) {
+      argv[argc++] = v_int(R->slice[k].start[d]);
+      if (R->slice[k].kept[d]) argv[argc++] = v_int(R->slice[k].step[d]);
+    }
+  Callable *c = callable_new(CALL_USER, f->name);
+  c->func = f;
+  argv[argc++] = v_func(c);
+  Value r = kernel_parallel_do(I, n, argc, argv);
+  val_release(argv[argc - 1]);
+  val_release(argv[0]);
+  return r;
+}
+
+/* The array the statement's result goes to: the target's own, when nothing else holds it
+   and no leaf is it (each position is read and written by one thread, but the memory
+   manager plans a launch's arguments one by one), else a new one. */
+static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
+  const Node *t = E->target;
+  Frame *f = I->frame;
+  for (int d = t->depth; d > 0; d--) f = f->parent;
+  Value old = f->slots[t->slot];
+  if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
+      old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
+    bool leaf = false;
+    for (int k = 0; k < R->n; k++) leaf |= R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
+    if (!leaf) {
+      old.arr->refcount++;
+      return old.arr;
+    }
+  }
+  return arr_new_uninit(elem, R->srank, R->sdims);
+}
+
+/* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
+static bool worth_a_kernel(const AxRun *R) {
+  long long min = config()->array_kernel_min;
+  return min >= 0 && (R->on_device || R->numel >= min);
+}
+
+/* x[slice] = e in place: the slice must be read in place, and a complex value is not
+   stored into a real array here (the runtime drops the imaginary part). */
+static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *k) {
+  int tl = E->target_leaf;
+  if (tl < 0) return true;
+  ElemType t = R->leaf[tl].arr->elem;
+  bool complex_into_real = (k->elem == EL_C64 || k->elem == EL_C128) && t != EL_C64 && t != EL_C128;
+  return R->view[tl] && !complex_into_real;
+}
+
+bool arrayexpr_exec(Interp *I, Node *n) {
+  const ArrayExpr *E = n->aux;
+  if (!may_have_arrays(I, E)) return false;
+  AxRun R;
+  bool is_array, ok = eval_leaves(I, E, &R) && worth_a_kernel(&R) &&
+                      elementwise_for(E->expr, R.arrays, &is_array);
+  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
+  if (!k || !k->func || !slice_target_ok(E, &R, k)) {
+    run_release(&R);
+    return false;
+  }
+  if (E->target_leaf >= 0) {
+    val_release(launch(I, n, k->func, &R, v_none()));
+    run_release(&R);
+    return true;
+  }
+  Array *out = output_array(I, E, &R, k->elem);
+  val_release(launch(I, n, k->func, &R, v_array(out)));
+  run_release(&R);
+  interp_store(I, E->target, v_array(out));
+  return true;
+}
+
+bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
+  const ArrayExpr *E = n->aux;
+  if (!may_have_arrays(I, E)) return false;
+  AxRun R;
+  bool is_array, ok = eval_leaves(I, E, &R) && R.numel > 0 && worth_a_kernel(&R) &&
+                      elementwise_for(E->expr, R.arrays, &is_array);
+  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
+  if (!k || !k->func) {
+    run_release(&R);
+    return false;
+  }
+  Value r = launch(I, n, k->func, &R, v_none());
+  if (!strcmp(E->redname, "mean")) {
+    Value m = rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
+    val_release(r);
+    r = m;
+  }
+  run_release(&R);
+  *out = r;
+  return true;
+}

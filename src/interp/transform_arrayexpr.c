@@ -1,0 +1,333 @@
+/* transform_arrayexpr.c: marks the host statements and reduction calls that may run as one
+   generated kernel (arrayexpr.h; docs/language.md, "Host array expressions").
+
+   Runs on the resolved tree after the parallel-loop transform, over the bodies of host
+   functions. Two forms are marked, each by an N_ARRAYEXPR node that keeps the original:
+   - a reduction call `sum(e)`, `mean(e)`, `prod(e)`, `min(e)`, `max(e)` (one argument) of
+     an element-wise expression e, anywhere in an expression;
+   - an assignment `x = e` or `x op= e` (op one of + - * / .* ./) to a variable, where e
+     is element-wise and has at least one operator or call (`y = x` aliases, it copies
+     nothing).
+   An element-wise expression is made of literals, leaves, the operators + - * / ^ .* ./ .^
+   mod, comparisons, && || !, unary minus, and calls of the element-wise built-ins. Leaves
+   are what the host evaluates before the launch: variables, named constants, marked
+   reductions, and slices `x[...]` of a variable with pure indices. Whether a leaf is an
+   array is known only at run time: there the guards check that the operators are
+   element-wise for the values at hand (no matrix product, no && of arrays), and run the
+   original node otherwise. Since leaves are pure, evaluating them twice is harmless. */
+#include <stdio.h>
+#include <string.h>
+#include "interp/arrayexpr.h"
+
+#define MAX_LEAVES 32
+
+/* The built-ins applied element by element that compiled kernels implement, with the
+   argument counts for which they are element-wise (min and max of one argument reduce). */
+static const struct { const char *name; int nargs; } elementwise_builtins[] = {
+  {"abs", 1}, {"sqrt", 1}, {"exp", 1}, {"log", 1}, {"log2", 1}, {"log10", 1},
+  {"sin", 1}, {"cos", 1}, {"tan", 1}, {"asin", 1}, {"acos", 1}, {"atan", 1},
+  {"sinh", 1}, {"cosh", 1}, {"tanh", 1}, {"floor", 1}, {"ceil", 1}, {"round", 1},
+  {"frac", 1}, {"sign", 1}, {"float", 1}, {"int", 1}, {"real", 1}, {"imag", 1},
+  {"conj", 1}, {"isnan", 1}, {"isinf", 1}, {"isfinite", 1}, {"atan2", 2}, {"mod", 2},
+  {"min", 2}, {"max", 2}, {"clamp", 3}, {"complex", 2},
+};
+
+static const struct { const char *name; Op op; } reductions[] = {
+  {"sum", OP_ADD}, {"mean", OP_ADD}, {"prod", OP_MUL}, {"min", OP_MIN}, {"max", OP_MAX},
+};
+
+typedef struct Ax {
+  Program *P;
+  const InterpOptions *opt;
+  Func *chain[64];
+  int nchain;
+  int count;           /* N_ARRAYEXPR nodes made (their ids) */
+} Ax;
+
+/* A call's callee when it is a built-in function of the runtime (not a user function
+   of the same name). */
+static const char *builtin_callee(const Node *call) {
+  const Node *f = call->a;
+  if (call->kind != N_CALL || f->kind != N_IDENT || f->slot >= 0 || !f->aux) return NULL;
+  const Global *g = f->aux;
+  if (g->value.kind != V_FUNC || g->value.fn->kind != CALL_BUILTIN) return NULL;
+  return f->name;
+}
+
+static bool is_elementwise_call(const Node *call) {
+  const char *name = builtin_callee(call);
+  if (!name) return false;
+  for (size_t i = 0; i < sizeof elementwise_builtins / sizeof *elementwise_builtins; i++)
+    if (!strcmp(name, elementwise_builtins[i].name) && call->list.n == elementwise_builtins[i].nargs)
+      return true;
+  return false;
+}
+
+static bool is_elementwise_op(Op op) {
+  switch (op) {
+  case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_POW: case OP_EMUL:
+  case OP_EDIV: case OP_EPOW: case OP_MOD: case OP_EQ: case OP_NE: case OP_LT: case OP_LE:
+  case OP_GT: case OP_GE: case OP_AND: case OP_OR:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Index expressions a slice leaf may have: evaluating them has no effect. */
+static bool pure_index(const Node *n) {
+  switch (n->kind) {
+  case N_INT: case N_REAL: case N_COLON: return true;
+  case N_IDENT: return n->slot >= 0 || n->aux;
+  case N_UNARY: return pure_index(n->a);
+  case N_BINARY: return pure_index(n->a) && pure_index(n->b);
+  case N_RANGE: return pure_index(n->a) && (!n->b || pure_index(n->b)) && (!n->c || pure_index(n->c));
+  case N_CALL: {
+    const char *f = builtin_callee(n);
+    if (!f || (strcmp(f, "size") && strcmp(f, "numel") && strcmp(f, "ndims"))) return false;
+    for (int i = 0; i < n->list.n; i++)
+      if (!pure_index(n->list.items[i])) return false;
+    return true;
+  }
+  default: return false;
+  }
+}
+
+static bool is_leaf(const Node *n) {
+  switch (n->kind) {
+  case N_IDENT: return n->slot >= 0 || (n->aux && ((const Global *)n->aux)->value.kind != V_FUNC);
+  case N_ARRAYEXPR: return true;
+  case N_INDEX: {   /* a slice: some index is a range or ':' (x[i, j] is one element) */
+    if (n->a->kind != N_IDENT || n->a->slot < 0 || !n->list.n) return false;
+    bool kept = false;
+    for (int i = 0; i < n->list.n; i++) {
+      if (!pure_index(n->list.items[i])) return false;
+      kept |= n->list.items[i]->kind == N_COLON || n->list.items[i]->kind == N_RANGE;
+    }
+    return kept;
+  }
+  default: return false;
+  }
+}
+
+/* Whether n is an element-wise expression, counting its leaves. */
+static bool elementwise(const Node *n, int *nleaves) {
+  if (is_leaf(n)) return ++*nleaves <= MAX_LEAVES;
+  switch (n->kind) {
+  case N_INT: case N_REAL: case N_IMAG: return true;
+  case N_UNARY: return (n->op == OP_NEG || n->op == OP_PLUS || n->op == OP_NOT) && elementwise(n->a, nleaves);
+  case N_BINARY: return is_elementwise_op(n->op) && elementwise(n->a, nleaves) && elementwise(n->b, nleaves);
+  case N_CALL:
+    if (!is_elementwise_call(n)) return false;
+    for (int i = 0; i < n->list.n; i++)
+      if (!elementwise(n->list.items[i], nleaves)) return false;
+    return true;
+  default: return false;
+  }
+}
+
+/* ---- building the marked node ---- */
+
+static Node *new_node(Ax *X, NodeKind kind, SrcLoc loc) {
+  Node *n = arena_alloc(X->P->arena, sizeof *n);
+  n->kind = kind;
+  n->loc = loc;
+  n->slot = -1;
+  return n;
+}
+
+static bool same_variable(const Node *a, const Node *b) {
+  return a->kind == N_IDENT && b->kind == N_IDENT && a->slot == b->slot && a->depth == b->depth &&
+         a->aux == b->aux && !strcmp(a->name, b->name);
+}
+
+/* "$k" for a leaf; a variable named twice is one leaf (one kernel parameter, one load). */
+static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
+  Node *id = new_node(X, N_IDENT, leaf->loc);
+  int k = 0;
+  while (k < E->nleaves && !same_variable(E->leaves[k], leaf)) k++;
+  char name[16];
+  snprintf(name, sizeof name, "$%d", k);
+  id->name = arena_strdup(X->P->arena, name);
+  id->ival = k;
+  if (k < E->nleaves) return id;
+  E->leaves[E->nleaves++] = leaf;
+  E->nslices += leaf->kind == N_INDEX;
+  return id;
+}
+
+/* A copy of the element-wise expression n with its leaves replaced by "$k". */
+static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
+  if (is_leaf(n)) return leaf_ref(X, E, n);
+  if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL) return ast_clone(X->P->arena, n);
+  Node *c = new_node(X, n->kind, n->loc);
+  c->op = n->op;
+  if (n->kind == N_CALL) {
+    c->a = ast_clone(X->P->arena, n->a);
+    c->list.n = n->list.n;
+    c->list.items = arena_alloc(X->P->arena, n->list.n * sizeof *c->list.items);
+    for (int i = 0; i < n->list.n; i++) c->list.items[i] = template_of(X, E, n->list.items[i]);
+    return c;
+  }
+  c->a = template_of(X, E, n->a);
+  if (n->b) c->b = template_of(X, E, n->b);
+  return c;
+}
+
+static ArrayExpr *new_arrayexpr(Ax *X, int nleaves) {
+  ArrayExpr *E = arena_alloc(X->P->arena, sizeof *E);
+  memset(E, 0, sizeof *E);
+  E->leaves = arena_alloc(X->P->arena, (nleaves + 1) * sizeof *E->leaves);
+  E->chain = arena_alloc(X->P->arena, X->nchain * sizeof *E->chain);
+  memcpy(E->chain, X->chain, X->nchain * sizeof *E->chain);
+  E->nchain = X->nchain;
+  E->id = X->count++;
+  E->target_leaf = -1;
+  return E;
+}
+
+/* --explain: one line per marked node. */
+static void explain(Ax *X, const Node *n, const ArrayExpr *E) {
+  if (!X->opt->explain) return;
+  const char *path = n->loc.file && n->loc.file->path ? n->loc.file->path : "?";
+  char what[64];
+  if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
+  else snprintf(what, sizeof what, "element-wise assignment to %s", E->target->name);
+  printf("%s:%d:%d: %s: one kernel when its operands are arrays (%d operand%s%s)\n", path, n->loc.line,
+         n->loc.col, what, E->nleaves, E->nleaves == 1 ? "" : "s", E->nslices ? ", slices read in place" : "");
+}
+
+static Node *mark(Ax *X, Node *original, ArrayExpr *E) {
+  explain(X, original, E);
+  Node *m = new_node(X, N_ARRAYEXPR, original->loc);
+  m->a = original;
+  m->aux = E;
+  return m;
+}
+
+/* A reduction call of an element-wise argument, or NULL. */
+static Node *mark_reduction(Ax *X, Node *call) {
+  const char *name = builtin_callee(call);
+  if (!name || call->list.n != 1) return NULL;
+  Op op = OP_NONE;
+  for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
+    if (!strcmp(name, reductions[i].name)) op = reductions[i].op;
+  int nleaves = 0;
+  if (op == OP_NONE || !elementwise(call->list.items[0], &nleaves) || !nleaves) return NULL;
+  ArrayExpr *E = new_arrayexpr(X, nleaves);
+  E->red = op;
+  E->redname = name;
+  E->expr = template_of(X, E, call->list.items[0]);
+  return mark(X, call, E);
+}
+
+/* Marks the reductions inside expression n (innermost first); returns n or its mark. */
+static Node *walk_expr(Ax *X, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_ARRAYEXPR) return n;
+  if (n->a) n->a = walk_expr(X, n->a);
+  if (n->b) n->b = walk_expr(X, n->b);
+  if (n->c) n->c = walk_expr(X, n->c);
+  for (int i = 0; i < n->list.n; i++) n->list.items[i] = walk_expr(X, n->list.items[i]);
+  for (int i = 0; i < n->list2.n; i++) n->list2.items[i] = walk_expr(X, n->list2.items[i]);
+  if (n->kind == N_CALL) {
+    Node *m = mark_reduction(X, n);
+    if (m) return m;
+  }
+  return n;
+}
+
+static Op compound_op(Op op) {
+  switch (op) {
+  case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_EMUL: case OP_EDIV: return op;
+  default: return OP_COUNT;
+  }
+}
+
+/* x = e, x op= e, x[slice] = e, x[slice] op= e; or NULL. */
+static Node *mark_assign(Ax *X, Node *s) {
+  if (s->list.n != 1 || !s->b || s->type) return NULL;
+  Node *t = s->list.items[0], *e = s->b;
+  bool slice = t->kind == N_INDEX && is_leaf(t);
+  if (!slice && (t->kind != N_IDENT || t->slot < 0)) return NULL;
+  if (s->op != OP_NONE && compound_op(s->op) == OP_COUNT) return NULL;
+  int nleaves = s->op != OP_NONE || slice;
+  if (is_leaf(e) && s->op == OP_NONE && !slice) return NULL;
+  if (!elementwise(e, &nleaves) || !nleaves) return NULL;
+  ArrayExpr *E = new_arrayexpr(X, nleaves + 1);
+  E->target = t;
+  if (s->op == OP_NONE) {
+    E->expr = template_of(X, E, e);
+    if (slice) {   /* the slice written: a leaf of its own, evaluated after the right side */
+      E->target_leaf = E->nleaves;
+      leaf_ref(X, E, t);
+    }
+  } else {   /* x op= e is x = x op (e) */
+    if (slice) E->target_leaf = 0;
+    Node *b = new_node(X, N_BINARY, s->loc);
+    b->op = s->op;
+    b->a = leaf_ref(X, E, t);
+    b->b = template_of(X, E, e);
+    E->expr = b;
+  }
+  return mark(X, s, E);
+}
+
+/* ---- walking the host functions ---- */
+
+static void walk_list(Ax *X, NodeList *l);
+
+static void walk_func(Ax *X, Func *f) {
+  if (f->kind != FK_HOST || X->nchain == (int)(sizeof X->chain / sizeof *X->chain)) return;
+  X->chain[X->nchain++] = f;
+  walk_list(X, &f->body);
+  X->nchain--;
+}
+
+static Node *walk_stmt(Ax *X, Node *s) {
+  switch (s->kind) {
+  case N_ASSIGN: {
+    for (int i = 0; i < s->list.n; i++)
+      if (s->list.items[i]->kind == N_INDEX) s->list.items[i] = walk_expr(X, s->list.items[i]);
+    if (s->b) s->b = walk_expr(X, s->b);
+    Node *m = mark_assign(X, s);
+    return m ? m : s;
+  }
+  case N_EXPR: case N_RETURN:
+    if (s->a) s->a = walk_expr(X, s->a);
+    return s;
+  case N_IF:
+    s->a = walk_expr(X, s->a);
+    walk_list(X, &s->list);
+    walk_list(X, &s->list2);
+    return s;
+  case N_WHILE: case N_REPEAT:
+    s->a = walk_expr(X, s->a);
+    walk_list(X, &s->list);
+    return s;
+  case N_FOR:
+    s->a = walk_expr(X, s->a);
+    walk_list(X, &s->list);
+    return s;
+  case N_PARLOOP:   /* the serial loop it keeps for its guards is host code */
+    s->a = walk_stmt(X, s->a);
+    return s;
+  case N_BLOCK: walk_list(X, &s->list); return s;
+  case N_MATCH:
+    for (int j = 0; j < s->ncases; j++) walk_list(X, &s->cases[j].body);
+    return s;
+  case N_FUNCDEF: walk_func(X, s->func); return s;
+  default: return s;
+  }
+}
+
+static void walk_list(Ax *X, NodeList *l) {
+  for (int i = 0; i < l->n; i++) l->items[i] = walk_stmt(X, l->items[i]);
+}
+
+void arrayexpr_transform(Program *P, const InterpOptions *opt) {
+  if (opt->target == TARGET_INTERP && !opt->explain) return;
+  Ax X = {.P = P, .opt = opt};
+  X.chain[X.nchain++] = P->script;
+  walk_list(&X, &P->script->body);
+  walk_list(&X, &P->root->list2);   /* imported definitions */
+}
