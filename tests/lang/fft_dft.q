@@ -1,3 +1,4 @@
+% NEEDS: libfftw3f.so.3
 % FFT against a plain DFT loop: fft1 along the last dimension (each row of a matrix),
 % fft2 along the first two dimensions (the third is a batch), fft3, fftn along chosen
 % dimensions, and the inverses (scaled by 1/N). Lengths are not powers of two.

@@ -1,3 +1,4 @@
+% NEEDS: libfftw3f.so.3
 % FFT identities: ifft2(fft2(x)) = x, Parseval, the transform of a delta and of a cosine in
 % closed form, irealfft = real(ifft) (also through seed 001's reduction), linearity.
 

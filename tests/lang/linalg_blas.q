@@ -1,3 +1,4 @@
+% NEEDS: libopenblas.so.0|liblapack.so.3
 % The matrix product of large matrices (GEMM), diag / eye / kron / trace / norm, and seed
 % 001's blas_* functions, against plain loops and hand-computed values.
 

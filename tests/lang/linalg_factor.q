@@ -1,3 +1,4 @@
+% NEEDS: libopenblas.so.0|liblapack.so.3
 % Linear algebra (LAPACK): each factorization checked by the identity that defines it.
 
 function d = maxdiff(a, b)
