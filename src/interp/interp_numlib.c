@@ -3,8 +3,8 @@
    matrix product of large matrices (GEMM: OpenBLAS or cuBLAS) — and where each call runs.
    The libraries, their plans and handles live in the program's NumLib (made at the first
    call). On --target cuda an FFT or a product runs on the GPU when its operand's device copy
-   is current or the operand is large (NUMLIB_GPU_MIN elements), and cuFFT/cuBLAS load;
-   everything else runs on the host. */
+   is current or the operand is large (NUMLIB_GPU_MIN elements), or FFTW is missing, and
+   cuFFT/cuBLAS load; everything else runs on the host. */
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -82,7 +82,9 @@ static Value fft_call(Interp *I, Node *call, int argc, Value *argv, const FftFn 
   NumLib *L = numlib(I);
   Array *r = NULL;
   char why[300];
-  if (wants_gpu(I, a, a->numel) && cufft_available(L->cu, why, sizeof why)) {
+  /* small operands on the host, unless FFTW is missing there */
+  bool gpu = wants_gpu(I, a, a->numel) || (on_gpu_target(I) && !fftw_available(L->fftw));
+  if (gpu && cufft_available(L->cu, why, sizeof why)) {
     r = cufft_transform(L->cu, a, &ax, f->kind, f->name, loc);
   } else {
     cuda_host_read(a, loc);

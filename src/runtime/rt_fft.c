@@ -91,6 +91,12 @@ static bool load(FftwLib *L, int prec) {
   return true;
 }
 
+bool fftw_available(FftwLib *L) {
+  int prec = el_cscalar() == EL_C64 ? PREC_SINGLE : PREC_DOUBLE;
+  if (!L->state[prec]) L->state[prec] = load(L, prec) ? 1 : -1;
+  return L->state[prec] > 0;
+}
+
 static const FftwApi *api(FftwLib *L, int prec, const char *fn, SrcLoc loc) {
   if (!L->state[prec]) L->state[prec] = load(L, prec) ? 1 : -1;
   if (L->state[prec] < 0)

@@ -34,6 +34,8 @@ ElemType fft_result_elem(FftKind k);
 typedef struct FftwLib FftwLib;
 FftwLib *fftw_lib_new(int threads);            /* threads: for large transforms; >= 1 */
 void fftw_lib_free(FftwLib *L);
+/* Whether FFTW of the working precision loads. */
+bool fftw_available(FftwLib *L);
 /* The transform of x (any element type: converted to cscalar first) along ax. fn names the
    function in errors (FFTW missing: which package to install). A new array. */
 Array *fftw_transform(FftwLib *L, const Array *x, const FftAxes *ax, FftKind kind,
