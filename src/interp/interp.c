@@ -184,7 +184,8 @@ static Value eval_binary(Interp *I, Node *n) {
   }
   Value a = eval(I, n->a);
   Value b = eval(I, n->b);
-  Value r = n->op == OP_MUL ? numlib_matmul(I, a, b, n->loc) : v_none();   /* GEMM */
+  Value r = v_none();
+  if (n->op == OP_MUL && a.kind == V_ARRAY && b.kind == V_ARRAY) r = numlib_matmul(I, a, b, n->loc);   /* GEMM */
   if (r.kind == V_NONE) r = binary(n->op, a, b, n->loc);
   val_release(a);
   val_release(b);
