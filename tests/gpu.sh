@@ -14,7 +14,9 @@
 #      and nothing down: its final check is a parallel loop), the launch overhead (tests/gpu/launch.q) and the overlap
 #      of launches with host work (tests/gpu/overlap.q)
 #   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
-#      (bench/gpu), then make bench (the CPU back end against threaded C)
+#      (bench/gpu), then make bench (the CPU back end against threaded C); bench-lib: the
+#      FFT and matrix product against FFTW, OpenBLAS, cuFFT, cuBLAS, CuPy, PyTorch
+#      (bench/lib/run.sh all)
 #   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
 #      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
@@ -23,7 +25,7 @@
 #      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
 #      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
-# GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu xform
+# GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib xform
 # suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
@@ -150,6 +152,11 @@ fi
 programs_cuda() {
   local list out
   list=$(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/gpu/*.q | grep -v -e /launch.q -e /overlap.q -e /pool)
+  # programs that need a run-time library this machine lacks (% NEEDS:, tools/needs.sh)
+  local skip
+  skip=$(sh tools/needs.sh $list | cut -d: -f1 | sort -u)
+  [ -n "$skip" ] && echo "skipped (library missing): $(tr '\n' ' ' <<<"$skip")" &&
+    list=$(grep -vxF -f <(printf '%s\n' "$skip") <<<"$list")
   out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
   # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
   local f extra=0
@@ -190,6 +197,13 @@ fi
 if want bench-gpu && [ $gpu_ok = 1 ]; then
   step bench-gpu 420 make "${make_args[@]}" bench-gpu
   grep -vE '^(nvcc|/|cc |ar |rm )' "$logs/bench-gpu.log" | tail -n 30
+fi
+
+# the library benchmarks: fft2 2048^2 and SGEMM 4096^2 against FFTW/OpenBLAS (CPU) and
+# cuFFT/cuBLAS, CuPy, PyTorch (GPU), called directly in the same run (bench/lib/run.sh)
+if want bench-lib && [ $gpu_ok = 1 ]; then
+  step bench-lib 600 bash bench/lib/run.sh all
+  tail -n 12 "$logs/bench-lib.log"
 fi
 
 if want xform && [ $gpu_ok = 1 ] && command -v nvcc >/dev/null 2>&1; then

@@ -23,6 +23,8 @@
 # the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
+# A .q test with a line `% NEEDS: LIB...` is skipped, saying so, where a run-time library it
+# needs is not installed (tools/needs.sh: FFTW, OpenBLAS/LAPACK).
 set -u
 
 SELF=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
@@ -41,6 +43,10 @@ first_lines() {   # first_lines FILE N: up to N lines, indented, long lines cut
 one() {
   local kind=$1 target=$2 file=$3 res=$4
   local out=$res.stdout err=$res.stderr rc
+  if [ -n "$(sh tools/needs.sh "$file")" ]; then   # a library it needs is missing: skipped
+    printf 'PASS\n    | skipped: %s\n' "$(sh tools/needs.sh "$file")" >"$res"
+    return
+  fi
   if [ "$target" = cudacheck ]; then
     OQ_CUDA_CHECK=1 timeout -k 5 "$TIMEOUT" "$OQ" run --target cpu "$file" >"$out" 2>"$err" </dev/null
   else
@@ -200,6 +206,10 @@ for target in $targets; do
     groups+=("$group $target $((n))")
     for f in tests/"$group"/*.q; do
       if [ -n "${OQ_TEST_ONLY:-}" ] && ! [[ $f =~ ${OQ_TEST_ONLY} ]]; then continue; fi
+      if grep -q '^% NEEDS: ' "$f" && [ -n "$(sh tools/needs.sh "$f")" ]; then
+        echo "skip $group/$target $(sh tools/needs.sh "$f") not found"
+        continue
+      fi
       n=$((n + 1))
       echo "$kind $target $f $tmp/r$n" >>"$jobs"
     done

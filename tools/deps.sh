@@ -1,12 +1,19 @@
 #!/bin/sh
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
-# the development headers of libpng, libjpeg and libtiff. Quiet when everything is there.
+# the development headers of libpng, libjpeg and libtiff; and the numerical libraries that
+# oq loads at run time with dlopen (FFTW single and double, OpenBLAS with LAPACK: no headers
+# needed; the FFT and linear-algebra tests use them). Quiet when everything is there.
+# Without apt-get (or when the install fails) a missing numerical library is only reported:
+# the build does not need it, and its functions say which package to install.
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
 
 APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev"
+# run-time libraries loaded with dlopen (src/runtime/rt_fft.c, rt_linalg.c)
+LIB_PKGS="libfftw3-single3 libfftw3-double3 libopenblas0 liblapack3"
+LIBS="libfftw3f.so.3 libfftw3.so.3 libopenblas.so.0 liblapack.so.3"
 
 missing() {
   miss=""
@@ -22,6 +29,31 @@ missing() {
   done
   printf '%s' "$miss"
 }
+
+missing_libs() {
+  miss=""
+  known=$(ldconfig -p 2>/dev/null || /sbin/ldconfig -p 2>/dev/null)
+  for l in $LIBS; do
+    printf '%s\n' "$known" | grep -q "$l " || miss="$miss $l"
+  done
+  printf '%s' "$miss"
+}
+
+# The numerical libraries: installed when possible, else reported (not a build failure).
+libs=$(missing_libs)
+if [ -n "$libs" ]; then
+  echo "deps: numerical libraries missing:$libs" >&2
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "deps: installing: $LIB_PKGS" >&2
+    # shellcheck disable=SC2086 # the package list is split on purpose
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $LIB_PKGS >/dev/null 2>&1 ||
+      { apt-get update >/dev/null 2>&1 &&
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $LIB_PKGS >/dev/null 2>&1; } ||
+      echo "deps: could not install $LIB_PKGS; the FFT and linear-algebra tests are skipped" >&2
+  else
+    echo "deps: to get them: sudo apt-get install -y --no-install-recommends $LIB_PKGS" >&2
+  fi
+fi
 
 miss=$(missing)
 [ -z "$miss" ] && exit 0

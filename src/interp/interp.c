@@ -210,7 +210,9 @@ static Value eval_binary(Interp *I, Node *n) {
   }
   Value a = eval(I, n->a);
   Value b = eval(I, n->b);
-  Value r = binary(n->op, a, b, n->loc);
+  Value r = v_none();
+  if (n->op == OP_MUL && a.kind == V_ARRAY && b.kind == V_ARRAY) r = numlib_matmul(I, a, b, n->loc);   /* GEMM */
+  if (r.kind == V_NONE) r = binary(n->op, a, b, n->loc);
   val_release(a);
   val_release(b);
   return r;
@@ -490,7 +492,7 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
     return v;
   }
   case CALL_IBUILTIN:   /* print, imwrite, assert...; a launch moves its arguments itself */
-    if (!is_launch(fn))
+    if (!is_launch(fn) && !numlib_moves_own(c->ibuiltin))
       for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
     return c->ibuiltin(I, site, argc, argv);
   case CALL_USER:
@@ -1268,6 +1270,8 @@ int interp_run(Program *P, const InterpOptions *opt) {
   bind_hoisted(&I, fi);
   exec_block(&I, &P->script->body);
   if (main_fn && I.flow == FLOW_NORMAL) run_main(&I, P, main_fn, opt);
+  numlib_sync(P, P->root->loc);
+  numlib_free(P);
   fflush(stdout);
   return 0;
 }

@@ -51,6 +51,7 @@ static Value ib_error(Interp *I, Node *call, int argc, Value *argv) {
 static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
   (void)argc; (void)argv;
   gpu_sync(call->loc);
+  numlib_sync(I->prog, call->loc);
   I->prog->tic_time = rt_now_ms();
   return v_none();
 }
@@ -58,6 +59,7 @@ static Value ib_tic(Interp *I, Node *call, int argc, Value *argv) {
 /* toc() and toc("label") print the time since tic() in milliseconds and return it. */
 static Value ib_toc(Interp *I, Node *call, int argc, Value *argv) {
   gpu_sync(call->loc);
+  numlib_sync(I->prog, call->loc);
   double ms = rt_now_ms() - I->prog->tic_time;
   if (argc >= 1 && argv[0].kind == V_STRING) printf("%s: %.4f ms\n", argv[0].str->s, ms);
   else printf("Elapsed time: %.4f ms\n", ms);
@@ -215,6 +217,13 @@ const Global *global_lookup(const char *name) {
       v.fn->ibuiltin = interp_fns[i].fn;
       return global_add(interp_fns[i].name, v);
     }
+  const char *stored;
+  InterpBuiltinFn nf = numlib_lookup(name, &stored);
+  if (nf) {
+    Value v = builtin_callable(CALL_IBUILTIN, stored);
+    v.fn->ibuiltin = nf;
+    return global_add(stored, v);
+  }
   bool found = false;
   Value c = rt_constant(name, &found);
   if (found) return global_add(strdup(name), c);

@@ -38,6 +38,8 @@ typedef struct Program {
   int host_loops;           /* host loops running (across calls): outside them, each finished
                                statement submits the batched GPU launches (exec_block) */
   RunNotes notes;
+  struct NumLib *num;       /* numerical libraries, plans, handles (interp_numlib.c); NULL
+                               until the first call needs them */
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */
@@ -77,6 +79,14 @@ RunNote *run_note(Program *P, const Node *n);
 void interp_store(Interp *I, Node *id, Value v);
 
 /* interp_builtins.c */
+
+/* interp_numlib.c: FFT and linear-algebra built-ins, the GEMM path of '*' */
+typedef struct NumLib NumLib;
+InterpBuiltinFn numlib_lookup(const char *name, const char **stored_name);   /* NULL: none */
+bool numlib_moves_own(InterpBuiltinFn fn);   /* moves its operands between host and GPU itself */
+Value numlib_matmul(Interp *I, Value a, Value b, SrcLoc loc);   /* V_NONE: not through GEMM */
+void numlib_sync(Program *P, SrcLoc loc);    /* waits for library work on the GPU */
+void numlib_free(Program *P);
 
 /* interp_kernel.c */
 Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);

@@ -1,0 +1,81 @@
+/* rt_cublas.c: the matrix product on the GPU through cuBLAS's GEMM (rt_cunum.h). Arrays are
+   row-major and cuBLAS column-major, so C = A B is computed as C' = B' A': the same buffers,
+   the operands swapped, no transposition. cuBLAS's default math mode is kept (no TF32:
+   single precision stays IEEE float). */
+#include "device/rt_cunum.h"
+#include "device/cunum_priv.h"
+#include "runtime/rt_linalg.h"
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+enum { CUBLAS_OP_N = 0 };
+
+static bool load_blas(CuNum *C) {
+  static const char *const names[] = { "libcublas.so", "libcublas.so.12", "libcublas.so.13",
+                                       "libcublas.so.11" };
+  char why[256];
+  if (!cuda_available(why, sizeof why)) {
+    snprintf(C->blas.why, sizeof C->blas.why, "no GPU: %s", why);
+    return false;
+  }
+  void *h = cunum_open(names, sizeof names / sizeof *names);
+  if (!h) {
+    snprintf(C->blas.why, sizeof C->blas.why, "cuBLAS (libcublas.so) is not installed (looked in "
+             "$CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path)");
+    return false;
+  }
+  static const char *const gemm[4] = { "cublasSgemm_v2", "cublasDgemm_v2", "cublasCgemm_v2",
+                                       "cublasZgemm_v2" };
+  CublasApi *b = &C->blas;
+  *(void **)&b->create = dlsym(h, "cublasCreate_v2");
+  *(void **)&b->destroy = dlsym(h, "cublasDestroy_v2");
+  bool ok = b->create && b->destroy;
+  for (int i = 0; i < 4; i++) {
+    *(void **)&b->gemm[i] = dlsym(h, gemm[i]);
+    ok = ok && b->gemm[i];
+  }
+  if (!ok) {
+    snprintf(C->blas.why, sizeof C->blas.why, "libcublas.so lacks cublasCreate_v2 or ?gemm_v2");
+    dlclose(h);
+  }
+  return ok;
+}
+
+bool cublas_available(CuNum *C, char *why, size_t n) {
+  if (!C->blas.state) C->blas.state = load_blas(C) ? 1 : -1;
+  if (C->blas.state < 0 && why) snprintf(why, n, "%s", C->blas.why);
+  return C->blas.state > 0;
+}
+
+static int gemm_index(ElemType e) {
+  return e == EL_F32 ? 0 : e == EL_F64 ? 1 : e == EL_C64 ? 2 : e == EL_C128 ? 3 : -1;
+}
+
+Array *cublas_matmul(CuNum *C, Array *A, Array *B, SrcLoc loc) {
+  int t = gemm_index(A->elem);
+  if (A->rank != 2 || B->rank != 2 || A->elem != B->elem || t < 0) return NULL;
+  int64_t m = A->dims[0], n = A->dims[1], p = B->dims[1];
+  if (B->dims[0] != n || m < LINALG_GEMM_MIN || n < LINALG_GEMM_MIN || p < LINALG_GEMM_MIN ||
+      m > 0x7fffffff || n > 0x7fffffff || p > 0x7fffffff)
+    return NULL;
+  if (!cublas_available(C, NULL, 0)) return NULL;
+  CublasApi *b = &C->blas;
+  if (!b->handle && b->create(&b->handle))
+    rt_error(loc, "matrix product: cuBLAS could not start (cublasCreate failed)");
+  int64_t dims[2] = { m, p };
+  Array *R = arr_new_uninit(A->elem, 2, dims);
+  cuda_submit();
+  void *da = cuda_array_device(A, true, loc), *db = cuda_array_device(B, true, loc);
+  void *dc = cuda_array_device(R, false, loc);
+  float f1[2] = { 1, 0 }, f0[2] = { 0, 0 };
+  double d1[2] = { 1, 0 }, d0[2] = { 0, 0 };
+  bool single = t == 0 || t == 2;
+  int r = b->gemm[t](b->handle, CUBLAS_OP_N, CUBLAS_OP_N, (int)p, (int)m, (int)n,
+                     single ? (void *)f1 : (void *)d1, db, (int)p, da, (int)n,
+                     single ? (void *)f0 : (void *)d0, dc, (int)p);
+  if (r) rt_error(loc, "matrix product: cuBLAS GEMM failed (status %d)", r);
+  cuda_array_written(R);
+  C->pending = true;
+  return R;
+}

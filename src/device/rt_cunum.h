@@ -1,0 +1,39 @@
+/* rt_cunum.h: the CUDA numerical libraries: cuFFT (rt_cufft.c) and cuBLAS (rt_cublas.c),
+   loaded with dlopen from the CUDA toolkit ($CUDA_HOME/lib64, $CUDA_PATH/lib64,
+   /usr/local/cuda/lib64, then the loader's path; no header needed). They work on the device
+   copies of arrays (rt_cuda.h's protocol): an operand is uploaded when its device copy is
+   stale, and a result is a new array whose device copy is the newest (its host copy is made
+   current when host code reads it). Library calls run on the legacy default stream, after
+   the launches queued before them (cuda_submit), so they are ordered with the kernels; they
+   are asynchronous: cunum_sync waits for them. */
+#ifndef OQ_RT_CUNUM_H
+#define OQ_RT_CUNUM_H
+#include "runtime/rt_fft.h"
+#include "device/rt_cuda.h"
+
+/* The libraries once loaded, cuFFT's plans, cuBLAS's handle and a small module of helper
+   kernels (scaling, real parts); kept while the program runs. */
+typedef struct CuNum CuNum;
+CuNum *cunum_new(void);
+void cunum_free(CuNum *C);
+
+/* The first of names (tried in the CUDA folders, then on the loader's path) that dlopen
+   opens; NULL when none. */
+void *cunum_open(const char *const *names, size_t n);
+
+/* Whether cuFFT loads (and the GPU is usable); on false, why (n bytes). */
+bool cufft_available(CuNum *C, char *why, size_t n);
+/* x transformed along ax on the GPU: the result's device copy holds it. */
+Array *cufft_transform(CuNum *C, Array *x, const FftAxes *ax, FftKind kind, const char *fn,
+                       SrcLoc loc);
+
+/* Whether cuBLAS loads (and the GPU is usable); on false, why. */
+bool cublas_available(CuNum *C, char *why, size_t n);
+/* A * B through cuBLAS's GEMM for matrices (rank 2) of one floating element type; NULL when
+   the operands do not qualify (the caller multiplies on the host). */
+Array *cublas_matmul(CuNum *C, Array *A, Array *B, SrcLoc loc);
+
+/* Waits for the library work in flight (tic/toc, the end of the program). */
+void cunum_sync(CuNum *C, SrcLoc loc);
+
+#endif
