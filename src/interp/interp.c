@@ -382,7 +382,7 @@ COLD static Value eval_index(Interp *I, Node *n) {
   int k = eval_indices(I, n, idx);
   IndexCtx ctx = index_ctx(I, n);
   host_reads(base, n->loc);
-  Value r = rt_index_get(base, k, idx, &ctx);
+  Value r = base.kind == V_CELL ? cell_get(base, k, idx, n->loc) : rt_index_get(base, k, idx, &ctx);
   release_all(idx, k);
   val_release(base);
   return r;
@@ -415,9 +415,55 @@ static Reduction *find_reduction(Interp *I, const char *name, int argc, Value *a
   return NULL;
 }
 
+/* point(1, 2): the fields in order; the ones not given take their defaults. */
+static Value construct_positional(Interp *I, Type *cls, int argc, Value *argv, Node *site) {
+  if (argc > cls->nfields)
+    rt_error(site->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
+  Object *o = obj_new(cls);
+  for (int i = 0; i < argc; i++) {
+    val_retain(argv[i]);
+    obj_init_field(o, i, argv[i], site->loc);
+  }
+  for (int i = argc; i < cls->nfields; i++) {
+    Node *def = cls->fields[i].defval;
+    obj_init_field(o, i, def ? eval(I, def) : obj_empty_value(cls->fields[i].type, site->loc), site->loc);
+  }
+  return v_object(o);
+}
+
+/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
+   the others take their default values (the empty value of their type without one). */
+COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
+  Object *o = obj_new(cls);
+  Value ov = v_object(o);
+  bool named = false;
+  for (int i = 0; i < call->list.n; i++) {
+    Node *arg = call->list.items[i];
+    int f = i;
+    if (arg->kind == N_NAMEDARG) {
+      named = true;
+      f = obj_field_index(o, arg->name);
+      if (f < 0) rt_error(arg->loc, "class '%s' has no field '%s'", cls->name, arg->name);
+    } else if (named) {
+      rt_error(arg->loc, "a positional argument after a named one in the construction of '%s'", cls->name);
+    } else if (f >= cls->nfields) {
+      rt_error(arg->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
+    }
+    if (o->vals[f].kind != V_NONE)
+      rt_error(arg->loc, "field '%s' of '%s' is given twice", o->names[f], cls->name);
+    obj_init_field(o, f, eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
+  }
+  for (int f = 0; f < cls->nfields; f++) {
+    if (o->vals[f].kind != V_NONE) continue;
+    Node *def = cls->fields[f].defval;
+    obj_init_field(o, f, def ? eval(I, def) : obj_empty_value(cls->fields[f].type, call->loc), call->loc);
+  }
+  return ov;
+}
+
 static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *site) {
-  (void)I;
-  if (t->kind != TY_ARRAY) rt_error(site->loc, "type '%s' cannot be constructed", t->name);
+  if (t->class_kind != CLASS_NONE) return construct_positional(I, t, argc, argv, site);
+  if (t->kind != TY_ARRAY && t->kind != TY_CELL) rt_error(site->loc, "type '%s' cannot be constructed", t->name);
   int64_t dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < argc; i++) {
@@ -432,6 +478,8 @@ static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *sit
   if (!rank) dims[rank++] = t->fixed_len ? t->fixed_len : 0;
   for (int d = 0; d < rank; d++)
     if (dims[d] < 0) rt_error(site->loc, "negative dimension %lld", (long long)dims[d]);
+  if (t->kind == TY_CELL || type_is_cell_elem(t->elem))   /* vec[vec](n), vec[point](n) */
+    return v_cell(cell_new(rank, dims, t->elem, site->loc));
   ElemType e = t->elem ? el_from_type(t->elem, site->loc) : el_scalar();
   return v_array(arr_new(e, rank, dims));
 }
@@ -544,6 +592,12 @@ static void bind_hoisted(Interp *I, FuncInfo *fi) {
     val_release(*p);
     *p = make_closure(I, def->func);
   }
+  for (int i = 0; i < fi->typedefs.n; i++) {   /* type names: their definitions */
+    Node *def = fi->typedefs.items[i];
+    Value *p = &I->frame->slots[def->slot];
+    val_release(*p);
+    *p = v_type(def->type);
+  }
 }
 
 /* Drops closures of this frame that nothing else holds: they would keep it alive. */
@@ -612,18 +666,37 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   return result;
 }
 
-/* g.thread_idx, g.shfl(v, d), ...: cooperative groups (interp_kernel.c); no other fields. */
+/* g.thread_idx, g.shfl(v, d), ...: cooperative groups (interp_kernel.c). */
 COLD static Value eval_group(Interp *I, Node *n) {
   bool warp;
   GroupOp op = group_op(n, &warp);
   Node *fld = n->kind == N_CALL ? n->a : n;
-  if (!op) rt_error(fld->loc, "field access '.%s' is not supported yet", fld->name);
+  if (!op) rt_error(fld->loc, "'%s.%s' is not supported", fld->a->name, fld->name);
   return kernel_group(I, n, op, warp);
 }
 
+static bool is_group(Node *fld) {
+  return fld->a->kind == N_IDENT && fld->a->slot >= 0 &&
+         (!strcmp(fld->a->name, "coalesced_threads") || !strcmp(fld->a->name, "this_thread_block"));
+}
+
+/* o.name: a field of an object (rt_object.c), or of a cooperative group. */
+COLD static Value eval_field(Interp *I, Node *n) {
+  if (is_group(n)) return eval_group(I, n);
+  Value base = eval(I, n->a);
+  Value r = obj_get(base, n->name, n->loc);
+  val_release(base);
+  return r;
+}
+
 COLD static Value eval_call(Interp *I, Node *n) {
-  if (n->a->kind == N_FIELD) return eval_group(I, n);
+  if (n->a->kind == N_FIELD && is_group(n->a)) return eval_group(I, n);
   Value fn = eval(I, n->a);
+  if (fn.kind == V_TYPE && fn.type->class_kind != CLASS_NONE) {
+    Value o = construct_object(I, fn.type, n);
+    val_release(fn);
+    return o;
+  }
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
@@ -685,7 +758,8 @@ Value eval(Interp *I, Node *n) {
   case N_EXCHANGE: return eval_exchange(I, n);
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
-  case N_FIELD: return eval_group(I, n);
+  case N_FIELD: return eval_field(I, n);
+  case N_NAMEDARG: rt_error(n->loc, "a named argument (%s := ...) is only allowed in the construction of an object", n->name);
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
   default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));
@@ -706,6 +780,19 @@ static Value compound(Op op, Value old, Value v, SrcLoc loc) {
     return v_int(r);
   }
   return binary(op, old, v, loc);
+}
+
+/* c[i] = v and c[i] op= v on a cell array (v consumed). */
+static void assign_cell(Value c, int k, Value *idx, Op op, Value v, SrcLoc loc, Value *result) {
+  if (op != OP_NONE) {
+    Value old = cell_get(c, k, idx, loc);
+    Value r = compound(op, old, v, loc);
+    val_release(old);
+    val_release(v);
+    v = r;
+  }
+  if (result) { val_retain(v); *result = v; }
+  cell_set(c, k, idx, v, loc);
 }
 
 /* Stores v (consumed) into target, applying op for compound assignments. When result is
@@ -738,7 +825,9 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     IndexCtx ctx = index_ctx(I, target);
     host_writes(base, loc);
     host_reads(v, loc);   /* an array stored into a slice */
-    if (op == OP_NONE) {
+    if (base.kind == V_CELL) {
+      assign_cell(base, k, idx, op, v, loc, result);
+    } else if (op == OP_NONE) {
       rt_index_set(base, k, idx, v, &ctx);
       if (result) { val_retain(v); *result = v; }
     } else {
@@ -748,7 +837,21 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     }
     release_all(idx, k);
     val_release(base);
-    val_release(v);
+    if (base.kind != V_CELL) val_release(v);
+    return;
+  }
+  if (target->kind == N_FIELD) {
+    Value base = eval(I, target->a);
+    if (op != OP_NONE) {
+      Value old = obj_get(base, target->name, target->loc);
+      Value r = compound(op, old, v, loc);
+      val_release(old);
+      val_release(v);
+      v = r;
+    }
+    if (result) { val_retain(v); *result = v; }
+    obj_set(base, target->name, v, op == OP_NONE ? decl : NULL, loc);
+    val_release(base);
     return;
   }
   rt_error(target->loc, "cannot assign to this expression");

@@ -118,6 +118,14 @@ static void collect_locals(Resolver *R, Scope *s, NodeList *body) {
       break;
     }
     case N_IMPORT: import_file(R, n); break;
+    case N_TYPEDEF:   /* the type's name holds the type, bound at entry like a function */
+      if (slot_find(s, n->name) >= 0) {
+        diag_error(n->loc, "'%s' is defined twice in this scope", n->name);
+        break;
+      }
+      n->slot = slot_add(s, n->name, 0);
+      nodelist_push(&s->info->typedefs, n);
+      break;
     default: break;
     }
   }
@@ -379,6 +387,24 @@ static void resolve_assign(Resolver *R, Node *n) {
   if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);
 }
 
+/* The default values of a class's fields are evaluated wherever an object is made: they
+   may use constants and built-in functions, not variables (a scope of their own, without
+   slots, whose enclosing scope is none). */
+static void resolve_field_defaults(Resolver *R, Node *def) {
+  Scope *saved = R->scope;
+  FuncInfo fi = {0};
+  Func f = {.name = def->name, .kind = FK_HOST, .loc = def->loc};
+  Scope s = {.func = &f, .info = &fi};
+  R->scope = &s;
+  for (int i = 0; i < def->nparams; i++) resolve_expr(R, def->params[i].defval);
+  R->scope = saved;
+  free(s.slot_funcs);
+  if (fi.nslots || fi.hoisted.n)
+    diag_error(def->loc, "the default values of the fields of '%s' may only use constants and built-in functions", def->name);
+  free(fi.slot_names);
+  free(fi.slot_mods);
+}
+
 static void resolve_stmt(Resolver *R, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: resolve_assign(R, n); return;
@@ -443,7 +469,8 @@ static void resolve_stmt(Resolver *R, Node *n) {
     return;
   }
   case N_ATTR: ktiling_check(n); return;
-  case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
+  case N_TYPEDEF: resolve_field_defaults(R, n); return;
+  case N_MACRO: case N_IMPORT: return;
   case N_BLOCK: resolve_block(R, &n->list); return;
   case N_EXPR: resolve_expr(R, n->a); return;
   default: resolve_expr(R, n); return;
