@@ -106,6 +106,7 @@ Node *ast_clone(Arena *arena, const Node *n) {
   if (!n) return NULL;
   Node *c = arena_alloc(arena, sizeof *c);
   *c = *n;
+  if (c->kind == N_ASSIGN || c->kind == N_FOR) c->aux = NULL;   /* notes of one loop (AccumNote) */
   c->a = ast_clone(arena, n->a);
   c->b = ast_clone(arena, n->b);
   c->c = ast_clone(arena, n->c);

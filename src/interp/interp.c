@@ -885,7 +885,29 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
   free(vals);
 }
 
+/* An update of a host loop's scalar sum or product (AccumNote, parloop.h): in double,
+   rounded when the loop nest ends (exec_for). False when the variable does not hold a
+   scalar yet (an int 0 to start, a vector): the plain assignment does it. */
+static bool exec_accumulate(Interp *I, Node *n) {
+  const AccumNote *a = n->aux;
+  Node *t = n->list.items[0];
+  if (slot_ref(I, t)->kind != V_SCALAR) return false;
+  Value e = eval(I, a->e);
+  Value *p = slot_ref(I, t);
+  if (p->kind == V_SCALAR && v_is_real(e)) {
+    double x = e.kind == V_SCALAR ? e.s : (double)e.i;
+    p->s = a->op == OP_MUL ? p->s * x : a->negate ? p->s - x : p->s + x;
+    return true;
+  }
+  Op op = a->op == OP_MUL ? OP_MUL : a->negate ? OP_SUB : OP_ADD;
+  Value r = a->e_first ? binary(op, e, *p, n->loc) : binary(op, *p, e, n->loc);
+  val_release(e);
+  slot_store(I, t, r);
+  return true;
+}
+
 static void exec_assign(Interp *I, Node *n) {
+  if (n->aux && exec_accumulate(I, n)) return;
   if (n->list.n != 1) { exec_multi_assign(I, n); return; }
   Node *t = n->list.items[0];
   if (!n->b) {   /* bare declaration `x : T` */
@@ -899,7 +921,7 @@ static void exec_assign(Interp *I, Node *n) {
       Value v = eval(I, n->b);
       Value r;
       if (v_is_real(v) && !(is_intlike(*p) && is_intlike(v) &&
-                            (n->op == OP_DIV || n->op == OP_POW)) &&
+                            (n->op == OP_DIV || n->op == OP_POW || n->op == OP_EDIV || n->op == OP_EPOW)) &&
           arith_fast(n->op, *p, v, &r)) {
         p = slot_ref(I, t);
         *p = r;
@@ -930,7 +952,20 @@ static inline bool loop_exit(Interp *I) {
   return true;   /* break or return */
 }
 
+static void exec_for_loop(Interp *I, Node *n);
+
+/* A loop nest whose reductions were added in double (exec_accumulate) rounds them to the
+   declared precision once, at its end. */
 COLD static void exec_for(Interp *I, Node *n) {
+  exec_for_loop(I, n);
+  const NodeList *sums = n->aux;
+  for (int i = 0; sums && i < sums->n; i++) {
+    Value *p = slot_ref(I, sums->items[i]);
+    if (p->kind == V_SCALAR) p->s = rt_round(p->s);
+  }
+}
+
+static void exec_for_loop(Interp *I, Node *n) {
   Node var = {.kind = N_IDENT, .slot = n->slot, .depth = 0, .name = n->name};
   if (n->a->kind == N_RANGE) {
     RangeSpec r = range_spec(I, n->a);

@@ -190,6 +190,12 @@ static Func *known_function(Resolver *R, Node *callee) {
 static void check_call(Resolver *R, Node *call) {
   Func *f = known_function(R, call->a);
   if (!f) return;
+  for (int i = 0; i < call->list.n; i++)
+    if (call->list.items[i]->kind == N_NAMEDARG) {
+      diag_error(call->list.items[i]->loc, "named arguments (%s := ...) are not supported in calls of "
+                 "functions, only in the construction of an object", call->list.items[i]->name);
+      return;
+    }
   if (f->kind == FK_KERNEL) {
     diag_error(call->loc, "'%s' is a __kernel__ function: launch it with parallel_do", f->name);
     return;

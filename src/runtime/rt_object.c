@@ -80,7 +80,7 @@ void obj_set(Value ov, const char *name, Value v, const Type *decl, SrcLoc loc) 
              "'type %s : mutable class')", name, class_name(o), class_name(o));
   if (i < 0 && o->cls) rt_error(loc, "class '%s' has no field '%s'", class_name(o), name);
   if (decl) v = convert_field(o, decl, name, v, loc);
-  else if (o->cls) v = convert_field(o, o->cls->fields[i].type, name, v, loc);
+  if (o->cls) v = convert_field(o, o->cls->fields[i].type, name, v, loc);
   if (i < 0) {   /* a dynamic object gets a new field */
     if (o->n == o->cap) {
       o->cap = o->cap ? 2 * o->cap : 4;
