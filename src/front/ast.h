@@ -174,7 +174,9 @@ typedef enum NodeKind {
                    it learns is in the interpreter's RunNote); c = N_BLOCK: list =
                    the arrays the loop writes,
                    list2 = the other arrays it uses (checked for aliasing before launch) */
-  N_PROGRAM,    /* list: top-level statements of one file; str = path */
+  N_PROGRAM,    /* list: top-level statements of one file; str = path; ival (of the file
+                   that was run): 1 when one of its imports failed (not found, or syntax
+                   errors), so that a name may be unknown because of it */
   N_KIND_COUNT
 } NodeKind;
 

@@ -1297,7 +1297,9 @@ static Program *program_new(Arena *arena, Node *root) {
 Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   Program *P = program_new(arena, program);
   P->opt = opt;
-  if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
+  /* resolution runs after failed imports too: `oq check` reports every error at once */
+  int errors = macro_expand(arena, program, opt->target);
+  if (resolve_program(P) || errors) return NULL;
   parloop_transform(P, opt);
   return P;
 }

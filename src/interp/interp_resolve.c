@@ -26,6 +26,7 @@ typedef struct Scope {
 typedef struct Resolver {
   Program *prog;
   Scope *scope;
+  const char **unknown; int nunknown;   /* after a failed import: names reported once */
 } Resolver;
 
 static void resolve_expr(Resolver *R, Node *n);
@@ -285,6 +286,20 @@ static void check_group(Resolver *R, Node *n) {
   mark_barrier(R, BK_WARP);
 }
 
+/* An unknown name. After a failed import (N_PROGRAM's ival) it may be one the module
+   defines: each name is reported once, with that possibility. */
+static void report_unknown(Resolver *R, Node *n) {
+  if (!R->prog->root->ival) {
+    diag_error(n->loc, "unknown name '%s'", n->name);
+    return;
+  }
+  for (int i = 0; i < R->nunknown; i++)
+    if (!strcmp(R->unknown[i], n->name)) return;
+  R->unknown = realloc(R->unknown, (R->nunknown + 1) * sizeof *R->unknown);
+  R->unknown[R->nunknown++] = n->name;
+  diag_error(n->loc, "unknown name '%s' (an import failed: it may be defined there)", n->name);
+}
+
 static void resolve_expr(Resolver *R, Node *n) {
   if (!n) return;
   switch (n->kind) {
@@ -297,7 +312,7 @@ static void resolve_expr(Resolver *R, Node *n) {
     if (!lookup(R, n)) {
       n->slot = -1;   /* neither a slot nor a global: nothing may use it */
       n->aux = NULL;
-      diag_error(n->loc, "unknown name '%s'", n->name);
+      report_unknown(R, n);
     }
     return;
   case N_CALL:
@@ -552,5 +567,6 @@ int resolve_program(Program *P) {
   resolve_block(&R, &P->root->list2);
   R.scope = NULL;
   free(s.slot_funcs);
+  free(R.unknown);
   return diag_error_count() - before;
 }
