@@ -1048,6 +1048,10 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
       if (id != w->items[i] && b.kind == V_ARRAY && b.arr == a.arr) return false;
     }
   }
+  for (int j = 0; j < o->n; j++) {   /* kernels take no cell arrays and objects */
+    ValueKind k = slot_ref(I, o->items[j])->kind;
+    if (k == V_CELL || k == V_OBJECT) return false;
+  }
   return true;
 }
 
