@@ -104,5 +104,11 @@ function [] = main()
     assert(abs(params.a - 1.45) < 1e-6 && params.n == 3 && params.name == "x")
     params.a += 1
     assert(abs(params.a - 2.45) < 1e-6)
+    % a callback with a `;`-terminated body sets a field (published UI code's form)
+    slider = object()
+    slider.value = 0.25
+    onchange = () -> (params.a = slider.value; params.n += 1;)
+    onchange()
+    assert(params.a == 0.25 && params.n == 4)
     print "classes ok"
 end
