@@ -332,6 +332,10 @@ cli "--version" 0 out '^oq .*[0-9]+\.[0-9]+' -- --version
 cli "help" 0 out 'usage' -- help
 cli "check of a valid program" 0 - '' -- check "$ok_file"
 cli "check of a syntax error" 1 err 'error' -- check "$bad_file"
+# after failed imports, check still reports the program's name errors (issue 21)
+cli "check after a failed import: the second one" 1 err "cannot import 'no_such_module_either\.q'" -- check tests/errors/import_check_all.q
+cli "check after a failed import: unknown names" 1 err "9:23: error: unknown name 'also_missing'" -- check tests/errors/import_check_all.q
+cli "check after a failed import: other name errors" 1 err "11:5: error: 'continue' outside a loop" -- check tests/errors/import_check_all.q
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q

@@ -26,7 +26,7 @@ const char *node_kind_name(NodeKind k) {
     [N_IDENT] = "ident", [N_COLON] = "colon", [N_UNARY] = "unary", [N_BINARY] = "binary",
     [N_RANGE] = "range", [N_COND] = "cond", [N_CALL] = "call", [N_INDEX] = "index",
     [N_FIELD] = "field", [N_MATRIX] = "matrix", [N_LAMBDA] = "lambda",
-    [N_EXCHANGE] = "exchange", [N_TUPLE] = "tuple", [N_TYPE] = "type", [N_EXPR] = "expr",
+    [N_EXCHANGE] = "exchange", [N_TUPLE] = "tuple", [N_TYPE] = "type", [N_NAMEDARG] = "namedarg", [N_EXPR] = "expr",
     [N_ASSIGN] = "assign", [N_IF] = "if", [N_FOR] = "for", [N_WHILE] = "while",
     [N_REPEAT] = "repeat", [N_MATCH] = "match", [N_BREAK] = "break",
     [N_CONTINUE] = "continue", [N_RETURN] = "return", [N_FUNCDEF] = "function",
@@ -106,6 +106,7 @@ Node *ast_clone(Arena *arena, const Node *n) {
   if (!n) return NULL;
   Node *c = arena_alloc(arena, sizeof *c);
   *c = *n;
+  if (c->kind == N_ASSIGN || c->kind == N_FOR) c->aux = NULL;   /* notes of one loop (AccumNote) */
   c->a = ast_clone(arena, n->a);
   c->b = ast_clone(arena, n->b);
   c->c = ast_clone(arena, n->c);
@@ -167,6 +168,7 @@ static void print_type(const Type *t) {
     }
     fputs(t->nresults != 1 ? ")]" : "]", stdout);
   } else if (t->name) {
+    if (t->pointer) fputs("^", stdout);
     fputs(t->name, stdout);
     if ((t->kind == TY_ARRAY || t->kind == TY_CELL) && t->rank > 3) printf("{%d}", t->rank);
     if ((t->kind == TY_ARRAY || t->kind == TY_CELL) && !default_elem(t)) {
@@ -401,6 +403,7 @@ static void dump(const Node *n, int indent) {
   case N_LAMBDA: dump_func("lambda", n->func, indent); break;
   case N_EXCHANGE: dump_op("<-", n->a, n->b, NULL, indent); break;
   case N_TYPE: fputs("(type ", stdout); print_type(n->type); fputs(")", stdout); break;
+  case N_NAMEDARG: printf("(%s := ", n->name); dump(n->a, indent); fputs(")", stdout); break;
   case N_EXPR: dump_op("expr", n->a, NULL, NULL, indent); break;
   case N_ASSIGN: dump_assign(n, indent); break;
   case N_IF: dump_if(n, indent); break;

@@ -65,16 +65,25 @@ struct Type {
   FuncKind fkind;     /* FK_HOST (plain), FK_DEVICE, FK_KERNEL */
   Type **params; int nparams;
   Type **results; int nresults;
-  /* TY_NAMED class definitions (type p : mutable class ... end) */
+  /* TY_NAMED class definitions (type p : mutable class ... end): the type the definition
+     makes has class_kind CLASS_IMMUTABLE or CLASS_MUTABLE and its fields (their names,
+     declared types and default values, in order); a name used as a type (`p : point`)
+     is a plain TY_NAMED (class_kind CLASS_NONE) until the value is checked at run time. */
+  int class_kind;
+  struct Param *fields; int nfields;
+  bool pointer;       /* `^point`: a pointer field (an object reference or nullptr) */
   SrcLoc loc;
 };
 
-typedef struct Param {
+enum { CLASS_NONE, CLASS_IMMUTABLE, CLASS_MUTABLE };
+
+typedef struct Param Param;
+struct Param {
   const char *name;
   Type *type;         /* never NULL: TY_UNKNOWN when not written */
   Node *defval;       /* default value expression, or NULL */
   SrcLoc loc;
-} Param;
+};
 
 struct Func {
   const char *name;   /* NULL for a lambda */
@@ -125,6 +134,8 @@ typedef enum NodeKind {
   N_EXCHANGE,   /* a <- b: atomic exchange; a <- (e, n): b is an N_TUPLE of 2 (compare-exchange) */
   N_TUPLE,      /* (e1, e2, ...) with 2 or more elements: list */
   N_TYPE,       /* type: a type in expression position, e.g. argument of typename() */
+  N_NAMEDARG,   /* name := a: a named argument of a call, `point(x:=1, y:=2)` (class
+                   constructors) */
   /* ---- statements ---- */
   N_EXPR,       /* a: an expression statement; `print a, b` is N_EXPR of an N_CALL to
                    `print`; a bare `syncthreads` is N_EXPR of N_IDENT */
@@ -169,7 +180,9 @@ typedef enum NodeKind {
   N_ARRAYEXPR,  /* a host statement or reduction call that may run as one kernel
                    (interp/transform_arrayexpr.c): a = the original node, aux = its
                    ArrayExpr (interp/arrayexpr.h) */
-  N_PROGRAM,    /* list: top-level statements of one file; str = path */
+  N_PROGRAM,    /* list: top-level statements of one file; str = path; ival (of the file
+                   that was run): 1 when one of its imports failed (not found, or syntax
+                   errors), so that a name may be unknown because of it */
   N_KIND_COUNT
 } NodeKind;
 

@@ -22,6 +22,7 @@ typedef struct FuncInfo {
                                += and -=, OP_MUL, OP_MAX, OP_MIN; OP_NONE: never updated) */
   int *out_param;           /* per output: the parameter it starts as (same name), or -1 */
   NodeList hoisted;         /* nested function definitions, bound at entry */
+  NodeList typedefs;        /* `type` definitions of this function, bound at entry (N_TYPEDEF) */
 } FuncInfo;
 
 /* Cooperative groups (docs/language.md): a field or method of the kernel parameter

@@ -448,6 +448,11 @@ static Type *parse_type(Parser *P) {
   else if (t->kind == TK_QQ) ty = new_type(P, TY_UNKNOWN, "??", advance(P)->loc);
   else if (t->kind == TK_LBRACK) ty = parse_func_type(P);
   else if (t->kind == TK_IDENT) ty = parse_named_type(P);
+  else if (t->kind == TK_CARET && after(P, cur(P))->kind == TK_IDENT) {   /* ^point */
+    advance(P);
+    ty = parse_named_type(P);
+    ty->pointer = true;
+  }
   else expected(P, "a type");
   parse_modifiers(P, ty);
   leave(P);
@@ -518,7 +523,7 @@ static Node *expr_stmt(Parser *P, Node *e) {
 static void skip_arg_type(Parser *P) {
   advance(P);   /* ':' */
   if (at(P, TK_ASSIGN))
-    fail(P, peek(P)->loc, "named arguments (name := value) are not supported");
+    fail(P, peek(P)->loc, "a named argument takes a name before ':=' (point(x := 1))");
   parse_type(P);
 }
 
@@ -532,6 +537,14 @@ static void parse_args(Parser *P, NodeList *out, TokKind close, const Token *ope
       if (t->kind == TK_COLON && (next == TK_COMMA || next == close)) {
         advance(P);
         list_push(P, out, new_node(P, N_COLON, t->loc));
+      } else if (close == TK_RPAREN && t->kind == TK_IDENT && next == TK_COLON &&
+                 after(P, index_after(P, cur(P)))->kind == TK_ASSIGN) {   /* name := value */
+        Node *arg = new_node(P, N_NAMEDARG, t->loc);
+        arg->name = advance(P)->str;
+        advance(P);
+        advance(P);
+        arg->a = parse_expr(P);
+        list_push(P, out, arg);
       } else {
         list_push(P, out, parse_expr(P));
         if (close == TK_RPAREN && at(P, TK_COLON)) skip_arg_type(P);
@@ -1459,6 +1472,13 @@ static Node *parse_typedef(Parser *P) {
     if (p) param_push(P, &n->params, &n->nparams, *p);
   }
   close_block(P);
+  n->type->class_kind = is_mutable ? CLASS_MUTABLE : CLASS_IMMUTABLE;
+  n->type->fields = n->params;
+  n->type->nfields = n->nparams;
+  for (int i = 0; i < n->nparams; i++)
+    for (int j = 0; j < i; j++)
+      if (!strcmp(n->params[i].name, n->params[j].name))
+        report(P, n->params[i].loc, "field '%s' of class '%s' is declared twice", n->params[i].name, n->name);
   return n;
 }
 

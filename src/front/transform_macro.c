@@ -367,10 +367,15 @@ static void load_file(Mx *M, Node *program, char *real) {
     SrcFile *f = import_source(program, n);
     if (!f) {
       diag_error(n->loc, "cannot import '%s': file not found", n->str);
+      M->files[0]->ival = 1;
       continue;
     }
     char *real = real_path(M, f);
-    if (!loaded_already(M, real)) load_file(M, n->a = parse_file(M->arena, f), real);
+    if (loaded_already(M, real)) continue;
+    int before = diag_error_count();
+    n->a = parse_file(M->arena, f);
+    if (diag_error_count() > before) M->files[0]->ival = 1;   /* what parsed is still used */
+    load_file(M, n->a, real);
   }
 }
 

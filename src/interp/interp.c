@@ -411,7 +411,7 @@ COLD static Value eval_index(Interp *I, Node *n) {
   IndexCtx ctx = index_ctx(I, n);
   double t0 = prof_on() ? rt_now_ms() : 0;
   host_reads(base, n->loc);
-  Value r = rt_index_get(base, k, idx, &ctx);
+  Value r = base.kind == V_CELL ? cell_get(base, k, idx, n->loc) : rt_index_get(base, k, idx, &ctx);
   if (t0 && r.kind == V_ARRAY) note_host_op("slice", n->loc, t0, r, &base, 1);
   release_all(idx, k);
   val_release(base);
@@ -445,9 +445,55 @@ static Reduction *find_reduction(Interp *I, const char *name, int argc, Value *a
   return NULL;
 }
 
+/* point(1, 2): the fields in order; the ones not given take their defaults. */
+static Value construct_positional(Interp *I, Type *cls, int argc, Value *argv, Node *site) {
+  if (argc > cls->nfields)
+    rt_error(site->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
+  Object *o = obj_new(cls);
+  for (int i = 0; i < argc; i++) {
+    val_retain(argv[i]);
+    obj_init_field(o, i, argv[i], site->loc);
+  }
+  for (int i = argc; i < cls->nfields; i++) {
+    Node *def = cls->fields[i].defval;
+    obj_init_field(o, i, def ? eval(I, def) : obj_empty_value(cls->fields[i].type, site->loc), site->loc);
+  }
+  return v_object(o);
+}
+
+/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
+   the others take their default values (the empty value of their type without one). */
+COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
+  Object *o = obj_new(cls);
+  Value ov = v_object(o);
+  bool named = false;
+  for (int i = 0; i < call->list.n; i++) {
+    Node *arg = call->list.items[i];
+    int f = i;
+    if (arg->kind == N_NAMEDARG) {
+      named = true;
+      f = obj_field_index(o, arg->name);
+      if (f < 0) rt_error(arg->loc, "class '%s' has no field '%s'", cls->name, arg->name);
+    } else if (named) {
+      rt_error(arg->loc, "a positional argument after a named one in the construction of '%s'", cls->name);
+    } else if (f >= cls->nfields) {
+      rt_error(arg->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
+    }
+    if (o->vals[f].kind != V_NONE)
+      rt_error(arg->loc, "field '%s' of '%s' is given twice", o->names[f], cls->name);
+    obj_init_field(o, f, eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
+  }
+  for (int f = 0; f < cls->nfields; f++) {
+    if (o->vals[f].kind != V_NONE) continue;
+    Node *def = cls->fields[f].defval;
+    obj_init_field(o, f, def ? eval(I, def) : obj_empty_value(cls->fields[f].type, call->loc), call->loc);
+  }
+  return ov;
+}
+
 static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *site) {
-  (void)I;
-  if (t->kind != TY_ARRAY) rt_error(site->loc, "type '%s' cannot be constructed", t->name);
+  if (t->class_kind != CLASS_NONE) return construct_positional(I, t, argc, argv, site);
+  if (t->kind != TY_ARRAY && t->kind != TY_CELL) rt_error(site->loc, "type '%s' cannot be constructed", t->name);
   int64_t dims[OQ_MAX_RANK];
   int rank = 0;
   for (int i = 0; i < argc; i++) {
@@ -462,6 +508,8 @@ static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *sit
   if (!rank) dims[rank++] = t->fixed_len ? t->fixed_len : 0;
   for (int d = 0; d < rank; d++)
     if (dims[d] < 0) rt_error(site->loc, "negative dimension %lld", (long long)dims[d]);
+  if (t->kind == TY_CELL || type_is_cell_elem(t->elem))   /* vec[vec](n), vec[point](n) */
+    return v_cell(cell_new(rank, dims, t->elem, site->loc));
   ElemType e = t->elem ? el_from_type(t->elem, site->loc) : el_scalar();
   return v_array(arr_new(e, rank, dims));
 }
@@ -577,6 +625,12 @@ static void bind_hoisted(Interp *I, FuncInfo *fi) {
     val_release(*p);
     *p = make_closure(I, def->func);
   }
+  for (int i = 0; i < fi->typedefs.n; i++) {   /* type names: their definitions */
+    Node *def = fi->typedefs.items[i];
+    Value *p = &I->frame->slots[def->slot];
+    val_release(*p);
+    *p = v_type(def->type);
+  }
 }
 
 /* Drops closures of this frame that nothing else holds: they would keep it alive. */
@@ -645,18 +699,37 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   return result;
 }
 
-/* g.thread_idx, g.shfl(v, d), ...: cooperative groups (interp_kernel.c); no other fields. */
+/* g.thread_idx, g.shfl(v, d), ...: cooperative groups (interp_kernel.c). */
 COLD static Value eval_group(Interp *I, Node *n) {
   bool warp;
   GroupOp op = group_op(n, &warp);
   Node *fld = n->kind == N_CALL ? n->a : n;
-  if (!op) rt_error(fld->loc, "field access '.%s' is not supported yet", fld->name);
+  if (!op) rt_error(fld->loc, "'%s.%s' is not supported", fld->a->name, fld->name);
   return kernel_group(I, n, op, warp);
 }
 
+static bool is_group(Node *fld) {
+  return fld->a->kind == N_IDENT && fld->a->slot >= 0 &&
+         (!strcmp(fld->a->name, "coalesced_threads") || !strcmp(fld->a->name, "this_thread_block"));
+}
+
+/* o.name: a field of an object (rt_object.c), or of a cooperative group. */
+COLD static Value eval_field(Interp *I, Node *n) {
+  if (is_group(n)) return eval_group(I, n);
+  Value base = eval(I, n->a);
+  Value r = obj_get(base, n->name, n->loc);
+  val_release(base);
+  return r;
+}
+
 COLD static Value eval_call(Interp *I, Node *n) {
-  if (n->a->kind == N_FIELD) return eval_group(I, n);
+  if (n->a->kind == N_FIELD && is_group(n->a)) return eval_group(I, n);
   Value fn = eval(I, n->a);
+  if (fn.kind == V_TYPE && fn.type->class_kind != CLASS_NONE) {
+    Value o = construct_object(I, fn.type, n);
+    val_release(fn);
+    return o;
+  }
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
@@ -718,7 +791,8 @@ Value eval(Interp *I, Node *n) {
   case N_EXCHANGE: return eval_exchange(I, n);
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
-  case N_FIELD: return eval_group(I, n);
+  case N_FIELD: return eval_field(I, n);
+  case N_NAMEDARG: rt_error(n->loc, "a named argument (%s := ...) is only allowed in the construction of an object", n->name);
   case N_ARRAYEXPR: {
     Value v;
     return arrayexpr_eval(I, n, &v) ? v : eval(I, n->a);
@@ -743,6 +817,19 @@ static Value compound(Op op, Value old, Value v, SrcLoc loc) {
     return v_int(r);
   }
   return binary(op, old, v, loc);
+}
+
+/* c[i] = v and c[i] op= v on a cell array (v consumed). */
+static void assign_cell(Value c, int k, Value *idx, Op op, Value v, SrcLoc loc, Value *result) {
+  if (op != OP_NONE) {
+    Value old = cell_get(c, k, idx, loc);
+    Value r = compound(op, old, v, loc);
+    val_release(old);
+    val_release(v);
+    v = r;
+  }
+  if (result) { val_retain(v); *result = v; }
+  cell_set(c, k, idx, v, loc);
 }
 
 /* Stores v (consumed) into target, applying op for compound assignments. When result is
@@ -775,7 +862,9 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     IndexCtx ctx = index_ctx(I, target);
     host_writes(base, loc);
     host_reads(v, loc);   /* an array stored into a slice */
-    if (op == OP_NONE) {
+    if (base.kind == V_CELL) {
+      assign_cell(base, k, idx, op, v, loc, result);
+    } else if (op == OP_NONE) {
       rt_index_set(base, k, idx, v, &ctx);
       if (result) { val_retain(v); *result = v; }
     } else {
@@ -785,7 +874,21 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
     }
     release_all(idx, k);
     val_release(base);
-    val_release(v);
+    if (base.kind != V_CELL) val_release(v);
+    return;
+  }
+  if (target->kind == N_FIELD) {
+    Value base = eval(I, target->a);
+    if (op != OP_NONE) {
+      Value old = obj_get(base, target->name, target->loc);
+      Value r = compound(op, old, v, loc);
+      val_release(old);
+      val_release(v);
+      v = r;
+    }
+    if (result) { val_retain(v); *result = v; }
+    obj_set(base, target->name, v, op == OP_NONE ? decl : NULL, loc);
+    val_release(base);
     return;
   }
   rt_error(target->loc, "cannot assign to this expression");
@@ -819,7 +922,29 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
   free(vals);
 }
 
+/* An update of a host loop's scalar sum or product (AccumNote, parloop.h): in double,
+   rounded when the loop nest ends (exec_for). False when the variable does not hold a
+   scalar yet (an int 0 to start, a vector): the plain assignment does it. */
+static bool exec_accumulate(Interp *I, Node *n) {
+  const AccumNote *a = n->aux;
+  Node *t = n->list.items[0];
+  if (slot_ref(I, t)->kind != V_SCALAR) return false;
+  Value e = eval(I, a->e);
+  Value *p = slot_ref(I, t);
+  if (p->kind == V_SCALAR && v_is_real(e)) {
+    double x = e.kind == V_SCALAR ? e.s : (double)e.i;
+    p->s = a->op == OP_MUL ? p->s * x : a->negate ? p->s - x : p->s + x;
+    return true;
+  }
+  Op op = a->op == OP_MUL ? OP_MUL : a->negate ? OP_SUB : OP_ADD;
+  Value r = a->e_first ? binary(op, e, *p, n->loc) : binary(op, *p, e, n->loc);
+  val_release(e);
+  slot_store(I, t, r);
+  return true;
+}
+
 static void exec_assign(Interp *I, Node *n) {
+  if (n->aux && exec_accumulate(I, n)) return;
   if (n->list.n != 1) { exec_multi_assign(I, n); return; }
   Node *t = n->list.items[0];
   if (!n->b) {   /* bare declaration `x : T` */
@@ -833,7 +958,7 @@ static void exec_assign(Interp *I, Node *n) {
       Value v = eval(I, n->b);
       Value r;
       if (v_is_real(v) && !(is_intlike(*p) && is_intlike(v) &&
-                            (n->op == OP_DIV || n->op == OP_POW)) &&
+                            (n->op == OP_DIV || n->op == OP_POW || n->op == OP_EDIV || n->op == OP_EPOW)) &&
           arith_fast(n->op, *p, v, &r)) {
         p = slot_ref(I, t);
         *p = r;
@@ -864,7 +989,20 @@ static inline bool loop_exit(Interp *I) {
   return true;   /* break or return */
 }
 
+static void exec_for_loop(Interp *I, Node *n);
+
+/* A loop nest whose reductions were added in double (exec_accumulate) rounds them to the
+   declared precision once, at its end. */
 COLD static void exec_for(Interp *I, Node *n) {
+  exec_for_loop(I, n);
+  const NodeList *sums = n->aux;
+  for (int i = 0; sums && i < sums->n; i++) {
+    Value *p = slot_ref(I, sums->items[i]);
+    if (p->kind == V_SCALAR) p->s = rt_round(p->s);
+  }
+}
+
+static void exec_for_loop(Interp *I, Node *n) {
   Node var = {.kind = N_IDENT, .slot = n->slot, .depth = 0, .name = n->name};
   if (n->a->kind == N_RANGE) {
     RangeSpec r = range_spec(I, n->a);
@@ -946,6 +1084,10 @@ static bool parloop_unaliased(Interp *I, Node *arrays) {
       Value b = *slot_ref(I, id);
       if (id != w->items[i] && b.kind == V_ARRAY && b.arr == a.arr) return false;
     }
+  }
+  for (int j = 0; j < o->n; j++) {   /* kernels take no cell arrays and objects */
+    ValueKind k = slot_ref(I, o->items[j])->kind;
+    if (k == V_CELL || k == V_OBJECT) return false;
   }
   return true;
 }
@@ -1211,7 +1353,9 @@ static Program *program_new(Arena *arena, Node *root) {
 Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt) {
   Program *P = program_new(arena, program);
   P->opt = opt;
-  if (macro_expand(arena, program, opt->target) || resolve_program(P)) return NULL;
+  /* resolution runs after failed imports too: `oq check` reports every error at once */
+  int errors = macro_expand(arena, program, opt->target);
+  if (resolve_program(P) || errors) return NULL;
   parloop_transform(P, opt);
   arrayexpr_transform(P, opt);
   return P;

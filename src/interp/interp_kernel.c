@@ -197,9 +197,18 @@ static Value out_identity(Launch *L, int o) {
   }
 }
 
+/* Sums and products of scalar outputs are kept in double over the threads and rounded once
+   at the end of the launch (round_outs), as the compiled back ends' per-worker accumulators
+   are (docs/language.md, "Precision of accumulators"). */
 static void combine_out(Launch *L, int o, Value v) {
   Op op = func_info(L->func)->out_op[o];
   Op combine = op == OP_MAX || op == OP_MIN || op == OP_MUL ? op : OP_ADD;
+  Value *acc = &L->acc[o];
+  if ((combine == OP_ADD || combine == OP_MUL) && acc->kind == V_SCALAR && v_is_real(v)) {
+    double x = v.kind == V_SCALAR ? v.s : (double)v.i;
+    acc->s = combine == OP_ADD ? acc->s + x : acc->s * x;
+    return;
+  }
   Value r = rt_binary(combine, L->acc[o], v, L->site->loc);
   val_release(L->acc[o]);
   L->acc[o] = r;
@@ -567,6 +576,8 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   free_stacks(&L);
   if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, rt_now_ms() - t0);
   release_kernel_args(&L);
+  for (int o = 0; o < L.func->nouts; o++)
+    if (L.acc[o].kind == V_SCALAR) L.acc[o].s = rt_round(L.acc[o].s);   /* once, at the end */
   Value result = v_none();
   if (L.func->nouts == 1) result = L.acc[0];
   else if (L.func->nouts > 1) {

@@ -26,6 +26,7 @@ typedef struct Scope {
 typedef struct Resolver {
   Program *prog;
   Scope *scope;
+  const char **unknown; int nunknown;   /* after a failed import: names reported once */
 } Resolver;
 
 static void resolve_expr(Resolver *R, Node *n);
@@ -118,6 +119,14 @@ static void collect_locals(Resolver *R, Scope *s, NodeList *body) {
       break;
     }
     case N_IMPORT: import_file(R, n); break;
+    case N_TYPEDEF:   /* the type's name holds the type, bound at entry like a function */
+      if (slot_find(s, n->name) >= 0) {
+        diag_error(n->loc, "'%s' is defined twice in this scope", n->name);
+        break;
+      }
+      n->slot = slot_add(s, n->name, 0);
+      nodelist_push(&s->info->typedefs, n);
+      break;
     default: break;
     }
   }
@@ -182,6 +191,12 @@ static Func *known_function(Resolver *R, Node *callee) {
 static void check_call(Resolver *R, Node *call) {
   Func *f = known_function(R, call->a);
   if (!f) return;
+  for (int i = 0; i < call->list.n; i++)
+    if (call->list.items[i]->kind == N_NAMEDARG) {
+      diag_error(call->list.items[i]->loc, "named arguments (%s := ...) are not supported in calls of "
+                 "functions, only in the construction of an object", call->list.items[i]->name);
+      return;
+    }
   if (f->kind == FK_KERNEL) {
     diag_error(call->loc, "'%s' is a __kernel__ function: launch it with parallel_do", f->name);
     return;
@@ -271,6 +286,20 @@ static void check_group(Resolver *R, Node *n) {
   mark_barrier(R, BK_WARP);
 }
 
+/* An unknown name. After a failed import (N_PROGRAM's ival) it may be one the module
+   defines: each name is reported once, with that possibility. */
+static void report_unknown(Resolver *R, Node *n) {
+  if (!R->prog->root->ival) {
+    diag_error(n->loc, "unknown name '%s'", n->name);
+    return;
+  }
+  for (int i = 0; i < R->nunknown; i++)
+    if (!strcmp(R->unknown[i], n->name)) return;
+  R->unknown = realloc(R->unknown, (R->nunknown + 1) * sizeof *R->unknown);
+  R->unknown[R->nunknown++] = n->name;
+  diag_error(n->loc, "unknown name '%s' (an import failed: it may be defined there)", n->name);
+}
+
 static void resolve_expr(Resolver *R, Node *n) {
   if (!n) return;
   switch (n->kind) {
@@ -283,7 +312,7 @@ static void resolve_expr(Resolver *R, Node *n) {
     if (!lookup(R, n)) {
       n->slot = -1;   /* neither a slot nor a global: nothing may use it */
       n->aux = NULL;
-      diag_error(n->loc, "unknown name '%s'", n->name);
+      report_unknown(R, n);
     }
     return;
   case N_CALL:
@@ -379,6 +408,24 @@ static void resolve_assign(Resolver *R, Node *n) {
   if (n->op == OP_NONE && n->list.n == 1) inherit_mods(R, n);
 }
 
+/* The default values of a class's fields are evaluated wherever an object is made: they
+   may use constants and built-in functions, not variables (a scope of their own, without
+   slots, whose enclosing scope is none). */
+static void resolve_field_defaults(Resolver *R, Node *def) {
+  Scope *saved = R->scope;
+  FuncInfo fi = {0};
+  Func f = {.name = def->name, .kind = FK_HOST, .loc = def->loc};
+  Scope s = {.func = &f, .info = &fi};
+  R->scope = &s;
+  for (int i = 0; i < def->nparams; i++) resolve_expr(R, def->params[i].defval);
+  R->scope = saved;
+  free(s.slot_funcs);
+  if (fi.nslots || fi.hoisted.n)
+    diag_error(def->loc, "the default values of the fields of '%s' may only use constants and built-in functions", def->name);
+  free(fi.slot_names);
+  free(fi.slot_mods);
+}
+
 static void resolve_stmt(Resolver *R, Node *n) {
   switch (n->kind) {
   case N_ASSIGN: resolve_assign(R, n); return;
@@ -443,7 +490,8 @@ static void resolve_stmt(Resolver *R, Node *n) {
     return;
   }
   case N_ATTR: ktiling_check(n); return;
-  case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
+  case N_TYPEDEF: resolve_field_defaults(R, n); return;
+  case N_MACRO: case N_IMPORT: return;
   case N_BLOCK: resolve_block(R, &n->list); return;
   case N_EXPR: resolve_expr(R, n->a); return;
   default: resolve_expr(R, n); return;
@@ -519,5 +567,6 @@ int resolve_program(Program *P) {
   resolve_block(&R, &P->root->list2);
   R.scope = NULL;
   free(s.slot_funcs);
+  free(R.unknown);
   return diag_error_count() - before;
 }

@@ -1022,18 +1022,50 @@ static void xform_func(Px *X, Func *f) {
   X->base = saved;
 }
 
+/* Marks the updates of the nest's sum and product reductions in the original loop, for
+   the interpreter's serial run of it (AccumNote in parloop.h). An update already marked
+   by an enclosing nest stays with that nest. */
+static void mark_updates(Px *X, Nest *N, Node *n, NodeList *vars) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  Node *t, *e;
+  Op op;
+  bool neg;
+  if (n->kind == N_ASSIGN && !n->aux && accum_form(n, &t, &op, &e, &neg) &&
+      (op == OP_ADD || op == OP_MUL) && is_reduction(&N->vars[var_of(N, t)])) {
+    AccumNote *a = arena_alloc(X->P->arena, sizeof *a);
+    *a = (AccumNote){.e = e, .op = op, .negate = neg, .e_first = n->op == OP_NONE && n->b->a == e};
+    n->aux = a;
+    bool listed = false;
+    for (int i = 0; i < vars->n; i++) listed |= !strcmp(vars->items[i]->name, t->name);
+    if (!listed) list_push(X, vars, t);
+    return;
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) mark_updates(X, N, it.node, vars);
+}
+
+static void mark_serial_reductions(Px *X, Nest *N, Node *outer) {
+  NodeList *vars = arena_alloc(X->P->arena, sizeof *vars);
+  *vars = (NodeList){0};
+  for (int i = 0; i < outer->list.n; i++) mark_updates(X, N, outer->list.items[i], vars);
+  if (vars->n) outer->aux = vars;
+}
+
 static bool try_nest(Px *X, NodeList *l, int i) {
   Node *outer = l->items[i];
   static Nest N;   /* large: not on the stack of a recursive walk */
   memset(&N, 0, sizeof N);
   N.forced = forced(l, i);
   analyze(X, &N, outer);
-  if (!N.why[0] && X->opt->no_parloop) refuse(&N, "--no-parloop is given");
+  if (!N.why[0] && X->opt->no_parloop) {
+    refuse(&N, "--no-parloop is given");
+    mark_serial_reductions(X, &N, outer);
+  }
   if (N.why[0]) {
     explain(X, &N, outer, false, NULL);
     return false;
   }
   Node *p = make_parloop(X, &N);
+  mark_serial_reductions(X, &N, outer);   /* after the kernel's copy was made */
   explain(X, &N, outer, true, p);
   l->items[i] = p;
   return true;

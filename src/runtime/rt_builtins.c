@@ -79,6 +79,10 @@ static int value_dims(const char *fn, Value x, int64_t *dims, SrcLoc loc) {
     memcpy(dims, x.arr->dims, sizeof(int64_t) * (size_t)x.arr->rank);
     return x.arr->rank;
   }
+  if (x.kind == V_CELL) {
+    memcpy(dims, x.cell->dims, sizeof(int64_t) * (size_t)x.cell->rank);
+    return x.cell->rank;
+  }
   if (!v_is_num(x) && x.kind != V_STRING) bad_arg(fn, "an array", x, loc);
   dims[0] = 1;
   dims[1] = x.kind == V_STRING ? x.str->len : 1;
@@ -112,6 +116,7 @@ BUILTIN(numel) {
   (void)argc;
   Value x = argv[0];
   if (x.kind == V_ARRAY) return v_int(x.arr->numel);
+  if (x.kind == V_CELL) return v_int(x.cell->numel);
   if (x.kind == V_STRING) return v_int(x.str->len);
   if (v_is_num(x)) return v_int(1);
   bad_arg("numel", "an array", x, loc);
@@ -126,8 +131,32 @@ BUILTIN(ndims) {
 BUILTIN(isempty) {
   (void)argc; (void)loc;
   Value x = argv[0];
-  return v_bool((x.kind == V_ARRAY && x.arr->numel == 0) || (x.kind == V_STRING && x.str->len == 0));
+  return v_bool((x.kind == V_ARRAY && x.arr->numel == 0) || (x.kind == V_STRING && x.str->len == 0) ||
+                (x.kind == V_CELL && x.cell->numel == 0) || x.kind == V_NULL);
 }
+
+/* cell(n), cell(m, n), cell([m, n]): a cell array of empty elements ([]). */
+BUILTIN(cell) {
+  int64_t dims[OQ_MAX_RANK];
+  int rank = 0;
+  for (int i = 0; i < argc; i++) {
+    Value a = argv[i];
+    if (a.kind == V_ARRAY) {
+      for (int64_t k = 0; k < a.arr->numel; k++) {
+        if (rank == OQ_MAX_RANK) rt_error(loc, "cell: too many dimensions");
+        dims[rank++] = arr_load_i(a.arr, k);
+      }
+    } else {
+      if (rank == OQ_MAX_RANK) rt_error(loc, "cell: too many dimensions");
+      dims[rank++] = arg_int("cell", a, loc);
+    }
+  }
+  if (!rank) rt_error(loc, "cell: give the number of elements, as in cell(4)");
+  return v_cell(cell_new(rank, dims, NULL, loc));
+}
+
+/* object(): a dynamic object; assigning a field adds it. */
+BUILTIN(object) { (void)argc; (void)argv; (void)loc; return v_object(obj_new_dynamic()); }
 
 BUILTIN(isscalar) { (void)argc; (void)loc; return v_bool(v_is_num(argv[0])); }
 
@@ -818,7 +847,8 @@ static const Builtin builtins[] = {
   { "cos", bi_cos, 1, 1 }, { "cosh", bi_cosh, 1, 1 }, { "cumsum", bi_cumsum, 1, 2 },
   { "exp", bi_exp, 1, 1 }, { "float", bi_float, 1, 1 }, { "floor", bi_floor, 1, 1 },
   { "frac", bi_frac, 1, 1 }, { "imag", bi_imag, 1, 1 }, { "ind2pos", bi_ind2pos, 2, 2 },
-  { "int", bi_int, 1, 1 }, { "isempty", bi_isempty, 1, 1 }, { "isfinite", bi_isfinite, 1, 1 },
+  { "int", bi_int, 1, 1 }, { "isempty", bi_isempty, 1, 1 },
+  { "cell", bi_cell, 1, -1 }, { "object", bi_object, 0, 0 }, { "isfinite", bi_isfinite, 1, 1 },
   { "isinf", bi_isinf, 1, 1 }, { "isnan", bi_isnan, 1, 1 }, { "isscalar", bi_isscalar, 1, 1 },
   { "linspace", bi_linspace, 3, 3 }, { "log", bi_log, 1, 1 }, { "log10", bi_log10, 1, 1 },
   { "log2", bi_log2, 1, 1 }, { "max", bi_max, 1, 2 }, { "mean", bi_mean, 1, 2 },
@@ -853,6 +883,7 @@ Value rt_constant(const char *name, bool *found) {
   if (!strcmp(name, "eps")) return v_scalar(rt_config.double_precision ? DBL_EPSILON : FLT_EPSILON);
   if (!strcmp(name, "true")) return v_bool(true);
   if (!strcmp(name, "false")) return v_bool(false);
+  if (!strcmp(name, "nullptr")) return v_null();
   *found = false;
   return v_none();
 }

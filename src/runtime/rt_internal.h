@@ -75,5 +75,9 @@ void sb_putn(StrBuf *b, const char *s, size_t n);
 void sb_printf(StrBuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void sb_format_value(StrBuf *b, Value v);     /* rt_format into b */
 void sb_format_real(StrBuf *b, double x);     /* %.6g with NaN, Inf, -0 -> 0 */
+/* rt_object.c: objects and cell arrays as text (depth: nesting so far), and freeing them */
+void sb_format_composite(StrBuf *b, Value v, int depth);
+void obj_free_(Object *o);
+void cell_free_(Cell *c);
 
 #endif

@@ -381,10 +381,22 @@ static bool num_fast(Op op, Value a, Value b, Value *out) {
   }
 }
 
+static bool ref_kind(Value v) { return v.kind == V_OBJECT || v.kind == V_CELL || v.kind == V_NULL; }
+
+/* Objects, cell arrays and nullptr compare by identity (p == nullptr, p == q: the same
+   object); no other operator applies to them. */
+static Value ref_compare(Op op, Value a, Value b, SrcLoc loc) {
+  if (op != OP_EQ && op != OP_NE) bad_operands(op, a, b, loc);
+  bool same = a.kind == b.kind && (a.kind == V_NULL || (a.kind == V_OBJECT ? a.obj == b.obj : a.cell == b.cell));
+  if (a.kind == V_OBJECT && b.kind == V_OBJECT) same = a.obj == b.obj;
+  return v_bool(op == OP_EQ ? same : !same);
+}
+
 Value rt_binary(Op op, Value a, Value b, SrcLoc loc) {
   Value r;
   if (num_fast(op, a, b, &r)) return r;
   if (a.kind == V_STRING || b.kind == V_STRING) return string_op(op, a, b, loc);
+  if (ref_kind(a) || ref_kind(b)) return ref_compare(op, a, b, loc);
   bool ok_a = v_is_num(a) || a.kind == V_ARRAY, ok_b = v_is_num(b) || b.kind == V_ARRAY;
   if (!ok_a || !ok_b) bad_operands(op, a, b, loc);
   if (op == OP_AND) return v_bool(rt_truthy(a, loc) && rt_truthy(b, loc));

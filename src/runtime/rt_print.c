@@ -111,6 +111,8 @@ void sb_format_value(StrBuf *b, Value v) {
     }
     sb_putc(b, ')');
     break;
+  case V_OBJECT: case V_CELL: sb_format_composite(b, v, 0); break;
+  case V_NULL: sb_puts(b, "nullptr"); break;
   }
 }
 

@@ -64,6 +64,8 @@ void val_free_(Value v) {
     free(v.tup->v);
     free(v.tup);
     break;
+  case V_OBJECT: obj_free_(v.obj); break;
+  case V_CELL: cell_free_(v.cell); break;
   default:
     break;
   }
@@ -381,6 +383,8 @@ bool rt_truthy(Value v, SrcLoc loc) {
     }
     return true;
   }
+  case V_OBJECT: case V_CELL: return true;
+  case V_NULL: return false;
   default:
     rt_error(loc, "a %s cannot be used as a condition", rt_kind_name(v));
   }
@@ -418,6 +422,9 @@ const char *rt_kind_name(Value v) {
   case V_FUNC: return "function";
   case V_TYPE: return "type";
   case V_TUPLE: return "tuple";
+  case V_OBJECT: return v.obj->cls && v.obj->cls->name ? v.obj->cls->name : "object";
+  case V_CELL: return "cell array";
+  case V_NULL: return "nullptr";
   }
   return "?";
 }
@@ -480,6 +487,10 @@ static Value convert_int(Value v, const Type *t, const Named *what, SrcLoc loc) 
 }
 
 static Value convert_array(Value v, const Type *t, const Named *what, SrcLoc loc) {
+  if (v.kind == V_CELL && (!t->elem || t->elem->kind == TY_NAMED || type_is_cell_elem(t->elem))) {
+    val_retain(v);   /* vec[vec], vec[cube], vec[point]: a cell array */
+    return v;
+  }
   if (v.kind != V_ARRAY) mismatch(v, t, what, loc, NULL);
   Array *a = v.arr;
   if (t->rank > 0 && effective_rank(a) > t->rank) mismatch(v, t, what, loc, NULL);
@@ -530,7 +541,12 @@ static Value convert(Value v, const Type *t, const Named *what, SrcLoc loc) {
     if (v.kind != V_FUNC) mismatch(v, t, what, loc, NULL);
     val_retain(v);
     return v;
-  default:   /* TY_UNKNOWN, TY_NAMED, TY_CELL, TY_THREAD_BLOCK: anything goes */
+  case TY_NAMED:   /* a class name: an object of another class is a mismatch */
+    if (v.kind == V_OBJECT && v.obj->cls && t->name && strcmp(t->name, rt_kind_name(v)))
+      mismatch(v, t, what, loc, NULL);
+    val_retain(v);
+    return v;
+  default:   /* TY_UNKNOWN, TY_CELL, TY_THREAD_BLOCK: anything goes */
     val_retain(v);
     return v;
   }

@@ -56,6 +56,28 @@ typedef struct Value Value;
 typedef struct Tuple { int refcount; int n; Value *v; } Tuple;
 typedef struct Callable Callable;   /* defined by the interpreter (functions, closures) */
 
+/* An object: an instance of a class (`type point : mutable class`, cls its definition) or a
+   dynamic object (`object()`, cls NULL: fields are added by assignment). Objects are
+   reference values, shared by assignment and passing, as arrays are (rt_object.c). */
+typedef struct Object {
+  int refcount;
+  const Type *cls;              /* the class (class_kind != CLASS_NONE), or NULL */
+  int n, cap;                   /* fields */
+  const char **names;           /* field names; a class's are its definition's */
+  Value *vals;
+} Object;
+
+/* A cell array: `cell(n)`, `vec[vec](n)`, `vec[cube](n)`, `vec[point](n)`: an array whose
+   elements are any values (arrays, objects, numbers...), reference-counted like arrays. */
+typedef struct Cell {
+  int refcount;
+  int rank;
+  int64_t dims[OQ_MAX_RANK];
+  int64_t numel;
+  const Type *elem;             /* declared element type (converts stores), or NULL: any */
+  Value *v;
+} Cell;
+
 typedef enum ValueKind {
   V_NONE,      /* no value (result of a function without outputs) */
   V_BOOL,      /* i: 0 or 1; result of comparisons and logic; behaves as int in arithmetic */
@@ -68,6 +90,9 @@ typedef enum ValueKind {
   V_FUNC,      /* fn: a function value (reference-counted by the interpreter) */
   V_TYPE,      /* type: a type used as a value: vec, cube[int], ... */
   V_TUPLE,     /* tup: several results of a function with several outputs */
+  V_OBJECT,    /* obj: an instance of a class, or a dynamic object() */
+  V_CELL,      /* cell: a cell array */
+  V_NULL,      /* nullptr: the empty pointer (`^point` fields start as it) */
 } ValueKind;
 
 struct Value {
@@ -81,6 +106,8 @@ struct Value {
     Callable *fn;
     Type *type;
     Tuple *tup;
+    Object *obj;
+    Cell *cell;
   };
 };
 
@@ -97,6 +124,9 @@ static inline Value v_array(Array *a) { Value v; v.kind = V_ARRAY; v.arr = a; re
 static inline Value v_colon(void) { Value v; v.kind = V_COLON; v.i = 0; return v; }
 static inline Value v_func(Callable *f) { Value v; v.kind = V_FUNC; v.fn = f; return v; }
 static inline Value v_type(Type *t) { Value v; v.kind = V_TYPE; v.type = t; return v; }
+static inline Value v_null(void) { Value v; v.kind = V_NULL; v.i = 0; return v; }
+static inline Value v_object(Object *o) { Value v; v.kind = V_OBJECT; v.obj = o; return v; }
+static inline Value v_cell(Cell *c) { Value v; v.kind = V_CELL; v.cell = c; return v; }
 Value v_string(const char *s, int len);      /* copies */
 Value v_tuple(int n);                        /* n V_NONE slots, to be filled */
 
@@ -112,11 +142,15 @@ static inline void val_retain(Value v) {
   else if (v.kind == V_STRING) v.str->refcount++;
   else if (v.kind == V_TUPLE) v.tup->refcount++;
   else if (v.kind == V_FUNC) ++*(int *)v.fn;
+  else if (v.kind == V_OBJECT) v.obj->refcount++;
+  else if (v.kind == V_CELL) v.cell->refcount++;
 }
 static inline void val_release(Value v) {
   if ((v.kind == V_ARRAY && --v.arr->refcount == 0) ||
       (v.kind == V_STRING && --v.str->refcount == 0) ||
-      (v.kind == V_TUPLE && --v.tup->refcount == 0))
+      (v.kind == V_TUPLE && --v.tup->refcount == 0) ||
+      (v.kind == V_OBJECT && --v.obj->refcount == 0) ||
+      (v.kind == V_CELL && --v.cell->refcount == 0))
     val_free_(v);
   else if (v.kind == V_FUNC && --*(int *)v.fn == 0)
     callable_free(v.fn);
@@ -257,5 +291,32 @@ void rt_seed_random(uint64_t seed);
 /* The named constants pi, e, Inf, NaN, eps (of `scalar`), true and false; *found tells
    whether name is one of them (else V_NONE is returned). */
 Value rt_constant(const char *name, bool *found);
+
+/* ---- objects and cell arrays (rt_object.c) ---- */
+/* A new object of class cls, every field set to its type's empty value (obj_empty_value):
+   the caller sets the fields given or defaulted. */
+Object *obj_new(const Type *cls);
+Object *obj_new_dynamic(void);                   /* object() */
+int obj_field_index(const Object *o, const char *name);   /* -1 when there is none */
+/* o.name; an error naming the class and the field when there is none. New reference. */
+Value obj_get(Value o, const char *name, SrcLoc loc);
+/* o.name = v (v consumed), converted to the field's declared type (or to decl, a typed
+   field assignment `o.a : scalar = 1.45`, which adds the field to a dynamic object). An
+   immutable class's fields cannot be assigned: an error naming the class. */
+void obj_set(Value o, const char *name, Value v, const Type *decl, SrcLoc loc);
+/* Sets field i of a new object (construction), converting to the field's type. */
+void obj_init_field(Object *o, int i, Value v, SrcLoc loc);
+/* The value a field or cell element of type t holds before it is assigned: 0 for numbers,
+   "" for strings, an empty array of t's rank for arrays, an empty cell for cell types, and
+   nullptr for classes, pointers and unknown types. */
+Value obj_empty_value(const Type *t, SrcLoc loc);
+/* True when t, an element type of an array type, makes a cell array (vec[vec], vec[cube],
+   vec[point], vec[??], vec[string]): anything but numbers. */
+bool type_is_cell_elem(const Type *t);
+Cell *cell_new(int rank, const int64_t *dims, const Type *elem, SrcLoc loc);
+/* c[idx...] as a value, and c[idx...] = v (v consumed): number indices only (scalars
+   truncate toward zero, as array indices); out of bounds is an error. */
+Value cell_get(Value c, int nidx, const Value *idx, SrcLoc loc);
+void cell_set(Value c, int nidx, const Value *idx, Value v, SrcLoc loc);
 
 #endif

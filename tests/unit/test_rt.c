@@ -1608,8 +1608,60 @@ static void test_cache_write(void) {
   CHECK(access(dir, F_OK) != 0, "nothing left behind in %s", dir);
 }
 
+/* ---- objects and cell arrays (rt_object.c) ---- */
+
+static void test_objects(void) {
+  static Type t_int = {.kind = TY_INT, .name = "int"}, t_scalar = {.kind = TY_SCALAR, .name = "scalar"};
+  static Type t_ptr = {.kind = TY_NAMED, .name = "node", .pointer = true};
+  static Param fields[] = {{.name = "val", .type = &t_int}, {.name = "w", .type = &t_scalar},
+                           {.name = "next", .type = &t_ptr}};
+  static Type node = {.kind = TY_NAMED, .name = "node", .class_kind = CLASS_MUTABLE,
+                      .fields = fields, .nfields = 3};
+  Object *o = obj_new(&node);
+  for (int i = 0; i < 3; i++) obj_init_field(o, i, obj_empty_value(fields[i].type, L), L);
+  Value ov = T(v_object(o));
+  CHECK(fmt_is(ov, "node(val:=0, w:=0, next:=nullptr)"), "format an object");
+  obj_set(ov, "val", v_scalar(3), NULL, L);          /* an integral scalar converts to int */
+  obj_set(ov, "w", v_int(2), NULL, L);
+  Value val = T(obj_get(ov, "val", L)), w = T(obj_get(ov, "w", L));
+  CHECK(val.kind == V_INT && val.i == 3 && w.kind == V_SCALAR && w.s == 2, "fields converted to their types");
+  Object *o2 = obj_new(&node);
+  for (int i = 0; i < 3; i++) obj_init_field(o2, i, obj_empty_value(fields[i].type, L), L);
+  obj_set(ov, "next", v_object(o2), NULL, L);       /* o holds o2's only reference */
+  CHECK(fmt_is(ov, "node(val:=3, w:=2, next:=node(val:=0, w:=0, next:=nullptr))"), "format nested objects");
+  Value eq = B(OP_EQ, ov, ov), ne = B(OP_NE, ov, T(v_null()));
+  CHECK(eq.i == 1 && ne.i == 1, "objects compare by identity");
+  EXPECT_ERROR("class 'node' has no field 'z'", obj_get(ov, "z", L));
+  EXPECT_ERROR("field 'val' of 'node' expects int", obj_set(ov, "val", v_scalar(0.5), NULL, L));
+  static Type frozen = {.kind = TY_NAMED, .name = "frozen", .class_kind = CLASS_IMMUTABLE};
+  Value fv = T(v_object(obj_new(&frozen)));
+  EXPECT_ERROR("class 'frozen' is immutable", obj_set(fv, "a", v_int(1), NULL, L));
+  Value dyn = T(v_object(obj_new_dynamic()));
+  obj_set(dyn, "a", v_int(1), &t_scalar, L);
+  obj_set(dyn, "b", v_string("s", 1), NULL, L);
+  CHECK(fmt_is(dyn, "object(a:=1, b:=\"s\")"), "a dynamic object gets fields by assignment");
+
+  Cell *c = cell_new(2, DIMS(2, 3), NULL, L);
+  Value cv = T(v_cell(c));
+  CHECK(c->numel == 6 && c->v[5].kind == V_ARRAY && c->v[5].arr->numel == 0, "cell elements start as []");
+  Value ix[2] = {v_int(1), v_scalar(2.7)};
+  cell_set(cv, 2, ix, v_string("x", 1), L);
+  Value got = T(cell_get(cv, 1, (Value[]){v_int(5)}, L));
+  CHECK(got.kind == V_STRING && !strcmp(got.str->s, "x"), "cell index row-major, scalars truncate");
+  CHECK(CALL("numel", cv).i == 6 && CALL("isempty", cv).i == 0 && CALL("isempty", T(v_null())).i == 1,
+        "numel and isempty of cells");
+  EXPECT_ERROR("index 2 is out of bounds for dimension 0 of a cell array of size [2,3]",
+               cell_get(cv, 2, (Value[]){v_int(2), v_int(0)}, L));
+  Value typed = T(v_cell(cell_new(1, DIMS(2), &t_int, L)));
+  cell_set(typed, 1, (Value[]){v_int(0)}, v_scalar(4), L);
+  CHECK(typed.cell->v[0].kind == V_INT && typed.cell->v[0].i == 4, "typed cell converts stores");
+  CHECK(fmt_is(typed, "{4, 0}"), "format a cell array");
+  gc();
+}
+
 int main(void) {
   setvbuf(stdout, NULL, _IOLBF, 0);
+  test_objects();
   test_barrier_kind();
   test_cache_write();
   test_ast_kids();
