@@ -3,6 +3,10 @@
    takes a fast path before falling back to the runtime library (rt_binary). */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "interp/interp_priv.h"
@@ -11,7 +15,14 @@
 #include "front/transform.h"
 #include "interp/parloop.h"
 
-#define MAX_CALL_DEPTH 2000
+/* Recursion in host code is bounded by the thread's real stack (docs/language.md,
+   "Recursion"): a call is refused when fewer than STACK_MARGIN bytes are left, so that the
+   deepest work between two calls (a built-in, an error message) still fits. Kernel threads
+   (fibers of 1 MiB stacks) allow KERNEL_CALL_DEPTH nested calls. Without the stack's
+   bounds, HOST_CALL_DEPTH calls. */
+#define STACK_MARGIN (256 * 1024)
+#define KERNEL_CALL_DEPTH 64
+#define HOST_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
 
 static void exec(Interp *I, Node *n);
@@ -580,12 +591,56 @@ static Value collect_outputs(Interp *I, Func *f, Frame *fr, Node *site) {
   return t;
 }
 
+/* Whether one more call would come too near the end of the stack. */
+static bool call_too_deep(const Interp *I) {
+  if (I->thread) return I->depth >= KERNEL_CALL_DEPTH;
+  const char *low = I->prog->stack_low;
+  if (!low) return I->depth >= HOST_CALL_DEPTH;
+  char here;
+  return &here < low;   /* the stack grows down (x86-64, AArch64) */
+}
+
+/* The main thread's stack grows on demand up to the soft RLIMIT_STACK, read when it grows:
+   raising the soft limit (up to 8 times, at most MAIN_STACK_MOST, never past the hard limit)
+   lets host code recurse 10000 deep at the default 8 MiB. The kernel leaves at least 128 MiB
+   below the stack free, so the stack has room to grow there. */
+#define MAIN_STACK_MOST (64LL << 20)
+#define UNKNOWN_STACK ((size_t)1 << 30)   /* a stack without a limit: use this much */
+static void raise_main_stack(void) {
+  struct rlimit r;
+  if (getpid() != (pid_t)syscall(SYS_gettid) || getrlimit(RLIMIT_STACK, &r) != 0 ||
+      r.rlim_cur == RLIM_INFINITY || (long long)r.rlim_cur >= MAIN_STACK_MOST)
+    return;
+  rlim_t want = r.rlim_cur * 8 < (rlim_t)MAIN_STACK_MOST ? r.rlim_cur * 8 : (rlim_t)MAIN_STACK_MOST;
+  if (r.rlim_max != RLIM_INFINITY && want > r.rlim_max) want = r.rlim_max;
+  if (want <= r.rlim_cur) return;
+  r.rlim_cur = want;
+  setrlimit(RLIMIT_STACK, &r);   /* failing leaves the limit as it was */
+}
+
+/* The lowest address the calling thread's stack may reach before a call is refused, from
+   the stack's real bounds (the main thread's follow `ulimit -s`); NULL when unknown. */
+static const char *stack_low_bound(void) {
+  raise_main_stack();
+  pthread_attr_t a;
+  void *addr;
+  size_t size;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
+  int r = pthread_attr_getstack(&a, &addr, &size);
+  pthread_attr_destroy(&a);
+  if (r != 0 || size < 2 * STACK_MARGIN) return NULL;
+  if (size > UNKNOWN_STACK)   /* `ulimit -s unlimited`: UNKNOWN_STACK below this frame */
+    return (const char *)__builtin_frame_address(0) - UNKNOWN_STACK;
+  return (const char *)addr + STACK_MARGIN;
+}
+
 /* Calls a user function. `preset`: a frame the kernel launcher filled already. */
 Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame *preset) {
   Func *f = c->func;
   FuncInfo *fi = func_info(f);
-  if (I->depth >= (I->thread ? 64 : MAX_CALL_DEPTH))
-    rt_error(site->loc, "call depth limit reached in '%s' (runaway recursion?)", callable_name(c));
+  if (call_too_deep(I))
+    rt_error(site->loc, "call depth limit reached in '%s' after %d nested calls: the stack is nearly full "
+             "(runaway recursion? `ulimit -s` raises the limit)", callable_name(c), I->depth);
   Frame *fr = preset ? preset : frame_new(fi->nslots, c->env);
   if (!preset) bind_params(I, c, fr, argc, argv, site);
   Interp saved = *I;
@@ -1204,6 +1259,7 @@ static void run_main(Interp *I, Program *P, Func *main_fn, const InterpOptions *
 
 int interp_run(Program *P, const InterpOptions *opt) {
   P->opt = opt;
+  P->stack_low = stack_low_bound();
   Func *main_fn = find_main(P);
   if (opt->nargs && !main_fn) {
     fprintf(stderr, "oq: error: program arguments given, but the program defines no main() to take them "

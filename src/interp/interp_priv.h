@@ -37,6 +37,8 @@ typedef struct Program {
   int host_loops;           /* host loops running (across calls): outside them, each finished
                                statement submits the batched GPU launches (exec_block) */
   RunNotes notes;
+  const char *stack_low;    /* the lowest address the host thread's stack may reach, less a
+                               margin (interp_run; NULL: unknown): calls stop there */
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */
