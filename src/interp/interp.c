@@ -21,6 +21,9 @@
    (fibers of 1 MiB stacks) allow KERNEL_CALL_DEPTH nested calls. Without the stack's
    bounds, HOST_CALL_DEPTH calls. */
 #define STACK_MARGIN (256 * 1024)
+/* A range has at most this many elements (a loop over more never ends anyway); the count of
+   1..1e30 would not fit an int64. */
+#define MAX_RANGE ((int64_t)1 << 62)
 #define KERNEL_CALL_DEPTH 64
 #define HOST_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
@@ -144,10 +147,12 @@ static inline bool is_intlike(Value v) { return v.kind == V_INT || v.kind == V_B
 static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
   if (is_intlike(a) && is_intlike(b)) {
     int64_t x = a.i, y = b.i;
+    /* ints wrap around (two's complement, docs/language.md): unsigned arithmetic, no UB */
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
     switch (op) {
-    case OP_ADD: *out = v_int(x + y); return true;
-    case OP_SUB: *out = v_int(x - y); return true;
-    case OP_MUL: case OP_EMUL: *out = v_int(x * y); return true;
+    case OP_ADD: *out = v_int((int64_t)(ux + uy)); return true;
+    case OP_SUB: *out = v_int((int64_t)(ux - uy)); return true;
+    case OP_MUL: case OP_EMUL: *out = v_int((int64_t)(ux * uy)); return true;
     case OP_DIV: case OP_EDIV: *out = v_scalar((double)x / (double)y); return true;
     default:
       if (!op_is_comparison(op)) return false;
@@ -182,6 +187,13 @@ static Value binary(Op op, Value a, Value b, SrcLoc loc) {
   return rt_binary(op, a, b, loc);
 }
 
+/* Inside a kernel an int is an int32 (as compiled kernels hold it): an int result wraps to
+   32 bits, so that the interpreter computes what the CPU and the GPU compute. */
+static inline Value kernel_int(const Interp *I, Value r) {
+  if (I->thread && r.kind == V_INT) r.i = (int32_t)(uint32_t)(uint64_t)r.i;
+  return r;
+}
+
 static Value eval_binary(Interp *I, Node *n) {
   if (n->op == OP_AND || n->op == OP_OR) {
     Value a = eval(I, n->a);
@@ -195,7 +207,7 @@ static Value eval_binary(Interp *I, Node *n) {
   }
   Value a = eval(I, n->a);
   Value b = eval(I, n->b);
-  Value r = binary(n->op, a, b, n->loc);
+  Value r = kernel_int(I, binary(n->op, a, b, n->loc));
   val_release(a);
   val_release(b);
   return r;
@@ -203,7 +215,7 @@ static Value eval_binary(Interp *I, Node *n) {
 
 COLD static Value eval_unary(Interp *I, Node *n) {
   Value a = eval(I, n->a);
-  if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
+  if (n->op == OP_NEG && a.kind == V_INT) return kernel_int(I, v_int((int64_t)(0 - (uint64_t)a.i)));   /* wraps */
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
   if (n->op == OP_PLUS && v_is_num(a)) return a;
   host_reads(a, n->loc);
@@ -226,8 +238,15 @@ static RangeSpec range_spec(Interp *I, Node *n) {
     r.i0 = a.i;
     r.istep = s.i;
     if (!s.i) rt_error(n->loc, "range step is zero");
-    int64_t span = c.i - a.i;
-    r.count = (s.i > 0 ? span >= 0 : span <= 0) ? span / s.i + 1 : 0;
+    /* in unsigned arithmetic: the span of -2^62..2^62 does not fit an int64 */
+    bool up = s.i > 0;
+    if (up ? c.i < a.i : c.i > a.i) r.count = 0;
+    else {
+      uint64_t span = up ? (uint64_t)c.i - (uint64_t)a.i : (uint64_t)a.i - (uint64_t)c.i;
+      uint64_t step = up ? (uint64_t)s.i : 0 - (uint64_t)s.i;
+      uint64_t count = span / step + 1;   /* 0 after 2^64 - 1 + 1 */
+      r.count = count == 0 || count > (uint64_t)MAX_RANGE ? MAX_RANGE : (int64_t)count;
+    }
   } else {
     r.r0 = rt_to_real(a, n->a->loc);
     r.rstep = n->b ? rt_to_real(s, n->b->loc) : 1.0;
@@ -237,7 +256,7 @@ static RangeSpec range_spec(Interp *I, Node *n) {
        0..0.1..1 has 11 elements although 0.1 is not exact in float */
     double q = (end - r.r0) / r.rstep;
     double k = floor(q + fabs(q) * (rt_config.double_precision ? 1e-12 : 4e-7) + 1e-9);
-    r.count = k >= 0 ? (int64_t)k + 1 : 0;
+    r.count = k >= 0 ? (k < (double)MAX_RANGE ? (int64_t)k + 1 : MAX_RANGE) : 0;   /* k may be Inf */
     if (r.count > (int64_t)1 << 40) rt_error(n->loc, "range has too many elements");
   }
   val_release(a);
@@ -753,12 +772,13 @@ Value eval(Interp *I, Node *n) {
 static Value compound(Op op, Value old, Value v, SrcLoc loc) {
   if (is_intlike(old) && is_intlike(v) && (op == OP_DIV || op == OP_EDIV)) {
     if (!v.i) rt_error(loc, "integer division by zero");
+    if (v.i == -1) return v_int((int64_t)(0 - (uint64_t)old.i));   /* INT64_MIN / -1 wraps */
     return v_int(old.i / v.i);
   }
   if (is_intlike(old) && is_intlike(v) && (op == OP_POW || op == OP_EPOW) && v.i >= 0) {
-    int64_t r = 1;
-    for (int64_t k = 0; k < v.i && k < 64; k++) r *= old.i;
-    return v_int(r);
+    uint64_t r = 1;   /* wraps */
+    for (int64_t k = 0; k < v.i && k < 64; k++) r *= (uint64_t)old.i;
+    return v_int((int64_t)r);
   }
   return binary(op, old, v, loc);
 }
@@ -777,7 +797,7 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
       v = c;
     } else if (op != OP_NONE) {
       Value old = eval_ident(I, target);
-      Value r = compound(op, old, v, loc);
+      Value r = kernel_int(I, compound(op, old, v, loc));
       val_release(old);
       val_release(v);
       v = r;
