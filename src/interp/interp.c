@@ -677,6 +677,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
     result = collect_outputs(I, f, fr, site);
   }
   unbind_hoisted(fr, fi);
+  diag_set_where(site->loc);   /* back in the caller's statement */
   I->frame = saved.frame;
   I->func = saved.func;
   I->in_kernel = saved.in_kernel;
@@ -1167,6 +1168,7 @@ static void exec_loop(Interp *I, Node *n) {
 }
 
 static void exec(Interp *I, Node *n) {
+  diag_set_where(n->loc);   /* errors of the runtime without a location name this statement */
   switch (n->kind) {
   case N_EXPR: exec_expr_stmt(I, n->a); return;
   case N_ASSIGN: exec_assign(I, n); return;
