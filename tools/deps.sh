@@ -2,11 +2,14 @@
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
 # the development headers of libpng, libjpeg and libtiff. Quiet when everything is there.
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
+# `tools/deps.sh fuzz` (make fuzz, fuzz-build): also clang and its libFuzzer runtime.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
 
 APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev"
+FUZZ=""
+[ "${1:-}" = fuzz ] && FUZZ=1 && APT_PKGS="$APT_PKGS clang libclang-rt-14-dev"
 
 missing() {
   miss=""
@@ -20,6 +23,13 @@ missing() {
       miss="$miss $h"
     fi
   done
+  if [ -n "$FUZZ" ]; then   # libFuzzer links: clang and libclang-rt
+    if ! command -v clang >/dev/null 2>&1 ||
+       ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
+         clang -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1; then
+      miss="$miss clang-libfuzzer"
+    fi
+  fi
   printf '%s' "$miss"
 }
 

@@ -37,5 +37,8 @@ _Noreturn void rt_error(SrcLoc loc, const char *fmt, ...) __attribute__((format(
    runtime: "out of memory", "array too large"); the interpreter sets the statement it runs.
    Returns the previous one. */
 SrcLoc diag_set_where(SrcLoc loc);
+/* For the fuzzers (tools/fuzz/): fn is called after a run-time error is printed, instead of
+   exit(1); it must not return (it longjmps back to the harness). NULL: exit. */
+void diag_on_rt_error(void (*fn)(void));
 
 #endif
