@@ -49,6 +49,12 @@ test: deps build/oq build/obj/bench_oqrun.o
 	@bash tools/check_commits.sh
 	@bash tests/run.sh
 
+# What CI runs (.ci/run): the suite, the sanitized suite (interp and cpu), each fuzzer for
+# CI_FUZZ_SECONDS. About 60 minutes on 2 cores (docs/reliability.md).
+CI_FUZZ_SECONDS ?= 60
+test-ci: test asan fuzz-deps fuzz-build
+	@bash tools/fuzz/run.sh $(CI_FUZZ_SECONDS)
+
 demo: deps build/oq
 	@bash examples/demo.sh
 
@@ -95,8 +101,50 @@ uninstall:
 	rm -f $(BINDIR)/oq $(MANDIR)/oq.1
 	rm -rf $(DATADIR) $(DOCDIR)
 
+# `make asan`: build/asan/oq with AddressSanitizer and UBSan, and the suite (interp and cpu)
+# run with it; the kernels it compiles get the same sanitizers (OQ_KERNEL_CFLAGS). Any report
+# fails it; tools/lsan.supp lists the one-time allocations whose leaks are suppressed.
+# docs/reliability.md. `make fuzz`: the libFuzzer harnesses (tools/fuzz/, clang) for
+# FUZZ_SECONDS each; `make fuzz-build` only builds them.
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+ASAN_OBJ := $(SRC:src/%.c=build/asan/obj/%.o)
+
+build/asan/oq: $(ASAN_OBJ) $(IMAGES)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -o $@ $(ASAN_OBJ) $(LDLIBS)
+
+build/asan/obj/%.o: src/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
+
+asan: deps build/asan/oq
+	@bash tools/asan_suite.sh build/asan/oq
+
+FUZZ_SECONDS ?= 600
+FUZZ_CC ?= clang
+FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+FUZZ_SRC := $(filter-out src/cli/%,$(SRC))
+FUZZERS := build/fuzz/fuzz_front build/fuzz/fuzz_imread
+
+build/fuzz/fuzz_front: tools/fuzz/fuzz_front.c $(FUZZ_SRC) Makefile
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+
+# imread needs only the image readers and what they stand on
+FUZZ_IMG_SRC := src/runtime/rt_image.c src/runtime/rt_pnm.c src/runtime/rt_value.c src/base/diag.c src/base/arena.c src/base/config.c
+build/fuzz/fuzz_imread: tools/fuzz/fuzz_imread.c $(FUZZ_IMG_SRC) Makefile
+	@mkdir -p build/fuzz
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_IMG_SRC) $(LDLIBS)
+
+fuzz-build: $(FUZZERS)
+
+fuzz-deps:
+	@sh tools/deps.sh fuzz
+
+fuzz: fuzz-deps fuzz-build
+	@bash tools/fuzz/run.sh $(FUZZ_SECONDS)
+
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo examples bench bench-gpu install uninstall clean
--include $(OBJ:.o=.d)
+.PHONY: all deps test demo examples bench bench-gpu install uninstall clean asan fuzz fuzz-build fuzz-deps test-ci
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)

@@ -6,6 +6,7 @@
 # Without apt-get (or when the install fails) a missing numerical library is only reported:
 # the build does not need it, and its functions say which package to install.
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
+# `tools/deps.sh fuzz` (make fuzz, fuzz-build): also clang and its libFuzzer runtime.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
@@ -14,6 +15,8 @@ APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev"
 # run-time libraries loaded with dlopen (src/runtime/rt_fft.c, rt_linalg.c)
 LIB_PKGS="libfftw3-single3 libfftw3-double3 libopenblas0 liblapack3"
 LIBS="libfftw3f.so.3 libfftw3.so.3 libopenblas.so.0 liblapack.so.3"
+FUZZ=""
+[ "${1:-}" = fuzz ] && FUZZ=1 && APT_PKGS="$APT_PKGS clang libclang-rt-14-dev"
 
 missing() {
   miss=""
@@ -27,6 +30,13 @@ missing() {
       miss="$miss $h"
     fi
   done
+  if [ -n "$FUZZ" ]; then   # libFuzzer links: clang and libclang-rt
+    if ! command -v clang >/dev/null 2>&1 ||
+       ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
+         clang -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1; then
+      miss="$miss clang-libfuzzer"
+    fi
+  fi
   printf '%s' "$miss"
 }
 

@@ -12,9 +12,15 @@ void launch_spec_compiled(LaunchSpec *h, const KSpec *S) {
   for (int o = 0; o < h->nouts; o++) h->out_op[o] = S->out_op[o];
   h->small_launch = S->small_launch;
   h->nshared = S->facts.nshared;
+  /* a deep copy: the sites' texts live in the specialization's arena, which is freed once
+     the kernel is compiled, and the spec reports errors of every later launch */
   h->nsites = S->nsites;
-  h->sites = malloc((S->nsites + 1) * sizeof *h->sites);
-  memcpy(h->sites, S->sites, S->nsites * sizeof *h->sites);
+  h->sites = calloc(S->nsites + 1, sizeof *h->sites);
+  for (int i = 0; i < S->nsites; i++) {
+    h->sites[i] = S->sites[i];
+    h->sites[i].array = S->sites[i].array ? strdup(S->sites[i].array) : NULL;
+    h->sites[i].text = S->sites[i].text ? strdup(S->sites[i].text) : NULL;
+  }
   h->tr = S->tr;
 }
 

@@ -82,6 +82,7 @@ static void load_dev(OqDevConfig *d) {
 void config_load(void) {
   OqConfig *c = &loaded;
   c->cc = text("CC") ? text("CC") : "cc";
+  c->kernel_cflags = text("OQ_KERNEL_CFLAGS") ? text("OQ_KERNEL_CFLAGS") : "";
   const char *home = text("HOME");
   if (text("OQ_CACHE_DIR")) snprintf(c->cache_dir, sizeof c->cache_dir, "%s", text("OQ_CACHE_DIR"));
   else snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/openquasar", home ? home : "/tmp");

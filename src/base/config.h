@@ -42,6 +42,8 @@ typedef struct OqDevConfig {
 
 typedef struct OqConfig {
   const char *cc;           /* CC: the C compiler of CPU kernels ("cc") */
+  const char *kernel_cflags; /* OQ_KERNEL_CFLAGS: more options for that compiler, after ours
+                               ("": none); `make asan` passes the sanitizers */
   char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
   long long cache_max;      /* OQ_CACHE_MAX: bytes the kernel cache may hold before its least
                                recently used entries go, a number with K, M or G (1 GiB);

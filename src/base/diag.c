@@ -5,7 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int error_count;
+/* errors reported so far (the exit status); where rt_error says an error without a location
+   happened (diag_set_where) */
+static struct { int errors; SrcLoc where; void (*on_rt_error)(void); } diag;
 
 SrcFile *srcfile_from_string(const char *path, const char *text) {
   SrcFile *f = calloc(1, sizeof *f);
@@ -87,7 +89,7 @@ void diag_error(SrcLoc loc, const char *fmt, ...) {
   va_start(ap, fmt);
   diag_verror(loc, "error", fmt, ap);
   va_end(ap);
-  error_count++;
+  diag.errors++;
 }
 
 void diag_note(SrcLoc loc, const char *fmt, ...) {
@@ -97,12 +99,21 @@ void diag_note(SrcLoc loc, const char *fmt, ...) {
   va_end(ap);
 }
 
-int diag_error_count(void) { return error_count; }
+int diag_error_count(void) { return diag.errors; }
+
+SrcLoc diag_set_where(SrcLoc loc) {
+  SrcLoc was = diag.where;
+  diag.where = loc;
+  return was;
+}
 
 void rt_error(SrcLoc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  diag_verror(loc, "runtime error", fmt, ap);
+  diag_verror(loc.file ? loc : diag.where, "runtime error", fmt, ap);
   va_end(ap);
+  if (diag.on_rt_error) diag.on_rt_error();   /* does not return (a fuzzer's longjmp) */
   exit(1);
 }
+
+void diag_on_rt_error(void (*fn)(void)) { diag.on_rt_error = fn; }

@@ -33,5 +33,12 @@ int diag_error_count(void);
 /* Run-time errors: print "path:line:col: runtime error: message" with the source line and
    caret, then exit with status 1. Never returns. */
 _Noreturn void rt_error(SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Sets the location rt_error reports when it is given none (an allocation deep in the
+   runtime: "out of memory", "array too large"); the interpreter sets the statement it runs.
+   Returns the previous one. */
+SrcLoc diag_set_where(SrcLoc loc);
+/* For the fuzzers (tools/fuzz/): fn is called after a run-time error is printed, instead of
+   exit(1); it must not return (it longjmps back to the harness). NULL: exit. */
+void diag_on_rt_error(void (*fn)(void));
 
 #endif

@@ -6,6 +6,7 @@
    it. Arithmetic follows the interpreter: single-precision results are what double
    arithmetic rounded to float gives (libm in double, then rounded), ints are int32_t. */
 #include "codegen/emit.h"
+#include <math.h>
 
 static char *real_lit(Em *E, double x);
 static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at);
@@ -210,9 +211,15 @@ void em_find_konst(Em *E, FSpec *f) {
 
 static char *real_lit(Em *E, double x) {
   if (x != x) return "((oq_real)NAN)";
-  if (x > 1e308 * 10) return "((oq_real)INFINITY)";
-  if (x < -1e308 * 10) return "(-(oq_real)INFINITY)";
+  if (isinf(x)) return x > 0 ? "((oq_real)INFINITY)" : "(-(oq_real)INFINITY)";
   return em_sf(E, "((oq_real)%.17g)", x);
+}
+
+/* An imaginary literal's coefficient (1e999i is Inf i; %.17g would print "inf"). */
+static char *imag_lit(Em *E, double x) {
+  if (x != x) return "oq_mkc(0, NAN)";
+  if (isinf(x)) return x > 0 ? "oq_mkc(0, INFINITY)" : "oq_mkc(0, -INFINITY)";
+  return em_sf(E, "oq_mkc(0, %.17g)", x);
 }
 
 /* e (of type from) converted to the number class `to` as the interpreter converts. */
@@ -882,7 +889,7 @@ static char *ex_node(Em *E, Node *n) {
   switch (n->kind) {
   case N_INT: return em_sf(E, "%lld", (long long)n->ival);
   case N_REAL: return real_lit(E, n->rval);
-  case N_IMAG: return em_sf(E, "oq_mkc(0, %.17g)", n->rval);
+  case N_IMAG: return imag_lit(E, n->rval);
   case N_IDENT: return em_ex_ident(E, n);
   case N_UNARY: return ex_unary(E, n);
   case N_BINARY: return ex_binary(E, n);

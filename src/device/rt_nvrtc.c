@@ -156,26 +156,6 @@ static bool pick_target(const char *arch, char *opt, size_t n) {
   return cubin;
 }
 
-/* ---- the disk cache ---- */
-
-/* The whole file, with a NUL after it (PTX must end in one); NULL if unreadable or empty. */
-static void *read_all(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  char *buf = NULL;
-  long len = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1;
-  if (len > 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = malloc((size_t)len + 1)) &&
-      fread(buf, 1, (size_t)len, f) == (size_t)len) {
-    buf[len] = 0;
-    *size = (size_t)len;
-  } else {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  return buf;
-}
-
 /* ---- compiling ---- */
 
 _Noreturn static void nv_fail(nvrtcResult r, const char *what, const char *name, SrcLoc loc) {
@@ -230,7 +210,8 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   snprintf(dir, sizeof dir, "%s", rt_cache_dir());
   snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
-  if ((*image = read_all(path, size))) {
+  CacheCheck check;   /* a bad (unsealed) image is removed and compiled again (rt_cache.h) */
+  if ((*image = rt_cache_read_sealed(path, h1, size, &check))) {
     cuda_stats.cache_hits++;
     rt_cache_hit(path);
     return true;
@@ -249,6 +230,6 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
   *image = program_image(prog, cubin, size, program_name, loc);
   nv.DestroyProgram(&prog);
-  rt_cache_write(path, *image, *size, RT_CACHE_ENTRY);   /* a failure only costs a recompilation later */
+  rt_cache_write_sealed(path, *image, *size, h1);   /* a failure only costs a recompilation later */
   return true;
 }

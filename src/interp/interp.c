@@ -3,6 +3,10 @@
    takes a fast path before falling back to the runtime library (rt_binary). */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "interp/interp_priv.h"
@@ -12,7 +16,17 @@
 #include "interp/parloop.h"
 #include "interp/arrayexpr.h"
 
-#define MAX_CALL_DEPTH 2000
+/* Recursion in host code is bounded by the thread's real stack (docs/language.md,
+   "Recursion"): a call is refused when fewer than STACK_MARGIN bytes are left, so that the
+   deepest work between two calls (a built-in, an error message) still fits. Kernel threads
+   (fibers of 1 MiB stacks) allow KERNEL_CALL_DEPTH nested calls. Without the stack's
+   bounds, HOST_CALL_DEPTH calls. */
+#define STACK_MARGIN (256 * 1024)
+/* A range has at most this many elements (a loop over more never ends anyway); the count of
+   1..1e30 would not fit an int64. */
+#define MAX_RANGE ((int64_t)1 << 62)
+#define KERNEL_CALL_DEPTH 64
+#define HOST_CALL_DEPTH 2000
 #define COLD __attribute__((noinline))
 
 static void exec(Interp *I, Node *n);
@@ -136,10 +150,12 @@ static inline bool is_intlike(Value v) { return v.kind == V_INT || v.kind == V_B
 static inline bool arith_fast(Op op, Value a, Value b, Value *out) {
   if (is_intlike(a) && is_intlike(b)) {
     int64_t x = a.i, y = b.i;
+    /* ints wrap around (two's complement, docs/language.md): unsigned arithmetic, no UB */
+    uint64_t ux = (uint64_t)x, uy = (uint64_t)y;
     switch (op) {
-    case OP_ADD: *out = v_int(x + y); return true;
-    case OP_SUB: *out = v_int(x - y); return true;
-    case OP_MUL: case OP_EMUL: *out = v_int(x * y); return true;
+    case OP_ADD: *out = v_int((int64_t)(ux + uy)); return true;
+    case OP_SUB: *out = v_int((int64_t)(ux - uy)); return true;
+    case OP_MUL: case OP_EMUL: *out = v_int((int64_t)(ux * uy)); return true;
     case OP_DIV: case OP_EDIV: *out = v_scalar((double)x / (double)y); return true;
     default:
       if (!op_is_comparison(op)) return false;
@@ -197,6 +213,13 @@ static Value binary(Op op, Value a, Value b, SrcLoc loc) {
   return r;
 }
 
+/* Inside a kernel an int is an int32 (as compiled kernels hold it): an int result wraps to
+   32 bits, so that the interpreter computes what the CPU and the GPU compute. */
+static inline Value kernel_int(const Interp *I, Value r) {
+  if (I->thread && r.kind == V_INT) r.i = (int32_t)(uint32_t)(uint64_t)r.i;
+  return r;
+}
+
 static Value eval_binary(Interp *I, Node *n) {
   if (n->op == OP_AND || n->op == OP_OR) {
     Value a = eval(I, n->a);
@@ -212,7 +235,7 @@ static Value eval_binary(Interp *I, Node *n) {
   Value b = eval(I, n->b);
   Value r = v_none();
   if (n->op == OP_MUL && a.kind == V_ARRAY && b.kind == V_ARRAY) r = numlib_matmul(I, a, b, n->loc);   /* GEMM */
-  if (r.kind == V_NONE) r = binary(n->op, a, b, n->loc);
+  if (r.kind == V_NONE) r = kernel_int(I, binary(n->op, a, b, n->loc));
   val_release(a);
   val_release(b);
   return r;
@@ -220,7 +243,7 @@ static Value eval_binary(Interp *I, Node *n) {
 
 COLD static Value eval_unary(Interp *I, Node *n) {
   Value a = eval(I, n->a);
-  if (n->op == OP_NEG && a.kind == V_INT) return v_int(-a.i);
+  if (n->op == OP_NEG && a.kind == V_INT) return kernel_int(I, v_int((int64_t)(0 - (uint64_t)a.i)));   /* wraps */
   if (n->op == OP_NEG && a.kind == V_SCALAR) return v_scalar(-a.s);
   if (n->op == OP_PLUS && v_is_num(a)) return a;
   double t0 = prof_on() ? rt_now_ms() : 0;
@@ -243,8 +266,15 @@ RangeSpec range_spec(Interp *I, Node *n) {
     r.i0 = a.i;
     r.istep = s.i;
     if (!s.i) rt_error(n->loc, "range step is zero");
-    int64_t span = c.i - a.i;
-    r.count = (s.i > 0 ? span >= 0 : span <= 0) ? span / s.i + 1 : 0;
+    /* in unsigned arithmetic: the span of -2^62..2^62 does not fit an int64 */
+    bool up = s.i > 0;
+    if (up ? c.i < a.i : c.i > a.i) r.count = 0;
+    else {
+      uint64_t span = up ? (uint64_t)c.i - (uint64_t)a.i : (uint64_t)a.i - (uint64_t)c.i;
+      uint64_t step = up ? (uint64_t)s.i : 0 - (uint64_t)s.i;
+      uint64_t count = span / step + 1;   /* 0 after 2^64 - 1 + 1 */
+      r.count = count == 0 || count > (uint64_t)MAX_RANGE ? MAX_RANGE : (int64_t)count;
+    }
   } else {
     r.r0 = rt_to_real(a, n->a->loc);
     r.rstep = n->b ? rt_to_real(s, n->b->loc) : 1.0;
@@ -254,7 +284,7 @@ RangeSpec range_spec(Interp *I, Node *n) {
        0..0.1..1 has 11 elements although 0.1 is not exact in float */
     double q = (end - r.r0) / r.rstep;
     double k = floor(q + fabs(q) * (rt_config.double_precision ? 1e-12 : 4e-7) + 1e-9);
-    r.count = k >= 0 ? (int64_t)k + 1 : 0;
+    r.count = k >= 0 ? (k < (double)MAX_RANGE ? (int64_t)k + 1 : MAX_RANGE) : 0;   /* k may be Inf */
     if (r.count > (int64_t)1 << 40) rt_error(n->loc, "range has too many elements");
   }
   val_release(a);
@@ -667,12 +697,56 @@ static Value collect_outputs(Interp *I, Func *f, Frame *fr, Node *site) {
   return t;
 }
 
+/* Whether one more call would come too near the end of the stack. */
+static bool call_too_deep(const Interp *I) {
+  if (I->thread) return I->depth >= KERNEL_CALL_DEPTH;
+  const char *low = I->prog->stack_low;
+  if (!low) return I->depth >= HOST_CALL_DEPTH;
+  char here;
+  return &here < low;   /* the stack grows down (x86-64, AArch64) */
+}
+
+/* The main thread's stack grows on demand up to the soft RLIMIT_STACK, read when it grows:
+   raising the soft limit (up to 8 times, at most MAIN_STACK_MOST, never past the hard limit)
+   lets host code recurse 10000 deep at the default 8 MiB. The kernel leaves at least 128 MiB
+   below the stack free, so the stack has room to grow there. */
+#define MAIN_STACK_MOST (64LL << 20)
+#define UNKNOWN_STACK ((size_t)1 << 30)   /* a stack without a limit: use this much */
+static void raise_main_stack(void) {
+  struct rlimit r;
+  if (getpid() != (pid_t)syscall(SYS_gettid) || getrlimit(RLIMIT_STACK, &r) != 0 ||
+      r.rlim_cur == RLIM_INFINITY || (long long)r.rlim_cur >= MAIN_STACK_MOST)
+    return;
+  rlim_t want = r.rlim_cur * 8 < (rlim_t)MAIN_STACK_MOST ? r.rlim_cur * 8 : (rlim_t)MAIN_STACK_MOST;
+  if (r.rlim_max != RLIM_INFINITY && want > r.rlim_max) want = r.rlim_max;
+  if (want <= r.rlim_cur) return;
+  r.rlim_cur = want;
+  setrlimit(RLIMIT_STACK, &r);   /* failing leaves the limit as it was */
+}
+
+/* The lowest address the calling thread's stack may reach before a call is refused, from
+   the stack's real bounds (the main thread's follow `ulimit -s`); NULL when unknown. */
+static const char *stack_low_bound(void) {
+  raise_main_stack();
+  pthread_attr_t a;
+  void *addr;
+  size_t size;
+  if (pthread_getattr_np(pthread_self(), &a) != 0) return NULL;
+  int r = pthread_attr_getstack(&a, &addr, &size);
+  pthread_attr_destroy(&a);
+  if (r != 0 || size < 2 * STACK_MARGIN) return NULL;
+  if (size > UNKNOWN_STACK)   /* `ulimit -s unlimited`: UNKNOWN_STACK below this frame */
+    return (const char *)__builtin_frame_address(0) - UNKNOWN_STACK;
+  return (const char *)addr + STACK_MARGIN;
+}
+
 /* Calls a user function. `preset`: a frame the kernel launcher filled already. */
 Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame *preset) {
   Func *f = c->func;
   FuncInfo *fi = func_info(f);
-  if (I->depth >= (I->thread ? 64 : MAX_CALL_DEPTH))
-    rt_error(site->loc, "call depth limit reached in '%s' (runaway recursion?)", callable_name(c));
+  if (call_too_deep(I))
+    rt_error(site->loc, "call depth limit reached in '%s' after %d nested calls: the stack is nearly full "
+             "(runaway recursion? `ulimit -s` raises the limit)", callable_name(c), I->depth);
   Frame *fr = preset ? preset : frame_new(fi->nslots, c->env);
   if (!preset) bind_params(I, c, fr, argc, argv, site);
   Interp saved = *I;
@@ -690,6 +764,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
     result = collect_outputs(I, f, fr, site);
   }
   unbind_hoisted(fr, fi);
+  diag_set_where(site->loc);   /* back in the caller's statement */
   I->frame = saved.frame;
   I->func = saved.func;
   I->in_kernel = saved.in_kernel;
@@ -809,12 +884,13 @@ Value eval(Interp *I, Node *n) {
 static Value compound(Op op, Value old, Value v, SrcLoc loc) {
   if (is_intlike(old) && is_intlike(v) && (op == OP_DIV || op == OP_EDIV)) {
     if (!v.i) rt_error(loc, "integer division by zero");
+    if (v.i == -1) return v_int((int64_t)(0 - (uint64_t)old.i));   /* INT64_MIN / -1 wraps */
     return v_int(old.i / v.i);
   }
   if (is_intlike(old) && is_intlike(v) && (op == OP_POW || op == OP_EPOW) && v.i >= 0) {
-    int64_t r = 1;
-    for (int64_t k = 0; k < v.i && k < 64; k++) r *= old.i;
-    return v_int(r);
+    uint64_t r = 1;   /* wraps */
+    for (int64_t k = 0; k < v.i && k < 64; k++) r *= (uint64_t)old.i;
+    return v_int((int64_t)r);
   }
   return binary(op, old, v, loc);
 }
@@ -846,7 +922,7 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
       v = c;
     } else if (op != OP_NONE) {
       Value old = eval_ident(I, target);
-      Value r = compound(op, old, v, loc);
+      Value r = kernel_int(I, compound(op, old, v, loc));
       val_release(old);
       val_release(v);
       v = r;
@@ -1285,6 +1361,7 @@ static void exec_loop(Interp *I, Node *n) {
 }
 
 static void exec(Interp *I, Node *n) {
+  diag_set_where(n->loc);   /* errors of the runtime without a location name this statement */
   switch (n->kind) {
   case N_EXPR: exec_expr_stmt(I, n->a); return;
   case N_ASSIGN: exec_assign(I, n); return;
@@ -1343,8 +1420,18 @@ void exec_block(Interp *I, NodeList *body) {
 
 /* ---- entry points ---- */
 
+/* `make asan`: the program and what its frames hold live until exit (nothing frees them: the
+   process ends), so LeakSanitizer takes them as reachable, and reports only what is lost. */
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/lsan_interface.h>
+#define LIVES_UNTIL_EXIT(p) __lsan_ignore_object(p)
+#else
+#define LIVES_UNTIL_EXIT(p) (void)(p)
+#endif
+
 static Program *program_new(Arena *arena, Node *root) {
   Program *P = calloc(1, sizeof *P);
+  LIVES_UNTIL_EXIT(P);
   P->arena = arena;
   P->root = root;
   return P;
@@ -1401,6 +1488,7 @@ static void run_main(Interp *I, Program *P, Func *main_fn, const InterpOptions *
 
 int interp_run(Program *P, const InterpOptions *opt) {
   P->opt = opt;
+  P->stack_low = stack_low_bound();
   Func *main_fn = find_main(P);
   if (opt->nargs && !main_fn) {
     fprintf(stderr, "oq: error: program arguments given, but the program defines no main() to take them "

@@ -74,12 +74,20 @@ struct KernelThread {
 /* ---- block sizes (the oracle's: plan.c, plan_blocks) ---- */
 
 /* Reads a size: a number, or a vector of numbers. Returns the count. */
+/* One dimension of a launch or block size: a finite number below 2^62 (a NaN or a huge
+   value converted to int64 is undefined behaviour, and wraps in practice). Negative sizes
+   are refused by the callers with their own message. */
+static int64_t launch_extent(double x, const char *what, SrcLoc loc) {
+  if (!(x > -0x1p62 && x < 0x1p62)) rt_error(loc, "%s: the dimension %g is not a size", what, x);
+  return (int64_t)x;
+}
+
 static int read_dims(Value v, int64_t *dims, const char *what, SrcLoc loc) {
   if (v_is_real(v)) { dims[0] = rt_to_int(v, loc); return 1; }
   if (v.kind != V_ARRAY || v.arr->rank != 1 || v.arr->numel < 1 || v.arr->numel > OQ_MAX_RANK)
     rt_error(loc, "%s must be a number or a vector of at most %d numbers, not a %s", what,
              OQ_MAX_RANK, rt_kind_name(v));
-  for (int64_t i = 0; i < v.arr->numel; i++) dims[i] = (int64_t)arr_load(v.arr, i);
+  for (int64_t i = 0; i < v.arr->numel; i++) dims[i] = launch_extent(arr_load(v.arr, i), what, loc);
   return (int)v.arr->numel;
 }
 
@@ -471,15 +479,20 @@ static void parse_launch_size(Launch *L, Value spec, SrcLoc loc) {
     L->D = (int)spec.arr->dims[1];
     if (L->D > OQ_MAX_RANK) rt_error(loc, "parallel_do: too many dimensions");
     for (int d = 0; d < L->D; d++) {
-      L->dims[d] = (int64_t)arr_load(spec.arr, d);
-      L->blk[d] = (int64_t)arr_load(spec.arr, L->D + d);
+      L->dims[d] = launch_extent(arr_load(spec.arr, d), "parallel_do's data size", loc);
+      L->blk[d] = launch_extent(arr_load(spec.arr, L->D + d), "parallel_do's block size", loc);
       if (L->blk[d] < 1) rt_error(loc, "parallel_do: block dimensions must be positive");
     }
   } else {
     L->D = read_dims(spec, L->dims, "parallel_do's data size", loc);
   }
-  for (int d = 0; d < L->D; d++)
+  int64_t total = 1;
+  for (int d = 0; d < L->D; d++) {
     if (L->dims[d] < 0) rt_error(loc, "parallel_do: negative data size");
+    /* the positions are counted in int64 everywhere (here, the back ends, the GPU grid) */
+    if (__builtin_mul_overflow(total, L->dims[d], &total))
+      rt_error(loc, "parallel_do: the launch has more than 2^63 positions (dimensions multiply past int64)");
+  }
 }
 
 /* The dimensions a special parameter's declared type holds: 1 for int/scalar, N for

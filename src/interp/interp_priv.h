@@ -40,6 +40,8 @@ typedef struct Program {
   RunNotes notes;
   struct NumLib *num;       /* numerical libraries, plans, handles (interp_numlib.c); NULL
                                until the first call needs them */
+  const char *stack_low;    /* the lowest address the host thread's stack may reach, less a
+                               margin (interp_run; NULL: unknown): calls stop there */
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */

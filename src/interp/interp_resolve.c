@@ -399,6 +399,10 @@ static void resolve_assign(Resolver *R, Node *n) {
     if (t->kind != N_IDENT && t->kind != N_INDEX && t->kind != N_FIELD)
       diag_error(t->loc, "cannot assign to this expression");
     resolve_expr(R, t);
+    if (t->kind == N_IDENT && t->depth > 0 && R->scope->func->kind == FK_KERNEL)
+      /* its threads would race on the one variable, and a GPU cannot write host memory */
+      diag_error(t->loc, "a kernel cannot assign '%s', a variable of the enclosing function: pass an "
+                 "array and write its elements, or declare a kernel output", t->name);
     if (t->kind == N_IDENT && t->depth == 0 && t->slot >= 0) {
       Func *f = R->scope->func;
       for (int o = 0; o < f->nouts; o++)

@@ -17,7 +17,7 @@
 #include <time.h>
 
 /* A temporary file this old is left over from a process that died while compiling. */
-#define CACHE_STALE_S 3600
+#define CACHE_STALE_S 900
 /* A write prunes the cache when it was last pruned this long ago (or never): a stat per
    kernel compiled, a scan of the folder at most this often. */
 #define CACHE_PRUNE_EVERY_S 600

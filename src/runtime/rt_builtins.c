@@ -681,7 +681,9 @@ BUILTIN(pos2ind) {
   int nd = int_list("pos2ind", argv[0], dims, loc), np = int_list("pos2ind", argv[1], pos, loc);
   int n = nd > np ? nd : np;
   int64_t ind = 0;
-  for (int k = 0; k < n; k++) ind = ind * (k < nd ? dims[k] : 1) + (k < np ? pos[k] : 0);
+  /* wraps like every int operation (docs/language.md): unsigned arithmetic, no UB */
+  for (int k = 0; k < n; k++)
+    ind = (int64_t)((uint64_t)ind * (uint64_t)(k < nd ? dims[k] : 1) + (uint64_t)(k < np ? pos[k] : 0));
   return v_int(ind);
 }
 

@@ -39,4 +39,24 @@ bool rt_cache_write(const char *path, const void *data, size_t size, RtCacheFile
    the least-recently-used order (cache_admin.h). */
 void rt_cache_hit(const char *path);
 
+/* Sealed entries. A file the program loads (a C kernel's shared object, a CUDA image) ends
+   in a seal of RT_CACHE_SEAL_BYTES: a magic word, the key the entry's name was made from,
+   and the size and hash of the bytes before it. A reader checks the seal before it uses the
+   file, so that a truncated file (a full disk, a crash of another machine sharing the
+   folder), a flipped byte or another entry's file under this name is never loaded: such an
+   entry is removed and built again. (ELF loaders ignore bytes after the last section.) */
+#define RT_CACHE_SEAL_BYTES 32
+typedef enum { CACHE_MISSING, CACHE_GOOD, CACHE_BAD } CacheCheck;
+
+/* Appends the seal for key to the finished file at path (a temporary, before
+   rt_cache_publish); false (errno set) on failure. */
+bool rt_cache_seal(const char *path, uint64_t key);
+/* Whether the entry at path is there and sealed for key; a bad one is removed. */
+CacheCheck rt_cache_check(const char *path, uint64_t key);
+/* rt_cache_write of the size bytes at data followed by their seal. */
+bool rt_cache_write_sealed(const char *path, const void *data, size_t size, uint64_t key);
+/* The bytes of a sealed entry (without its seal, a NUL after them), *size set; NULL when the
+   entry is missing or bad (removed). The caller frees the result. */
+void *rt_cache_read_sealed(const char *path, uint64_t key, size_t *size, CacheCheck *check);
+
 #endif

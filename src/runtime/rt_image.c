@@ -403,6 +403,27 @@ static bool tiff_dir_complete(Img *m) {
   return end <= (uint64_t)st.st_size;
 }
 
+/* No compression of TIFF expands its data more than this (deflate 1032:1, LZW below 1400:1,
+   PackBits 64:1), but JPEG may (a block of one color takes a few bits). */
+#define TIFF_MOST_RATIO 4096
+#define TIFF_MOST_RATIO_JPEG 65536
+
+/* Whether the file can hold the image its header claims: the pixels' bytes at most the
+   file's size times the best ratio of its compression. A 245-byte file that claims 2^31
+   pixels is refused before anything is allocated for them. */
+static bool tiff_size_plausible(Img *m, uint32_t w, uint32_t h, uint16_t bps, uint16_t spp) {
+  uint16_t comp = COMPRESSION_NONE;
+  TIFFGetFieldDefaulted(m->tif, TIFFTAG_COMPRESSION, &comp);
+  struct stat st;
+  if (fstat(fileno(m->fp), &st) != 0) return true;   /* the decoder finds out */
+  double ratio = comp == COMPRESSION_NONE ? 1 : comp == COMPRESSION_JPEG || comp == COMPRESSION_OJPEG
+               ? TIFF_MOST_RATIO_JPEG : TIFF_MOST_RATIO;
+  double bytes = (double)w * h * (spp ? spp : 1) * (bps ? bps : 1) / 8;
+  if (bytes <= ((double)st.st_size + 1024) * ratio) return true;
+  return fail(m, "cannot decode '%s' (TIFF): it claims %u x %u pixels, more than its %lld bytes can hold",
+              m->path, (unsigned)w, (unsigned)h, (long long)st.st_size);
+}
+
 static bool read_tiff(Img *m) {
   tiff_begin(m);
   m->tif = tiff_open(m, "rm");
@@ -418,8 +439,9 @@ static bool read_tiff(Img *m) {
   TIFFGetField(m->tif, TIFFTAG_PHOTOMETRIC, &photo);
   if (!tiff_dir_complete(m))
     return fail(m, "cannot decode '%s' (TIFF): the file ends inside its directory", m->path);
+  if (!size_ok(m, h, w) || !tiff_size_plausible(m, w, h, bps, spp)) return false;
   if (tiff_is_plain(m->tif, photo, bps, spp)) return tiff_read_plain(m, w, h, photo, bps, spp);
-  return size_ok(m, h, w) && tiff_read_rgba(m, w, h, photo);
+  return tiff_read_rgba(m, w, h, photo);
 }
 
 static bool read_any(Img *m) {

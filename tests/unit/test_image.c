@@ -762,6 +762,10 @@ static void too_large(void) {
   unsigned char d[1] = {0};
   save_tiff(tmp("huge.tif"), &(HandTiff){false, 70000, 70000, 8, 1, 1, d, 1, false});
   err_case("TIFF over 2^31 pixels", do_read, tmp("huge.tif"), "huge.tif", "too large");
+  /* issue 23: 40000 x 40000 pixels in a file of 200 bytes: refused before allocating 6 GB */
+  save_tiff(tmp("claims.tif"), &(HandTiff){false, 40000, 40000, 8, 1, 1, d, 1, false});
+  err_case("TIFF claiming more pixels than its bytes hold", do_read, tmp("claims.tif"), "claims.tif",
+           "bytes can hold");
 }
 
 /* A PNG with one byte of image data flipped: a CRC error. */

@@ -82,14 +82,16 @@ static char *read_file_head(const char *path, int max_lines) {
 static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
   const char *dir = rt_cache_dir();
   char cmd_id[512];
-  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL);
+  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL,
+           config()->kernel_cflags);
   uint64_t h = rt_hash(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src, strlen(src));
   char so[4200], csrc[4200], err[4200], tso[4400], terr[4400];
   snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
   snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
   snprintf(err, sizeof err, "%s/oqk_%016llx.err", dir, (unsigned long long)h);   /* never kept */
   *cached = false;
-  void *lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+  /* only a sealed entry is loaded (rt_cache.h): a bad one is removed and built again */
+  void *lib = rt_cache_check(so, h) == CACHE_GOOD ? dlopen(so, RTLD_NOW | RTLD_LOCAL) : NULL;
   if (lib) {
     rt_cache_hit(so);
     *cached = true;
@@ -99,9 +101,10 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
   rt_cache_temp(terr, sizeof terr, err);
   if (!rt_cache_write(csrc, src, strlen(src), RT_CACHE_PART))
     rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
-  size_t clen = strlen(compiler()) + strlen(csrc) + strlen(tso) + strlen(terr) + 200;
+  size_t clen = strlen(compiler()) + strlen(config()->kernel_cflags) + strlen(csrc) + strlen(tso) + strlen(terr) + 200;
   char *cmd = malloc(clen);
-  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " -o '%s' '%s' -lm 2>'%s' >&2", compiler(), tso, csrc, terr);
+  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " %s -o '%s' '%s' -lm 2>'%s' >&2", compiler(), config()->kernel_cflags,
+           tso, csrc, terr);
   prof_progress(kname, "cpu");
   int st = system(cmd);
   prof_progress_done();
@@ -115,6 +118,11 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
              *msg ? ":\n" : "", msg);
   }
   unlink(terr);
+  if (!rt_cache_seal(tso, h)) {
+    int err = errno;
+    unlink(tso);
+    rt_error(loc, "kernel '%s': cannot write %s: %s", kname, tso, strerror(err));
+  }
   if (!rt_cache_publish(tso, so, RT_CACHE_ENTRY)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
   lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
   if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());

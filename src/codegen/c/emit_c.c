@@ -714,8 +714,9 @@ static const char *const helpers_c =
   "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
   "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
   "#if defined(__x86_64__)\n#include <immintrin.h>\n"
-  "static inline int64_t oq_cvttf(float x) { return _mm_cvttss_si64(_mm_set_ss(x)); }\n"
-  "static inline int64_t oq_cvttd(double x) { return _mm_cvttsd_si64(_mm_set_sd(x)); }\n"
+  /* in asm: GCC folds the intrinsics of a constant like a C cast, NaN to 0 (issue 23) */
+  "static inline int64_t oq_cvttf(float x) { int64_t r; __asm__(\"cvttss2si %1, %0\" : \"=r\"(r) : \"x\"(x)); return r; }\n"
+  "static inline int64_t oq_cvttd(double x) { int64_t r; __asm__(\"cvttsd2si %1, %0\" : \"=r\"(r) : \"x\"(x)); return r; }\n"
   "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n#endif\n"
   "static inline double _Complex oq_cpow(double _Complex z, double _Complex w) {\n"
   "  double e = creal(w);\n"

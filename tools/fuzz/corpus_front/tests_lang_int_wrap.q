@@ -1,0 +1,41 @@
+% issue 23, finding 6: int arithmetic wraps around like two's complement (docs/language.md,
+% "Integers"): 64 bits in host code, 32 in kernels, on every back end. The references are
+% closed forms (2^63 wraps to -2^63, 2^64 to 0), not the operators under test.
+a = 9223372036854775807
+assert(a + 1 == -a - 1)
+m = -a - 1
+assert(-m == m)
+assert(m - 1 == a)
+assert(a * 2 == -2)
+j = m
+j /= -1
+assert(j == m)
+j = 2
+j ^= 63
+assert(j == m)
+j = 2
+j ^= 64
+assert(j == 0)
+j = -3
+j ^= 3
+assert(j == -27)
+assert(pos2ind([4, 2^62], [2, 0]) == m)
+
+% kernels hold ints in 32 bits: n + pos + 1 passes 2^31 - 1 for pos = 1 (as on the GPU)
+y = zeros(2)
+function [] = __kernel__ k(y : vec, n : int, pos : int)
+  x = n + pos
+  y[pos] = x + 1 > 0 ? 1 : -1
+  q = -(n + 2)
+  y[pos] = q < 0 ? y[pos] : y[pos] * 10
+end
+parallel_do(2, y, 2147483646, k)
+assert(y[0] == 1)
+assert(y[1] == -1)
+% a range whose span does not fit an int64 is empty or counted without overflow
+cnt = 0
+for i = m..m
+  cnt += 1
+end
+assert(cnt == 1)
+print("ok")
