@@ -22,14 +22,27 @@ endif
 OBJ := $(SRC:src/%.c=build/obj/%.o)
 # A stamp per image setting, so that switching it relinks build/oq.
 IMAGES := build/obj/images-$(if $(filter 1,$(NO_IMAGES)),off,on)
+# TinyCC builds CPU kernels in milliseconds at their first launch (src/backend/cpu/cpu_tcc.c)
+# where libtcc-dev is installed; without it, kernels wait for the C compiler. NO_TCC=1: never.
+HAVE_TCC := $(if $(filter 1,$(NO_TCC)),,$(wildcard /usr/include/libtcc.h))
+TCC := build/obj/tcc-$(if $(HAVE_TCC),on,off)
+ifneq ($(HAVE_TCC),)
+build/obj/backend/cpu/cpu_tcc.o: CFLAGS += -DOQ_HAVE_LIBTCC
+LDLIBS := -ltcc $(LDLIBS)
+endif
+build/obj/backend/cpu/cpu_tcc.o: $(TCC)
 
 all: build/oq
 
-build/oq: $(OBJ) $(IMAGES)
+build/oq: $(OBJ) $(IMAGES) $(TCC)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
 
 $(IMAGES): | build/obj
 	rm -f build/obj/images-*
+	touch $@
+
+$(TCC): | build/obj
+	rm -f build/obj/tcc-*
 	touch $@
 
 build/obj/%.o: src/%.c Makefile | build/obj
