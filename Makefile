@@ -71,6 +71,10 @@ examples: deps build/oq
 bench: build/oq
 	@bash bench/run.sh
 
+# cold and warm start of every example (empty / warm kernel cache); OLD=path/to/oq compares
+bench-cold: build/oq
+	@bash bench/coldstart.sh $(OLD)
+
 # The run-time as a library (everything but the command line, src/cli), for programs that embed oq: the GPU
 # benchmarks link it with nvcc (bench/gpu: `make bench-gpu` builds and runs them).
 build/liboq.a: $(filter-out build/obj/cli/%,$(OBJ))
