@@ -2,7 +2,8 @@
 # tests/run.sh: every test of OpenQuasar, as `make test` runs it (with build/oq built).
 #
 # Groups, in this order:
-#   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist; each
+#   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist (and
+#                  the image, examples, cuda, fuzz-run and editors suites); each
 #                  ends with a line `N passed, N failed`, whose counts are added here
 #   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
@@ -16,8 +17,9 @@
 # plus the pseudo-target cudacheck when NVRTC is installed (lang, seeds_run and cpu on the CPU
 # with OQ_CUDA_CHECK=1: every kernel's CUDA source must compile with NVRTC for sm_90),
 # with `timeout $OQ_TEST_TIMEOUT` (default 120 s) per program. One line per failure with the
-# reason and the first lines of output, one summary line per group, and as the LAST line
-# exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
+# reason and the first lines of output, one summary line per group as the group finishes
+# (after the time since the start: [3m05s]), the duration, and as the LAST line exactly
+# `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
 # Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
 # the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
@@ -175,6 +177,7 @@ else
 fi
 external cuda tests/unit/run_cuda.sh
 external fuzz-run tests/fuzz_run.sh "$OQ"
+external editors contrib/test_editors.sh
 
 # (b, c, d) the .q programs, in parallel; results are printed in a fixed order
 shopt -s nullglob

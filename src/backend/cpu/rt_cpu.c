@@ -195,9 +195,11 @@ static pid_t build_later(const Entry *e, char *terr, size_t n) {
   rt_cache_temp(tso, sizeof tso, e->so);
   rt_cache_temp(terr, n, e->err);
   char *cc = compile_command(e, tso, terr);
-  size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 100;
+  size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
   char *cmd = malloc(len);
-  snprintf(cmd, len, "%s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; exit 1; }", cc, tso, e->so, terr, tso);
+  /* niced: on a machine with few cores it must not slow the program that runs meanwhile */
+  snprintf(cmd, len, "nice -n 19 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; exit 1; }", cc, tso, e->so,
+           terr, tso);
   free(cc);
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
