@@ -3,7 +3,7 @@
 # tests/seeds_run/ on the CPU back end, cold (an empty kernel cache: OQ_CACHE_DIR a fresh
 # folder) and warm (the same cache again, once the background builds of the first run have
 # put their objects there), for build/oq and, given OLD_OQ (another build, e.g. the main
-# checkout's), for it too. Each time is the best of $ROUNDS runs (default 1): wall seconds,
+# checkout's), for it too. PROGS (a shell pattern) replaces the list of programs. Each time is the best of $ROUNDS runs (default 1): wall seconds,
 # and CPU seconds (user + system of oq and the compilers it waited for; a background build
 # that the program did not wait for is not in it). Then the compile time of each kernel:
 # from --profile (wall ms: specialization, code generation and the first build), and, for the
@@ -20,21 +20,14 @@ KFLAGS="-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-cold.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p build/examples
-progs=(examples/*.q tests/seeds_run/*.q)
+# shellcheck disable=SC2206 # PROGS is a pattern on purpose
+progs=(${PROGS:-examples/*.q tests/seeds_run/*.q})
 
 # timed CACHE OUT OQ PROG: runs PROG once; OUT gets "wall cpu" and OUT.prof the profile
 timed() {
   OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu --profile "$4" \
     >/dev/null 2>"$2.prof" </dev/null
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$2" >"$2.t" && mv "$2.t" "$2"
-}
-
-# settle CACHE: waits (at most 120 s) until no temporary file of a build is left
-settle() {
-  for ((i = 0; i < 240; i++)); do
-    compgen -G "$1/*.tmp*" >/dev/null || return 0
-    sleep 0.5
-  done
 }
 
 # best A B: the smaller of two "wall cpu" pairs, per field
@@ -61,7 +54,9 @@ measure() {
       local k
       k=$(max_compile "$tmp/c.prof")
       [ "$k" -gt "$kmax" ] && kmax=$k
-      settle "$d"
+      # the warm cache: what the background builds have not finished yet is built now, at
+      # normal priority (waiting for niced builds on a busy machine takes long)
+      OQ_CPU_TIERS=0 OQ_CACHE_DIR=$d "$oq" run --target cpu "$p" >/dev/null 2>&1 </dev/null
       timed "$d" "$tmp/w" "$oq" "$p"
       warm=$(best "$warm" "$(cat "$tmp/w")")
     done
