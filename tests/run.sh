@@ -573,6 +573,12 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   fi
   # the rest waits for the C compiler: its results are in the cache when a run ends
   export OQ_CPU_TIERS=0
+  # identical kernels written twice (scale_a, scale_b) compile once: the key skips comments
+  rm -rf "$tmp/kcache"
+  OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "identical kernels written twice share one object (and the loop's kernel has its own)" \
+    "$([ $rc -eq 0 ] && [ "$(ls "$tmp/kcache"/oqk_*.so | wc -l)" -eq 2 ] && echo ok)"
   # device_functions.q: several device functions, whose order in the source must not follow
   # addresses (a source that changes from run to run is compiled again every run)
   for prog in tests/cpu/kernel_outputs.q tests/lang/device_functions.q; do

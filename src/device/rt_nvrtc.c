@@ -225,7 +225,7 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
     strncat(key, opts[i], sizeof key - strlen(key) - 2);
     strcat(key, "|");
   }
-  /* rt_hash_code: the kernel's name is not part of the key (one image for identical kernels) */
+  /* rt_hash_code: comments (the kernel's name, lines) are not part of the key */
   uint64_t h1 = rt_hash_code(rt_hash(RT_HASH_SEED, key, strlen(key)), source);
   uint64_t h2 = rt_hash(rt_hash_code(0x84222325cbf29ce4ull, source), key, strlen(key));
   char dir[4096], path[4200];

@@ -117,8 +117,8 @@ static void cpu_identity(char *buf, size_t n) {
 }
 
 /* The cache's name of src's object: a hash of the compiler command, the ABI, the
-   processor and the source less its first comment (the kernel's name: identical kernels
-   under two names share one object). */
+   processor and the source less its comments (the kernel's name and lines: identical
+   kernels written twice share one object). */
 static uint64_t source_hash(const char *src) {
   char cmd_id[768], cpu[160];
   cpu_identity(cpu, sizeof cpu);
