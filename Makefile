@@ -62,6 +62,10 @@ test: deps build/oq build/obj/bench_oqrun.o
 	@bash tools/check_commits.sh
 	@bash tests/run.sh
 
+# test-full (CI's): make test with the heavy comparisons over every program (OQ_TEST_FULL=1)
+test-full:
+	@$(MAKE) --no-print-directory test OQ_TEST_FULL=1
+
 demo: deps build/oq
 	@bash examples/demo.sh
 

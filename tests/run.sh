@@ -24,7 +24,8 @@
 # Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
 # the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
-# (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
+# (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches),
+# OQ_TEST_FULL=1 (`make test-full`, run by CI: the heavy comparisons over every program).
 set -u
 
 SELF=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/$(basename "${BASH_SOURCE[0]}")
@@ -559,9 +560,12 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     rc=$?
     kc "tiers: the background builds are in the cache for the next run" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
-    # the same results from both builds: every seed program prints the same from TinyCC's
-    # builds only and from the C compiler's (timings masked)
-    for prog in tests/seeds_run/*.q examples/dot.q examples/hist_004.q examples/sums.q; do
+    # the same results from both builds: seed programs print the same from TinyCC's builds
+    # only and from the C compiler's (timings masked); every one in make test-full
+    tier_progs=(tests/seeds_run/hist2048_004.q tests/seeds_run/bitonic_108.q tests/seeds_run/haar_104.q
+                tests/seeds_run/dense_multiply_109.q examples/hist_004.q)
+    [ "${OQ_TEST_FULL:-}" = 1 ] && tier_progs=(tests/seeds_run/*.q examples/dot.q examples/hist_004.q examples/sums.q)
+    for prog in "${tier_progs[@]}"; do
       OQ_DEV_CPU_TCC_ONLY=1 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/tcc.out" 2>&1 </dev/null
       r1=$?
       OQ_CPU_TIERS=0 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/cc.out" 2>&1 </dev/null
