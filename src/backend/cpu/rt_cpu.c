@@ -18,7 +18,9 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
 #include <spawn.h>
+#include <time.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -50,12 +52,17 @@ typedef struct Compiled {
   OqkHook begin, finish;
   CpuTcc *fast;             /* TinyCC's build, run until the C compiler's object is loaded */
   char *so, *so_err;        /* that object in the cache, its compiler's messages; NULL: none to wait for */
-  pid_t bg;                 /* the shell that builds it in the background; 0: none of ours */
+  char *bg_cmd;             /* the background build's command, queued (not started yet) */
+  pid_t bg;                 /* the shell that builds it in the background; 0: none running */
+  bool bg_failed;           /* that shell failed */
   struct Compiled *next;
 } Compiled;
 
 #define NBUCKETS 256
 static Compiled *table[NBUCKETS];
+/* Background builds of this process: started (running) and queued; at most bg_limit() run
+   at once, so that a program with many kernels does not start a compiler for each. */
+static struct { int running, queued; bool at_exit; } tiers;
 
 static Compiled *lookup(const char *key) {
   uint64_t h = rt_hash(RT_HASH_SEED, key, strlen(key));
@@ -180,12 +187,10 @@ static void *build_now(const Entry *e, const char *src, const char *kname, SrcLo
   return lib;
 }
 
-/* Starts the C compiler on e's source in the background: a shell that compiles into a
-   temporary name and renames the object into place (so the object appears whole, even
-   after this process ends). Its standard streams are /dev/null and it holds no other
-   descriptor of ours: a caller reading our output (a pipe) does not wait for it. Returns
-   its process id, 0 when it could not start. */
-static pid_t build_later(const Entry *e, char *terr, size_t n) {
+/* The command of e's background build: a shell that compiles into a temporary name and
+   renames the object into place (so the object appears whole, even after this process
+   ends). */
+static char *background_command(const Entry *e, char *terr, size_t n) {
   char tso[4400];
   rt_cache_temp(tso, sizeof tso, e->so);
   rt_cache_temp(terr, n, e->err);
@@ -193,9 +198,16 @@ static pid_t build_later(const Entry *e, char *terr, size_t n) {
   size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
   char *cmd = malloc(len);
   /* niced: on a machine with few cores it must not slow the program that runs meanwhile */
-  snprintf(cmd, len, "nice -n 19 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; exit 1; }", cc, tso, e->so,
+  snprintf(cmd, len, "nice -n 10 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", cc, tso, e->so,
            terr, tso);
   free(cc);
+  return cmd;
+}
+
+/* Runs the shell command cmd in the background. Its standard streams are /dev/null and it
+   holds no other descriptor of ours: a caller reading our output (a pipe) does not wait
+   for it. Returns its process id, 0 when it could not start. */
+static pid_t spawn_shell(char *cmd) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -207,16 +219,82 @@ static pid_t build_later(const Entry *e, char *terr, size_t n) {
   pid_t pid;
   int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
-  free(cmd);
   return rc == 0 ? pid : 0;
 }
 
-/* Whether a background build of ours already makes the object so (another key, same source). */
+/* At the program's end, the builds still queued run one after another in one shell
+   that outlives it (their objects are in the cache for the next run). */
+static void bg_at_exit(void) {
+  size_t len = 1;
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if (c->bg_cmd) len += strlen(c->bg_cmd) + 8;
+  if (len == 1) return;
+  char *all = malloc(len);
+  all[0] = 0;
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if (c->bg_cmd) {
+        strcat(all, "( ");
+        strcat(all, c->bg_cmd);
+        strcat(all, " ); ");
+      }
+  spawn_shell(all);
+  free(all);
+}
+
+/* Starts c's queued build. */
+static void bg_start(Compiled *c) {
+  pid_t pid = spawn_shell(c->bg_cmd);
+  free(c->bg_cmd);
+  c->bg_cmd = NULL;
+  tiers.queued--;
+  if (pid > 0) {
+    c->bg = pid;
+    tiers.running++;
+  } else {
+    c->bg_failed = true;
+  }
+}
+
+/* One core stays with the program (all but one build at once; one on two cores). */
+static int bg_limit(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 2 ? (int)n - 1 : 1;
+}
+
+/* Reaps the background builds that ended and starts queued ones in their place. */
+static void bg_pump(void) {
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next) {
+      int st;
+      if (c->bg <= 0 || waitpid(c->bg, &st, WNOHANG) == 0) continue;
+      c->bg = 0;
+      tiers.running--;
+      c->bg_failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    }
+  for (int b = 0; b < NBUCKETS && tiers.queued && tiers.running < bg_limit(); b++)
+    for (Compiled *c = table[b]; c && tiers.running < bg_limit(); c = c->next)
+      if (c->bg_cmd) bg_start(c);
+}
+
+/* Whether a build makes the object so already: one of ours (another key, same source), or
+   another process's (its temporary object is in the cache, less than 10 minutes old). */
 static bool building(const char *so) {
   for (int b = 0; b < NBUCKETS; b++)
     for (Compiled *c = table[b]; c; c = c->next)
-      if (c->bg > 0 && c->so && !strcmp(c->so, so)) return true;
-  return false;
+      if ((c->bg > 0 || c->bg_cmd) && c->so && !strcmp(c->so, so)) return true;
+  char pat[4300];
+  snprintf(pat, sizeof pat, "%.*s.tmp*.so", (int)(strlen(so) - 3), so);
+  glob_t g;
+  bool found = false;
+  if (glob(pat, 0, NULL, &g) == 0) {
+    struct stat sb;
+    for (size_t i = 0; i < g.gl_pathc && !found; i++)
+      found = stat(g.gl_pathv[i], &sb) == 0 && time(NULL) - sb.st_mtime < 600;
+    globfree(&g);
+  }
+  return found;
 }
 
 /* Finds or builds src's code for c: the cached object (c's `lib`, *cached true), TinyCC's
@@ -241,9 +319,14 @@ static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, 
     if (c->fast) {
       write_source(&e, src, kname, loc);
       char terr[4400];
-      if (!building(e.so)) c->bg = build_later(&e, terr, sizeof terr);
+      if (!building(e.so)) {
+        c->bg_cmd = background_command(&e, terr, sizeof terr);
+        c->so_err = strdup(terr);
+        tiers.queued++;
+        if (!tiers.at_exit) tiers.at_exit = atexit(bg_at_exit) == 0;
+      }
       c->so = strdup(e.so);
-      c->so_err = c->bg > 0 ? strdup(terr) : NULL;
+      bg_pump();
       return NULL;
     }
     if (verbose && cpu_tcc_available())
@@ -260,13 +343,10 @@ static void *code_sym(Compiled *c, void *lib, const char *name) {
    the cache (ours finished, or another's), it replaces TinyCC's build. A failed
    background build leaves TinyCC's (--verbose says why). */
 static void tier_poll(Compiled *c, const char *kname, bool verbose) {
-  if (!c->so) return;
-  if (c->bg > 0) {
-    int st;
-    pid_t r = waitpid(c->bg, &st, WNOHANG);
-    if (r == 0) return;   /* still compiling */
-    c->bg = 0;
-    if (r < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+  if (tiers.running || tiers.queued) bg_pump();
+  if (!c->so || c->bg > 0 || c->bg_cmd) return;   /* still compiling, or waiting to */
+  {
+    if (c->bg_failed) {
       char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
       if (verbose)
         fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
@@ -276,6 +356,7 @@ static void tier_poll(Compiled *c, const char *kname, bool verbose) {
       free(c->so);
       free(c->so_err);
       c->so = c->so_err = NULL;
+      c->bg_failed = false;
       return;
     }
   }
@@ -535,7 +616,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   Compiled *c = lookup(key);
   free(key);
   if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);
-  else if (c->so) tier_poll(c, S.name, cl->opt && cl->opt->verbose);
+  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose);
   if (c->h.failed) {
     ProfRow *ir = prof_row(cl->kernel, "interp");
     prof_note(ir, c->h.reason);
