@@ -223,24 +223,24 @@ static pid_t spawn_shell(char *cmd) {
 }
 
 /* At the program's end, the builds still queued run one after another in one shell
-   that outlives it (their objects are in the cache for the next run). */
+   that outlives it (their objects are in the cache for the next run): a script in the
+   cache, run under the cache's build.lock (flock), so that the queues of many programs
+   that ended (a test suite) run one at a time, each build skipped when its object is
+   there by then. */
 static void bg_at_exit(void) {
-  size_t len = 1;
+  char script[4400], tmp[4400];
+  snprintf(script, sizeof script, "%s/queue.sh", rt_cache_dir());
+  rt_cache_temp(tmp, sizeof tmp, script);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
   for (int b = 0; b < NBUCKETS; b++)
     for (Compiled *c = table[b]; c; c = c->next)
-      if (c->bg_cmd) len += strlen(c->bg_cmd) + 8;
-  if (len == 1) return;
-  char *all = malloc(len);
-  all[0] = 0;
-  for (int b = 0; b < NBUCKETS; b++)
-    for (Compiled *c = table[b]; c; c = c->next)
-      if (c->bg_cmd) {
-        strcat(all, "( ");
-        strcat(all, c->bg_cmd);
-        strcat(all, " ); ");
-      }
-  spawn_shell(all);
-  free(all);
+      if (c->bg_cmd) fprintf(f, "[ -e '%s' ] || ( %s )\n", c->so, c->bg_cmd);
+  fprintf(f, "rm -f '%s'\n", tmp);
+  if (fclose(f) != 0) return;
+  char cmd[9000];
+  snprintf(cmd, sizeof cmd, "flock '%s/build.lock' sh '%s' || sh '%s'", rt_cache_dir(), tmp, tmp);
+  spawn_shell(cmd);
 }
 
 /* Starts c's queued build. */
