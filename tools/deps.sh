@@ -1,6 +1,7 @@
 #!/bin/sh
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
-# the development headers of libpng, libjpeg and libtiff. Quiet when everything is there.
+# the development headers of libpng, libjpeg and libtiff (and, optional, libtcc-dev). Quiet
+# when everything is there.
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
@@ -23,8 +24,20 @@ missing() {
   printf '%s' "$miss"
 }
 
+# Optional: TinyCC's library (libtcc-dev, with tcc's runtime files) makes CPU kernels start in
+# milliseconds (docs/cpu.md, tiers); the build works without it. Installed along with the
+# rest, or alone as root when apt-get can; a failure is not an error.
+OPT_PKGS="libtcc-dev tcc"
+optional() {
+  [ -f /usr/include/libtcc.h ] && return 0
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
+  # shellcheck disable=SC2086 # the package list is split on purpose
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $OPT_PKGS >/dev/null 2>&1 ||
+    echo "deps: optional $OPT_PKGS not installed (CPU kernels wait for the C compiler)" >&2
+}
+
 miss=$(missing)
-[ -z "$miss" ] && exit 0
+if [ -z "$miss" ]; then optional; exit 0; fi
 
 echo "deps: missing:$miss" >&2
 if [ "$(id -u)" = 0 ]; then
@@ -38,6 +51,7 @@ if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND
   # shellcheck disable=SC2086 # the package list is split on purpose
   apt-get update && apt-get install -y --no-install-recommends $APT_PKGS || exit 1
+  optional
   miss=$(missing)
   if [ -n "$miss" ]; then
     echo "deps: still missing after the install:$miss" >&2
