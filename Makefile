@@ -22,14 +22,27 @@ endif
 OBJ := $(SRC:src/%.c=build/obj/%.o)
 # A stamp per image setting, so that switching it relinks build/oq.
 IMAGES := build/obj/images-$(if $(filter 1,$(NO_IMAGES)),off,on)
+# TinyCC builds CPU kernels in milliseconds at their first launch (src/backend/cpu/cpu_tcc.c)
+# where libtcc-dev is installed; without it, kernels wait for the C compiler. NO_TCC=1: never.
+HAVE_TCC := $(if $(filter 1,$(NO_TCC)),,$(wildcard /usr/include/libtcc.h))
+TCC := build/obj/tcc-$(if $(HAVE_TCC),on,off)
+ifneq ($(HAVE_TCC),)
+build/obj/backend/cpu/cpu_tcc.o: CFLAGS += -DOQ_HAVE_LIBTCC
+LDLIBS := -ltcc $(LDLIBS)
+endif
+build/obj/backend/cpu/cpu_tcc.o: $(TCC)
 
 all: build/oq
 
-build/oq: $(OBJ) $(IMAGES)
+build/oq: $(OBJ) $(IMAGES) $(TCC)
 	$(CC) $(CFLAGS) -o $@ $(OBJ) $(LDLIBS)
 
 $(IMAGES): | build/obj
 	rm -f build/obj/images-*
+	touch $@
+
+$(TCC): | build/obj
+	rm -f build/obj/tcc-*
 	touch $@
 
 build/obj/%.o: src/%.c Makefile | build/obj
@@ -49,10 +62,14 @@ test: deps build/oq build/obj/bench_oqrun.o
 	@bash tools/check_commits.sh
 	@bash tests/run.sh
 
-# What CI runs (.ci/run): the suite, the sanitized suite (interp and cpu), each fuzzer for
-# CI_FUZZ_SECONDS. About 60 minutes on 2 cores (docs/reliability.md).
+# test-full: make test with the heavy comparisons over every program (OQ_TEST_FULL=1)
+test-full:
+	@$(MAKE) --no-print-directory test OQ_TEST_FULL=1
+
+# What CI runs (.ci/run): the full suite, the sanitized suite (interp and cpu), each fuzzer
+# for CI_FUZZ_SECONDS (docs/reliability.md).
 CI_FUZZ_SECONDS ?= 60
-test-ci: test asan fuzz-deps fuzz-build
+test-ci: test-full asan fuzz-deps fuzz-build
 	@bash tools/fuzz/run.sh $(CI_FUZZ_SECONDS)
 
 demo: deps build/oq
@@ -63,6 +80,10 @@ examples: deps build/oq
 
 bench: build/oq
 	@bash bench/run.sh
+
+# cold and warm start of every example (empty / warm kernel cache); OLD=path/to/oq compares
+bench-cold: build/oq
+	@bash bench/coldstart.sh $(OLD)
 
 # The run-time as a library (everything but the command line, src/cli), for programs that embed oq: the GPU
 # benchmarks link it with nvcc (bench/gpu: `make bench-gpu` builds and runs them).

@@ -2,7 +2,8 @@
 # tests/run.sh: every test of OpenQuasar, as `make test` runs it (with build/oq built).
 #
 # Groups, in this order:
-#   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist; each
+#   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist (and
+#                  the image, examples, cuda, fuzz-run and editors suites); each
 #                  ends with a line `N passed, N failed`, whose counts are added here
 #   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
@@ -16,14 +17,16 @@
 # plus the pseudo-target cudacheck when NVRTC is installed (lang, seeds_run and cpu on the CPU
 # with OQ_CUDA_CHECK=1: every kernel's CUDA source must compile with NVRTC for sm_90),
 # with `timeout $OQ_TEST_TIMEOUT` (default 120 s) per program. One line per failure with the
-# reason and the first lines of output, one summary line per group, and as the LAST line
-# exactly `N passed, N failed` (totals). Exit status 1 if anything failed.
+# reason and the first lines of output, one summary line per group as the group finishes
+# (after the time since the start: [3m05s]), the duration, and as the LAST line exactly
+# `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
 # Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
 # the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
 # OQ_SKIP_FAULTS=1 skips tools/fault_inject.sh (the sanitized suite does: setpriv, ulimit -f).
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
-# (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches).
+# (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches),
+# OQ_TEST_FULL=1 (`make test-full`, run by CI: the heavy comparisons over every program).
 # A .q test with a line `% NEEDS: LIB...` is skipped, saying so, where a run-time library it
 # needs is not installed (tools/needs.sh: FFTW, OpenBLAS/LAPACK).
 set -u
@@ -54,7 +57,7 @@ one() {
     timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
   fi
   rc=$?
-  {
+  (
     if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
       echo "FAIL timed out after ${TIMEOUT}s"
       first_lines "$err" 5
@@ -116,7 +119,8 @@ one() {
         fi
         ;;
     esac
-  } >"$res"
+  ) >"$res.part"
+  mv "$res.part" "$res"   # whole: the driver reports a group once all its results exist
 }
 
 if [ "${1:-}" = "--one" ]; then
@@ -129,6 +133,9 @@ fi
 total_pass=0
 total_fail=0
 add() { total_pass=$((total_pass + $1)); total_fail=$((total_fail + $2)); }
+# the time since the start, before each group's line as it finishes: [3m05s]
+stamp() { printf '[%dm%02ds] ' $((SECONDS / 60)) $((SECONDS % 60)); }
+SECONDS=0
 
 if [ ! -x "$OQ" ]; then
   echo "FAIL $OQ does not exist or is not executable (run make first)"
@@ -164,7 +171,7 @@ external() {   # external NAME SCRIPT ARGS...
     echo "  last lines of the output of $script:"
     tail -n 20 "$log" | cut -c1-200 | sed 's/^/    | /'
   fi
-  echo "$name: $p passed, $f failed"
+  echo "$(stamp)$name: $p passed, $f failed"
   add "$p" "$f"
 }
 external parse tests/parse/run.sh "$OQ"
@@ -180,6 +187,7 @@ external cuda tests/unit/run_cuda.sh
 external fuzz-run tests/fuzz_run.sh "$OQ"
 # the kernel cache and the machine failing (issue 23): tools/fault_inject.sh's table
 [ -n "${OQ_SKIP_FAULTS:-}" ] || external faults tools/fault_inject.sh "$OQ"
+external editors contrib/test_editors.sh
 
 # (b, c, d) the .q programs, in parallel; results are printed in a fixed order
 shopt -s nullglob
@@ -221,13 +229,14 @@ done
 groups+=("end - $n")
 
 njobs=${OQ_TEST_JOBS:-$(nproc 2>/dev/null || echo 2)}
-xargs -r -P "$njobs" -n 4 bash "$SELF" --one <"$jobs"
+xargs -r -P "$njobs" -n 4 bash "$SELF" --one <"$jobs" &
+xargs_pid=$!
 
-for ((g = 0; g + 1 < ${#groups[@]}; g++)); do
+# report_group G: the failures and the summary line of group G (its results are all in)
+report_group() {
+  local g=$1 group target from to p=0 f=0 i line file res
   read -r group target from <<<"${groups[g]}"
   read -r _ _ to <<<"${groups[g + 1]}"
-  p=0
-  f=0
   for ((i = from + 1; i <= to; i++)); do
     line=$(sed -n "${i}p" "$jobs")
     file=$(cut -d' ' -f3 <<<"$line")
@@ -243,9 +252,32 @@ for ((g = 0; g + 1 < ${#groups[@]}; g++)); do
       f=$((f + 1))
     fi
   done
-  echo "$group ($target): $p passed, $f failed"
+  echo "$(stamp)$group ($target): $p passed, $f failed"
   add "$p" "$f"
+}
+
+# group_done G: whether every result of group G is written (a job writes its result at its end)
+group_done() {
+  local from to i
+  read -r _ _ from <<<"${groups[$1]}"
+  read -r _ _ to <<<"${groups[$1 + 1]}"
+  for ((i = from + 1; i <= to; i++)); do [ -s "$tmp/r$i" ] || return 1; done
+}
+
+# the groups in their order, each as soon as it and those before it are done
+g=0
+while ((g + 1 < ${#groups[@]})); do
+  if group_done "$g"; then
+    report_group "$g"
+    g=$((g + 1))
+  elif kill -0 "$xargs_pid" 2>/dev/null; then
+    sleep 1
+  else
+    wait "$xargs_pid"
+    for (( ; g + 1 < ${#groups[@]}; g++)); do report_group "$g"; done
+  fi
 done
+wait "$xargs_pid" 2>/dev/null
 
 # (d2) tests/explain/*.q: the stdout of `oq check --explain` is NAME.out, byte for byte
 ep=0
@@ -263,7 +295,7 @@ for f in tests/explain/*.q; do
     ef=$((ef + 1))
   fi
 done
-echo "explain: $ep passed, $ef failed"
+echo "$(stamp)explain: $ep passed, $ef failed"
 add "$ep" "$ef"
 
 # (d3) differential: the programs that exercise parallel loops print the same with
@@ -287,7 +319,7 @@ for f in tests/lang/parloop_*.q tests/lang/macros.q tests/seeds_run/hist_*.q; do
     df=$((df + 1))
   fi
 done
-echo "parloop-diff: $dp passed, $df failed"
+echo "$(stamp)parloop-diff: $dp passed, $df failed"
 add "$dp" "$df"
 
 # (e) the command line
@@ -518,7 +550,7 @@ if nvrtc_found; then   # a CUDA compile error shows the generated line and the Q
     -- run --target cpu --no-parloop tests/lang/kernel_1d.q
   unset OQ_CUDA_CHECK OQ_DEV_CUDA_BREAK
 fi
-echo "cli: $cli_pass passed, $cli_fail failed"
+echo "$(stamp)cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
 
 # (f) compiled kernels: a second run compiles nothing; a missing C compiler is an error
@@ -533,6 +565,41 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
       kc_fail=$((kc_fail + 1))
     fi
   }
+  # tiers (OQ_CPU_TIERS, on): TinyCC's build first, the C compiler's in the background,
+  # cached for the next run, which compiles nothing
+  if OQ_CACHE_DIR=$tmp/kcache0 "$OQ" run --target cpu --verbose tests/cpu/kernel_outputs.q 2>&1 >/dev/null | grep -q 'by TinyCC'; then
+    rm -rf "$tmp/kcache"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --verbose tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+    rc=$?
+    kc "tiers: the first run takes TinyCC's builds" "$([ $rc -eq 0 ] && grep -q 'by TinyCC; the C compiler' "$tmp/kc.err" && echo ok)"
+    for ((i = 0; i < 240; i++)); do compgen -G "$tmp/kcache/*.tmp*" >/dev/null || break; sleep 0.5; done
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+    rc=$?
+    kc "tiers: the background builds are in the cache for the next run" \
+      "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
+    # the same results from both builds: seed programs print the same from TinyCC's builds
+    # only and from the C compiler's (timings masked); every one in make test-full
+    tier_progs=(tests/seeds_run/hist2048_004.q tests/seeds_run/bitonic_108.q tests/seeds_run/haar_104.q
+                tests/seeds_run/dense_multiply_109.q examples/hist_004.q)
+    [ "${OQ_TEST_FULL:-}" = 1 ] && tier_progs=(tests/seeds_run/*.q examples/dot.q examples/hist_004.q examples/sums.q)
+    for prog in "${tier_progs[@]}"; do
+      OQ_DEV_CPU_TCC_ONLY=1 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/tcc.out" 2>&1 </dev/null
+      r1=$?
+      OQ_CPU_TIERS=0 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/cc.out" 2>&1 </dev/null
+      r2=$?
+      cp "$tmp/tcc.out" "$tmp/kc.err"
+      kc "tiers: $prog prints the same from TinyCC's and the C compiler's builds" \
+        "$([ $r1 -eq $r2 ] && cmp -s <(grep -v ' ms$' "$tmp/tcc.out") <(grep -v ' ms$' "$tmp/cc.out") && echo ok)"
+    done
+  fi
+  # the rest waits for the C compiler: its results are in the cache when a run ends
+  export OQ_CPU_TIERS=0
+  # identical kernels written twice (scale_a, scale_b) compile once: the key skips comments
+  rm -rf "$tmp/kcache"
+  OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
+  rc=$?
+  kc "identical kernels written twice share one object (and the loop's kernel has its own)" \
+    "$([ $rc -eq 0 ] && [ "$(ls "$tmp/kcache"/oqk_*.so | wc -l)" -eq 2 ] && echo ok)"
   # device_functions.q: several device functions, whose order in the source must not follow
   # addresses (a source that changes from run to run is compiled again every run)
   for prog in tests/cpu/kernel_outputs.q tests/lang/device_functions.q; do
@@ -596,8 +663,8 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     "$([[ $left != *oqk_* && $left != *tmp_* && $left == *notes.txt* ]] && grep -q 'the cache holds 0 entries' "$tmp/kc.err" && echo ok)"
   "$OQ" cache frobnicate >/dev/null 2>"$tmp/kc.err"
   kc "cache with an unknown command is a usage error" "$([ $? -eq 2 ] && grep -q 'usage: oq cache' "$tmp/kc.err" && echo ok)"
-  unset OQ_CACHE_DIR
-  echo "kernel cache: $kc_pass passed, $kc_fail failed"
+  unset OQ_CACHE_DIR OQ_CPU_TIERS
+  echo "$(stamp)kernel cache: $kc_pass passed, $kc_fail failed"
   add "$kc_pass" "$kc_fail"
 fi
 
@@ -629,8 +696,9 @@ for target in ${OQ_TEST_TARGETS:-cpu}; do
        "$([ $rc32 -eq 0 ] && [ $rc64 -eq 0 ] && cmp -s <(grep -v ' ms$' "$tmp/ix32.out") <(grep -v ' ms$' "$tmp/ix64.out") && echo ok)"
   done
 done
-echo "idx32: $ix_pass passed, $ix_fail failed"
+echo "$(stamp)idx32: $ix_pass passed, $ix_fail failed"
 add "$ix_pass" "$ix_fail"
 
+echo "tests/run.sh: finished in $((SECONDS / 60))m$(printf '%02d' $((SECONDS % 60)))s"
 echo "$total_pass passed, $total_fail failed"
 [ "$total_fail" -eq 0 ]

@@ -2,7 +2,8 @@
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
 # the development headers of libpng, libjpeg and libtiff; and the numerical libraries that
 # oq loads at run time with dlopen (FFTW single and double, OpenBLAS with LAPACK: no headers
-# needed; the FFT and linear-algebra tests use them). Quiet when everything is there.
+# needed; the FFT and linear-algebra tests use them), and optionally libtcc-dev (tiers).
+# Quiet when everything is there.
 # Without apt-get (or when the install fails) a missing numerical library is only reported:
 # the build does not need it, and its functions say which package to install.
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
@@ -49,6 +50,18 @@ missing_libs() {
   printf '%s' "$miss"
 }
 
+# Optional: TinyCC's library (libtcc-dev, with tcc's runtime files) makes CPU kernels start in
+# milliseconds (docs/cpu.md, tiers); the build works without it. Installed along with the
+# rest, or alone as root when apt-get can; a failure is not an error.
+OPT_PKGS="libtcc-dev tcc"
+optional() {
+  [ -f /usr/include/libtcc.h ] && return 0
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 || return 0
+  # shellcheck disable=SC2086 # the package list is split on purpose
+  DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $OPT_PKGS >/dev/null 2>&1 ||
+    echo "deps: optional $OPT_PKGS not installed (CPU kernels wait for the C compiler)" >&2
+}
+
 # The numerical libraries: installed when possible, else reported (not a build failure).
 libs=$(missing_libs)
 if [ -n "$libs" ]; then
@@ -66,7 +79,7 @@ if [ -n "$libs" ]; then
 fi
 
 miss=$(missing)
-[ -z "$miss" ] && exit 0
+if [ -z "$miss" ]; then optional; exit 0; fi
 
 echo "deps: missing:$miss" >&2
 if [ "$(id -u)" = 0 ]; then
@@ -80,6 +93,7 @@ if [ "$(id -u)" = 0 ]; then
   export DEBIAN_FRONTEND
   # shellcheck disable=SC2086 # the package list is split on purpose
   apt-get update && apt-get install -y --no-install-recommends $APT_PKGS || exit 1
+  optional
   miss=$(missing)
   if [ -n "$miss" ]; then
     echo "deps: still missing after the install:$miss" >&2

@@ -53,6 +53,7 @@ static long long size_in(const char *name, long long def) {
 
 static void load_dev(OqDevConfig *d) {
   d->cpu_idx32 = set_not_0("OQ_DEV_CPU_IDX32");
+  d->cpu_tcc_only = is("OQ_DEV_CPU_TCC_ONLY", "1");
   d->no_idx32 = set_not_0("OQ_DEV_NO_IDX32");
   d->tile_literal = is("OQ_DEV_TILE_LITERAL", "1");
   d->no_coarsen = set("OQ_DEV_NO_COARSEN");
@@ -83,6 +84,7 @@ void config_load(void) {
   OqConfig *c = &loaded;
   c->cc = text("CC") ? text("CC") : "cc";
   c->kernel_cflags = text("OQ_KERNEL_CFLAGS") ? text("OQ_KERNEL_CFLAGS") : "";
+  c->cpu_tiers = !is("OQ_CPU_TIERS", "0");
   const char *home = text("HOME");
   if (text("OQ_CACHE_DIR")) snprintf(c->cache_dir, sizeof c->cache_dir, "%s", text("OQ_CACHE_DIR"));
   else snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/openquasar", home ? home : "/tmp");

@@ -11,6 +11,7 @@
    what its value means, and its default (when the variable is unset or out of range). */
 typedef struct OqDevConfig {
   bool cpu_idx32;           /* OQ_DEV_CPU_IDX32 (set, not 0): C launches with int32 indices too */
+  bool cpu_tcc_only;        /* OQ_DEV_CPU_TCC_ONLY=1: kernels run TinyCC's build only (not cached) */
   bool no_idx32;            /* OQ_DEV_NO_IDX32 (set, not 0): always the int64 index code */
   bool tile_literal;        /* OQ_DEV_TILE_LITERAL=1: a streaming kernel keeps its tiling grid */
   bool no_coarsen;          /* OQ_DEV_NO_COARSEN (any value): no persistent blocks */
@@ -44,6 +45,8 @@ typedef struct OqConfig {
   const char *cc;           /* CC: the C compiler of CPU kernels ("cc") */
   const char *kernel_cflags; /* OQ_KERNEL_CFLAGS: more options for that compiler, after ours
                                ("": none); `make asan` passes the sanitizers */
+  bool cpu_tiers;           /* OQ_CPU_TIERS (not 0): a kernel's first build with TinyCC, the C
+                               compiler's in the background (on); 0: the C compiler's, waited for */
   char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
   long long cache_max;      /* OQ_CACHE_MAX: bytes the kernel cache may hold before its least
                                recently used entries go, a number with K, M or G (1 GiB);

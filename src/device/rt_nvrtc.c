@@ -204,8 +204,9 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
     strncat(key, opts[i], sizeof key - strlen(key) - 2);
     strcat(key, "|");
   }
-  uint64_t h1 = rt_hash(rt_hash(RT_HASH_SEED, key, strlen(key)), source, strlen(source));
-  uint64_t h2 = rt_hash(rt_hash(0x84222325cbf29ce4ull, source, strlen(source)), key, strlen(key));
+  /* rt_hash_code: comments (the kernel's name, lines) are not part of the key */
+  uint64_t h1 = rt_hash_code(rt_hash(RT_HASH_SEED, key, strlen(key)), source);
+  uint64_t h2 = rt_hash(rt_hash_code(0x84222325cbf29ce4ull, source), key, strlen(key));
   char dir[4096], path[4200];
   snprintf(dir, sizeof dir, "%s", rt_cache_dir());
   snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,

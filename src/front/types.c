@@ -18,6 +18,10 @@ static const BuiltinType builtin_types[] = {
   {"thread_block", TY_THREAD_BLOCK, 0, 0, 0},
 };
 
+const char *builtin_type_name(size_t i) {
+  return i < sizeof builtin_types / sizeof *builtin_types ? builtin_types[i].name : NULL;
+}
+
 const BuiltinType *builtin_type(const char *name) {
   for (size_t i = 0; i < sizeof builtin_types / sizeof *builtin_types; i++)
     if (!strcmp(name, builtin_types[i].name)) return &builtin_types[i];

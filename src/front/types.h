@@ -14,5 +14,7 @@ typedef struct BuiltinType {
 
 /* The built-in type called name, or NULL. */
 const BuiltinType *builtin_type(const char *name);
+/* The i-th built-in type's name; NULL past the last ("did you mean" lists them). */
+const char *builtin_type_name(size_t i);
 
 #endif

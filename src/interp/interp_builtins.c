@@ -206,6 +206,19 @@ static Value builtin_callable(CallableKind kind, const char *name) {
 }
 
 
+const char *global_name(size_t i) {
+  static const char *const constants[] = {"pi", "e", "Inf", "NaN", "eps", "true", "false"};
+  size_t nf = sizeof interp_fns / sizeof *interp_fns, nc = sizeof constants / sizeof *constants;
+  if (i < nf) return interp_fns[i].name;
+  if (i < nf + nc) return constants[i - nf];
+  i -= nf + nc;
+  const char *b = rt_builtin_name(i);
+  if (b) return b;
+  size_t nb = 0;
+  while (rt_builtin_name(nb)) nb++;
+  return builtin_type_name(i - nb);
+}
+
 /* Finds (and on first use creates) the global called name; NULL if there is none. Order:
    interpreter built-ins, constants, runtime functions, types. */
 const Global *global_lookup(const char *name) {

@@ -62,6 +62,8 @@ struct Interp {
 int resolve_program(Program *P);
 void resolve_nested(Program *P, Func **chain, int n, Func *f);
 const Global *global_lookup(const char *name);
+/* The i-th name global_lookup knows (built-ins, constants, types); NULL past the last. */
+const char *global_name(size_t i);
 
 /* interp.c */
 /* A range a..c or a..s..c evaluated: ints when all three are, else reals. */

@@ -7,12 +7,15 @@
    nested function) anywhere in a function is local to it; any other name is looked up in
    the enclosing functions (closures), then among the globals (built-ins, constants, types).
    The top level of a file is itself a function that encloses every top-level function. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include "interp/interp_priv.h"
 #include "kernel/kernel_ir.h"
 #include "front/parse.h"
 #include "front/transform.h"
+#include "front/types.h"
 
 typedef struct Scope {
   struct Scope *parent;
@@ -176,6 +179,71 @@ static bool lookup(Resolver *R, Node *id) {
   return true;
 }
 
+/* ---- did you mean ---- */
+
+/* The edit distance of a and b (insertions, deletions, substitutions and swaps of two
+   neighbours count 1), or limit + 1 when it is more than limit. */
+static int edit_distance(const char *a, const char *b, int limit) {
+  int n = (int)strlen(a), m = (int)strlen(b);
+  if (n > 63 || m > 63 || abs(n - m) > limit) return limit + 1;
+  int d[64][64];
+  for (int i = 0; i <= n; i++) d[i][0] = i;
+  for (int j = 0; j <= m; j++) d[0][j] = j;
+  for (int i = 1; i <= n; i++)
+    for (int j = 1; j <= m; j++) {
+      int sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      int del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+      int best = sub < del ? sub : del;
+      if (ins < best) best = ins;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < best)
+        best = d[i - 2][j - 2] + 1;
+      d[i][j] = best;
+    }
+  return d[n][m] <= limit ? d[n][m] : limit + 1;
+}
+
+typedef struct Suggest {
+  const char *name;         /* the unknown name */
+  const char *best;         /* the nearest known name so far */
+  int dist, limit;
+} Suggest;
+
+static size_t common_prefix(const char *a, const char *b) {
+  size_t n = 0;
+  while (a[n] && a[n] == b[n]) n++;
+  return n;
+}
+
+/* Nearest first; between two as near, the one that begins like name (sqr: sqrt, not shr). */
+static void suggest_try(Suggest *s, const char *cand) {
+  /* not the name itself, nor a name the transforms made (they do not begin with a letter) */
+  if (!cand || !(isalpha((unsigned char)cand[0]) || cand[0] == '_') || !strcmp(cand, s->name)) return;
+  int d = strcasecmp(cand, s->name) == 0 ? 0 : edit_distance(s->name, cand, s->limit);
+  if (d < s->dist || (d == s->dist && d <= s->limit && common_prefix(cand, s->name) > common_prefix(s->best, s->name)))
+    s->dist = d, s->best = cand;
+}
+
+/* The known name nearest to name (the names in scope first, then the built-ins), or NULL
+   when none is near: at most 1 edit for names of up to 4 characters, 2 up to 8, else 3. */
+static const char *suggest_name(Resolver *R, const char *name, bool types_only) {
+  size_t len = strlen(name);
+  Suggest s = {name, NULL, 0, len <= 4 ? 1 : len <= 8 ? 2 : 3};
+  s.dist = s.limit + 1;
+  if (!types_only)
+    for (Scope *sc = R->scope; sc; sc = sc->parent)
+      for (int i = 0; i < sc->info->nslots; i++) suggest_try(&s, sc->info->slot_names[i]);
+  for (size_t i = 0; global_name(i); i++)
+    if (!types_only || builtin_type(global_name(i))) suggest_try(&s, global_name(i));
+  return s.best;
+}
+
+/* "unknown name 'x'", with "; did you mean 'y'?" when a known name is near. */
+static void unknown_error(Resolver *R, Node *id, const char *what, bool types_only) {
+  const char *near = suggest_name(R, id->name, types_only);
+  if (near) diag_error(id->loc, "unknown %s '%s'; did you mean '%s'?", what, id->name, near);
+  else diag_error(id->loc, "unknown %s '%s'", what, id->name);
+}
+
 static Scope *scope_at(Resolver *R, int depth) {
   Scope *s = R->scope;
   while (depth-- > 0) s = s->parent;
@@ -290,7 +358,7 @@ static void check_group(Resolver *R, Node *n) {
    defines: each name is reported once, with that possibility. */
 static void report_unknown(Resolver *R, Node *n) {
   if (!R->prog->root->ival) {
-    diag_error(n->loc, "unknown name '%s'", n->name);
+    unknown_error(R, n, "name", false);
     return;
   }
   for (int i = 0; i < R->nunknown; i++)
@@ -334,7 +402,7 @@ static void resolve_expr(Resolver *R, Node *n) {
       for (int i = 0; i < n->list.n; i++) {
         Node *a = n->list.items[i];
         if (a->kind == N_IDENT && !global_lookup(a->name)) {
-          if (!lookup(R, a)) diag_error(a->loc, "unknown type '%s'", a->name);
+          if (!lookup(R, a)) unknown_error(R, a, "type", true);
         } else if (a->kind == N_IDENT) {
           a->slot = -1;   /* a built-in type name */
           a->aux = (void *)global_lookup(a->name);

@@ -875,6 +875,10 @@ const Builtin *rt_builtin_lookup(const char *name) {
   return NULL;
 }
 
+const char *rt_builtin_name(size_t i) {
+  return i < sizeof builtins / sizeof builtins[0] ? builtins[i].name : NULL;
+}
+
 Value rt_constant(const char *name, bool *found) {
   static const struct { const char *name; double x; } reals[] = {
     { "pi", RT_PI }, { "e", RT_E }, { "Inf", HUGE_VAL }, { "NaN", NAN },

@@ -18,6 +18,27 @@ uint64_t rt_hash(uint64_t h, const void *p, size_t n) {
   return h;
 }
 
+uint64_t rt_hash_code(uint64_t h, const char *src) {
+  const char *p = src;
+  while (*p) {
+    if (p[0] == '/' && p[1] == '*') {   /* a comment: skipped */
+      const char *end = strstr(p + 2, "*/");
+      p = end ? end + 2 : p + strlen(p);
+      continue;
+    }
+    if (*p == '"' || *p == '\'') {   /* a literal, whole (a comment's marks in it are text) */
+      const char *q = p + 1;
+      while (*q && *q != *p) q += q[0] == '\\' && q[1] ? 2 : 1;
+      if (*q) q++;
+      h = rt_hash(h, p, (size_t)(q - p));
+      p = q;
+      continue;
+    }
+    h = (h ^ (unsigned char)*p++) * 0x100000001b3ull;
+  }
+  return h;
+}
+
 /* mkdir -p */
 static void make_dirs(const char *path) {
   char buf[4096];

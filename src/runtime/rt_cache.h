@@ -12,6 +12,10 @@ const char *rt_cache_dir(void);
 /* FNV-1a over n bytes, continuing from h (start with RT_HASH_SEED). */
 #define RT_HASH_SEED 0xcbf29ce484222325ull
 uint64_t rt_hash(uint64_t h, const void *p, size_t n);
+/* rt_hash over generated kernel source less its comments (the kernel's name, source
+   lines): identical kernels written twice share one cache entry (the entry point is
+   oqk_entry in every kernel, whatever its name). */
+uint64_t rt_hash_code(uint64_t h, const char *src);
 
 /* Writing an entry: a new file is written under a temporary name in the cache folder and
    renamed into place, so that a reader (another process, too) sees the whole file or none.

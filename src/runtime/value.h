@@ -285,6 +285,7 @@ typedef struct Builtin {
   int min_args, max_args;   /* max_args -1: any number */
 } Builtin;
 const Builtin *rt_builtin_lookup(const char *name);   /* NULL if none */
+const char *rt_builtin_name(size_t i);   /* the i-th built-in's name; NULL past the last */
 void rt_seed_random(uint64_t seed);
 
 /* ---- additions (runtime branch) ---- */

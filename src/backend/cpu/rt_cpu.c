@@ -5,9 +5,22 @@
    the compiler command are hashed (FNV-1a, 64 bits); $OQ_CACHE_DIR (default
    ~/.cache/openquasar) keeps oqk_<hash>.so, written under a temporary name and renamed into
    place so a reader never sees half a file (rt_cache.c). Blocks (or, for flat kernels, positions) are
-   handed out in chunks to a persistent pool of threads, the calling thread included. */
+   handed out in chunks to a persistent pool of threads, the calling thread included.
+
+   Tiers (OQ_CPU_TIERS, on by default where built with libtcc): a kernel missing from the
+   cache is built first by TinyCC in this process (cpu_tcc.h: milliseconds, where the C
+   compiler takes 0.1-0.5 s) and runs from that build while a shell in the background runs
+   the C compiler and renames its object into the cache; a later launch that finds the
+   object loads it and drops TinyCC's build. The program does not wait for it: a background
+   build that outlives the program still publishes its object for the next run. Both builds
+   compile the same source with the same floating-point rules (no contraction, no fast-math),
+   so they compute the same results (tests/run.sh compares them over the seed programs). */
 #include <dlfcn.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <glob.h>
+#include <spawn.h>
+#include <time.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -20,6 +33,7 @@
 #include "kernel/kernel_ir.h"
 #include "base/oqk_abi.h"
 #include "backend/cpu/rt_cpu.h"
+#include "backend/cpu/cpu_tcc.h"
 #include "backend/plan.h"
 #include "codegen/codegen.h"
 #include "runtime/rt_cache.h"
@@ -33,11 +47,20 @@ typedef struct Compiled {
   OqkEntry entry;
   CpuShape shape;           /* how its code runs a launch (plan.c) */
   OqkHook begin, finish;
+  CpuTcc *fast;             /* TinyCC's build, run until the C compiler's object is loaded */
+  char *so, *so_err;        /* that object in the cache, its compiler's messages; NULL: none to wait for */
+  uint64_t so_h;            /* its hash: the seal's key */
+  char *bg_cmd;             /* the background build's command, queued (not started yet) */
+  pid_t bg;                 /* the shell that builds it in the background; 0: none running */
+  bool bg_failed;           /* that shell failed */
   struct Compiled *next;
 } Compiled;
 
 #define NBUCKETS 256
 static Compiled *table[NBUCKETS];
+/* Background builds of this process: started (running) and queued; at most bg_limit() run
+   at once, so that a program with many kernels does not start a compiler for each. */
+static struct { int running, queued; bool at_exit; } tiers;
 
 static Compiled *lookup(const char *key) {
   uint64_t h = rt_hash(RT_HASH_SEED, key, strlen(key));
@@ -76,35 +99,78 @@ static char *read_file_head(const char *path, int max_lines) {
   return s;
 }
 
-/* Finds or builds the shared object for src. *cached: it was in the cache already. Returns
-   the dlopen handle; on failure reports with rt_error (naming the kernel). The source is
-   kept beside the object (oqk_<hash>.c), to look at when the compiler fails. */
-static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached) {
-  const char *dir = rt_cache_dir();
-  char cmd_id[512];
-  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s %s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL,
-           config()->kernel_cflags);
-  uint64_t h = rt_hash(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src, strlen(src));
-  char so[4200], csrc[4200], err[4200], tso[4400], terr[4400];
-  snprintf(so, sizeof so, "%s/oqk_%016llx.so", dir, (unsigned long long)h);
-  snprintf(csrc, sizeof csrc, "%s/oqk_%016llx.c", dir, (unsigned long long)h);
-  snprintf(err, sizeof err, "%s/oqk_%016llx.err", dir, (unsigned long long)h);   /* never kept */
-  *cached = false;
-  /* only a sealed entry is loaded (rt_cache.h): a bad one is removed and built again */
-  void *lib = rt_cache_check(so, h) == CACHE_GOOD ? dlopen(so, RTLD_NOW | RTLD_LOCAL) : NULL;
-  if (lib) {
-    rt_cache_hit(so);
-    *cached = true;
-    return lib;
+/* What -march=native compiles for, so that a cache shared between machines never loads an
+   object built for another processor: the vendor, family and model, and the feature bits
+   GCC reads (CPUID leaves 1, 7 and 0x80000001; XCR0, the vector state the OS enables). */
+static void cpu_identity(char *buf, size_t n) {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned r[4][4] = {{0}}, xcr0 = 0;
+  __asm__ volatile("cpuid" : "=a"(r[0][0]), "=b"(r[0][1]), "=c"(r[0][2]), "=d"(r[0][3]) : "a"(0), "c"(0));
+  __asm__ volatile("cpuid" : "=a"(r[1][0]), "=b"(r[1][1]), "=c"(r[1][2]), "=d"(r[1][3]) : "a"(1), "c"(0));
+  if (r[0][0] >= 7)
+    __asm__ volatile("cpuid" : "=a"(r[2][0]), "=b"(r[2][1]), "=c"(r[2][2]), "=d"(r[2][3]) : "a"(7), "c"(0));
+  __asm__ volatile("cpuid" : "=a"(r[3][0]), "=b"(r[3][1]), "=c"(r[3][2]), "=d"(r[3][3]) : "a"(0x80000001u), "c"(0));
+  if (r[1][2] & (1u << 27)) {   /* OSXSAVE: xgetbv is there */
+    unsigned hi;
+    __asm__ volatile("xgetbv" : "=a"(xcr0), "=d"(hi) : "c"(0));
   }
-  rt_cache_temp(tso, sizeof tso, so);
-  rt_cache_temp(terr, sizeof terr, err);
-  if (!rt_cache_write(csrc, src, strlen(src), RT_CACHE_PART))
-    rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, dir, strerror(errno));
-  size_t clen = strlen(compiler()) + strlen(config()->kernel_cflags) + strlen(csrc) + strlen(tso) + strlen(terr) + 200;
+  snprintf(buf, n, "%.4s%.4s%.4s:%x:%x,%x:%x,%x,%x:%x,%x:%x", (char *)&r[0][1], (char *)&r[0][3],
+           (char *)&r[0][2], r[1][0], r[1][2], r[1][3], r[2][1], r[2][2], r[2][3], r[3][2], r[3][3], xcr0);
+#else
+  snprintf(buf, n, "%s", "cpu");
+#endif
+}
+
+/* The cache's name of src's object: a hash of the compiler command, the ABI, the
+   processor and the source less its comments (the kernel's name and lines: identical
+   kernels written twice share one object). */
+static uint64_t source_hash(const char *src) {
+  char cmd_id[768], cpu[160];
+  cpu_identity(cpu, sizeof cpu);
+  snprintf(cmd_id, sizeof cmd_id, "abi%d|%s %s %s|%s", OQK_ABI_VERSION, compiler(), CFLAGS_KERNEL,
+           config()->kernel_cflags, cpu);
+  return rt_hash_code(rt_hash(RT_HASH_SEED, cmd_id, strlen(cmd_id)), src);
+}
+
+/* The cache's files of one object: the object, its source, the compiler's messages. */
+typedef struct Entry {
+  char so[4200], csrc[4200], err[4200];
+  char built[4220];         /* where a background build leaves the object, to be sealed */
+  uint64_t h;               /* the hash in their names: the seal's key (rt_cache.h) */
+} Entry;
+
+static void entry_names(Entry *e, const char *src) {
+  const char *dir = rt_cache_dir();
+  unsigned long long h = source_hash(src);
+  e->h = h;
+  snprintf(e->so, sizeof e->so, "%s/oqk_%016llx.so", dir, h);
+  snprintf(e->built, sizeof e->built, "%s/oqk_%016llx.so.built", dir, h);
+  snprintf(e->csrc, sizeof e->csrc, "%s/oqk_%016llx.c", dir, h);
+  snprintf(e->err, sizeof e->err, "%s/oqk_%016llx.err", dir, h);   /* never kept */
+}
+
+/* The compiler's command that builds e->csrc into tso, its messages into terr. */
+static char *compile_command(const Entry *e, const char *tso, const char *terr) {
+  size_t clen = strlen(compiler()) + strlen(config()->kernel_cflags) + strlen(e->csrc) + strlen(tso) + strlen(terr) + 200;
   char *cmd = malloc(clen);
-  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " %s -o '%s' '%s' -lm 2>'%s' >&2", compiler(), config()->kernel_cflags,
-           tso, csrc, terr);
+  snprintf(cmd, clen, "%s " CFLAGS_KERNEL " %s -o '%s' '%s' -lm 2>'%s' >&2", compiler(), config()->kernel_cflags, tso,
+           e->csrc, terr);
+  return cmd;
+}
+
+static void write_source(const Entry *e, const char *src, const char *kname, SrcLoc loc) {
+  if (!rt_cache_write(e->csrc, src, strlen(src), RT_CACHE_PART))
+    rt_error(loc, "kernel '%s': cannot write to the kernel cache %s: %s", kname, rt_cache_dir(), strerror(errno));
+}
+
+/* Builds e's object with the C compiler, waiting for it; returns the dlopen handle, or
+   reports with rt_error (naming the kernel). */
+static void *build_now(const Entry *e, const char *src, const char *kname, SrcLoc loc) {
+  char tso[4400], terr[4400];
+  rt_cache_temp(tso, sizeof tso, e->so);
+  rt_cache_temp(terr, sizeof terr, e->err);
+  write_source(e, src, kname, loc);
+  char *cmd = compile_command(e, tso, terr);
   prof_progress(kname, "cpu");
   int st = system(cmd);
   prof_progress_done();
@@ -118,15 +184,219 @@ static void *build(const char *src, const char *kname, SrcLoc loc, bool *cached)
              *msg ? ":\n" : "", msg);
   }
   unlink(terr);
-  if (!rt_cache_seal(tso, h)) {
+  if (!rt_cache_seal(tso, e->h)) {
     int err = errno;
     unlink(tso);
     rt_error(loc, "kernel '%s': cannot write %s: %s", kname, tso, strerror(err));
   }
-  if (!rt_cache_publish(tso, so, RT_CACHE_ENTRY)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, so, strerror(errno));
-  lib = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-  if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, so, dlerror());
+  if (!rt_cache_publish(tso, e->so, RT_CACHE_ENTRY)) rt_error(loc, "kernel '%s': cannot write %s: %s", kname, e->so, strerror(errno));
+  void *lib = dlopen(e->so, RTLD_NOW | RTLD_LOCAL);
+  if (!lib) rt_error(loc, "kernel '%s': cannot load %s: %s", kname, e->so, dlerror());
   return lib;
+}
+
+/* The command of e's background build: a shell that compiles into a temporary name and
+   renames the object to e->built (whole, even after this process ends), which the next
+   process that wants it seals and publishes (adopt_built). */
+static char *background_command(const Entry *e, char *terr, size_t n) {
+  char tso[4400];
+  rt_cache_temp(tso, sizeof tso, e->so);
+  rt_cache_temp(terr, n, e->err);
+  char *cc = compile_command(e, tso, terr);
+  size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
+  char *cmd = malloc(len);
+  /* niced: on a machine with few cores it must not slow the program that runs meanwhile */
+  snprintf(cmd, len, "nice -n 10 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", cc, tso, e->built,
+           terr, tso);
+  free(cc);
+  return cmd;
+}
+
+/* Runs the shell command cmd in the background. Its standard streams are /dev/null and it
+   holds no other descriptor of ours: a caller reading our output (a pipe) does not wait
+   for it. Returns its process id, 0 when it could not start. */
+static pid_t spawn_shell(char *cmd) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+  char *argv[] = {"sh", "-c", cmd, NULL};
+  extern char **environ;
+  pid_t pid;
+  int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : 0;
+}
+
+/* At the program's end, the builds still queued run one after another in one shell
+   that outlives it (their objects are in the cache for the next run): a script in the
+   cache, run under the cache's build.lock (flock), so that the queues of many programs
+   that ended (a test suite) run one at a time, each build skipped when its object is
+   there by then. */
+static void bg_at_exit(void) {
+  char script[4400], tmp[4400];
+  snprintf(script, sizeof script, "%s/queue.sh", rt_cache_dir());
+  rt_cache_temp(tmp, sizeof tmp, script);
+  FILE *f = fopen(tmp, "w");
+  if (!f) return;
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if (c->bg_cmd) fprintf(f, "[ -e '%s' ] || [ -e '%s.built' ] || ( %s )\n", c->so, c->so, c->bg_cmd);
+  fprintf(f, "rm -f '%s'\n", tmp);
+  if (fclose(f) != 0) return;
+  char cmd[9000];
+  snprintf(cmd, sizeof cmd, "flock '%s/build.lock' sh '%s' || sh '%s'", rt_cache_dir(), tmp, tmp);
+  spawn_shell(cmd);
+}
+
+/* Starts c's queued build. */
+static void bg_start(Compiled *c) {
+  pid_t pid = spawn_shell(c->bg_cmd);
+  free(c->bg_cmd);
+  c->bg_cmd = NULL;
+  tiers.queued--;
+  if (pid > 0) {
+    c->bg = pid;
+    tiers.running++;
+  } else {
+    c->bg_failed = true;
+  }
+}
+
+/* One core stays with the program (all but one build at once; one on two cores). */
+static int bg_limit(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 2 ? (int)n - 1 : 1;
+}
+
+/* Reaps the background builds that ended and starts queued ones in their place. */
+static void bg_pump(void) {
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next) {
+      int st;
+      if (c->bg <= 0 || waitpid(c->bg, &st, WNOHANG) == 0) continue;
+      c->bg = 0;
+      tiers.running--;
+      c->bg_failed = !WIFEXITED(st) || WEXITSTATUS(st) != 0;
+    }
+  for (int b = 0; b < NBUCKETS && tiers.queued && tiers.running < bg_limit(); b++)
+    for (Compiled *c = table[b]; c && tiers.running < bg_limit(); c = c->next)
+      if (c->bg_cmd) bg_start(c);
+}
+
+/* Whether a build makes the object so already: one of ours (another key, same source), or
+   another process's (its temporary object is in the cache, less than 10 minutes old). */
+static bool building(const char *so) {
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if ((c->bg > 0 || c->bg_cmd) && c->so && !strcmp(c->so, so)) return true;
+  char pat[4300];
+  snprintf(pat, sizeof pat, "%.*s.tmp*.so", (int)(strlen(so) - 3), so);
+  glob_t g;
+  bool found = false;
+  if (glob(pat, 0, NULL, &g) == 0) {
+    struct stat sb;
+    for (size_t i = 0; i < g.gl_pathc && !found; i++)
+      found = stat(g.gl_pathv[i], &sb) == 0 && time(NULL) - sb.st_mtime < 600;
+    globfree(&g);
+  }
+  return found;
+}
+
+/* A background build's object (so.built) made an entry: claimed by a rename (one process
+   wins), sealed and published under so (rt_cache.h). */
+static void adopt_built(const char *so, uint64_t h) {
+  char built[4300], mine[4400];
+  snprintf(built, sizeof built, "%s.built", so);
+  if (access(built, F_OK) != 0) return;
+  rt_cache_temp(mine, sizeof mine, so);
+  if (rename(built, mine) != 0) return;
+  if (!rt_cache_seal(mine, h) || !rt_cache_publish(mine, so, RT_CACHE_ENTRY)) unlink(mine);
+}
+
+/* Finds or builds src's code for c: the cached object (c's `lib`, *cached true), TinyCC's
+   build with the C compiler's started in the background (c->fast), or the C compiler's
+   object, waited for. Returns the dlopen handle, NULL for TinyCC's build. The source is
+   kept beside the object (oqk_<hash>.c), to look at when the compiler fails. */
+static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, bool verbose, bool *cached) {
+  Entry e;
+  entry_names(&e, src);
+  *cached = false;
+  bool tcc_only = config()->dev.cpu_tcc_only;
+  if (!tcc_only) adopt_built(e.so, e.h);
+  /* only a sealed entry is loaded (rt_cache.h): a bad one is removed and built again */
+  void *lib = tcc_only || rt_cache_check(e.so, e.h) != CACHE_GOOD ? NULL : dlopen(e.so, RTLD_NOW | RTLD_LOCAL);
+  if (lib) {
+    rt_cache_hit(e.so);
+    *cached = true;
+    return lib;
+  }
+  if (config()->cpu_tiers || tcc_only) {
+    char why[256];
+    c->fast = cpu_tcc_build(src, why, sizeof why);
+    if (c->fast && tcc_only) return NULL;
+    if (c->fast) {
+      write_source(&e, src, kname, loc);
+      char terr[4400];
+      if (!building(e.so)) {
+        c->bg_cmd = background_command(&e, terr, sizeof terr);
+        c->so_err = strdup(terr);
+        tiers.queued++;
+        if (!tiers.at_exit) tiers.at_exit = atexit(bg_at_exit) == 0;
+      }
+      c->so = strdup(e.so);
+      c->so_h = e.h;
+      bg_pump();
+      return NULL;
+    }
+    if (verbose && cpu_tcc_available())
+      fprintf(stderr, "oq: kernel '%s': TinyCC cannot build it (%s); waiting for the C compiler\n", kname, why);
+  }
+  return build_now(&e, src, kname, loc);
+}
+
+static void *code_sym(Compiled *c, void *lib, const char *name) {
+  return lib ? dlsym(lib, name) : cpu_tcc_sym(c->fast, name);
+}
+
+/* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
+   the cache (ours finished, or another's), it replaces TinyCC's build. A failed
+   background build leaves TinyCC's (--verbose says why). */
+static void tier_poll(Compiled *c, const char *kname, bool verbose) {
+  if (tiers.running || tiers.queued) bg_pump();
+  if (!c->so || c->bg > 0 || c->bg_cmd) return;   /* still compiling, or waiting to */
+  {
+    if (c->bg_failed) {
+      char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
+      if (verbose)
+        fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
+                kname, compiler(), *msg ? ":\n" : "", msg);
+      free(msg);
+      if (c->so_err) unlink(c->so_err);
+      free(c->so);
+      free(c->so_err);
+      c->so = c->so_err = NULL;
+      c->bg_failed = false;
+      return;
+    }
+  }
+  adopt_built(c->so, c->so_h);
+  void *lib = rt_cache_check(c->so, c->so_h) == CACHE_GOOD ? dlopen(c->so, RTLD_NOW | RTLD_LOCAL) : NULL;
+  OqkEntry entry = lib ? (OqkEntry)dlsym(lib, "oqk_entry") : NULL;
+  if (!entry) return;   /* another's build, not there yet */
+  if (c->h.tr.npriv) {
+    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
+    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+  }
+  c->entry = entry;
+  cpu_tcc_free(c->fast);
+  c->fast = NULL;
+  free(c->so);
+  free(c->so_err);
+  c->so = c->so_err = NULL;
+  if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's\n", kname);
 }
 
 /* Specializes, emits and compiles one key. */
@@ -153,15 +423,15 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     fflush(stdout);
   }
   bool cached;
-  void *lib = build(src, S->name, cl->site->loc, &cached);
+  void *lib = build(c, src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, &cached);
   free(src);
-  c->entry = (OqkEntry)dlsym(lib, "oqk_entry");
+  c->entry = (OqkEntry)code_sym(c, lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   launch_spec_compiled(&c->h, S);
   c->shape = plan_cpu_shape(S);
   if (c->h.tr.npriv) {
-    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
-    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+    c->begin = (OqkHook)code_sym(c, lib, "oqk_begin");
+    c->finish = (OqkHook)code_sym(c, lib, "oqk_finish");
     if (!c->begin || !c->finish) c->h.tr.npriv = 0;
   }
   prof_compile(st, rt_now_ms() - t0, cached);
@@ -169,7 +439,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->shape.mode == CPU_FLAT ? "flat" : c->shape.mode == CPU_BLOCKS ? "block" : S->divergent ? "fiber" : "barrier",
-            cached ? ", from the cache" : "");
+            cached ? ", from the cache" : c->fast && c->so ? ", by TinyCC; the C compiler's build follows" :
+            c->fast ? ", by TinyCC" : "");
   if (cl->opt && cl->opt->verbose && S->tiling_ignored)
     fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
 }
@@ -355,6 +626,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   Compiled *c = lookup(key);
   free(key);
   if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);
+  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose);
   if (c->h.failed) {
     ProfRow *ir = prof_row(cl->kernel, "interp");
     prof_note(ir, c->h.reason);

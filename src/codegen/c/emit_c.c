@@ -707,13 +707,63 @@ static void emit_kernel(Em *E, Buf *out) {
   em_kernel_end(E);
 }
 
-/* Helpers of the C dialect only: complex numbers, cvtt, errors through __atomic, scratch memory. */
+/* Under TinyCC, the CPU back end's first build (rt_cpu.c), GCC's __atomic builtins the
+   kernels use are x86-64 code: loads and stores are plain volatile ones (x86 loads are
+   acquire, stores release, and TinyCC reorders nothing), exchanges and compare-and-exchanges
+   locked instructions on the element's 1, 2, 4 or 8 bytes (16-byte ones take oq_lock16). The
+   fetch ops are for int32 elements only, as native_update emits them. */
+static const char *const helpers_c_tcc =
+  "#ifdef __TINYC__\n"
+  "#define __builtin_expect(x, v) (x)\n#define __builtin_unreachable() ((void)0)\n"
+  "#define __atomic_load_n(p, m) (*(volatile __typeof__(*(p)) *)(p))\n"
+  "#define __atomic_store_n(p, v, m) (*(volatile __typeof__(*(p)) *)(p) = (v))\n"
+  "#define __atomic_load(p, r, m) (*(r) = *(volatile __typeof__(*(p)) *)(p))\n"
+  "#define OQ_TCC_XCHG(T, sfx, c) { T x; memcpy(&x, v, sizeof x); \\\n"
+  "  __asm__ volatile(\"xchg\" sfx \" %0, %1\" : \"+\" c(x), \"+m\"(*(T *)p) : : \"memory\"); memcpy(r, &x, sizeof x); }\n"
+  "static inline void oq_tcc_xchg(void *p, void *v, void *r, int n) {\n"
+  "  if (n == 1) OQ_TCC_XCHG(uint8_t, \"b\", \"q\") else if (n == 2) OQ_TCC_XCHG(uint16_t, \"w\", \"r\")\n"
+  "  else if (n == 4) OQ_TCC_XCHG(uint32_t, \"l\", \"r\") else OQ_TCC_XCHG(uint64_t, \"q\", \"r\")\n"
+  "}\n"
+  "#define OQ_TCC_CAS(T, sfx, c) { T ev, dv, r; memcpy(&ev, e, sizeof ev); memcpy(&dv, d, sizeof dv); \\\n"
+  "  __asm__ volatile(\"lock cmpxchg\" sfx \" %2, %1\" : \"=a\"(r), \"+m\"(*(T *)p) : c(dv), \"0\"(ev) : \"memory\"); \\\n"
+  "  if (r == ev) return 1; memcpy(e, &r, sizeof r); return 0; }\n"
+  "static inline int oq_tcc_cas(void *p, void *e, const void *d, int n) {\n"
+  "  if (n == 1) OQ_TCC_CAS(uint8_t, \"b\", \"q\") if (n == 2) OQ_TCC_CAS(uint16_t, \"w\", \"r\")\n"
+  "  if (n == 4) OQ_TCC_CAS(uint32_t, \"l\", \"r\") OQ_TCC_CAS(uint64_t, \"q\", \"r\")\n"
+  "}\n"
+  "static inline int oq_tcc_xchg_n(int *p, int v) { int r; oq_tcc_xchg(p, &v, &r, 4); return r; }\n"
+  "static inline int oq_tcc_cas_n(int *p, int *e, int d) { return oq_tcc_cas(p, e, &d, 4); }\n"
+  "#define __atomic_exchange(p, v, r, m) oq_tcc_xchg(p, v, r, sizeof *(p))\n"
+  "#define __atomic_compare_exchange(p, e, d, w, s, f) oq_tcc_cas(p, e, d, sizeof *(p))\n"
+  "#define __atomic_exchange_n(p, v, m) oq_tcc_xchg_n(p, v)\n"
+  "#define __atomic_compare_exchange_n(p, e, d, w, s, f) oq_tcc_cas_n(p, e, d)\n"
+  "static inline int32_t oq_tcc_fetch(int32_t *p, int32_t v, int op) {\n"
+  "  int32_t o = *(volatile int32_t *)p, n;\n"
+  "  do n = op == 0 ? (int32_t)((uint32_t)o + (uint32_t)v) : op == 1 ? (int32_t)((uint32_t)o - (uint32_t)v) :\n"
+  "         op == 2 ? (o & v) : op == 3 ? (o | v) : (o ^ v);\n"
+  "  while (!oq_tcc_cas(p, &o, &n, 4));\n"
+  "  return n;\n}\n"
+  "#define __atomic_add_fetch(p, v, m) oq_tcc_fetch(p, v, 0)\n"
+  "#define __atomic_sub_fetch(p, v, m) oq_tcc_fetch(p, v, 1)\n"
+  "#define __atomic_and_fetch(p, v, m) oq_tcc_fetch(p, v, 2)\n"
+  "#define __atomic_or_fetch(p, v, m) oq_tcc_fetch(p, v, 3)\n"
+  "#define __atomic_xor_fetch(p, v, m) oq_tcc_fetch(p, v, 4)\n"
+  "/* TinyCC converts with cvttss2si and cvttsd2si: INT64_MIN for NaN and out of range */\n"
+  "static inline int64_t oq_cvttf(float x) { return (int64_t)x; }\n"
+  "static inline int64_t oq_cvttd(double x) { return (int64_t)x; }\n"
+  "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n"
+  "#endif\n";
+
+/* Helpers of the C dialect only: complex numbers (not under TinyCC), cvtt, errors through
+   __atomic, scratch memory. cvtt in inline asm (no <immintrin.h>: it took
+   0.3 s of every kernel's compile; GCC folds its intrinsics of a NaN constant to 0). */
 static const char *const helpers_c =
   "#define OQ_FN static inline\n"
+  "#ifndef __TINYC__\n"
   "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; __real__ z = (oq_real)re; __imag__ z = (oq_real)im; return z; }\n"
   "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return __real__ a == __real__ b && __imag__ a == __imag__ b; }\n"
   "static inline int oq_ctruthy(oq_cplx a) { return __real__ a != 0 || __imag__ a != 0; }\n"
-  "#if defined(__x86_64__)\n#include <immintrin.h>\n"
+  "#if defined(__x86_64__)\n"
   /* in asm: GCC folds the intrinsics of a constant like a C cast, NaN to 0 (issue 23) */
   "static inline int64_t oq_cvttf(float x) { int64_t r; __asm__(\"cvttss2si %1, %0\" : \"=r\"(r) : \"x\"(x)); return r; }\n"
   "static inline int64_t oq_cvttd(double x) { int64_t r; __asm__(\"cvttsd2si %1, %0\" : \"=r\"(r) : \"x\"(x)); return r; }\n"
@@ -725,6 +775,7 @@ static const char *const helpers_c =
   "    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) { if (n & 1) r *= b; b *= b; }\n"
   "    return e < 0 ? 1 / r : r;\n  }\n"
   "  return cpow(z, w);\n}\n"
+  "#endif\n"
   "static int oq_claim(OqkLaunch *L, int site) {\n"
   "  int z = 0;\n"
   "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
@@ -882,6 +933,7 @@ char *emit_c(KSpec *S) {
   if (E.fiber) em_bputs(&out, "#undef _FORTIFY_SOURCE\n");
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
+  em_bputs(&out, helpers_c_tcc);
   em_bputs(&out, helpers_c);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);

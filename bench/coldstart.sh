@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# bench/coldstart.sh [OLD_OQ]: `make bench-cold`. The start of every program of examples/ and
+# tests/seeds_run/ on the CPU back end, cold (an empty kernel cache: OQ_CACHE_DIR a fresh
+# folder) and warm (the same cache again, once the background builds of the first run have
+# put their objects there), for build/oq and, given OLD_OQ (another build, e.g. the main
+# checkout's), for it too. PROGS (a shell pattern) replaces the list of programs. Each time is the best of $ROUNDS runs (default 1): wall seconds,
+# and CPU seconds (user + system of oq and the compilers it waited for; a background build
+# that the program did not wait for is not in it). Then the compile time of each kernel:
+# from --profile (wall ms: specialization, code generation and the first build), and, for the
+# objects of the cold runs, TinyCC's and the C compiler's CPU time on the cached source.
+# The targets (issue 24): every kernel ready in <= 0.15 s; cold <= 2 x warm + 0.3 s.
+# The machine's load shows in wall times: compare CPU times where it is busy (uptime).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+NEW=${OQ:-build/oq}
+OLD=${1:-}
+ROUNDS=${ROUNDS:-1}
+CC=${CC:-cc}
+KFLAGS="-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -fno-tree-slp-vectorize -std=gnu11 -w"
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-cold.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+mkdir -p build/examples
+# shellcheck disable=SC2206 # PROGS is a pattern on purpose
+progs=(${PROGS:-examples/*.q tests/seeds_run/*.q})
+
+# timed CACHE OUT OQ PROG: runs PROG once; OUT gets "wall cpu" and OUT.prof the profile
+timed() {
+  OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu --profile "$4" \
+    >/dev/null 2>"$2.prof" </dev/null
+  awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$2" >"$2.t" && mv "$2.t" "$2"
+}
+
+# best A B: the smaller of two "wall cpu" pairs, per field
+best() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ");
+  printf "%.3f %.3f", (x[1] < y[1] ? x[1] : y[1]), (x[2] < y[2] ? x[2] : y[2]) }'; }
+
+# max_compile PROFILE: the largest "compile ms" of a kernel the run compiled
+max_compile() {
+  awk 'f && NF >= 6 && /compiled/ && $6 + 0 > m { m = $6 + 0 } /compile ms/ { f = 1 } END { printf "%.0f", m }' "$1"
+}
+
+# measure LABEL OQ: one line per program; the cold caches stay in $tmp/LABEL/N
+measure() {
+  local label=$1 oq=$2 n=0
+  for p in "${progs[@]}"; do
+    n=$((n + 1))
+    local cold="9e9 9e9" warm="9e9 9e9" kmax=0
+    for ((r = 0; r < ROUNDS; r++)); do
+      local d=$tmp/$label/$n
+      rm -rf "$d"
+      mkdir -p "$d"
+      timed "$d" "$tmp/c" "$oq" "$p"
+      cold=$(best "$cold" "$(cat "$tmp/c")")
+      local k
+      k=$(max_compile "$tmp/c.prof")
+      [ "$k" -gt "$kmax" ] && kmax=$k
+      # the warm cache: what the background builds have not finished yet is built now, at
+      # normal priority (waiting for niced builds on a busy machine takes long)
+      OQ_CPU_TIERS=0 OQ_CACHE_DIR=$d "$oq" run --target cpu "$p" >/dev/null 2>&1 </dev/null
+      timed "$d" "$tmp/w" "$oq" "$p"
+      warm=$(best "$warm" "$(cat "$tmp/w")")
+    done
+    local nk
+    nk=$(ls "$tmp/$label/$n"/oqk_*.so 2>/dev/null | wc -l)
+    echo "$p $cold $warm $nk $kmax" >>"$tmp/$label.rows"
+  done
+}
+
+echo "machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg); rounds: $ROUNDS"
+measure new "$NEW"
+[ -n "$OLD" ] && measure old "$OLD"
+
+echo
+echo "start in seconds (wall / cpu); kernels: objects cached; compile: the slowest kernel's"
+echo "first build, ms (--profile); ok: cold wall <= 2 x warm wall + 0.3 s"
+if [ -n "$OLD" ]; then
+  printf '%-40s %17s %17s %5s | %17s %17s %5s %8s %3s\n' program "old cold" "old warm" "ms" \
+    "new cold" "new warm" kern "ms" ok
+  paste -d' ' "$tmp/old.rows" "$tmp/new.rows" | awk '{
+    ok = ($9 <= 2 * $11 + 0.3) ? "yes" : "NO"
+    printf "%-40s %8s %8s %8s %8s %5s | %8s %8s %8s %8s %5s %8s %3s\n", $1, $2, $3, $4, $5, $7,
+      $9, $10, $11, $12, $13, $14, ok }'
+else
+  printf '%-40s %17s %17s %5s %8s %3s\n' program "cold" "warm" kern "ms" ok
+  awk '{ ok = ($2 <= 2 * $4 + 0.3) ? "yes" : "NO"
+    printf "%-40s %8s %8s %8s %8s %5s %8s %3s\n", $1, $2, $3, $4, $5, $6, $7, ok }' "$tmp/new.rows"
+fi
+
+# per kernel: CPU seconds of TinyCC (in memory, as oq does, approximated by tcc -c) and of
+# the C compiler with oq's flags, on each source the new cold runs cached
+if command -v tcc >/dev/null 2>&1; then
+  echo
+  echo "per kernel (distinct sources of the cold runs), cpu seconds: tcc -c | $CC $KFLAGS"
+  for c in "$tmp"/new/*/oqk_*.c; do
+    [ -e "$c" ] || continue
+    /usr/bin/time -o "$tmp/kt" -f "%U %S" tcc -c -std=c11 -w -o "$tmp/k.o" "$c" 2>/dev/null || echo "x x" >"$tmp/kt"
+    /usr/bin/time -o "$tmp/kc" -f "%U %S" $CC $KFLAGS -o "$tmp/k.so" "$c" -lm 2>/dev/null
+    echo "$(awk '{ print ($1 == "x") ? "fails" : $1 + $2 }' "$tmp/kt") $(awk '{ print $1 + $2 }' "$tmp/kc")"
+  done | awk '{ n++; if ($1 != "fails") { t += $1; if ($1 > tm) tm = $1; nt++ } else nf++; c += $2; if ($2 > cm) cm = $2 }
+    END { printf "kernels %d: tcc mean %.3f max %.3f (%d TinyCC cannot build: the C compiler waits); cc mean %.3f max %.3f\n",
+      n, nt ? t / nt : 0, tm, nf, n ? c / n : 0, cm }'
+fi
