@@ -39,6 +39,7 @@ typedef struct Profile {
   bool on;
   double start_ms;          /* when --profile was turned on: the wall clock's zero */
   HostOp *host_ops;
+  bool in_oracle;           /* the interpreter runs a kernel: its operations are the kernel's */
   ProfRow *rows, **tail;
   ProfRow *current;         /* transfers are charged to it */
   bool progress_shown;
@@ -114,7 +115,10 @@ void prof_bytes(size_t up, size_t down) {
 
 bool prof_on(void) { return prof.on; }
 
+void prof_in_oracle(bool on) { prof.in_oracle = on; }
+
 void prof_host_op(const char *what, SrcLoc loc, double ms, int64_t elements) {
+  if (prof.in_oracle) return;
   const char *file = loc.file && loc.file->path ? loc.file->path : "?";
   HostOp *h = prof.host_ops;
   while (h && !(h->line == loc.line && h->file == file && !strcmp(h->what, what))) h = h->next;

@@ -34,6 +34,7 @@ void prof_progress_done(void);
 /* A host array operation the runtime ran (an operator, a built-in, a slice) at loc, of ms,
    on arrays of up to `elements` elements: listed by --profile, with their total. */
 bool prof_on(void);
+void prof_in_oracle(bool on);   /* while the interpreter runs a kernel (not host operations) */
 void prof_host_op(const char *what, SrcLoc loc, double ms, int64_t elements);
 
 /* The host operations, a total line, then the kernel table. */

@@ -14,6 +14,7 @@
    type is the one the runtime's operators give: they compute it on one-element arrays of
    the leaves' types (probe), so the two cannot disagree. Otherwise, and for arrays of fewer
    than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "interp/arrayexpr.h"
@@ -66,6 +67,7 @@ static void run_release(AxRun *R) {
    hold no array (scalar code in a loop) goes back at once. */
 static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
   if (I->prog->opt->target == TARGET_INTERP) return false;   /* (marked for --explain only) */
+  if (I->thread) return false;   /* a plain function run by a kernel thread of the oracle */
   for (int k = 0; k < E->nleaves; k++) {
     const Node *l = E->leaves[k];
     if (l->kind == N_ARRAYEXPR) continue;   /* a reduction: a number */
@@ -565,14 +567,16 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   AxRun R;
   bool is_array, ok = eval_leaves(I, E, &R) && R.numel > 0 && worth_a_kernel(&R) &&
                       elementwise_for(E->expr, R.arrays, &is_array);
+  bool norm = !strcmp(E->redname, "norm");
+  ok = ok && !(norm && R.srank != 1);   /* a matrix's norm is its largest singular value */
   const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
   if (!k || !k->func) {
     run_release(&R);
     return false;
   }
   Value r = launch(I, n, k->func, &R, v_none());
-  if (!strcmp(E->redname, "mean")) {
-    Value m = rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
+  if (!strcmp(E->redname, "mean") || norm) {
+    Value m = norm ? v_scalar(sqrt(rt_to_real(r, n->loc))) : rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
     val_release(r);
     r = m;
   }

@@ -578,6 +578,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
   double t0 = rt_now_ms();
   L.acc = calloc(L.func->nouts + 1, sizeof *L.acc);
   for (int o = 0; o < L.func->nouts; o++) L.acc[o] = out_identity(&L, o);
+  prof_in_oracle(true);
   if (product(L.dims, L.D) > 0) {
     if (L.grid_fibers) {
       run_grid_fibers(&L);
@@ -586,6 +587,7 @@ Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv) {
       do run_block(&L, bi); while (next_index(bi, L.cnt, L.D));
     }
   }
+  prof_in_oracle(false);
   free_stacks(&L);
   if (I->prog->opt && I->prog->opt->profile) cpu_note_interp(&cl, rt_now_ms() - t0);
   release_kernel_args(&L);

@@ -32,13 +32,19 @@ static const struct { const char *name; int nargs; } elementwise_builtins[] = {
   {"min", 2}, {"max", 2}, {"clamp", 3}, {"complex", 2},
 };
 
-static const struct { const char *name; Op op; } reductions[] = {
-  {"sum", OP_ADD}, {"mean", OP_ADD}, {"prod", OP_MUL}, {"min", OP_MIN}, {"max", OP_MAX},
+static const struct { const char *name; Op op; int nargs; } reductions[] = {
+  {"sum", OP_ADD, 1}, {"mean", OP_ADD, 1}, {"prod", OP_MUL, 1}, {"min", OP_MIN, 1},
+  {"max", OP_MAX, 1}, {"dotprod", OP_ADD, 2}, {"norm", OP_ADD, 1},
 };
+
+/* Names of the functions that kernels may call (a plain function called from a kernel runs
+   as device code: its statements stay as written). */
+typedef struct Names { const char *v[512]; int n; } Names;
 
 typedef struct Ax {
   Program *P;
   const InterpOptions *opt;
+  Names device;
   Func *chain[64];
   int nchain;
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
@@ -205,19 +211,46 @@ static Node *mark(Ax *X, Node *original, ArrayExpr *E) {
   return m;
 }
 
-/* A reduction call of an element-wise argument, or NULL. */
+/* abs(e) .^ 2: what norm(e) adds up (its square root is taken on the host). */
+static Node *squared_magnitude(Ax *X, Node *e) {
+  Node *abs = new_node(X, N_CALL, e->loc), *sq = new_node(X, N_BINARY, e->loc), *two = new_node(X, N_INT, e->loc);
+  abs->a = new_node(X, N_IDENT, e->loc);
+  abs->a->name = "abs";
+  abs->a->aux = (void *)global_lookup("abs");
+  abs->list.n = 1;
+  abs->list.items = arena_alloc(X->P->arena, sizeof *abs->list.items);
+  abs->list.items[0] = e;
+  two->ival = 2;
+  sq->op = OP_EPOW;
+  sq->a = abs;
+  sq->b = two;
+  return sq;
+}
+
+/* A reduction call of element-wise arguments, or NULL: sum(e) adds e up, dotprod(a, b)
+   adds up a .* b, norm(e) abs(e) .^ 2. */
 static Node *mark_reduction(Ax *X, Node *call) {
   const char *name = builtin_callee(call);
-  if (!name || call->list.n != 1) return NULL;
+  if (!name) return NULL;
   Op op = OP_NONE;
   for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
-    if (!strcmp(name, reductions[i].name)) op = reductions[i].op;
+    if (!strcmp(name, reductions[i].name) && call->list.n == reductions[i].nargs) op = reductions[i].op;
   int nleaves = 0;
-  if (op == OP_NONE || !elementwise(call->list.items[0], &nleaves) || !nleaves) return NULL;
+  for (int i = 0; i < call->list.n && op != OP_NONE; i++)
+    if (!elementwise(call->list.items[i], &nleaves)) op = OP_NONE;
+  if (op == OP_NONE || !nleaves) return NULL;
   ArrayExpr *E = new_arrayexpr(X, nleaves);
   E->red = op;
   E->redname = name;
   E->expr = template_of(X, E, call->list.items[0]);
+  if (call->list.n == 2) {
+    Node *m = new_node(X, N_BINARY, call->loc);
+    m->op = OP_EMUL;
+    m->a = E->expr;
+    m->b = template_of(X, E, call->list.items[1]);
+    E->expr = m;
+  }
+  if (!strcmp(name, "norm")) E->expr = squared_magnitude(X, E->expr);
   return mark(X, call, E);
 }
 
@@ -272,12 +305,61 @@ static Node *mark_assign(Ax *X, Node *s) {
   return mark(X, s, E);
 }
 
+/* ---- the functions kernels call ---- */
+
+static bool has_name(const Names *s, const char *name) {
+  for (int i = 0; i < s->n; i++)
+    if (!strcmp(s->v[i], name)) return true;
+  return false;
+}
+
+static void add_name(Names *s, const char *name) {
+  if (name && !has_name(s, name) && s->n < (int)(sizeof s->v / sizeof *s->v)) s->v[s->n++] = name;
+}
+
+/* The names n calls (functions defined inside it included). */
+static void calls_in(const Node *n, Names *out) {
+  if (!n) return;
+  if (n->kind == N_CALL && n->a->kind == N_IDENT) add_name(out, n->a->name);
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && n->func)
+    for (int i = 0; i < n->func->body.n; i++) calls_in(n->func->body.items[i], out);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) calls_in(k.node, out);
+}
+
+/* Adds to out what the kernels and device functions under n call; with `host`, also what
+   the plain functions named in out call (the functions those reach in turn). */
+static void device_calls(const Node *n, Names *out, bool host) {
+  if (!n) return;
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && n->func) {
+    const Func *f = n->func;
+    bool device = f->kind == FK_KERNEL || f->kind == FK_DEVICE || (host && f->name && has_name(out, f->name));
+    for (int i = 0; i < f->body.n; i++) {
+      if (device) calls_in(f->body.items[i], out);
+      device_calls(f->body.items[i], out, host);
+    }
+  }
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) device_calls(k.node, out, host);
+}
+
+static void find_device_functions(Ax *X) {
+  const Node *roots[2] = {X->P->root, NULL};
+  for (int pass = 0; pass < 4; pass++) {   /* a few levels of plain functions called in turn */
+    int before = X->device.n;
+    for (int r = 0; roots[r]; r++) {
+      for (int i = 0; i < roots[r]->list.n; i++) device_calls(roots[r]->list.items[i], &X->device, pass > 0);
+      for (int i = 0; i < roots[r]->list2.n; i++) device_calls(roots[r]->list2.items[i], &X->device, pass > 0);
+    }
+    if (pass > 0 && X->device.n == before) break;
+  }
+}
+
 /* ---- walking the host functions ---- */
 
 static void walk_list(Ax *X, NodeList *l);
 
 static void walk_func(Ax *X, Func *f) {
   if (f->kind != FK_HOST || X->nchain == (int)(sizeof X->chain / sizeof *X->chain)) return;
+  if (f->name && has_name(&X->device, f->name)) return;   /* kernels may call it */
   X->chain[X->nchain++] = f;
   walk_list(X, &f->body);
   X->nchain--;
@@ -326,7 +408,9 @@ static void walk_list(Ax *X, NodeList *l) {
 
 void arrayexpr_transform(Program *P, const InterpOptions *opt) {
   if (opt->target == TARGET_INTERP && !opt->explain) return;
+  if (P->nreductions) return;   /* a `reduction` may replace any call, at run time */
   Ax X = {.P = P, .opt = opt};
+  find_device_functions(&X);
   X.chain[X.nchain++] = P->script;
   walk_list(&X, &P->script->body);
   walk_list(&X, &P->root->list2);   /* imported definitions */
