@@ -5,6 +5,8 @@
 #   parse, unit    tests/parse/run.sh build/oq and tests/unit/run.sh, when they exist (and
 #                  the image, examples, cuda, fuzz-run and editors suites); each
 #                  ends with a line `N passed, N failed`, whose counts are added here
+#   faults         tools/fault_inject.sh: a damaged kernel cache, read-only and full cache
+#                  folders, no compiler, kill -9, 8 concurrent runs (docs/reliability.md)
 #   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
 #   errors         tests/errors/*.q, tests/cpu_errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit

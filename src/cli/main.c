@@ -104,6 +104,15 @@ static SrcFile *load_program(const char *path) {
   return f;
 }
 
+/* Errors before the program runs: what was loaded goes (make asan checks for leaks). */
+static int load_failed(Arena *arena, SrcFile *file) {
+  arena_free(arena);
+  free((void *)file->path);
+  free((void *)file->text);
+  free(file);
+  return 1;
+}
+
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return 2; }
   const char *cmd = argv[1];
@@ -174,7 +183,7 @@ int main(int argc, char **argv) {
   }
   Arena arena = {0};
   Node *program = parse_file(&arena, file);
-  if (diag_error_count()) return 1;
+  if (diag_error_count()) return load_failed(&arena, file);
   if (!strcmp(cmd, "parse")) {
     if (dump) ast_dump(program, 0);
     return 0;
@@ -197,7 +206,7 @@ int main(int argc, char **argv) {
     if (opt.target == TARGET_AUTO) opt.target = gpu ? TARGET_CUDA : TARGET_CPU;
   }
   Program *prog = interp_load(&arena, program, &opt);
-  if (!prog) return 1;
+  if (!prog) return load_failed(&arena, file);
   if (!strcmp(cmd, "check")) return 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */

@@ -1827,27 +1827,24 @@ bool ksema_run(KSpec *S, Value *args) {
   kernel_outputs(S, k);
   /* outputs keep their types: a pass may not widen them */
   int obase = f->ngenerics + f->nparams;
-  KType *outs = calloc(f->nouts + 1, sizeof *outs);
+  /* in the spec's arena: a kfail (a rejected kernel) jumps past any free (issue 23) */
+  KType *outs = arena_alloc(S->arena, (f->nouts + 1) * sizeof *outs);
   for (int o = 0; o < f->nouts; o++) outs[o] = k->slots[obase + o];
   fspec_analyze(S, k);
   for (int o = 0; o < f->nouts; o++)
-    if (!ktype_eq(outs[o], k->slots[obase + o])) {
-      free(outs);
+    if (!ktype_eq(outs[o], k->slots[obase + o]))
       kfail(S, f->outs[o].loc, "kernel output '%s' changes type", f->outs[o].name);
-    }
-  free(outs);
   kfacts_compute(S);   /* (fails on a shared() call inside a loop or condition) */
   if (S->facts.nshared) S->uses_block = true;
   if (S->barrier) S->uses_block = true;
   if (S->barrier || S->coop) {
-    Uni U = {.S = S, .k = k, .nonuni = calloc(func_info(f)->nslots + 1, 1)};
+    Uni U = {.S = S, .k = k, .nonuni = arena_alloc(S->arena, func_info(f)->nslots + 1)};
     do {
       U.changed = false;
       uni_block(&U, &f->body, false);
     } while (U.changed);
     if (S->barrier) check_barriers(&U, &f->body);
     if (S->coop) check_collectives(&U, &f->body);
-    free(U.nonuni);
   }
   return true;
 }
