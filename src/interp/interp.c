@@ -437,6 +437,8 @@ static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *sit
 }
 
 Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
+  int outs = I->outs_wanted;
+  I->outs_wanted = 0;
   if (fn.kind == V_TYPE) return construct_type(I, fn.type, argc, argv, site);
   if (fn.kind != V_FUNC) rt_error(site->loc, "a %s is not a function", rt_kind_name(fn));
   Callable *c = fn.fn;
@@ -456,7 +458,8 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
       rt_error(site->loc, "wrong number of arguments to '%s' (got %d)", b->name, argc);
     if (!is_shape_query(fn))
       for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
-    return b->fn(argc, argv, site->loc);
+    BuiltinFn outs_fn = outs > 1 ? rt_builtin_outputs(b->name) : NULL;   /* [m, i] = max(x) */
+    return (outs_fn ? outs_fn : b->fn)(argc, argv, site->loc);
   }
   case CALL_IBUILTIN:   /* print, imwrite, assert...; a launch moves its arguments itself */
     if (!is_launch(fn))
@@ -622,12 +625,15 @@ COLD static Value eval_group(Interp *I, Node *n) {
 }
 
 COLD static Value eval_call(Interp *I, Node *n) {
+  int outs = I->outs_wanted;   /* for this call, not for the calls in its arguments */
+  I->outs_wanted = 0;
   if (n->a->kind == N_FIELD) return eval_group(I, n);
   Value fn = eval(I, n->a);
   int argc = n->list.n;
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
   for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
+  I->outs_wanted = outs;
   Value r = call_value(I, fn, argc, argv, n);
   release_all(argv, argc);
   if (argv != stack_args) free(argv);
@@ -762,7 +768,9 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
     for (int i = 0; i < count; i++) vals[i] = eval(I, n->b->list.items[i]);
   } else {
+    if (n->b->kind == N_CALL) I->outs_wanted = count;   /* built-ins with several outputs */
     Value v = eval(I, n->b);
+    I->outs_wanted = 0;
     if (v.kind == V_TUPLE) {
       if (v.tup->n < count)
         rt_error(n->loc, "%d values assigned from %d outputs", count, v.tup->n);
