@@ -209,57 +209,91 @@ STAT(min_outs) { return extreme(false, 2, argc, argv, loc); }
 
 /* ---- sorting ---- */
 
-/* An element and its position in its slice; the position breaks ties, so every sort here
-   is stable. */
+/* An element and its position in its slice (the index output of sort). */
 typedef struct Keyed {
   union { double r; int64_t i; } v;
   int64_t at;
 } Keyed;
 
-static int cmp_at(const Keyed *x, const Keyed *y) { return (x->at > y->at) - (x->at < y->at); }
+/* Stable merge sorts of keys by value, one per order (the comparison inlined: about three
+   times faster than qsort with a comparator and a tie-break on the position). Runs of 16 by
+   insertion, then bottom-up merges between keys and tmp, which has room for n. Equal keys
+   keep their order: a merge takes the right run's element only when it comes strictly
+   first. Reals hold no NaN here (sort_keys puts them aside). */
+#define DEFINE_MERGE_SORT(name, FIRST)                                                    \
+  static void name(Keyed *keys, Keyed *tmp, int64_t n) {                                  \
+    for (int64_t lo = 0; lo < n; lo += 16) {                                              \
+      int64_t hi = lo + 16 < n ? lo + 16 : n;                                             \
+      for (int64_t i = lo + 1; i < hi; i++) {                                             \
+        Keyed x = keys[i];                                                                \
+        int64_t j = i;                                                                    \
+        for (; j > lo && FIRST(x, keys[j - 1]); j--) keys[j] = keys[j - 1];               \
+        keys[j] = x;                                                                      \
+      }                                                                                   \
+    }                                                                                     \
+    Keyed *src = keys, *dst = tmp;                                                        \
+    for (int64_t w = 16; w < n; w *= 2) {                                                 \
+      for (int64_t lo = 0; lo < n; lo += 2 * w) {                                         \
+        int64_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;      \
+        int64_t i = lo, j = mid, k = lo;                                                  \
+        while (i < mid && j < hi) dst[k++] = FIRST(src[j], src[i]) ? src[j++] : src[i++]; \
+        while (i < mid) dst[k++] = src[i++];                                              \
+        while (j < hi) dst[k++] = src[j++];                                               \
+      }                                                                                   \
+      Keyed *t = src;                                                                     \
+      src = dst;                                                                          \
+      dst = t;                                                                            \
+    }                                                                                     \
+    if (src != keys) memcpy(keys, src, sizeof *keys * (size_t)n);                         \
+  }
 
-/* Ascending reals: NaN after every number. */
-static int cmp_real_up(const void *p, const void *q) {
-  const Keyed *x = p, *y = q;
-  bool nx = isnan(x->v.r), ny = isnan(y->v.r);
-  if (nx != ny) return nx ? 1 : -1;
-  if (!nx && x->v.r != y->v.r) return x->v.r < y->v.r ? -1 : 1;
-  return cmp_at(x, y);
+#define REAL_UP(x, y) ((x).v.r < (y).v.r)
+#define REAL_DOWN(x, y) ((x).v.r > (y).v.r)
+#define INT_UP(x, y) ((x).v.i < (y).v.i)
+#define INT_DOWN(x, y) ((x).v.i > (y).v.i)
+DEFINE_MERGE_SORT(sort_real_up, REAL_UP)
+DEFINE_MERGE_SORT(sort_real_down, REAL_DOWN)
+DEFINE_MERGE_SORT(sort_int_up, INT_UP)
+DEFINE_MERGE_SORT(sort_int_down, INT_DOWN)
+
+/* Sorts the n keys stably (tmp: room for n). Real NaNs go last ascending and first
+   descending (MATLAB's order), in their original order. */
+static void sort_keys(Keyed *keys, Keyed *tmp, int64_t n, bool ints, bool down) {
+  if (ints) {
+    (down ? sort_int_down : sort_int_up)(keys, tmp, n);
+    return;
+  }
+  int64_t m = 0, nan = 0;
+  for (int64_t k = 0; k < n; k++) {   /* numbers to the front of keys, NaNs to tmp */
+    if (keys[k].v.r != keys[k].v.r) tmp[nan++] = keys[k];
+    else keys[m++] = keys[k];
+  }
+  Keyed *nans = nan ? malloc(sizeof *nans * (size_t)nan) : NULL;
+  if (nan) memcpy(nans, tmp, sizeof *nans * (size_t)nan);
+  (down ? sort_real_down : sort_real_up)(keys, tmp, m);
+  if (nan && down) {
+    memmove(keys + nan, keys, sizeof *keys * (size_t)m);
+    memcpy(keys, nans, sizeof *keys * (size_t)nan);
+  } else if (nan) {
+    memcpy(keys + m, nans, sizeof *keys * (size_t)nan);
+  }
+  free(nans);
 }
 
-/* Descending reals: NaN before every number (MATLAB's order, the reverse of ascending). */
-static int cmp_real_down(const void *p, const void *q) {
-  const Keyed *x = p, *y = q;
-  bool nx = isnan(x->v.r), ny = isnan(y->v.r);
-  if (nx != ny) return nx ? -1 : 1;
-  if (!nx && x->v.r != y->v.r) return x->v.r > y->v.r ? -1 : 1;
-  return cmp_at(x, y);
-}
-
-static int cmp_int_up(const void *p, const void *q) {
-  const Keyed *x = p, *y = q;
-  if (x->v.i != y->v.i) return x->v.i < y->v.i ? -1 : 1;
-  return cmp_at(x, y);
-}
-
-static int cmp_int_down(const void *p, const void *q) {
-  const Keyed *x = p, *y = q;
-  if (x->v.i != y->v.i) return x->v.i > y->v.i ? -1 : 1;
-  return cmp_at(x, y);
-}
-
-/* Loads the slice into keys (at = position in the slice) and sorts it. */
-static void sort_slice(const Array *a, int64_t off, int64_t n, int64_t st, bool down, Keyed *keys) {
+/* Loads the slice into keys (at = position in the slice) and sorts it; tmp has room for n. */
+static void sort_slice(const Array *a, int64_t off, int64_t n, int64_t st, bool down, Keyed *keys,
+                       Keyed *tmp) {
   bool ints = el_is_integer(a->elem);
   for (int64_t k = 0; k < n; k++) {
     if (ints) keys[k].v.i = arr_load_i(a, off + k * st);
     else keys[k].v.r = arr_load(a, off + k * st);
     keys[k].at = k;
   }
-  int (*cmp)(const void *, const void *) =
-    ints ? (down ? cmp_int_down : cmp_int_up) : (down ? cmp_real_down : cmp_real_up);
-  qsort(keys, (size_t)n, sizeof *keys, cmp);
+  sort_keys(keys, tmp, n, ints, down);
 }
+
+/* Room for n keys (at least one). */
+static Keyed *keys_new(int64_t n) { return malloc(sizeof(Keyed) * (size_t)(n > 0 ? n : 1)); }
 
 static bool is_direction(Value v) { return v.kind == V_STRING; }
 
@@ -284,12 +318,12 @@ static Value sort_fn(bool with_idx, int argc, const Value *argv, SrcLoc loc) {
   Split s = split_at(&v, d);
   Array *r = arr_new_uninit(a->elem, a->rank, a->dims);
   Array *idx = with_idx ? arr_new_uninit(idx_elem(s.n), a->rank, a->dims) : NULL;
-  Keyed *keys = malloc(sizeof *keys * (size_t)(s.n ? s.n : 1));
+  Keyed *keys = keys_new(s.n), *tmp = keys_new(s.n);
   size_t sz = el_size(a->elem);
   for (int64_t o = 0; o < s.outer; o++)
     for (int64_t i = 0; i < s.inner; i++) {
       int64_t off = o * s.n * s.inner + i;
-      sort_slice(a, off, s.n, s.inner, down, keys);
+      sort_slice(a, off, s.n, s.inner, down, keys, tmp);
       for (int64_t k = 0; k < s.n; k++) {
         int64_t to = off + k * s.inner;
         memcpy((char *)r->data + (size_t)to * sz, (const char *)a->data + (size_t)(off + keys[k].at * s.inner) * sz, sz);
@@ -297,6 +331,7 @@ static Value sort_fn(bool with_idx, int argc, const Value *argv, SrcLoc loc) {
       }
     }
   free(keys);
+  free(tmp);
   drop(a);
   return idx ? pair(v_array(r), v_array(idx)) : v_array(r);
 }
@@ -313,8 +348,9 @@ static Value unique_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
   Array *a = arg_array("unique", argv[0], loc);
   need_ordered("unique", a, loc);
   int64_t n = a->numel, nu = 0;
-  Keyed *keys = malloc(sizeof *keys * (size_t)(n ? n : 1));
-  sort_slice(a, 0, n, 1, false, keys);
+  Keyed *keys = keys_new(n), *tmp = keys_new(n);
+  sort_slice(a, 0, n, 1, false, keys, tmp);
+  free(tmp);
   bool ints = el_is_integer(a->elem);
   int64_t *first = malloc(sizeof *first * (size_t)(n ? n : 1));   /* first[u]: position in keys */
   Array *j = outs ? arr_vec(idx_elem(n), n) : NULL;
@@ -472,7 +508,7 @@ static void slice_mode(const Array *a, int64_t off, int64_t n, int64_t st, const
                        Value *out, SrcLoc loc) {
   (void)ctx; (void)loc;
   bool ints = el_is_integer(a->elem);
-  Keyed *v = malloc(sizeof *v * (size_t)(n ? n : 1));
+  Keyed *v = keys_new(n), *tmp = keys_new(n);
   int64_t m = 0;
   for (int64_t k = 0; k < n; k++) {
     if (ints) v[m].v.i = arr_load_i(a, off + k * st);
@@ -484,7 +520,8 @@ static void slice_mode(const Array *a, int64_t off, int64_t n, int64_t st, const
     v[m].at = k;
     m++;
   }
-  qsort(v, (size_t)m, sizeof *v, ints ? cmp_int_up : cmp_real_up);
+  sort_keys(v, tmp, m, ints, false);
+  free(tmp);
   int64_t best = -1, best_count = 0;
   for (int64_t k = 0; k < m;) {
     int64_t e = k + 1;
