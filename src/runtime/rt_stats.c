@@ -466,11 +466,13 @@ static void select_kth(double *v, int64_t n, int64_t k) {
 static void slice_median(const Array *a, int64_t off, int64_t n, int64_t st, const void *ctx,
                          Value *out, SrcLoc loc) {
   (void)ctx; (void)loc;
-  double *v = malloc(sizeof *v * (size_t)(n ? n : 1));
-  bool nan = n == 0;
-  for (int64_t k = 0; k < n && !nan; k++) {
+  out[0] = v_scalar(NAN);
+  if (n <= 0) return;
+  double *v = malloc(sizeof *v * (size_t)n);
+  bool nan = false;
+  for (int64_t k = 0; k < n; k++) {
     v[k] = arr_load(a, off + k * st);
-    nan = v[k] != v[k];
+    nan |= v[k] != v[k];
   }
   double med = NAN;
   if (!nan) {
