@@ -4,7 +4,7 @@
    a wait; the median of `rounds` batches, the variants interleaved round by round.
      cc -O2 -std=c11 -D_GNU_SOURCE -Isrc -o build/launch_variants tools/launch_variants.c \
         src/device/rt_cuda.c src/device/rt_nvrtc.c src/runtime/rt_cache.c src/runtime/cache_admin.c src/device/rt_devmem.c src/runtime/rt_value.c \
-        src/runtime/rt_ops.c src/runtime/rt_index.c src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/base/diag.c src/base/arena.c src/base/config.c -ldl -lm
+        src/runtime/rt_ops.c src/runtime/rt_index.c src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/runtime/rt_stats.c src/base/diag.c src/base/arena.c src/base/config.c -ldl -lm
      build/oq emit --target cuda tests/gpu/launch.q | sed '/^batch of\|runtime error/,$d' > /tmp/k.cu
      build/launch_variants /tmp/k.cu
    k.cu: oq's own kernel (entry oqk_entry(OqkGrid, OqkLaunch *, OqkWorker *)); its OqkGrid is

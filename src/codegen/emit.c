@@ -780,6 +780,8 @@ static char *ex_builtin(Em *E, Node *n, int id) {
     return any_op(E, OP_MIN, m, lo, a[2], t[2], r, n);
   }
   case KB_MOD: return any_op(E, OP_MOD, a[0], t[0], a[1], t[1], r, n);
+  case KB_POW: return any_op(E, OP_EPOW, a[0], t[0], a[1], t[1], r, n);
+  case KB_DOTPROD: return any_op(E, OP_MUL, a[0], t[0], a[1], t[1], r, n);
   case KB_AND: return any_op(E, OP_BAND, a[0], t[0], a[1], t[1], r, n);
   case KB_OR: return any_op(E, OP_BOR, a[0], t[0], a[1], t[1], r, n);
   case KB_XOR: return any_op(E, OP_BXOR, a[0], t[0], a[1], t[1], r, n);

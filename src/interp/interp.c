@@ -545,6 +545,8 @@ static Value construct_type(Interp *I, Type *t, int argc, Value *argv, Node *sit
 }
 
 Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
+  int outs = I->outs_wanted;
+  I->outs_wanted = 0;
   if (fn.kind == V_TYPE) return construct_type(I, fn.type, argc, argv, site);
   if (fn.kind != V_FUNC) rt_error(site->loc, "a %s is not a function", rt_kind_name(fn));
   Callable *c = fn.fn;
@@ -565,7 +567,8 @@ Value call_value(Interp *I, Value fn, int argc, Value *argv, Node *site) {
     if (is_shape_query(fn)) return b->fn(argc, argv, site->loc);
     double t0 = prof_on() ? rt_now_ms() : 0;
     for (int i = 0; i < argc; i++) host_reads(argv[i], site->loc);
-    Value v = b->fn(argc, argv, site->loc);
+    BuiltinFn outs_fn = outs > 1 ? rt_builtin_outputs(b->name) : NULL;   /* [m, i] = max(x) */
+    Value v = (outs_fn ? outs_fn : b->fn)(argc, argv, site->loc);
     if (t0) note_host_op(b->name, site->loc, t0, v, argv, argc);
     return v;
   }
@@ -798,6 +801,8 @@ COLD static Value eval_field(Interp *I, Node *n) {
 }
 
 COLD static Value eval_call(Interp *I, Node *n) {
+  int outs = I->outs_wanted;   /* for this call, not for the calls in its arguments */
+  I->outs_wanted = 0;
   if (n->a->kind == N_FIELD && is_group(n->a)) return eval_group(I, n);
   Value fn = eval(I, n->a);
   if (fn.kind == V_TYPE && fn.type->class_kind != CLASS_NONE) {
@@ -809,6 +814,7 @@ COLD static Value eval_call(Interp *I, Node *n) {
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
   for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
+  I->outs_wanted = outs;
   Value r = call_value(I, fn, argc, argv, n);
   release_all(argv, argc);
   if (argv != stack_args) free(argv);
@@ -978,7 +984,9 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
     for (int i = 0; i < count; i++) vals[i] = eval(I, n->b->list.items[i]);
   } else {
+    if (n->b->kind == N_CALL) I->outs_wanted = count;   /* built-ins with several outputs */
     Value v = eval(I, n->b);
+    I->outs_wanted = 0;
     if (v.kind == V_TUPLE) {
       if (v.tup->n < count)
         rt_error(n->loc, "%d values assigned from %d outputs", count, v.tup->n);

@@ -56,6 +56,8 @@ struct Interp {
   enum { FLOW_NORMAL, FLOW_BREAK, FLOW_CONTINUE, FLOW_RETURN } flow;
   KernelThread *thread;     /* non-NULL inside a kernel launch */
   int depth;                /* call depth, to report runaway recursion */
+  int outs_wanted;          /* `[a, b] = f(...)`: how many outputs the call f(...) is asked
+                               for (0: one); read and cleared by the call it is meant for */
 };
 
 /* interp_resolve.c */

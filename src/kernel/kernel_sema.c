@@ -807,6 +807,7 @@ static const struct { const char *name; int id, min, max; } builtin_tab[] = {
   {"pos2ind", KB_POS2IND, 2, 2}, {"ind2pos", KB_IND2POS, 2, 2}, {"isnan", KB_ISNAN, 1, 1},
   {"isinf", KB_ISINF, 1, 1}, {"isfinite", KB_ISFINITE, 1, 1}, {"shared", KB_SHARED, 1, OQ_MAX_RANK},
   {"shared_zeros", KB_SHARED, 1, OQ_MAX_RANK}, {"assert", KB_ASSERT, 1, 1},
+  {"pow", KB_POW, 2, 2}, {"dotprod", KB_DOTPROD, 2, 2},
 };
 
 static int builtin_id(const char *name, int *min, int *max) {
@@ -914,6 +915,11 @@ static KType ex_builtin(Sx *C, Node *n, int id, KType *a, int argc) {
     return binary_type(C, OP_MIN, lo, a[2], n);
   }
   case KB_MOD: return binary_type(C, OP_MOD, a[0], a[1], n);
+  case KB_POW: return binary_type(C, OP_EPOW, a[0], a[1], n);   /* a .^ b */
+  case KB_DOTPROD:   /* two numbers, or two vectors of one length: the inner product */
+    if (!(is_num(a[0]) && is_num(a[1])) && !(a[0].kind == K_VEC && a[1].kind == K_VEC))
+      kfail(S, n->loc, "dotprod of this value in a kernel");
+    return binary_type(C, OP_MUL, a[0], a[1], n);
   case KB_AND: case KB_OR: case KB_XOR: case KB_SHL: case KB_SHR:
     if (kclass(a[0]) == K_CPLX || kclass(a[1]) == K_CPLX || !(is_num(a[0]) || a[0].kind == K_VEC) ||
         !(is_num(a[1]) || a[1].kind == K_VEC))

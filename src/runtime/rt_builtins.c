@@ -519,58 +519,27 @@ BUILTIN(sum) { return reduce(R_SUM, argc, argv, loc); }
 BUILTIN(prod) { return reduce(R_PROD, argc, argv, loc); }
 BUILTIN(mean) { return reduce(R_MEAN, argc, argv, loc); }
 
-/* max(x): the largest element; max(a, b): element-wise with broadcasting. */
+/* max(x): the largest element; max(a, b): element-wise with broadcasting; max(x, [], d):
+   along dimension d (rt_stats.c, which also has [m, i] = max(x)). */
 BUILTIN(max) {
+  if (argc == 3) return rt_extreme_along(true, argv, loc);
   if (argc == 2) return via_op("max", OP_MAX, argv[0], argv[1], loc);
   return reduce(R_MAX, 1, argv, loc);
 }
 
 BUILTIN(min) {
+  if (argc == 3) return rt_extreme_along(false, argv, loc);
   if (argc == 2) return via_op("min", OP_MIN, argv[0], argv[1], loc);
   return reduce(R_MIN, 1, argv, loc);
 }
 
-/* cumsum(x[, d]): running sums along d (default: the first dimension longer than 1). */
-BUILTIN(cumsum) {
-  Value x = argv[0];
-  need_num_or_array("cumsum", x, loc);
-  if (x.kind != V_ARRAY) return x;
-  const Array *a = x.arr;
-  int64_t d = 0;
-  if (argc > 1) d = arg_int("cumsum", argv[1], loc);
-  else
-    while (d < a->rank - 1 && a->dims[d] == 1) d++;
-  if (d < 0) rt_error(loc, "cumsum: negative dimension %lld", (long long)d);
-  if (argc > 1 && a->rank == 1) d = d == 1 ? 0 : 1;   /* a vec is a 1 x N row: along d = 1 */
-  int64_t outer, n, inner;
-  split_at(a, d, &outer, &n, &inner);
-  NumClass c = el_class(a->elem);
-  Array *r = like(a, el_for_class(c, a->elem, EL_COUNT));
-  for (int64_t o = 0; o < outer; o++)
-    for (int64_t i = 0; i < inner; i++) {
-      uint64_t si = 0;
-      double sr = 0, re, im;
-      double complex sc = 0;
-      for (int64_t k = 0; k < n; k++) {
-        int64_t at = (o * n + k) * inner + i;
-        if (c == NC_INT) arr_store_i(r, at, (int64_t)(si += (uint64_t)arr_load_i(a, at)));
-        else if (c == NC_REAL) arr_store(r, at, sr += arr_load(a, at));
-        else {
-          arr_load_c(a, at, &re, &im);
-          sc += CMPLX(re, im);
-          arr_store_c(r, at, creal(sc), cimag(sc));
-        }
-      }
-    }
-  return v_array(r);
-}
-
 /* ---- array construction and rearrangement ---- */
 
+/* linspace(a, b[, n]): n points from a to b, both included (n = 100 by default, as in
+   MATLAB; n <= 0 gives an empty vec, n = 1 gives b). */
 BUILTIN(linspace) {
-  (void)argc;
   double a = arg_real("linspace", argv[0], loc), b = arg_real("linspace", argv[1], loc);
-  int64_t n = arg_int("linspace", argv[2], loc);
+  int64_t n = argc > 2 ? arg_int("linspace", argv[2], loc) : 100;
   if (n < 0) n = 0;
   Array *r = arr_vec(el_scalar(), n);
   for (int64_t k = 0; k < n; k++)
@@ -722,6 +691,8 @@ static uint64_t rng_next(void) {
   return z ^ (z >> 31);
 }
 
+uint64_t rt_random_u64(void) { return rng_next(); }
+
 /* Uniform in [0, 1) with the precision of `scalar`, so rounding never reaches 1. */
 static double rng_uniform(void) {
   if (rt_config.double_precision) return (double)(rng_next() >> 11) * 0x1.0p-53;
@@ -846,15 +817,15 @@ static const Builtin builtins[] = {
   { "angle", bi_angle, 1, 1 }, { "asin", bi_asin, 1, 1 }, { "atan", bi_atan, 1, 1 },
   { "atan2", bi_atan2, 2, 2 }, { "ceil", bi_ceil, 1, 1 }, { "clamp", bi_clamp, 3, 3 },
   { "complex", bi_complex, 1, 2 }, { "conj", bi_conj, 1, 1 }, { "copy", bi_copy, 1, 1 },
-  { "cos", bi_cos, 1, 1 }, { "cosh", bi_cosh, 1, 1 }, { "cumsum", bi_cumsum, 1, 2 },
+  { "cos", bi_cos, 1, 1 }, { "cosh", bi_cosh, 1, 1 },
   { "exp", bi_exp, 1, 1 }, { "float", bi_float, 1, 1 }, { "floor", bi_floor, 1, 1 },
   { "frac", bi_frac, 1, 1 }, { "imag", bi_imag, 1, 1 }, { "ind2pos", bi_ind2pos, 2, 2 },
   { "int", bi_int, 1, 1 }, { "isempty", bi_isempty, 1, 1 },
   { "cell", bi_cell, 1, -1 }, { "object", bi_object, 0, 0 }, { "isfinite", bi_isfinite, 1, 1 },
   { "isinf", bi_isinf, 1, 1 }, { "isnan", bi_isnan, 1, 1 }, { "isscalar", bi_isscalar, 1, 1 },
-  { "linspace", bi_linspace, 3, 3 }, { "log", bi_log, 1, 1 }, { "log10", bi_log10, 1, 1 },
-  { "log2", bi_log2, 1, 1 }, { "max", bi_max, 1, 2 }, { "mean", bi_mean, 1, 2 },
-  { "min", bi_min, 1, 2 }, { "mod", bi_mod, 2, 2 }, { "ndims", bi_ndims, 1, 1 },
+  { "linspace", bi_linspace, 2, 3 }, { "log", bi_log, 1, 1 }, { "log10", bi_log10, 1, 1 },
+  { "log2", bi_log2, 1, 1 }, { "max", bi_max, 1, 3 }, { "mean", bi_mean, 1, 2 },
+  { "min", bi_min, 1, 3 }, { "mod", bi_mod, 2, 2 }, { "ndims", bi_ndims, 1, 1 },
   { "nextpow2", bi_nextpow2, 1, 1 }, { "not", bi_not, 1, 1 }, { "num2str", bi_string, 1, 1 },
   { "numel", bi_numel, 1, 1 }, { "ones", bi_ones, 1, -1 }, { "or", bi_or, 2, 2 },
   { "pos2ind", bi_pos2ind, 2, 2 }, { "prevpow2", bi_prevpow2, 1, 1 },
@@ -872,7 +843,7 @@ static const Builtin builtins[] = {
 const Builtin *rt_builtin_lookup(const char *name) {
   for (size_t k = 0; k < sizeof builtins / sizeof builtins[0]; k++)
     if (!strcmp(builtins[k].name, name)) return &builtins[k];
-  return NULL;
+  return rt_stats_lookup(name);   /* arrays and statistics (rt_stats.c) */
 }
 
 const char *rt_builtin_name(size_t i) {

@@ -67,6 +67,13 @@ const char *rt_op_sym(Op op);
    e would store it (used to give compound assignments the value actually stored). */
 Value rt_coerce_elem(Value v, ElemType e, SrcLoc loc);
 
+/* rt_stats.c: its table of built-ins (rt_builtin_lookup asks it), and max(x, [], dim) /
+   min(x, [], dim) for rt_builtins.c's max and min (argv: x, [], dim). */
+const Builtin *rt_stats_lookup(const char *name);
+Value rt_extreme_along(bool want_max, const Value *argv, SrcLoc loc);
+/* The next 64 random bits of the generator of rand and randn (rt_builtins.c). */
+uint64_t rt_random_u64(void);
+
 /* Growable string for formatting. */
 typedef struct StrBuf { char *s; size_t len, cap; } StrBuf;
 void sb_putc(StrBuf *b, char c);

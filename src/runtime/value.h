@@ -286,6 +286,10 @@ typedef struct Builtin {
 } Builtin;
 const Builtin *rt_builtin_lookup(const char *name);   /* NULL if none */
 const char *rt_builtin_name(size_t i);   /* the i-th built-in's name; NULL past the last */
+/* The form of built-in `name` that `[a, b, ...] = name(...)` calls: it returns a tuple of
+   every output (max, min, sort, find, unique, histc, mode, meshgrid; rt_stats.c). NULL: the
+   built-in has one output. */
+BuiltinFn rt_builtin_outputs(const char *name);
 void rt_seed_random(uint64_t seed);
 
 /* ---- additions (runtime branch) ---- */

@@ -5,7 +5,7 @@ set -u
 cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
 mkdir -p build/unit
-srcs="src/base/config.c src/runtime/rt_value.c src/runtime/rt_ops.c src/runtime/rt_index.c src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/runtime/rt_cache.c src/runtime/cache_admin.c src/base/diag.c src/base/arena.c src/front/ast.c src/front/funcinfo.c"
+srcs="src/base/config.c src/runtime/rt_value.c src/runtime/rt_ops.c src/runtime/rt_index.c src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/runtime/rt_stats.c src/runtime/rt_cache.c src/runtime/cache_admin.c src/base/diag.c src/base/arena.c src/front/ast.c src/front/funcinfo.c"
 if ! $CC -std=c11 -O1 -g -Wall -Wextra -D_GNU_SOURCE -fsanitize=address,undefined \
      -fno-sanitize-recover=all -fno-omit-frame-pointer -Isrc \
      -o build/unit/test_rt tests/unit/test_rt.c $srcs -lm; then

@@ -1656,6 +1656,68 @@ static void test_objects(void) {
   cell_set(typed, 1, (Value[]){v_int(0)}, v_scalar(4), L);
   CHECK(typed.cell->v[0].kind == V_INT && typed.cell->v[0].i == 4, "typed cell converts stores");
   CHECK(fmt_is(typed, "{4, 0}"), "format a cell array");
+
+/* ---- arrays and statistics (rt_stats.c), under the sanitizers: every function on
+   ordinary, empty, NaN and integer inputs, and the several-output forms ---- */
+
+static Value call_outs(const char *name, int argc, const Value *argv) {
+  BuiltinFn f = rt_builtin_outputs(name);
+  if (!f) {
+    printf("no several-output form of %s\n", name);
+    exit(2);
+  }
+  return T(f(argc, argv, L));
+}
+#define OUTS(name, ...) call_outs(name, (int)(sizeof((Value[]){ __VA_ARGS__ }) / sizeof(Value)), (const Value[]){ __VA_ARGS__ })
+
+static double f_noise(int64_t k) { return (double)((k * 7919) % 1009) - 504.5; }
+
+static void test_stats(void) {
+  Value x = mkf(EL_F32, 1, DIMS(1000), f_noise), none = mk(EL_F32, 1, DIMS(0), NULL);
+  Value t = OUTS("sort", x);
+  bool ok = t.kind == V_TUPLE && t.tup->n == 2;
+  for (int64_t k = 1; ok && k < 1000; k++) ok = at(t.tup->v[0], k - 1) <= at(t.tup->v[0], k);
+  for (int64_t k = 0; ok && k < 1000; k++) ok = at(x, (int64_t)at(t.tup->v[1], k)) == at(t.tup->v[0], k);
+  CHECK(ok, "[s, i] = sort(x): ordered, s == x[i]");
+  CHECK(fmt_is(CALL("sort", VEC(EL_F32, 3, NAN, 1)), "[1,3,NaN]"), "sort: NaN last");
+  CHECK(fmt_is(CALL("sort", VEC(EL_F32, 3, NAN, 1), S("descend")), "[NaN,3,1]"), "sort descend: NaN first");
+  CHECK(fmt_is(CALL("sort", none), "[]") && fmt_is(OUTS("sort", none), "([], [])"), "sort of []");
+  Value m = mk(EL_I32, 2, DIMS(2, 3), (const double[]){ 5, 1, 4, 2, 6, 0 });
+  CHECK(fmt_is(CALL("sort", m), "[[2,1,0],\n [5,6,4]]") && CALL("sort", m).arr->elem == EL_I32, "sort of an int matrix down columns");
+  CHECK(fmt_is(OUTS("sort", m, v_int(1), S("descend")), "([[5,4,1],\n [6,2,0]], [[0,2,1],\n [1,0,2]])"), "sort along rows, descending");
+
+  CHECK(CALL("median", x).s == 1 && isnan(CALL("median", none).s), "median, median of []");
+  CHECK(CALL("median", VEC(EL_F32, 1, 2, 3, 4)).s == 2.5 && isnan(CALL("median", VEC(EL_F32, 1, NAN)).s), "median: even count, NaN");
+  CHECK(fmt_is(CALL("median", m, v_int(1)), "[[4],\n [2]]"), "median along rows");
+  CHECK(CALL("mode", VEC(EL_I32, 3, 1, 3, 1, 2)).i == 1 && fmt_is(OUTS("mode", VEC(EL_F32, 2, 2, NAN, NAN, NAN)), "(2, 2)"), "mode");
+  CHECK(fabs(CALL("var", VEC(EL_F32, 1, 2, 3, 4)).s - 5.0 / 3) < 1e-6 && CALL("std", VEC(EL_F32, 2, 4), v_int(1)).s == 1, "var, std");
+  CHECK(isnan(CALL("var", none).s) && CALL("var", VEC(EL_F32, 7)).s == 0, "var of [] and of one element");
+  CHECK(fmt_is(OUTS("max", x), "(503.5, 765)") && fmt_is(OUTS("min", m, none, v_int(0)), "([2,1,0], [1,0,1])"), "[m, i] = max / min");
+  CHECK(fmt_is(CALL("max", m, none, v_int(1)), "[[5],\n [6]]"), "max(x, [], 1)");
+  CHECK(CALL("any", none).i == 0 && CALL("all", none).i == 1 && fmt_is(CALL("any", m, v_int(0)), "[1,1,1]"), "any, all");
+  CHECK(fmt_is(CALL("find", m), "[0,1,2,3,4]") && fmt_is(OUTS("find", m), "([0,0,0,1,1], [0,1,2,0,1], [5,1,4,2,6])"), "find");
+  CHECK(fmt_is(CALL("cumsum", m, v_int(1)), "[[5,6,10],\n [2,8,8]]") && fmt_is(CALL("cumprod", m), "[[5,1,4],\n [10,6,0]]"), "cumsum, cumprod");
+  CHECK(fmt_is(CALL("diff", m), "[-3,5,-4]") && fmt_is(CALL("diff", m, v_int(2), v_int(1)), "[[7],\n [-10]]"), "diff");
+  CHECK(fmt_is(CALL("diff", none), "[]") && fmt_is(CALL("diff", v_int(3)), "[]"), "diff of [] and of a number");
+  CHECK(fmt_is(CALL("circshift", m, VEC(EL_I32, 1, -1)), "[[6,0,2],\n [1,4,5]]"), "circshift");
+  CHECK(fmt_is(CALL("fliplr", m), "[[4,1,5],\n [0,6,2]]") && fmt_is(CALL("flipud", m), "[[2,6,0],\n [5,1,4]]"), "fliplr, flipud");
+  CHECK(fmt_is(CALL("vertcat", VEC(EL_I32, 1, 2), VEC(EL_F32, 3.5, 4)), "[[1,2],\n [3.5,4]]"), "vertcat of vecs");
+  CHECK(fmt_is(CALL("horzcat", none, v_int(1), VEC(EL_I32, 2, 3)), "[1,2,3]") && fmt_is(CALL("cat", v_int(2), m, m), "[[[5,5],\n  [1,1],\n  [4,4]],\n [[2,2],\n  [6,6],\n  [0,0]]]"), "horzcat, cat");
+  CHECK(fmt_is(OUTS("meshgrid", VEC(EL_I32, 1, 2), VEC(EL_I32, 7, 8, 9)), "([[1,2],\n [1,2],\n [1,2]], [[7,7],\n [8,8],\n [9,9]])"), "meshgrid");
+  CHECK(fmt_is(OUTS("unique", VEC(EL_I32, 3, 1, 3, 2)), "([1,2,3], [1,3,0], [2,0,2,1])") && fmt_is(CALL("unique", none), "[]"), "unique");
+  CHECK(fmt_is(OUTS("histc", VEC(EL_F32, 0, 1, 1.5, 2, 9, NAN), VEC(EL_F32, 0, 1, 2)), "([1,2,1], [0,1,1,2,-1,-1])"), "histc");
+  CHECK(CALL("dotprod", m, VEC(EL_I32, 1, 1, 1, 1, 1, 1)).i == 18 && CALL("pow", v_int(2), v_int(5)).s == 32, "dotprod, pow");
+  CALL("seed", v_int(9));
+  Value r1 = CALL("randi", VEC(EL_I32, -1, 1), v_int(50));
+  CALL("seed", v_int(9));
+  Value r2 = CALL("randi", VEC(EL_I32, -1, 1), v_int(50));
+  ok = true;
+  for (int64_t k = 0; k < 50; k++) ok = ok && at(r1, k) == at(r2, k) && at(r1, k) >= -1 && at(r1, k) <= 1;
+  CHECK(ok && r1.arr->elem == EL_I32, "seed and randi");
+  CHECK(!rt_builtin_outputs("sum") && rt_builtin_outputs("max"), "rt_builtin_outputs");
+  EXPECT_ERROR("sort: complex numbers have no order", CALL("sort", T(v_cscalar(1, 1))));
+  EXPECT_ERROR("cat: the sizes disagree", CALL("cat", v_int(0), m, VEC(EL_I32, 1)));
+  EXPECT_ERROR("max: empty array", OUTS("max", none));
   gc();
 }
 
@@ -1683,6 +1745,7 @@ int main(void) {
   test_builtin_math();
   test_builtin_arrays();
   test_builtin_strings();
+  test_stats();
 #ifdef __SANITIZE_ADDRESS__
   CHECK(__lsan_do_recoverable_leak_check() == 0, "memory leaks (see the report above)");
 #endif
