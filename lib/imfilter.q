@@ -142,10 +142,7 @@ function g : vec = gaussian_taps(sigma : scalar, fsize : int = 0)
     endif
     n = fsize == 0 ? 2 * int(ceil(3 * sigma)) + 1 : fsize
     c = floor(n / 2)
-    g = zeros(n)
-    for i = 0..n-1
-        g[i] = exp(-((i - c)^2) / (2 * sigma * sigma))
-    endfor
+    g = exp(-((0..n-1) - c) .^ 2 / (2 * sigma * sigma))
     g = g / sum(g)
 endfunction
 

@@ -10,16 +10,18 @@
 % [floor(rows/2), floor(cols/2)] (published code: imopen(y, ones(3,3), [1,1])). The dilation
 % reflects B (MATLAB's rule), so imopen(x) <= x <= imclose(x) and both are idempotent for
 % any mask and centre. Samples outside the image are left out of the minimum and maximum
-% (MATLAB pads erosion with +Inf and dilation with -Inf); a pixel whose window holds no
-% sample inside the image keeps its value. x is a vec, matrix or cube (each channel alone).
+% (MATLAB pads erosion with +Inf and dilation with -Inf): a pixel whose window holds no
+% sample inside the image (possible only when the mask's centre element is 0) gets +Inf
+% (erosion) or -Inf (dilation), as in MATLAB. x is a vec, matrix or cube (each channel
+% alone).
 import "imfilter.q"
 
 % dilate = 0: minimum over x[p + b]; dilate = 1: maximum over x[p - b].
 function [] = __kernel__ morph_kernel(x : cube'unchecked, y : cube'unchecked, _
         mask : vec'unchecked, rows : int, cols : int, cy : int, cx : int, h : int, w : int, _
-        dilate : int, pos : ivec3)
+        dilate : int, empty : scalar, pos : ivec3)
     s = dilate == 1 ? -1 : 1
-    best = x[pos]
+    best = empty
     found = 0
     for m = 0..rows-1
         i = pos[0] + s * (m - cy)
@@ -48,7 +50,7 @@ function y = morph(x, mask, ctr, dilate : int, caller : string)
     xr = as_rows(x)
     y = zeros(size(xr))
     parallel_do(size(xr), xr, y, taps, rows, cols, cy, cx, size(xr, 0), size(xr, 1), _
-                dilate, morph_kernel)
+                dilate, dilate == 1 ? -1/0 : 1/0, morph_kernel)
     y = like_input(y, x)
 endfunction
 

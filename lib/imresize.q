@@ -5,8 +5,8 @@
 %   y = imresize(x, [rows, cols], method)
 %
 % method: "nearest", "bilinear" or "bicubic" (the default, as MATLAB's; Keys' cubic with
-% a = -0.5). x is a matrix, a cube (each channel alone) or a vec (a 1 x N row); the result
-% has x's number of channels. MATLAB's pixel-centre convention: output pixel i samples the
+% a = -0.5). x is a matrix, a cube (each channel alone) or a vec (a 1 x N row: a result of
+% one row is a vec again, imresize(v, [1, n])); the result has x's number of channels. MATLAB's pixel-centre convention: output pixel i samples the
 % input at u = (i + 0.5) * h / rows - 0.5 (with a scale, h / rows is 1 / scale), so
 % imresize(x, 0.5, "nearest") keeps pixels 1, 3, 5, ... and a constant image stays
 % constant. Samples outside the image take the nearest edge pixel ('clamped).
@@ -104,8 +104,9 @@ function y = imresize(x, sz, method = "bicubic")
     endif
     y = zeros(rows, cols, size(xr, 2))
     parallel_do(size(y), xr, y, ry, rx, h, w, code, imresize_kernel)
-    if numel(size(xr)) == 2
+    if rows == 1 && numel(size(x)) == 1
+        y = reshape(y, [cols])          % a vec stays a vec
+    elseif numel(size(xr)) == 2
         y = reshape(y, [rows, cols])
     endif
-    y = like_input(y, x)
 endfunction
