@@ -131,7 +131,7 @@ endfunction
 
 % One kernel for every transform: code 0 affine (M is 3 x 4), 1 rgb2xyz, 2 xyz2rgb,
 % 3 rgb2lab, 4 lab2rgb (M: the XYZ matrix or its inverse), 5 rgb2hsv, 6 hsv2rgb.
-function [] = __kernel__ color_kernel(x : cube'unchecked, y : cube'unchecked, _
+function [] = __kernel__ color_kernel(x : cube'unchecked, y : cube'unchecked'nocopy, _
         M : mat'unchecked, code : int, pos : ivec2)
     a = x[pos[0], pos[1], 0]
     b = x[pos[0], pos[1], 1]
@@ -170,7 +170,7 @@ function y = color_apply(x, M, code : int, caller : string)
     if isscalar(x) || numel(size(x)) != 3 || size(x, 2) != 3
         error(caller, ": the image must be h x w x 3, not of size ", size(x))
     endif
-    y = zeros(size(x))
+    y = uninit(size(x))
     parallel_do([size(x, 0), size(x, 1)], x, y, M, code, color_kernel)
 endfunction
 
@@ -210,10 +210,10 @@ function y = rgb2gray(x)
     if isscalar(x) || numel(size(x)) != 3 || size(x, 2) != 3
         error("rgb2gray: the image must be h x w x 3, not of size ", size(x))
     endif
-    function [] = __kernel__ gray_kernel(x : cube'unchecked, y : mat'unchecked, pos : ivec2)
+    function [] = __kernel__ gray_kernel(x : cube'unchecked, y : mat'unchecked'nocopy, pos : ivec2)
         y[pos] = 0.299 * x[pos[0], pos[1], 0] + 0.587 * x[pos[0], pos[1], 1] + _
                  0.114 * x[pos[0], pos[1], 2]
     endfunction
-    y = zeros(size(x, 0), size(x, 1))
+    y = uninit(size(x, 0), size(x, 1))
     parallel_do(size(y), x, y, gray_kernel)
 endfunction

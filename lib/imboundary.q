@@ -89,7 +89,7 @@ function y = padarray(x, pad, boundary = "zero")
     if p[0] < 0 || p[1] < 0
         error("padarray: the padding must not be negative, not ", p)
     endif
-    function [] = __kernel__ extend(x : cube'unchecked, y : cube'unchecked, py : int, _
+    function [] = __kernel__ extend(x : cube'unchecked, y : cube'unchecked'nocopy, py : int, _
                                     px : int, h : int, w : int, mode : int, pos : ivec3)
         i = bnd_index(pos[0] - py, h, mode)
         j = bnd_index(pos[1] - px, w, mode)
@@ -102,7 +102,7 @@ function y = padarray(x, pad, boundary = "zero")
     if h == 0 || w == 0
         error("padarray: the image is empty")
     endif
-    y = zeros(h + 2*p[0], w + 2*p[1], c)
+    y = uninit(h + 2*p[0], w + 2*p[1], c)
     parallel_do(size(y), xr, y, int(p[0]), int(p[1]), h, w, mode, extend)
     if numel(size(xr)) == 2
         y = reshape(y, [size(y, 0), size(y, 1)])

@@ -11,7 +11,7 @@
 % (O(n^2) reads per pixel for n samples: meant for small radii).
 import "imfilter.q"
 
-function [] = __kernel__ median_kernel(x : cube'unchecked, y : cube'unchecked, r : int, _
+function [] = __kernel__ median_kernel(x : cube'unchecked, y : cube'unchecked'nocopy, r : int, _
         h : int, w : int, mode : int, pos : ivec3)
     side = 2*r + 1
     half = int((side*side - 1) / 2)
@@ -47,7 +47,7 @@ function y = immedfilt(x, r, boundary = "clamped")
         error("immedfilt: the radius must be an integer >= 0, not ", r)
     endif
     xr = as_rows(x)
-    y = zeros(size(xr))
+    y = uninit(size(xr))
     parallel_do(size(xr), xr, y, int(r), size(xr, 0), size(xr, 1), mode, median_kernel)
     y = like_input(y, x)
 endfunction

@@ -17,7 +17,7 @@
 import "imfilter.q"
 
 % dilate = 0: minimum over x[p + b]; dilate = 1: maximum over x[p - b].
-function [] = __kernel__ morph_kernel(x : cube'unchecked, y : cube'unchecked, _
+function [] = __kernel__ morph_kernel(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked, rows : int, cols : int, cy : int, cx : int, h : int, w : int, _
         dilate : int, empty : scalar, pos : ivec3)
     s = dilate == 1 ? -1 : 1
@@ -48,7 +48,7 @@ function y = morph(x, mask, ctr, dilate : int, caller : string)
     [rows, cols, cy, cx] = mask_shape(mask, ctr, caller)
     taps = isscalar(mask) ? ones(1) * mask : reshape(mask, [rows*cols])
     xr = as_rows(x)
-    y = zeros(size(xr))
+    y = uninit(size(xr))
     parallel_do(size(xr), xr, y, taps, rows, cols, cy, cx, size(xr, 0), size(xr, 1), _
                 dilate, dilate == 1 ? -1/0 : 1/0, morph_kernel)
     y = like_input(y, x)

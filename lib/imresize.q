@@ -25,7 +25,7 @@ function wt : scalar = __device__ cubic_weight(t : scalar)
     endif
 endfunction
 
-function [] = __kernel__ imresize_kernel(x : cube'unchecked, y : cube'unchecked, _
+function [] = __kernel__ imresize_kernel(x : cube'unchecked, y : cube'unchecked'nocopy, _
         ry : scalar, rx : scalar, h : int, w : int, method : int, pos : ivec3)
     u = (pos[0] + 0.5) * ry - 0.5
     v = (pos[1] + 0.5) * rx - 0.5
@@ -102,7 +102,7 @@ function y = imresize(x, sz, method = "bicubic")
         ry = 1
         rx = 1
     endif
-    y = zeros(rows, cols, size(xr, 2))
+    y = uninit(rows, cols, size(xr, 2))
     parallel_do(size(y), xr, y, ry, rx, h, w, code, imresize_kernel)
     if rows == 1 && numel(size(x)) == 1
         y = reshape(y, [cols])          % a vec stays a vec
