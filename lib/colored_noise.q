@@ -1,7 +1,7 @@
 % colored_noise.q: coloured (correlated) Gaussian noise, shipped with OpenQuasar.
 % import "colored_noise.q" finds this file in OpenQuasar's lib/ folder.
 %
-%   y = colored_noise(sz, h)         white Gaussian noise of size sz (randn(sz)) correlated
+%   y = colored_noise(sz, h, ctr)    white Gaussian noise of size sz (randn(sz)) correlated
 %                                    with the mask h, periodically: imfilter(randn(sz), h,
 %                                    ctr, "circular"). Its power spectrum is |H(f)|^2, its
 %                                    variance sum(h.^2), its autocorrelation at lag d the
@@ -27,11 +27,11 @@ function y = colored_noise_gaussian(sz, sigma)
     if !(sigma > 0)
         error("colored_noise_gaussian: sigma must be positive, not ", sigma)
     endif
-    g = gaussian_taps(sigma / sqrt(2), 2 * int(ceil(3 * sigma)) + 1)
-    g = g / sqrt(sum(g .^ 2))
     if numel(sz) < 1 || numel(sz) > 3
         error("colored_noise_gaussian: the size must have one to three elements, not ", sz)
     endif
+    g = gaussian_taps(sigma / sqrt(2), 2 * int(ceil(3 * sigma)) + 1)
+    g = g / sqrt(sum(g .^ 2))
     c = int(floor(numel(g) / 2))
     y = separable_filter(randn(sz), g, c, g, c, 2)
 endfunction
