@@ -110,10 +110,13 @@ function y = padarray(x, pad, boundary = "zero")
 endfunction
 
 % y[i, j] = x[(i + si) mod h, (j + sj) mod w] over the first two dimensions.
-function y = circ_shift2(x, si : int, sj : int)
+function y = circ_shift2(x, si : int, sj : int, caller : string)
     function [] = __kernel__ shift(x, y, si : int, sj : int, h : int, w : int, pos : ivec3)
         y[pos] = x[mod(pos[0] + si, h), mod(pos[1] + sj, w), pos[2]]
     endfunction
+    if isscalar(x) || numel(size(x)) > 3 || numel(x) == 0
+        error(caller, ": expected a non-empty vec, matrix or cube")
+    endif
     xr = as_rows(x)
     y = copy(xr)
     parallel_do(size(xr), xr, y, si, sj, size(xr, 0), size(xr, 1), shift)
@@ -123,11 +126,11 @@ endfunction
 % The zero frequency (element [0,0]) moves to [floor(h/2), floor(w/2)], as MATLAB's fftshift
 % of a matrix does; ifftshift2 undoes it (they differ for odd sizes).
 function y = fftshift2(x)
-    xr = as_rows(x)
-    y = circ_shift2(x, int(ceil(size(xr, 0) / 2)), int(ceil(size(xr, 1) / 2)))
+    xr = isscalar(x) ? x : as_rows(x)
+    y = circ_shift2(x, int(ceil(size(xr, 0) / 2)), int(ceil(size(xr, 1) / 2)), "fftshift2")
 endfunction
 
 function y = ifftshift2(x)
-    xr = as_rows(x)
-    y = circ_shift2(x, int(floor(size(xr, 0) / 2)), int(floor(size(xr, 1) / 2)))
+    xr = isscalar(x) ? x : as_rows(x)
+    y = circ_shift2(x, int(floor(size(xr, 0) / 2)), int(floor(size(xr, 1) / 2)), "ifftshift2")
 endfunction
