@@ -6,8 +6,9 @@
 %
 % method: "nearest", "bilinear" or "bicubic" (the default, as MATLAB's; Keys' cubic with
 % a = -0.5). x is a matrix, a cube (each channel alone) or a vec (a 1 x N row: a result of
-% one row is a vec again, imresize(v, [1, n])); the result has x's number of channels. MATLAB's pixel-centre convention: output pixel i samples the
-% input at u = (i + 0.5) * h / rows - 0.5 (with a scale, h / rows is 1 / scale), so
+% one row is a vec again, imresize(v, [1, n])); the result has x's number of channels.
+% MATLAB's pixel-centre convention: output pixel i samples the input at
+% u = (i + 0.5) * h / rows - 0.5 (with a scale, h / rows is 1 / scale), so
 % imresize(x, 0.5, "nearest") keeps pixels 1, 3, 5, ... and a constant image stays
 % constant. Samples outside the image take the nearest edge pixel ('clamped).
 % No antialiasing: unlike MATLAB's default for shrinking, the kernel is not widened by

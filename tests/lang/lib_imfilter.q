@@ -155,5 +155,6 @@ bx = box_filter(x, [2, 3], "mirror")
 assert(max(abs(bx - reference_correlate(x, ones(2, 3) / 6, 1, 1, "mirror"))) < 1e-4)
 b3 = box_filter(x[:, :, 0], 3)
 assert(numel(size(b3)) == 2)
-assert(max(abs(b3 - reference_correlate(x[:, :, 0], ones(3, 3) / 9, 1, 1, "clamped")[:, :, 0])) < 1e-4)
+r3 = reference_correlate(x[:, :, 0], ones(3, 3) / 9, 1, 1, "clamped")
+assert(max(abs(b3 - r3[:, :, 0])) < 1e-4)
 print "lib_imfilter: ok"

@@ -54,7 +54,8 @@ assert(max(abs(imdilate(x, L, [1, 2]) - reference(x, L, 1, 2, true))) == 0)
 di = imdilate(x, L, [1, 0])
 ref = reference(x, L, 1, 0, true)
 assert(di[5, 0, 0] == -1/0 && ref[5, 0, 0] == -1/0)
-assert(max(abs(di[0..4, :, :] - ref[0..4, :, :])) == 0 && max(abs(di[5, 1..6, :] - ref[5, 1..6, :])) == 0)
+assert(max(abs(di[0..4, :, :] - ref[0..4, :, :])) == 0)
+assert(max(abs(di[5, 1..6, :] - ref[5, 1..6, :])) == 0)
 
 % opening <= x <= closing, both idempotent, for an asymmetric mask and centre
 for rep = 0..1
