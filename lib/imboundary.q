@@ -37,6 +37,21 @@ function mode : int = boundary_mode(name, caller : string)
     endif
 endfunction
 
+% true when v is the name of a boundary rule (so a caller may take it in place of a centre)
+function ok : bool = is_rule_name(v)
+    ok = false
+    match v with
+    | "zero" -> ok = true
+    | "safe" -> ok = true
+    | "mirror" -> ok = true
+    | "circular" -> ok = true
+    | "clamped" -> ok = true
+    | "replicate" -> ok = true
+    | "symmetric" -> ok = true
+    | _ -> ok = false
+    endmatch
+endfunction
+
 % The index read in place of i in a dimension of n samples; -1 means "zero" (outside).
 function j : int = __device__ bnd_index(i : int, n : int, mode : int)
     j = i

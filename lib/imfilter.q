@@ -3,6 +3,7 @@
 % so padarray and fftshift2 come with it).
 %
 %   y = imfilter(x, mask, ctr, boundary)        correlation of every channel with mask
+%   y = imfilter(x, mask, boundary)             the same with the default centre
 %   y = gaussian_filter(x, sigma, fsize, boundary)  separable Gaussian blur
 %   y = box_filter(x, fsize, boundary)          separable mean over fsize = n or [rows, cols]
 %   g = gaussian_taps(sigma, fsize)             the normalized 1-D Gaussian
@@ -145,6 +146,10 @@ endfunction
 
 function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     check_image(x, "imfilter")
+    if is_rule_name(ctr)                % imfilter(x, mask, "mirror"): the default centre
+        boundary = ctr
+        ctr = -1
+    endif
     mode = boundary_mode(boundary, "imfilter")
     [rows, cols, cy, cx] = mask_shape(mask, ctr, "imfilter")
     xr = as_rows(x)
@@ -245,6 +250,10 @@ endfunction
 
 function y = gaussian_filter(x, sigma, fsize = 0, boundary = "clamped")
     check_image(x, "gaussian_filter")
+    if is_rule_name(fsize)              % gaussian_filter(x, sigma, "mirror"): size from sigma
+        boundary = fsize
+        fsize = 0
+    endif
     mode = boundary_mode(boundary, "gaussian_filter")
     g = gaussian_taps(sigma, int(fsize))
     c = int(floor(numel(g) / 2))

@@ -90,6 +90,9 @@ check_rule(x, big, "circular")
 check_rule(x, big, "clamped")
 check_rule(x, big, "symmetric")
 
+% A rule name in place of the centre: the default centre with that rule
+assert(max(abs(imfilter(x, big, "circular") - reference_correlate(x, big, 1, 2, "circular"))) < 1e-4)
+
 % MATLAB's centre as published code writes it: ceil(size(H)/2)-1.
 H = [[1, 2], [3, 4]]
 y = imfilter(x, H, ceil(size(H)/2)-1, "mirror")
@@ -139,6 +142,7 @@ c2 = floor(numel(g2) / 2)
 assert(max(abs(gaussian_filter(x, 0.8) - reference_correlate(x, o2, c2, c2, "clamped"))) < 1e-3)
 assert(max(abs(gaussian_filter(x, 0.8, 0, "circular") - _
                reference_correlate(x, o2, c2, c2, "circular"))) < 1e-3)
+assert(max(abs(gaussian_filter(x, 0.8, "circular") - gaussian_filter(x, 0.8, 0, "circular"))) == 0)
 g3 = gaussian_taps(2, 5)
 o3 = outer_product(g3, g3)
 assert(max(abs(gaussian_filter(x, 2, 5, "zero") - reference_correlate(x, o3, 2, 2, "zero"))) < 1e-3)
