@@ -621,6 +621,22 @@ COLD static Value eval_group(Interp *I, Node *n) {
   return kernel_group(I, n, op, warp);
 }
 
+/* x.name: a cooperative group's field (g.thread_idx), else a field of a native object of
+   the runtime library (stream.rgb_data: value.h's Handle). */
+COLD static Value eval_field(Interp *I, Node *n) {
+  const Node *base = n->a;
+  if (base->kind == N_IDENT && (!strcmp(base->name, "coalesced_threads") || !strcmp(base->name, "this_thread_block")))
+    return eval_group(I, n);
+  Value obj = eval(I, n->a);
+  if (obj.kind != V_HANDLE) {
+    val_release(obj);
+    return eval_group(I, n);
+  }
+  Value r = obj.h->cls->field(obj.h, n->name, n->loc);
+  val_release(obj);
+  return r;
+}
+
 COLD static Value eval_call(Interp *I, Node *n) {
   if (n->a->kind == N_FIELD) return eval_group(I, n);
   Value fn = eval(I, n->a);
@@ -685,7 +701,7 @@ Value eval(Interp *I, Node *n) {
   case N_EXCHANGE: return eval_exchange(I, n);
   case N_TYPE: return v_type(n->type);
   case N_ASSIGN: return eval_assign(I, n);
-  case N_FIELD: return eval_group(I, n);
+  case N_FIELD: return eval_field(I, n);
   case N_COLON: rt_error(n->loc, "':' is only allowed inside an index");
   case N_TUPLE: rt_error(n->loc, "a parenthesized list is not a value here");
   default: rt_error(n->loc, "%s is not an expression", node_kind_name(n->kind));

@@ -9,6 +9,7 @@
 #include "backend/rt_profile.h"
 #include "backend/cuda/rt_gpu.h"
 #include "runtime/rt_show.h"
+#include "runtime/rt_video.h"
 
 /* ---- built-ins that need the interpreter ---- */
 
@@ -219,6 +220,7 @@ const Global *global_lookup(const char *name) {
   Value c = rt_constant(name, &found);
   if (found) return global_add(strdup(name), c);
   const Builtin *b = rt_builtin_lookup(name);
+  if (!b) b = rt_media_lookup(name);   /* video and EXR (rt_video.h) */
   if (b) {
     Value v = builtin_callable(CALL_BUILTIN, b->name);
     v.fn->builtin = b;

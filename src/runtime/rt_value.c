@@ -64,6 +64,9 @@ void val_free_(Value v) {
     free(v.tup->v);
     free(v.tup);
     break;
+  case V_HANDLE:
+    v.h->cls->destroy(v.h);
+    break;
   default:
     break;
   }
@@ -418,6 +421,7 @@ const char *rt_kind_name(Value v) {
   case V_FUNC: return "function";
   case V_TYPE: return "type";
   case V_TUPLE: return "tuple";
+  case V_HANDLE: return v.h->cls->name;
   }
   return "?";
 }

@@ -68,7 +68,18 @@ typedef enum ValueKind {
   V_FUNC,      /* fn: a function value (reference-counted by the interpreter) */
   V_TYPE,      /* type: a type used as a value: vec, cube[int], ... */
   V_TUPLE,     /* tup: several results of a function with several outputs */
+  V_HANDLE,    /* h: a native object of the runtime library (a video stream, an EXR image) */
 } ValueKind;
+
+/* A native object: opaque, reference-counted, with read-only fields its class computes
+   (stream.rgb_data, exrread(f).data). Its struct starts with a Handle. */
+typedef struct Handle Handle;
+typedef struct HandleClass {
+  const char *name;                                         /* "vidstream": kind name, print */
+  Value (*field)(Handle *h, const char *name, SrcLoc loc);  /* a new reference; unknown: error */
+  void (*destroy)(Handle *h);                               /* frees h (refcount reached 0) */
+} HandleClass;
+struct Handle { int refcount; const HandleClass *cls; };
 
 struct Value {
   ValueKind kind;
@@ -81,6 +92,7 @@ struct Value {
     Callable *fn;
     Type *type;
     Tuple *tup;
+    Handle *h;
   };
 };
 
@@ -97,6 +109,7 @@ static inline Value v_array(Array *a) { Value v; v.kind = V_ARRAY; v.arr = a; re
 static inline Value v_colon(void) { Value v; v.kind = V_COLON; v.i = 0; return v; }
 static inline Value v_func(Callable *f) { Value v; v.kind = V_FUNC; v.fn = f; return v; }
 static inline Value v_type(Type *t) { Value v; v.kind = V_TYPE; v.type = t; return v; }
+static inline Value v_handle(Handle *h) { Value v; v.kind = V_HANDLE; v.h = h; return v; }
 Value v_string(const char *s, int len);      /* copies */
 Value v_tuple(int n);                        /* n V_NONE slots, to be filled */
 
@@ -112,11 +125,13 @@ static inline void val_retain(Value v) {
   else if (v.kind == V_STRING) v.str->refcount++;
   else if (v.kind == V_TUPLE) v.tup->refcount++;
   else if (v.kind == V_FUNC) ++*(int *)v.fn;
+  else if (v.kind == V_HANDLE) v.h->refcount++;
 }
 static inline void val_release(Value v) {
   if ((v.kind == V_ARRAY && --v.arr->refcount == 0) ||
       (v.kind == V_STRING && --v.str->refcount == 0) ||
-      (v.kind == V_TUPLE && --v.tup->refcount == 0))
+      (v.kind == V_TUPLE && --v.tup->refcount == 0) ||
+      (v.kind == V_HANDLE && --v.h->refcount == 0))
     val_free_(v);
   else if (v.kind == V_FUNC && --*(int *)v.fn == 0)
     callable_free(v.fn);
