@@ -1,18 +1,23 @@
 #!/bin/sh
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
-# the development headers of libpng, libjpeg and libtiff. Quiet when everything is there.
-# OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
+# the development headers of libpng, libjpeg and libtiff; and what `make test` needs for
+# video and EXR: FFmpeg 5 (libavformat, libavcodec, libswscale, libavutil) and OpenEXR 3.1.
+# oq loads those two with dlopen and builds without them; their -dev packages bring the
+# libraries and the headers that tests/video/abi_check.c compares rt_av_abi.h with.
+# Quiet when everything is there.
+# OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): neither the image nor the video headers are
+# needed (the video tests are skipped too).
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
 
-APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev"
+APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libopenexr-dev"
 
 missing() {
   miss=""
   command -v cc >/dev/null 2>&1 || miss="$miss cc"
   command -v make >/dev/null 2>&1 || miss="$miss make"
-  headers="png.h jpeglib.h tiffio.h"
+  headers="png.h jpeglib.h tiffio.h libavformat/avformat.h libswscale/swscale.h OpenEXR/ImfCRgbaFile.h"
   [ "${OQ_NO_IMAGES:-}" = 1 ] && headers=""
   for h in $headers; do
     if ! command -v cc >/dev/null 2>&1 ||

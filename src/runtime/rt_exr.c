@@ -4,6 +4,8 @@
    the RGBA interface offers): a FLOAT channel is rounded to half. exrread returns a Handle
    of class "exrimage" whose fields are data, width, height and channels. */
 #include <dlfcn.h>
+#include <errno.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "runtime/rt_video.h"
@@ -113,6 +115,8 @@ static Array *exr_pixels(Exr *x, void *in, int x0, int y0, int w, int h, int mas
 }
 
 Value rt_exrread(const char *path, SrcLoc loc) {
+  /* a missing file is reported as such, also where OpenEXR is not installed */
+  if (access(path, R_OK) != 0) rt_error(loc, "exrread: cannot open '%s': %s", path, strerror(errno));
   Exr x;
   exr_load(&x, "exrread", loc);
   void *in = x.OpenInputFile(path);

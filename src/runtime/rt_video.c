@@ -213,9 +213,10 @@ static Value vid_open_read(const char *path, SrcLoc loc) {
   S->h.cls = &vidstream_class;
   S->path = strdup(path);
   S->seek_to = OQ_AV_NOPTS_VALUE;
+  /* a missing file is reported as such, also where FFmpeg is not installed */
+  if (access(path, R_OK) != 0) rt_error(loc, "vidopen: cannot open '%s': %s", path, strerror(errno));
   av_load(&S->av, "vidopen", loc);
   char eb[128];
-  if (access(path, R_OK) != 0) rt_error(loc, "vidopen: cannot open '%s': %s", path, strerror(errno));
   int r = S->av.open_input(&S->fc, path, NULL, NULL);
   if (r < 0) rt_error(loc, "vidopen: cannot open '%s': %s", path, av_err(&S->av, r, eb, sizeof eb));
   r = S->av.find_stream_info(S->fc, NULL);
