@@ -13,6 +13,7 @@
 #include "backend/cuda/rt_gpu.h"
 #include "backend/rt_profile.h"
 #include "runtime/rt_show.h"
+#include "runtime/rt_video.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -201,6 +202,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
+  rt_video_finish();
   rt_show_finish();
   if (opt.profile) {
     prof_report(stderr);

@@ -385,7 +385,29 @@ typedef struct VidWriter {
   uint8_t *rgb;        /* one frame in RGB24 */
 } VidWriter;
 
+/* The writers not closed yet, finished by rt_video_finish at the end of the program (whose
+   frames are not released then, so a writer's last reference never goes). One list per
+   process. */
+static struct { VidWriter **v; int n, cap; } writers;
+
+static void writers_add(VidWriter *W) {
+  if (writers.n == writers.cap) {
+    writers.cap = writers.cap ? 2 * writers.cap : 8;
+    writers.v = realloc(writers.v, writers.cap * sizeof *writers.v);
+  }
+  writers.v[writers.n++] = W;
+}
+
+static void writers_remove(VidWriter *W) {
+  for (int i = 0; i < writers.n; i++)
+    if (writers.v[i] == W) {
+      writers.v[i] = writers.v[--writers.n];
+      return;
+    }
+}
+
 static void writer_free_av(VidWriter *W) {
+  writers_remove(W);
   Av *av = &W->av;
   if (W->sws) av->sws_free(W->sws);
   if (W->frame) av->frame_free(&W->frame);
@@ -416,7 +438,8 @@ static int writer_encode(VidWriter *W, void *frame) {
   return r;
 }
 
-/* Finishes the file: the encoder's last packets, the trailer. */
+/* Finishes the file: the encoder's last packets, the trailer; a file without frames is
+   removed. report: errors are reported (vidclose), else ignored (the end of the program). */
 static void writer_finish(VidWriter *W, SrcLoc loc, bool report) {
   char eb[128];
   int r = W->enc ? writer_encode(W, NULL) : 0;
@@ -424,12 +447,19 @@ static void writer_finish(VidWriter *W, SrcLoc loc, bool report) {
   char *path = strdup(W->path);
   bool had_frames = W->enc != NULL;
   writer_free_av(W);
+  if (!had_frames) unlink(path);   /* no file without frames */
   if (report && r < 0) rt_error(loc, "vidclose: cannot finish '%s': %s", path, av_err(&W->av, r, eb, sizeof eb));
-  if (report && !had_frames) {
-    unlink(path);
-    rt_error(loc, "vidclose: no frame was written to '%s' (the file is removed)", path);
-  }
+  if (report && !had_frames) rt_error(loc, "vidclose: no frame was written to '%s' (the file is removed)", path);
   free(path);
+}
+
+void rt_video_finish(void) {
+  while (writers.n) {
+    writer_finish(writers.v[writers.n - 1], (SrcLoc){0}, false);
+  }
+  free(writers.v);
+  writers.v = NULL;
+  writers.cap = 0;
 }
 
 static void writer_destroy(Handle *h) {
@@ -473,6 +503,7 @@ static Value vid_open_write(const char *path, double fps, const char *codec_name
     if (r < 0) rt_error(loc, "vidopen: cannot open '%s' for writing: %s", path, av_err(av, r, eb, sizeof eb));
   }
   W->pkt = av->packet_alloc();
+  writers_add(W);
   return v_handle(&W->h);
 }
 

@@ -10,6 +10,9 @@
    exrread, exrwrite), in value.h's Builtin form; NULL when name is none of them. */
 const Builtin *rt_media_lookup(const char *name);
 
+/* At the end of the program: finishes the files of writers that vidclose did not close. */
+void rt_video_finish(void);
+
 /* EXR (rt_exr.c). exrread returns an "exrimage" handle (fields data, width, height). */
 Value rt_exrread(const char *path, SrcLoc loc);
 void rt_exrwrite(const char *path, const Array *img, SrcLoc loc);

@@ -9,6 +9,7 @@
 #   errors     tests/video/errors/*.q: the first line `% EXPECT: <status> <regex>` (as in
 #              tests/errors) for programs that need a clip or a folder
 #   truncated  a clip cut short: reading it ends or stops with an error, never a crash
+#   unclosed   a writer never closed: the end of the program finishes its file
 # Without FFmpeg or OpenEXR (the libraries are loaded at run time) the group says so and
 # counts nothing: tools/deps.sh installs them where `make test` runs.
 set -u
@@ -53,7 +54,7 @@ for t in $targets; do
   for f in tests/video/*.q; do
     n=$(basename "$f" .q)
     [ "$n" = exr_tiny ] && continue
-    [ "$n" = truncated ] && continue
+    [ "$n" = truncated ] || [ "$n" = unclosed ] && continue
     d=$tmp/$t/$n
     if run_q "$t" "$f" "$d"; then ok; else bad "$f on $t: exit status $?"; head -n 4 "$d/err"; fi
   done
@@ -100,6 +101,15 @@ if run_q interp tests/video/truncated.q "$tmp/trunc"; then
 else
   bad "truncated.q could not write its clip"
   head -n 4 "$tmp/trunc/err"
+fi
+
+# ---- unclosed: a writer vidclose never closed is finished at the end of the program ----
+if run_q interp tests/video/unclosed.q "$tmp/unclosed" && [ ! -e "$tmp/unclosed/empty.mkv" ] &&
+   timeout -k 5 "$TIMEOUT" "$OQ" run tests/video/unclosed.q "$tmp/unclosed" read >"$tmp/unclosed/o" 2>&1 </dev/null; then
+  ok
+else
+  bad "unclosed: the file of a writer left open is not finished (or an empty one is left)"
+  head -n 4 "$tmp/unclosed/err" "$tmp/unclosed/o" 2>/dev/null
 fi
 
 echo "$pass passed, $fail failed"
