@@ -42,7 +42,7 @@ static const char options_help[] =
   "  --verbose                        say which back end is used\n"
   "  --profile                        print per-kernel statistics after the run\n"
   "  --emit-c                         print the C source of each compiled kernel\n"
-  "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
+  "  --show-dir DIR                   imshow and plot write PNG files into DIR (no window)\n"
   "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
   "  --explain                        say for every host loop nest whether it runs as a\n"
   "                                   kernel, and why not (check and run)\n"
