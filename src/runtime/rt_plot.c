@@ -42,7 +42,17 @@ static void limits(const PlotCurve *cv, int n, bool of_x, double *lo, double *hi
       if (isfinite(v)) *lo = fmin(*lo, v), *hi = fmax(*hi, v);
     }
   if (!(*lo <= *hi)) *lo = 0, *hi = 1;
-  if (*lo == *hi) *lo -= 1, *hi += 1;
+  if (*lo == *hi) {   /* by 1, or by a millionth where 1 would not change the value */
+    double pad = fmax(1, fabs(*lo) * 1e-6);
+    *lo -= pad, *hi += pad;
+  }
+  if (!isfinite(*hi - *lo)) *lo /= 2, *hi /= 2;   /* -1e308..1e308: a range that is a number */
+}
+
+/* v of lo..hi to a pixel offset 0..n-1 (clamped: a value outside maps to the edge + 1). */
+static int to_px(double v, double lo, double hi, int n) {
+  double p = (v - lo) / (hi - lo) * (n - 1);
+  return p >= -1 && p <= n ? (int)lround(p) : p < 0 ? -1 : n;
 }
 
 /* Round tick spacing: 1, 2 or 5 times a power of ten, about 5 ticks over the range. */
@@ -51,16 +61,27 @@ static double tick_step(double lo, double hi) {
   return (m < 1.5 ? 1 : m < 3.5 ? 2 : m < 7.5 ? 5 : 10) * p;
 }
 
+/* Tick marks at the multiples of the step within lo..hi: offsets 0..n-1 into *at. */
+static int tick_offsets(double lo, double hi, int n, int at[16]) {
+  double step = tick_step(lo, hi), first = ceil(lo / step);
+  int count = 0;
+  if (!(step > 0) || !isfinite(step) || !isfinite(first)) return 0;
+  for (int k = 0; k < 16; k++) {   /* about 5; the bound also stops where t + step == t */
+    double t = (first + k) * step;
+    if (t > hi + step * 1e-9) break;
+    int p = to_px(t, lo, hi, n);
+    if (p >= 0 && p < n) at[count++] = p;
+  }
+  return count;
+}
+
 static void ticks(Canvas c, Rect a, double xlo, double xhi, double ylo, double yhi) {
-  double sx = tick_step(xlo, xhi), sy = tick_step(ylo, yhi);
-  for (double t = ceil(xlo / sx) * sx; t <= xhi + sx * 1e-9; t += sx) {
-    int x = a.x + (int)lround((t - xlo) / (xhi - xlo) * (a.w - 1));
-    for (int k = 1; k <= 4; k++) put(c, x, a.y + a.h + k, black);
-  }
-  for (double t = ceil(ylo / sy) * sy; t <= yhi + sy * 1e-9; t += sy) {
-    int y = a.y + a.h - 1 - (int)lround((t - ylo) / (yhi - ylo) * (a.h - 1));
-    for (int k = 1; k <= 4; k++) put(c, a.x - 1 - k, y, black);
-  }
+  int at[16], n = tick_offsets(xlo, xhi, a.w, at);
+  for (int i = 0; i < n; i++)
+    for (int k = 1; k <= 4; k++) put(c, a.x + at[i], a.y + a.h + k, black);
+  n = tick_offsets(ylo, yhi, a.h, at);
+  for (int i = 0; i < n; i++)
+    for (int k = 1; k <= 4; k++) put(c, a.x - 1 - k, a.y + a.h - 1 - at[i], black);
 }
 
 static void box(Canvas c, Rect a) {
@@ -76,8 +97,8 @@ static void curve(Canvas c, Rect a, const PlotCurve *cv, double xlo, double xhi,
       have = false;
       continue;
     }
-    int x = a.x + (int)lround((cv->x[i] - xlo) / (xhi - xlo) * (a.w - 1));
-    int y = a.y + a.h - 1 - (int)lround((cv->y[i] - ylo) / (yhi - ylo) * (a.h - 1));
+    int x = a.x + to_px(cv->x[i], xlo, xhi, a.w);
+    int y = a.y + a.h - 1 - to_px(cv->y[i], ylo, yhi, a.h);
     if (cv->points)
       for (int dy = -1; dy <= 1; dy++)
         for (int dx = -1; dx <= 1; dx++) put_clipped(c, a, x + dx, y + dy, cv->color);
