@@ -10,6 +10,7 @@
 #              tests/errors) for programs that need a clip or a folder
 #   truncated  a clip cut short: reading it ends or stops with an error, never a crash
 #   unclosed   a writer never closed: the end of the program finishes its file
+#   windows    where Xvfb and SDL2 are installed: figures and a paced video in windows
 # Without FFmpeg or OpenEXR (the libraries are loaded at run time) the group says so and
 # counts nothing: tools/deps.sh installs them where `make test` runs.
 set -u
@@ -54,7 +55,7 @@ for t in $targets; do
   for f in tests/video/*.q; do
     n=$(basename "$f" .q)
     [ "$n" = exr_tiny ] && continue
-    [ "$n" = truncated ] || [ "$n" = unclosed ] && continue
+    [ "$n" = truncated ] || [ "$n" = unclosed ] || [ "$n" = windows ] && continue
     d=$tmp/$t/$n
     if run_q "$t" "$f" "$d"; then ok; else bad "$f on $t: exit status $?"; head -n 4 "$d/err"; fi
   done
@@ -110,6 +111,29 @@ if run_q interp tests/video/unclosed.q "$tmp/unclosed" && [ ! -e "$tmp/unclosed/
 else
   bad "unclosed: the file of a writer left open is not finished (or an empty one is left)"
   head -n 4 "$tmp/unclosed/err" "$tmp/unclosed/o" 2>/dev/null
+fi
+
+# ---- windows: figures and a video in SDL windows, where Xvfb and SDL2 are installed ----
+if command -v Xvfb >/dev/null && { ldconfig -p 2>/dev/null | grep -q 'libSDL2-2\.0\.so\.0'; }; then
+  disp=:$((700 + $$ % 200))
+  Xvfb "$disp" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 &
+  xvfb=$!
+  sleep 1
+  w=$tmp/windows
+  mkdir -p "$w"
+  cp tests/video/windows.q "$w/windows.q"   # files, if any, would go next to the program
+  if "$OQ" run "$w/windows.q" "$w" >/dev/null 2>&1 &&
+     DISPLAY=$disp OQ_SHOW_WAIT=0 timeout -k 5 60 "$OQ" run "$w/windows.q" "$w" show >"$w/o" 2>"$w/e" </dev/null &&
+     ! ls "$w"/*.png >/dev/null 2>&1; then
+    ok
+  else
+    bad "windows: plot, subplot or a paced video in windows failed (or wrote files)"
+    head -n 4 "$w/e"
+  fi
+  kill "$xvfb" 2>/dev/null
+  wait "$xvfb" 2>/dev/null
+else
+  echo "windows: skipped (needs Xvfb and libSDL2-2.0.so.0: apt-get install xvfb libsdl2-2.0-0)"
 fi
 
 echo "$pass passed, $fail failed"
