@@ -200,6 +200,7 @@ static void open_decoder(VidStream *S, SrcLoc loc) {
   S->start = start == OQ_AV_NOPTS_VALUE ? 0 : start;
   S->dec = av->alloc_context3(codec);
   int r = S->dec ? av->parameters_to_context(S->dec, F(void *, S->st, OQ_AVST_CODECPAR)) : -12;
+  if (r >= 0) av->opt_set(S->dec, "threads", "auto", 0);   /* FFmpeg's own decoding threads */
   if (r >= 0) r = av->open2(S->dec, codec, NULL);
   if (r < 0) rt_error(loc, "vidopen: cannot open the decoder of '%s': %s", S->path, av_err(av, r, eb, sizeof eb));
   S->frame = av->frame_alloc();
@@ -523,6 +524,7 @@ static int open_encoder(VidWriter *W, int w, int h) {
     av->opt_set_pixel_fmt(W->enc, "pixel_format", fmts[i], 0);
     av->opt_set_q(W->enc, "time_base", tb, 0);
     if (global) av->opt_set(W->enc, "flags", "+global_header", 0);
+    av->opt_set(W->enc, "threads", "auto", 0);
     r = av->open2(W->enc, W->codec, NULL);
     if (r >= 0) {
       W->pix_fmt = fmts[i];
@@ -571,6 +573,26 @@ static void frame_dims(const Value *v, int64_t *h, int64_t *w, int64_t *ch, SrcL
     rt_error(loc, "vidwrite: a frame of %lld x %lld is not supported (1..16384 each)", (long long)*h, (long long)*w);
 }
 
+static inline uint8_t to_byte(double x) { return !(x > 0) ? 0 : x >= 255 ? 255 : (uint8_t)(x + 0.5); }
+
+/* n pixels of ch channels to RGB24, rounded half up and clamped as imwrite does; gray is
+   repeated, alpha dropped. Scalar arrays are read directly (the common case, per frame). */
+static void frame_bytes(const Array *a, int64_t n, int64_t ch, uint8_t *rgb) {
+  int64_t step[3] = {0, ch >= 3 ? 1 : 0, ch >= 3 ? 2 : 0};
+  if (a->elem == EL_F32) {
+    const float *d = a->data;
+    for (int64_t p = 0; p < n; p++)
+      for (int c = 0; c < 3; c++) rgb[p * 3 + c] = to_byte(d[p * ch + step[c]]);
+  } else if (a->elem == EL_F64) {
+    const double *d = a->data;
+    for (int64_t p = 0; p < n; p++)
+      for (int c = 0; c < 3; c++) rgb[p * 3 + c] = to_byte(d[p * ch + step[c]]);
+  } else {
+    for (int64_t p = 0; p < n; p++)
+      for (int c = 0; c < 3; c++) rgb[p * 3 + c] = to_byte(arr_load(a, p * ch + step[c]));
+  }
+}
+
 static void vid_write(VidWriter *W, const Value *img, SrcLoc loc) {
   int64_t h, w, ch;
   frame_dims(img, &h, &w, &ch, loc);
@@ -578,12 +600,7 @@ static void vid_write(VidWriter *W, const Value *img, SrcLoc loc) {
   if (h != W->fh || w != W->fw)
     rt_error(loc, "vidwrite: the frame is %lld x %lld but '%s' has frames of %d x %d", (long long)h, (long long)w,
              W->path, W->fh, W->fw);
-  const Array *a = img->arr;
-  for (int64_t p = 0; p < h * w; p++)
-    for (int c = 0; c < 3; c++) {
-      double x = arr_load(a, p * ch + (ch >= 3 ? c : 0));
-      W->rgb[p * 3 + c] = !(x > 0) ? 0 : x >= 255 ? 255 : (uint8_t)floor(x + 0.5);
-    }
+  frame_bytes(img->arr, h * w, ch, W->rgb);
   Av *av = &W->av;
   char eb[128];
   int r = av->frame_make_writable(W->frame);
