@@ -71,8 +71,15 @@ else
 fi
 
 # ---- errors ----
+wav() {   # a WAV file of 800 silent 16-bit samples at 8 kHz: sound and no picture
+  printf 'RIFF\x44\x06\x00\x00WAVEfmt \x10\x00\x00\x00\x01\x00\x01\x00\x40\x1f\x00\x00'
+  printf '\x80\x3e\x00\x00\x02\x00\x10\x00data\x40\x06\x00\x00'
+  head -c 1600 /dev/zero
+}
 for f in tests/video/errors/*.q; do
   d=$tmp/errors/$(basename "$f" .q)
+  mkdir -p "$d"
+  wav >"$d/audio.wav"
   spec=$(head -n 1 "$f")
   want_rc=$(printf '%s\n' "$spec" | sed -n 's/^% EXPECT: \([0-9][0-9]*\) .*$/\1/p')
   regex=$(printf '%s\n' "$spec" | sed -n 's/^% EXPECT: [0-9][0-9]* \(.*\)$/\1/p')
