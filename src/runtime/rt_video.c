@@ -243,7 +243,8 @@ static bool decode_next(VidStream *S, SrcLoc loc) {
       if (ts != OQ_AV_NOPTS_VALUE) S->time = (double)(ts - S->start) * q2d(S->tb);
       return true;
     }
-    if (r == OQ_AVERROR_EOF) return false;
+    /* the end; a draining decoder that asks for input has nothing more either (never loop) */
+    if (r == OQ_AVERROR_EOF || (r == OQ_AVERROR_EAGAIN && S->draining)) return false;
     if (r != OQ_AVERROR_EAGAIN)
       rt_error(loc, "vidreadframe: cannot decode '%s': %s", S->path, av_err(av, r, eb, sizeof eb));
     r = av->read_frame(S->fc, S->pkt);
