@@ -23,8 +23,9 @@
 # (after the time since the start: [3m05s]), the duration, and as the LAST line exactly
 # `N passed, N failed` (totals). Exit status 1 if anything failed.
 #
-# Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite and
-# the examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part.
+# Environment: OQ_NO_IMAGES=1 (set by make NO_IMAGES=1) skips the image library suite, the
+# examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part, and
+# tests/video/run.sh (video, EXR and plots).
 # OQ_SKIP_FAULTS=1 skips tools/fault_inject.sh (the sanitized suite does: setpriv, ulimit -f).
 # OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches),
@@ -184,6 +185,7 @@ if [ "${OQ_NO_IMAGES:-}" = 1 ]; then   # make NO_IMAGES=1: no image libraries to
 else
   external image tests/unit/run_image.sh
   external examples tests/examples/run.sh
+  external video tests/video/run.sh   # FFmpeg, OpenEXR, plots (reads PNGs back)
 fi
 external cuda tests/unit/run_cuda.sh
 external fuzz-run tests/fuzz_run.sh "$OQ"

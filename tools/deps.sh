@@ -1,18 +1,22 @@
 #!/bin/sh
 # tools/deps.sh: checks that what the build needs is present: a C compiler (cc), make, and
-# the development headers of libpng, libjpeg and libtiff; and the numerical libraries that
-# oq loads at run time with dlopen (FFTW single and double, OpenBLAS with LAPACK: no headers
-# needed; the FFT and linear-algebra tests use them), and optionally libtcc-dev (tiers).
+# the development headers of libpng, libjpeg and libtiff; what `make test` needs for video
+# and EXR: FFmpeg 5 (libavformat, libavcodec, libswscale, libavutil) and OpenEXR 3.1 (oq loads
+# them with dlopen and builds without them; their -dev packages bring the libraries and the
+# headers that tests/video/abi_check.c compares rt_av_abi.h with); the numerical libraries
+# that oq loads at run time with dlopen (FFTW single and double, OpenBLAS with LAPACK: no
+# headers needed; the FFT and linear-algebra tests use them); optionally libtcc-dev (tiers).
 # Quiet when everything is there.
 # Without apt-get (or when the install fails) a missing numerical library is only reported:
 # the build does not need it, and its functions say which package to install.
-# OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): the image headers are not needed.
+# OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): neither the image nor the video headers are
+# needed (the video tests are skipped too).
 # `tools/deps.sh fuzz` (make fuzz, fuzz-build): also clang and its libFuzzer runtime.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
 
-APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev"
+APT_PKGS="gcc make libc6-dev libpng-dev libjpeg-dev libtiff-dev libavformat-dev libavcodec-dev libswscale-dev libavutil-dev libopenexr-dev"
 # run-time libraries loaded with dlopen (src/runtime/rt_fft.c, rt_linalg.c)
 LIB_PKGS="libfftw3-single3 libfftw3-double3 libopenblas0 liblapack3"
 LIBS="libfftw3f.so.3 libfftw3.so.3 libopenblas.so.0 liblapack.so.3"
@@ -23,7 +27,7 @@ missing() {
   miss=""
   command -v cc >/dev/null 2>&1 || miss="$miss cc"
   command -v make >/dev/null 2>&1 || miss="$miss make"
-  headers="png.h jpeglib.h tiffio.h"
+  headers="png.h jpeglib.h tiffio.h libavformat/avformat.h libswscale/swscale.h OpenEXR/ImfCRgbaFile.h"
   [ "${OQ_NO_IMAGES:-}" = 1 ] && headers=""
   for h in $headers; do
     if ! command -v cc >/dev/null 2>&1 ||

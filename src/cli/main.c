@@ -13,6 +13,7 @@
 #include "backend/cuda/rt_gpu.h"
 #include "backend/rt_profile.h"
 #include "runtime/rt_show.h"
+#include "runtime/rt_video.h"
 
 #define OQ_VERSION "0.1.0"
 
@@ -41,7 +42,7 @@ static const char options_help[] =
   "  --verbose                        say which back end is used\n"
   "  --profile                        print per-kernel statistics after the run\n"
   "  --emit-c                         print the C source of each compiled kernel\n"
-  "  --show-dir DIR                   imshow writes PNG files into DIR (no window)\n"
+  "  --show-dir DIR                   imshow and plot write PNG files into DIR (no window)\n"
   "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
   "  --explain                        say for every host loop nest whether it runs as a\n"
   "                                   kernel, and why not (check and run)\n"
@@ -210,6 +211,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
+  rt_video_finish();
   rt_show_finish();
   if (opt.profile) {
     prof_report(stderr);

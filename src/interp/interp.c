@@ -791,11 +791,12 @@ static bool is_group(Node *fld) {
          (!strcmp(fld->a->name, "coalesced_threads") || !strcmp(fld->a->name, "this_thread_block"));
 }
 
-/* o.name: a field of an object (rt_object.c), or of a cooperative group. */
+/* o.name: a field of an object (rt_object.c), of a native object of the runtime library
+   (stream.rgb_data: value.h's Handle), or of a cooperative group. */
 COLD static Value eval_field(Interp *I, Node *n) {
   if (is_group(n)) return eval_group(I, n);
   Value base = eval(I, n->a);
-  Value r = obj_get(base, n->name, n->loc);
+  Value r = base.kind == V_HANDLE ? base.h->cls->field(base.h, n->name, n->loc) : obj_get(base, n->name, n->loc);
   val_release(base);
   return r;
 }

@@ -9,6 +9,8 @@
 #include "backend/rt_profile.h"
 #include "backend/cuda/rt_gpu.h"
 #include "runtime/rt_show.h"
+#include "runtime/rt_video.h"
+#include "runtime/rt_plot.h"
 
 /* ---- built-ins that need the interpreter ---- */
 
@@ -161,7 +163,87 @@ static Value ib_title(Interp *I, Node *call, int argc, Value *argv) {
   return v_none();
 }
 
+/* ---- plots, pause, sync_framerate (rt_show.c); video and EXR are rt_media_lookup's ---- */
+
+static const char *program_path(Interp *I) {
+  return I->prog->root->loc.file ? I->prog->root->loc.file->path : "oq";
+}
+
+/* A real vector's elements as doubles (malloc'ed); n gets their count. */
+static double *real_vector(Value v, const char *fname, const char *what, int64_t *n, SrcLoc loc) {
+  if (v_is_real(v)) {
+    double *d = malloc(sizeof *d);
+    *d = rt_to_real(v, loc);
+    *n = 1;
+    return d;
+  }
+  if (v.kind != V_ARRAY || el_is_complex(v.arr->elem) || v.arr->numel < 1)
+    rt_error(loc, "%s: %s must be a real vector, not %s", fname, what, rt_kind_name(v));
+  int nontrivial = 0;
+  for (int d = 0; d < v.arr->rank; d++) nontrivial += v.arr->dims[d] > 1;
+  if (nontrivial > 1) rt_error(loc, "%s: %s must be a vector, not %s", fname, what, rt_kind_name(v));
+  double *d = malloc(v.arr->numel * sizeof *d);
+  for (int64_t i = 0; i < v.arr->numel; i++) d[i] = arr_load(v.arr, i);
+  *n = v.arr->numel;
+  return d;
+}
+
+/* plot(y), plot(x, y), plot(x, y, style), plot(y, style). */
+static Value ib_plot(Interp *I, Node *call, int argc, Value *argv) {
+  SrcLoc loc = call->loc;
+  const char *style = "";
+  if (argc >= 2 && argv[argc - 1].kind == V_STRING) style = argv[--argc].str->s;
+  if (argc < 1 || argc > 2) rt_error(loc, "plot takes y, or x and y, and an optional style string");
+  for (const char *p = style; *p; p++) {
+    unsigned char rgb[3];
+    if (*p != '.' && *p != '-' && !plot_color_letter(*p, rgb))
+      rt_error(loc, "plot: unknown style '%c' (colours r g b c m y k w, '-' lines, '.' dots)", *p);
+  }
+  int64_t nx, ny;
+  double *y = real_vector(argv[argc - 1], "plot", "y", &ny, loc);
+  double *x = NULL;
+  if (argc == 2) {
+    x = real_vector(argv[0], "plot", "x", &nx, loc);
+    if (nx != ny) rt_error(loc, "plot: x and y have %lld and %lld elements", (long long)nx, (long long)ny);
+  } else {
+    x = malloc(ny * sizeof *x);
+    for (int64_t i = 0; i < ny; i++) x[i] = (double)i;
+  }
+  rt_plot(x, y, ny, style, program_path(I), loc);
+  free(x);
+  free(y);
+  return v_none();
+}
+
+static Value ib_subplot(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 3) rt_error(call->loc, "subplot takes rows, columns and a panel index (from 0)");
+  rt_subplot((int)rt_to_int(argv[0], call->loc), (int)rt_to_int(argv[1], call->loc), (int)rt_to_int(argv[2], call->loc),
+             call->loc);
+  return v_none();
+}
+
+static Value ib_pause(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "pause takes a time in milliseconds");
+  double ms = rt_to_real(argv[0], call->loc);
+  if (!(ms >= 0) || ms > 864e5) rt_error(call->loc, "pause: the time must be 0..86400000 ms, not %g", ms);
+  gpu_sync(call->loc);
+  rt_show_pause(ms);
+  return v_none();
+}
+
+static Value ib_sync_framerate(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I;
+  if (argc != 1) rt_error(call->loc, "sync_framerate takes a frame rate (frames per second)");
+  double fps = rt_to_real(argv[0], call->loc);
+  if (!(fps >= 0) || !(fps < 1e6)) rt_error(call->loc, "sync_framerate: the rate must be >= 0 frames per second, not %g", fps);
+  rt_show_sync_framerate(fps);
+  return v_none();
+}
+
 static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
+  {"plot", ib_plot}, {"subplot", ib_subplot}, {"pause", ib_pause}, {"sync_framerate", ib_sync_framerate},
   {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
   {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title},
   {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
@@ -241,6 +323,7 @@ const Global *global_lookup(const char *name) {
   Value c = rt_constant(name, &found);
   if (found) return global_add(strdup(name), c);
   const Builtin *b = rt_builtin_lookup(name);
+  if (!b) b = rt_media_lookup(name);   /* video and EXR (rt_video.h) */
   if (b) {
     Value v = builtin_callable(CALL_BUILTIN, b->name);
     v.fn->builtin = b;

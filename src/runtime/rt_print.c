@@ -103,6 +103,7 @@ void sb_format_value(StrBuf *b, Value v) {
   case V_COLON: sb_putc(b, ':'); break;
   case V_FUNC: sb_puts(b, "function"); break;
   case V_TYPE: sb_puts(b, v.type && v.type->name ? v.type->name : "type"); break;
+  case V_HANDLE: sb_printf(b, "<%s>", v.h->cls->name); break;
   case V_TUPLE:
     sb_putc(b, '(');
     for (int k = 0; k < v.tup->n; k++) {

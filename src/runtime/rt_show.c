@@ -1,4 +1,5 @@
-/* rt_show.c: imshow, hold and title. With a display, images go to windows drawn by SDL2,
+/* rt_show.c: imshow, hold, title, and the figures of plot and subplot, pause and
+   sync_framerate. With a display, images go to windows drawn by SDL2,
    loaded at run time with dlopen("libSDL2-2.0.so.0") through the few declarations below,
    so neither the build nor the binary needs SDL. Without one (no $DISPLAY or
    $WAYLAND_DISPLAY, no SDL, SDL_Init failing), or when a folder is named (--show-dir,
@@ -6,11 +7,13 @@
    run headless. docs/images.md describes the behaviour; the state is one ShowCtx. */
 #include <dlfcn.h>
 #include <math.h>
+#include <time.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "base/config.h"
 #include "runtime/rt_image.h"
+#include "runtime/rt_plot.h"
 #include "runtime/rt_show.h"
 
 /* ---- the part of SDL2's ABI used here (SDL2 2.x, stable) ---- */
@@ -61,6 +64,18 @@ typedef struct Window {
 
 #define MAX_WINDOWS 64
 
+/* The figure that plot and subplot draw into: a canvas of rows x cols panels (one panel
+   outside subplot). */
+typedef struct Figure {
+  int rows, cols, panel;    /* subplot(rows, cols, panel); rows 0: no subplot layout */
+  int pw, ph;               /* a panel's size; 0 until its first content */
+  unsigned char *rgb;       /* cols*pw x rows*ph, RGB */
+  int number;               /* the subplot figure's file number; 0: not shown yet */
+  PlotCurve *curves;        /* the curves of the last plot (hold("on") adds to them) */
+  int ncurves, curve_panel;
+  bool last_was_plot;       /* the last figure shown outside subplot was a plot */
+} Figure;
+
 typedef struct ShowCtx {
   enum { SHOW_UNDECIDED, SHOW_WINDOW, SHOW_FILES } mode;
   const char *dir;          /* --show-dir; NULL: $OQ_SHOW_DIR, else next to the program */
@@ -70,6 +85,9 @@ typedef struct ShowCtx {
   bool hold;                /* hold("on"): imshow updates the last window or file */
   int count;                /* files written (their numbers) */
   char title[256];          /* title() for the next window */
+  Figure fig;
+  double frame_ms;          /* sync_framerate: the time between two frames in windows; 0: none */
+  double last_frame;        /* when the last image was shown in a window (ms) */
 } ShowCtx;
 
 static ShowCtx show;
@@ -171,8 +189,8 @@ static void pump(void) {
 }
 
 /* The window to draw a w x h image in: the last one under hold("on") (resized), else a new one. */
-static Window *target_window(int w, int h, SrcLoc loc) {
-  if (show.hold && show.nwin) {
+static Window *target_window(int w, int h, bool reuse, SrcLoc loc) {
+  if (reuse && show.nwin) {
     Window *W = &show.win[show.nwin - 1];
     if (W->w == w && W->h == h) return W;
     show.sdl.DestroyTexture(W->tex);
@@ -196,39 +214,188 @@ static Window *target_window(int w, int h, SrcLoc loc) {
   return W;
 }
 
-static void show_window(const Array *img, double lo, double hi, SrcLoc loc) {
+static double now_ms(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Sleeps ms milliseconds; windows keep answering (redraws, close) meanwhile. */
+static void wait_ms(double ms) {
+  double end = now_ms() + ms;
+  for (double left = ms; left > 0; left = end - now_ms()) {
+    if (show.mode == SHOW_WINDOW) pump();
+    double step = show.mode == SHOW_WINDOW && left > 10 ? 10 : left;
+    struct timespec ts = {(time_t)(step / 1e3), (long)(fmod(step, 1e3) * 1e6)};
+    nanosleep(&ts, NULL);
+  }
+}
+
+static void show_window(const Array *img, double lo, double hi, bool reuse, SrcLoc loc) {
   pump();
   int w = (int)(img->rank >= 2 ? img->dims[1] : 1), h = (int)img->dims[0];
   unsigned char *rgb = to_rgb(img, lo, hi);
   if (!rgb) rt_error(loc, "imshow: out of memory");
-  Window *W = target_window(w, h, loc);
+  Window *W = target_window(w, h, reuse, loc);
   if (show.title[0]) show.sdl.SetWindowTitle(W->win, show.title);
   show.sdl.UpdateTexture(W->tex, NULL, rgb, w * 3);
   free(rgb);
   redraw(W);
   pump();
+  if (show.frame_ms > 0) {   /* sync_framerate: frames no faster than the rate */
+    double wait = show.last_frame + show.frame_ms - now_ms();
+    if (wait > 0) wait_ms(wait);
+    show.last_frame = now_ms();
+  }
 }
 
 /* ---- files ---- */
 
-/* <dir>/<program name>_imshow<N>.png; dir defaults to the program's folder. */
-static void show_file(const Array *img, double lo, double hi, const char *prog, SrcLoc loc) {
+/* The number of the next file: under hold("on") the last one again. */
+static int file_number(bool reuse) {
+  if (!reuse || show.count == 0) show.count++;
+  return show.count;
+}
+
+/* <dir>/<program name>_<kind><N>.png; dir defaults to the program's folder. */
+static void show_file(const Array *img, double lo, double hi, const char *prog, const char *kind, int number,
+                      SrcLoc loc) {
   const char *slash = strrchr(prog, '/');
   const char *base = slash ? slash + 1 : prog;
   char dir[4096];
   if (show.dir) snprintf(dir, sizeof dir, "%s", show.dir);
   else if (slash) snprintf(dir, sizeof dir, "%.*s", (int)(slash - prog), prog);
   else snprintf(dir, sizeof dir, ".");
-  if (!show.hold || show.count == 0) show.count++;   /* hold("on"): overwrite the last file */
   char path[4400];
-  snprintf(path, sizeof path, "%s/%.*s_imshow%d.png", dir, (int)strcspn(base, "."), base, show.count);
+  snprintf(path, sizeof path, "%s/%.*s_%s%d.png", dir, (int)strcspn(base, "."), base, kind, number);
   Array *out = arr_new_uninit(EL_F32, img->rank, img->dims);
   double scale = hi > lo ? 255.0 / (hi - lo) : 0;
   for (int64_t i = 0; i < img->numel; i++) arr_store(out, i, (arr_load(img, i) - lo) * scale);
   rt_imwrite(path, out, loc);
   val_release(v_array(out));
-  printf("imshow: wrote %s\n", path);
+  printf("%s: wrote %s\n", kind, path);
 }
+
+/* ---- figures: plot, subplot ---- */
+
+/* The canvas as an image (h x w x 3 scalars) shown like imshow's: a window, or the file
+   <prog>_<kind><N>.png. */
+static void figure_show(const char *kind, bool reuse, int number, const char *prog, SrcLoc loc) {
+  Figure *F = &show.fig;
+  int64_t dims[3] = {(int64_t)(F->rows ? F->rows : 1) * F->ph, (int64_t)(F->rows ? F->cols : 1) * F->pw, 3};
+  Array *a = arr_new_uninit(el_scalar(), 3, dims);
+  for (int64_t i = 0; i < a->numel; i++) arr_store(a, i, F->rgb[i]);
+  decide();
+  if (show.mode == SHOW_WINDOW) show_window(a, 0, 255, reuse, loc);
+  else show_file(a, 0, 255, prog, kind, number, loc);
+  val_release(v_array(a));
+  show.title[0] = 0;
+}
+
+/* A canvas for panels of pw x ph (the first content of a layout decides: a plot 320 x 240,
+   an image its size, at least 320 x 240). */
+static void figure_canvas(int pw, int ph, SrcLoc loc) {
+  Figure *F = &show.fig;
+  if (F->pw) return;
+  int n = F->rows ? F->rows * F->cols : 1;
+  F->pw = pw, F->ph = ph;
+  F->rgb = malloc((size_t)pw * ph * 3 * n);
+  if (!F->rgb) rt_error(loc, "out of memory for a figure of %d panels of %d x %d", n, pw, ph);
+  memset(F->rgb, 255, (size_t)pw * ph * 3 * n);
+}
+
+static Rect panel_rect(const Figure *F) {
+  int p = F->rows ? F->panel : 0, cols = F->rows ? F->cols : 1;
+  return (Rect){(p % cols) * F->pw, (p / cols) * F->ph, F->pw, F->ph};
+}
+
+static Canvas figure_pixels(const Figure *F) {
+  return (Canvas){F->rgb, (F->rows ? F->cols : 1) * F->pw * 3};
+}
+
+/* Shows the subplot figure: its own file number, kept while the layout lasts. */
+static void figure_show_subplot(const char *prog, SrcLoc loc) {
+  Figure *F = &show.fig;
+  bool again = F->number != 0;
+  if (!again) F->number = ++show.count;
+  figure_show("subplot", again, F->number, prog, loc);
+}
+
+/* imshow in a subplot layout: the image (lo..hi stretched) scaled into the current panel. */
+static void figure_image(const Array *img, double lo, double hi, const char *prog, SrcLoc loc) {
+  Figure *F = &show.fig;
+  int w = (int)(img->rank >= 2 ? img->dims[1] : 1), h = (int)img->dims[0];
+  unsigned char *rgb = to_rgb(img, lo, hi);
+  if (!rgb) rt_error(loc, "imshow: out of memory");
+  figure_canvas(w > PLOT_PANEL_W ? w : PLOT_PANEL_W, h > PLOT_PANEL_H ? h : PLOT_PANEL_H, loc);
+  plot_blit(figure_pixels(F), panel_rect(F), rgb, w, h);
+  free(rgb);
+  if (F->curve_panel == F->panel) F->ncurves = 0;   /* the panel's plot is gone */
+  figure_show_subplot(prog, loc);
+}
+
+static void drop_curves(Figure *F) {
+  for (int k = 0; k < F->ncurves; k++) free(F->curves[k].x), free(F->curves[k].y);
+  F->ncurves = 0;
+}
+
+void rt_plot(const double *x, const double *y, int64_t n, const char *style, const char *prog, SrcLoc loc) {
+  Figure *F = &show.fig;
+  bool keep = show.hold && (F->rows ? F->curve_panel == F->panel : F->last_was_plot);
+  if (!keep) drop_curves(F);
+  F->curves = realloc(F->curves, (F->ncurves + 1) * sizeof *F->curves);
+  PlotCurve *c = &F->curves[F->ncurves];
+  c->x = malloc(n * sizeof *c->x);
+  c->y = malloc(n * sizeof *c->y);
+  if (!F->curves || !c->x || !c->y) rt_error(loc, "plot: out of memory");
+  memcpy(c->x, x, n * sizeof *x);
+  memcpy(c->y, y, n * sizeof *y);
+  c->n = n;
+  c->points = strchr(style, '.') != NULL;
+  plot_color_default(F->ncurves, c->color);
+  for (const char *p = style; *p; p++) plot_color_letter(*p, c->color);
+  F->ncurves++;
+  F->curve_panel = F->panel;
+  if (F->rows) {
+    figure_canvas(PLOT_PANEL_W, PLOT_PANEL_H, loc);
+    plot_render(figure_pixels(F), panel_rect(F), F->curves, F->ncurves);
+    figure_show_subplot(prog, loc);
+    return;
+  }
+  if (F->pw != PLOT_W || F->ph != PLOT_H) {
+    free(F->rgb);
+    F->pw = 0;
+    figure_canvas(PLOT_W, PLOT_H, loc);
+  }
+  plot_render(figure_pixels(F), panel_rect(F), F->curves, F->ncurves);
+  figure_show("plot", show.hold, file_number(show.hold), prog, loc);
+  F->last_was_plot = true;
+}
+
+/* subplot(rows, cols, k): the next imshow or plot draws into panel k (0-based, row by row)
+   of a rows x cols figure; another layout starts a new figure. */
+void rt_subplot(int rows, int cols, int panel, SrcLoc loc) {
+  if (rows < 1 || cols < 1 || rows > 16 || cols > 16)
+    rt_error(loc, "subplot: a layout has 1..16 rows and columns, not %d x %d", rows, cols);
+  if (panel < 0 || panel >= rows * cols)
+    rt_error(loc, "subplot: panel %d is outside a %d x %d layout (0..%d)", panel, rows, cols, rows * cols - 1);
+  Figure *F = &show.fig;
+  if (F->rows != rows || F->cols != cols) {
+    drop_curves(F);
+    free(F->rgb);
+    F->rgb = NULL;
+    F->pw = F->ph = F->number = 0;
+    F->rows = rows, F->cols = cols;
+  }
+  F->panel = panel;
+}
+
+void rt_show_pause(double ms) {
+  decide();
+  wait_ms(ms);
+}
+
+void rt_show_sync_framerate(double fps) { show.frame_ms = fps > 0 ? 1000 / fps : 0; }
 
 /* ---- the built-ins ---- */
 
@@ -248,8 +415,10 @@ void rt_imshow(const Array *img, const Array *range, const char *prog, SrcLoc lo
     }
   }
   decide();
-  if (show.mode == SHOW_WINDOW) show_window(img, lo, hi, loc);
-  else show_file(img, lo, hi, prog, loc);
+  if (show.fig.rows) figure_image(img, lo, hi, prog, loc);
+  else if (show.mode == SHOW_WINDOW) show_window(img, lo, hi, show.hold, loc);
+  else show_file(img, lo, hi, prog, "imshow", file_number(show.hold), loc);
+  show.fig.last_was_plot = false;
   show.title[0] = 0;
 }
 

@@ -66,6 +66,9 @@ void val_free_(Value v) {
     break;
   case V_OBJECT: obj_free_(v.obj); break;
   case V_CELL: cell_free_(v.cell); break;
+  case V_HANDLE:
+    v.h->cls->destroy(v.h);
+    break;
   default:
     break;
   }
@@ -425,6 +428,7 @@ const char *rt_kind_name(Value v) {
   case V_OBJECT: return v.obj->cls && v.obj->cls->name ? v.obj->cls->name : "object";
   case V_CELL: return "cell array";
   case V_NULL: return "nullptr";
+  case V_HANDLE: return v.h->cls->name;
   }
   return "?";
 }

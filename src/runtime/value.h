@@ -93,7 +93,18 @@ typedef enum ValueKind {
   V_OBJECT,    /* obj: an instance of a class, or a dynamic object() */
   V_CELL,      /* cell: a cell array */
   V_NULL,      /* nullptr: the empty pointer (`^point` fields start as it) */
+  V_HANDLE,    /* h: a native object of the runtime library (a video stream, an EXR image) */
 } ValueKind;
+
+/* A native object: opaque, reference-counted, with read-only fields its class computes
+   (stream.rgb_data, exrread(f).data). Its struct starts with a Handle. */
+typedef struct Handle Handle;
+typedef struct HandleClass {
+  const char *name;                                         /* "vidstream": kind name, print */
+  Value (*field)(Handle *h, const char *name, SrcLoc loc);  /* a new reference; unknown: error */
+  void (*destroy)(Handle *h);                               /* frees h (refcount reached 0) */
+} HandleClass;
+struct Handle { int refcount; const HandleClass *cls; };
 
 struct Value {
   ValueKind kind;
@@ -108,6 +119,7 @@ struct Value {
     Tuple *tup;
     Object *obj;
     Cell *cell;
+    Handle *h;
   };
 };
 
@@ -127,6 +139,7 @@ static inline Value v_type(Type *t) { Value v; v.kind = V_TYPE; v.type = t; retu
 static inline Value v_null(void) { Value v; v.kind = V_NULL; v.i = 0; return v; }
 static inline Value v_object(Object *o) { Value v; v.kind = V_OBJECT; v.obj = o; return v; }
 static inline Value v_cell(Cell *c) { Value v; v.kind = V_CELL; v.cell = c; return v; }
+static inline Value v_handle(Handle *h) { Value v; v.kind = V_HANDLE; v.h = h; return v; }
 Value v_string(const char *s, int len);      /* copies */
 Value v_tuple(int n);                        /* n V_NONE slots, to be filled */
 
@@ -144,13 +157,15 @@ static inline void val_retain(Value v) {
   else if (v.kind == V_FUNC) ++*(int *)v.fn;
   else if (v.kind == V_OBJECT) v.obj->refcount++;
   else if (v.kind == V_CELL) v.cell->refcount++;
+  else if (v.kind == V_HANDLE) v.h->refcount++;
 }
 static inline void val_release(Value v) {
   if ((v.kind == V_ARRAY && --v.arr->refcount == 0) ||
       (v.kind == V_STRING && --v.str->refcount == 0) ||
       (v.kind == V_TUPLE && --v.tup->refcount == 0) ||
       (v.kind == V_OBJECT && --v.obj->refcount == 0) ||
-      (v.kind == V_CELL && --v.cell->refcount == 0))
+      (v.kind == V_CELL && --v.cell->refcount == 0) ||
+      (v.kind == V_HANDLE && --v.h->refcount == 0))
     val_free_(v);
   else if (v.kind == V_FUNC && --*(int *)v.fn == 0)
     callable_free(v.fn);

@@ -1,6 +1,6 @@
-% EXPECT: 1 vidopen: OpenQuasar does not provide this function of Quasar\.Video\.dll
+% EXPECT: 1 form: OpenQuasar does not provide this function of Quasar\.UI\.dll
 % A function of a native module that OpenQuasar does not provide yet stops the program with an
-% error naming the module (lib/Quasar.Video.q), not an unknown-name error.
-import "Quasar.Video.dll"
+% error naming the module (lib/Quasar.UI.q), not an unknown-name error.
+import "Quasar.UI.dll"
 
-stream = vidopen("movie.mkv")
+frm = form("settings")

@@ -1,0 +1,2 @@
+% EXPECT: 1 pause: the time must be 0\.\.86400000 ms, not -5
+pause(-5)
