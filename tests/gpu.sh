@@ -25,7 +25,7 @@
 #      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
 #      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
-# GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib xform
+# GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib bench-expr xform
 # suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
@@ -204,6 +204,13 @@ fi
 if want bench-lib && [ $gpu_ok = 1 ]; then
   step bench-lib 600 bash bench/lib/run.sh all
   tail -n 12 "$logs/bench-lib.log"
+fi
+
+# host array expressions against JAX, PyTorch, CuPy, NumPy and threaded C (bench/arrayexpr),
+# and the image library's filters against a copy (bench/imfilter.sh)
+if want bench-expr && [ $gpu_ok = 1 ]; then
+  step bench-expr 600 bash -c 'bash bench/arrayexpr/run.sh 2048 20 && PEERS=jax AX_TARGETS=cuda bash bench/arrayexpr/run.sh 4096 10 && bash bench/imfilter.sh cuda'
+  grep -E '^\||^n =|psnr|imfilter|gaussian|copy' "$logs/bench-expr.log" | tail -n 40
 fi
 
 if want xform && [ $gpu_ok = 1 ] && command -v nvcc >/dev/null 2>&1; then

@@ -1656,6 +1656,7 @@ static void test_objects(void) {
   cell_set(typed, 1, (Value[]){v_int(0)}, v_scalar(4), L);
   CHECK(typed.cell->v[0].kind == V_INT && typed.cell->v[0].i == 4, "typed cell converts stores");
   CHECK(fmt_is(typed, "{4, 0}"), "format a cell array");
+}
 
 /* ---- arrays and statistics (rt_stats.c), under the sanitizers: every function on
    ordinary, empty, NaN and integer inputs, and the several-output forms ---- */
