@@ -452,7 +452,8 @@ else echo "FAIL cli: kernel_ldg_sync (a barrier kernel) does not read x through 
 # a thread's own elements (emit_analysis.c em_own_update): no atomic in the C of own_element.q's
 # axpy, grid2 and counts; mixed keeps them (one argument is updated elsewhere)
 atomics=$(timeout -k 5 60 "$OQ" emit --target c tests/lang/own_element.q 2>/dev/null |
-          awk '/^\/\* kernel /{k = $3} /compare_exchange\(t|__atomic_(add|sub)_fetch/{print k}' | tr -d ':' | sort -u | tr '\n' ' ')
+          awk '/^\/\* ---- kernel/{k = ""} /^\/\* kernel /{k = $3} k && /compare_exchange\(t|__atomic_(add|sub)_fetch/{print k}' |
+          tr -d ':' | sort -u | tr '\n' ' ')
 if [ "$atomics" = "mixed " ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: kernels of own_element.q with atomics [$atomics], expected [mixed ]"; cli_fail=$((cli_fail + 1)); fi
 # cooperative groups (docs/language.md): shuffles.q's kernels of lane, size and

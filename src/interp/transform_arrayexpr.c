@@ -370,7 +370,11 @@ static Node *walk_stmt(Ax *X, Node *s) {
   case N_ASSIGN: {
     for (int i = 0; i < s->list.n; i++)
       if (s->list.items[i]->kind == N_INDEX) s->list.items[i] = walk_expr(X, s->list.items[i]);
-    if (s->b) s->b = walk_expr(X, s->b);
+    if (s->b && s->list.n > 1 && s->b->kind == N_CALL) {   /* [m, i] = max(x): several outputs */
+      for (int i = 0; i < s->b->list.n; i++) s->b->list.items[i] = walk_expr(X, s->b->list.items[i]);
+    } else if (s->b) {
+      s->b = walk_expr(X, s->b);
+    }
     Node *m = mark_assign(X, s);
     return m ? m : s;
   }
