@@ -32,6 +32,8 @@ LDLIBS := -ltcc $(LDLIBS)
 endif
 build/obj/backend/cpu/cpu_tcc.o: $(TCC)
 
+# (the rule above would otherwise be make's default goal)
+.DEFAULT_GOAL := all
 all: build/oq
 
 build/oq: $(OBJ) $(IMAGES) $(TCC)

@@ -746,7 +746,7 @@ static char *ex_shared(Em *E, Node *n, char **a, KType *t) {
 
 static char *ex_builtin(Em *E, Node *n, int id) {
   int argc = n->list.n;
-  char *a[OQ_MAX_RANK + 2];
+  char *a[OQ_MAX_RANK + 2] = {0};   /* (GCC cannot see that argc covers the reads) */
   KType t[OQ_MAX_RANK + 2];
   KType r = em_T(E, n);
   for (int i = 0; i < argc; i++) {
