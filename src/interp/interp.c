@@ -81,12 +81,6 @@ static Value make_closure(Interp *I, Func *f) {
 
 /* ---- variables ---- */
 
-static inline Value *slot_ref(Interp *I, Node *id) {
-  Frame *f = I->frame;
-  for (int d = id->depth; d > 0; d--) f = f->parent;
-  return &f->slots[id->slot];
-}
-
 /* A variable's value as it is stored: naming an array moves nothing (its elements are made
    current on the host where host code reads them: host_reads). */
 static Value eval_ident(Interp *I, Node *n) {

@@ -31,6 +31,7 @@ typedef struct AxKernel {
   ElemType elem;            /* of the expression's array result */
   ValueKind red;            /* reductions: V_INT or V_SCALAR */
   Func *func;
+  Callable *fn;             /* func as the launch's kernel argument (kept for every launch) */
   struct AxKernel *next;
 } AxKernel;
 
@@ -72,10 +73,7 @@ static bool may_have_arrays(Interp *I, const ArrayExpr *E) {
     const Node *l = E->leaves[k];
     if (l->kind == N_ARRAYEXPR) continue;   /* a reduction: a number */
     if (l->kind != N_IDENT) return true;
-    if (l->slot < 0) continue;
-    Frame *f = I->frame;
-    for (int d = l->depth; d > 0; d--) f = f->parent;
-    if (f->slots[l->slot].kind == V_ARRAY) return true;
+    if (l->slot >= 0 && slot_ref(I, l)->kind == V_ARRAY) return true;
   }
   return false;
 }
@@ -468,15 +466,19 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
       k->func = o->func;
   }
   if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
+  if (k->func) {
+    k->fn = callable_new(CALL_USER, k->func->name);
+    k->fn->func = k->func;
+  }
   note = run_note(I->prog, n);   /* (building may have added notes) */
   k->next = note->arrayexpr;
   note->arrayexpr = k;
   return k;
 }
 
-/* Launches f over every element of R's arrays, with `first` (the output array, or none)
+/* Launches k over every element of R's arrays, with `first` (the output array, or none)
    before the leaves. */
-static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
+static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value first) {
   Value argv[MAX_LEAVES * (1 + 2 * OQ_MAX_RANK) + 3];
   int argc = 0;
   if (R->rank) {
@@ -487,17 +489,14 @@ static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
     argv[argc++] = v_int(R->numel);
   }
   if (first.kind != V_NONE) argv[argc++] = first;
-  for (int k = 0; k < R->n; k++) argv[argc++] = R->leaf[k];
-  for (int k = 0; k < R->n; k++)   /* (build_kernel's order) */
-    for (int d = 0; R->view[k] && d < R->slice[k].nidx; d++) {
-      argv[argc++] = v_int(R->slice[k].start[d]);
-      if (R->slice[k].kept[d]) argv[argc++] = v_int(R->slice[k].step[d]);
+  for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
+  for (int i = 0; i < R->n; i++)   /* (build_kernel's order) */
+    for (int d = 0; R->view[i] && d < R->slice[i].nidx; d++) {
+      argv[argc++] = v_int(R->slice[i].start[d]);
+      if (R->slice[i].kept[d]) argv[argc++] = v_int(R->slice[i].step[d]);
     }
-  Callable *c = callable_new(CALL_USER, f->name);
-  c->func = f;
-  argv[argc++] = v_func(c);
+  argv[argc++] = v_func(k->fn);
   Value r = kernel_parallel_do(I, n, argc, argv);
-  val_release(argv[argc - 1]);
   val_release(argv[0]);
   return r;
 }
@@ -506,10 +505,7 @@ static Value launch(Interp *I, Node *n, Func *f, const AxRun *R, Value first) {
    and no leaf is it (each position is read and written by one thread, but the memory
    manager plans a launch's arguments one by one), else a new one. */
 static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
-  const Node *t = E->target;
-  Frame *f = I->frame;
-  for (int d = t->depth; d > 0; d--) f = f->parent;
-  Value old = f->slots[t->slot];
+  Value old = *slot_ref(I, E->target);
   if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
       old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
     bool leaf = false;
@@ -534,28 +530,36 @@ static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *
   int tl = E->target_leaf;
   if (tl < 0) return true;
   ElemType t = R->leaf[tl].arr->elem;
-  bool complex_into_real = (k->elem == EL_C64 || k->elem == EL_C128) && t != EL_C64 && t != EL_C128;
+  bool complex_into_real = el_is_complex(k->elem) && !el_is_complex(t);
   return R->view[tl] && !complex_into_real;
+}
+
+/* The kernel node n runs as with the leaves evaluated into *R, or NULL (R released): the
+   original node runs instead. */
+static const AxKernel *ready(Interp *I, Node *n, AxRun *R) {
+  const ArrayExpr *E = n->aux;
+  if (!may_have_arrays(I, E)) return NULL;
+  bool is_array, ok = eval_leaves(I, E, R) && worth_a_kernel(R) && elementwise_for(E->expr, R->arrays, &is_array);
+  if (ok && E->red != OP_NONE)   /* a matrix's norm is its largest singular value */
+    ok = R->numel > 0 && !(!strcmp(E->redname, "norm") && R->srank != 1);
+  const AxKernel *k = ok ? kernel_for(I, n, E, R) : NULL;
+  if (k && k->func && slice_target_ok(E, R, k)) return k;
+  run_release(R);
+  return NULL;
 }
 
 bool arrayexpr_exec(Interp *I, Node *n) {
   const ArrayExpr *E = n->aux;
-  if (!may_have_arrays(I, E)) return false;
   AxRun R;
-  bool is_array, ok = eval_leaves(I, E, &R) && worth_a_kernel(&R) &&
-                      elementwise_for(E->expr, R.arrays, &is_array);
-  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
-  if (!k || !k->func || !slice_target_ok(E, &R, k)) {
-    run_release(&R);
-    return false;
-  }
+  const AxKernel *k = ready(I, n, &R);
+  if (!k) return false;
   if (E->target_leaf >= 0) {
-    val_release(launch(I, n, k->func, &R, v_none()));
+    val_release(launch(I, n, k, &R, v_none()));
     run_release(&R);
     return true;
   }
   Array *out = output_array(I, E, &R, k->elem);
-  val_release(launch(I, n, k->func, &R, v_array(out)));
+  val_release(launch(I, n, k, &R, v_array(out)));
   run_release(&R);
   interp_store(I, E->target, v_array(out));
   return true;
@@ -563,18 +567,11 @@ bool arrayexpr_exec(Interp *I, Node *n) {
 
 bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   const ArrayExpr *E = n->aux;
-  if (!may_have_arrays(I, E)) return false;
   AxRun R;
-  bool is_array, ok = eval_leaves(I, E, &R) && R.numel > 0 && worth_a_kernel(&R) &&
-                      elementwise_for(E->expr, R.arrays, &is_array);
+  const AxKernel *k = ready(I, n, &R);
+  if (!k) return false;
+  Value r = launch(I, n, k, &R, v_none());
   bool norm = !strcmp(E->redname, "norm");
-  ok = ok && !(norm && R.srank != 1);   /* a matrix's norm is its largest singular value */
-  const AxKernel *k = ok ? kernel_for(I, n, E, &R) : NULL;
-  if (!k || !k->func) {
-    run_release(&R);
-    return false;
-  }
-  Value r = launch(I, n, k->func, &R, v_none());
   if (!strcmp(E->redname, "mean") || norm) {
     Value m = norm ? v_scalar(sqrt(rt_to_real(r, n->loc))) : rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
     val_release(r);

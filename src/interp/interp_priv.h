@@ -67,6 +67,13 @@ const Global *global_lookup(const char *name);
 /* The i-th name global_lookup knows (built-ins, constants, types); NULL past the last. */
 const char *global_name(size_t i);
 
+/* The slot of variable id (resolved: slot >= 0) in the frame of its function. */
+static inline Value *slot_ref(Interp *I, const Node *id) {
+  Frame *f = I->frame;
+  for (int d = id->depth; d > 0; d--) f = f->parent;
+  return &f->slots[id->slot];
+}
+
 /* interp.c */
 /* A range a..c or a..s..c evaluated: ints when all three are, else reals. */
 typedef struct RangeSpec { bool is_int; int64_t i0, istep; double r0, rstep; int64_t count; } RangeSpec;
