@@ -102,6 +102,19 @@ static void clone_list(Arena *arena, NodeList *l) {
 
 /* Functions (lambdas) inside are shared, not copied: the transforms move no code that
    defines one. Types and attribute arguments are shared too: no stage changes them. */
+Node *ast_node(Arena *arena, NodeKind kind, SrcLoc loc) {
+  Node *n = arena_alloc(arena, sizeof *n);
+  n->kind = kind;
+  n->loc = loc;
+  return n;
+}
+
+Node *ast_ident(Arena *arena, const char *name, SrcLoc loc) {
+  Node *n = ast_node(arena, N_IDENT, loc);
+  n->name = name;
+  return n;
+}
+
 Node *ast_clone(Arena *arena, const Node *n) {
   if (!n) return NULL;
   Node *c = arena_alloc(arena, sizeof *c);

@@ -215,6 +215,8 @@ typedef struct AstKids { Node *node; const Node *parent; int part, i, j; } AstKi
 AstKids ast_kids(const Node *n);
 void ast_next(AstKids *k);
 Node *ast_clone(Arena *arena, const Node *n);   /* deep copy of a statement or expression */
+Node *ast_node(Arena *arena, NodeKind kind, SrcLoc loc);   /* a new node, its other fields zero */
+Node *ast_ident(Arena *arena, const char *name, SrcLoc loc);   /* a new N_IDENT (unresolved) */
 void func_note_transform(Func *f, const char *name);
 void ast_dump(const Node *n, int indent);   /* to stdout; `oq parse --dump FILE` */
 

@@ -71,12 +71,7 @@ static void parse_body(Parser *P, NodeList *out);
 
 /* ---------------------------------------------------------------- allocation */
 
-static Node *new_node(Parser *P, NodeKind kind, SrcLoc loc) {
-  Node *n = arena_alloc(P->arena, sizeof *n);
-  n->kind = kind;
-  n->loc = loc;
-  return n;
-}
+static Node *new_node(Parser *P, NodeKind kind, SrcLoc loc) { return ast_node(P->arena, kind, loc); }
 
 /* Arrays in the arena grow by doubling: capacity 4, 8, 16 ...; n is the element count. */
 static void *grow(Parser *P, void *items, int n, size_t size) {

@@ -271,27 +271,12 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
 
 /* ---- the kernel ---- */
 
-static Node *new_node(Program *P, NodeKind kind, SrcLoc loc) {
-  Node *n = arena_alloc(P->arena, sizeof *n);
-  memset(n, 0, sizeof *n);
-  n->kind = kind;
-  n->loc = loc;
-  n->slot = -1;
-  return n;
-}
-
-static Node *ident(Program *P, const char *name, SrcLoc loc) {
-  Node *id = new_node(P, N_IDENT, loc);
-  id->name = name;
-  return id;
-}
-
 static Node *at_pos(Program *P, Node *array) {
-  Node *ix = new_node(P, N_INDEX, array->loc);
+  Node *ix = ast_node(P->arena, N_INDEX, array->loc);
   ix->a = array;
   ix->list.n = 1;
   ix->list.items = arena_alloc(P->arena, sizeof *ix->list.items);
-  ix->list.items[0] = ident(P, "pos", array->loc);
+  ix->list.items[0] = ast_ident(P->arena, "pos", array->loc);
   return ix;
 }
 
@@ -308,7 +293,7 @@ static const char *slice_param(Program *P, int k, char what, int d) {
 }
 
 static Node *binary(Program *P, Op op, Node *a, Node *b) {
-  Node *n = new_node(P, N_BINARY, a->loc);
+  Node *n = ast_node(P->arena, N_BINARY, a->loc);
   n->op = op;
   n->a = a;
   n->b = b;
@@ -317,11 +302,11 @@ static Node *binary(Program *P, Op op, Node *a, Node *b) {
 
 /* Coordinate o of the launch: pos[o], or pos itself in a flat launch. */
 static Node *coordinate(Program *P, int rank, int o, SrcLoc loc) {
-  if (!rank) return ident(P, "pos", loc);
-  Node *c = at_pos(P, ident(P, "pos", loc));
-  c->list.items[0] = new_node(P, N_INT, loc);
+  if (!rank) return ast_ident(P->arena, "pos", loc);
+  Node *c = at_pos(P, ast_ident(P->arena, "pos", loc));
+  c->list.items[0] = ast_node(P->arena, N_INT, loc);
   c->list.items[0]->ival = o;
-  c->a = ident(P, "pos", loc);
+  c->a = ast_ident(P->arena, "pos", loc);
   return c;
 }
 
@@ -329,14 +314,14 @@ static Node *coordinate(Program *P, int rank, int o, SrcLoc loc) {
 static Node *slice_read(Program *P, int k, uint32_t code, int rank, SrcLoc loc) {
   int nidx = (int)(code & 15), first = 0;
   while (first < nidx - 1 && !(code >> (first + 4) & 1)) first++;
-  Node *ix = new_node(P, N_INDEX, loc);
-  ix->a = ident(P, leaf_name(P, k), loc);
+  Node *ix = ast_node(P->arena, N_INDEX, loc);
+  ix->a = ast_ident(P->arena, leaf_name(P, k), loc);
   ix->list.n = nidx;
   ix->list.items = arena_alloc(P->arena, nidx * sizeof *ix->list.items);
   for (int d = 0; d < nidx; d++) {
-    Node *e = ident(P, slice_param(P, k, 's', d), loc);
+    Node *e = ast_ident(P->arena, slice_param(P, k, 's', d), loc);
     if (code >> (d + 4) & 1)
-      e = binary(P, OP_ADD, e, binary(P, OP_MUL, ident(P, slice_param(P, k, 't', d), loc),
+      e = binary(P, OP_ADD, e, binary(P, OP_MUL, ast_ident(P->arena, slice_param(P, k, 't', d), loc),
                                       coordinate(P, rank, nidx == 1 ? 0 : d - first, loc)));
     ix->list.items[d] = e;
   }
@@ -349,10 +334,10 @@ static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint3
   if (e->kind == N_IDENT && e->name[0] == '$') {
     int k = (int)e->ival;
     if (view[k]) return slice_read(P, k, view[k], rank, e->loc);
-    Node *id = ident(P, leaf_name(P, k), e->loc);
+    Node *id = ast_ident(P->arena, leaf_name(P, k), e->loc);
     return arrays >> k & 1 ? at_pos(P, id) : id;
   }
-  Node *c = new_node(P, e->kind, e->loc);
+  Node *c = ast_node(P->arena, e->kind, e->loc);
   *c = *e;
   if (e->kind == N_CALL) {
     c->a = ast_clone(P->arena, e->a);
@@ -407,7 +392,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   k->name = arena_strdup(P->arena, name);
   k->params = arena_alloc(P->arena, (E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2) * sizeof *k->params);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
-  Node *body = new_node(P, N_ASSIGN, loc);
+  Node *body = ast_node(P->arena, N_ASSIGN, loc);
   body->list.n = 1;
   body->list.items = arena_alloc(P->arena, sizeof *body->list.items);
   body->b = kernel_expr(P, E->expr, arrays, view, rank);
@@ -415,14 +400,14 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
     body->list.items[0] = slice_read(P, tl, view[tl], rank, loc);
   } else if (E->red == OP_NONE) {
     add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
-    body->list.items[0] = at_pos(P, ident(P, "ax_out", loc));
+    body->list.items[0] = at_pos(P, ast_ident(P->arena, "ax_out", loc));
   } else {
     k->outs = arena_alloc(P->arena, sizeof *k->outs);
     k->nouts = 1;
     k->outs[0] = (Param){.name = "ax_s", .loc = loc,
                          .type = out == V_INT ? new_type(P, TY_INT, "int", 0) : new_type(P, TY_SCALAR, "scalar", 0)};
     body->op = E->red;
-    body->list.items[0] = ident(P, "ax_s", loc);
+    body->list.items[0] = ast_ident(P->arena, "ax_s", loc);
   }
   for (int i = 0; i < E->nleaves; i++)
     add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);

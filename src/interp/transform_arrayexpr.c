@@ -134,14 +134,6 @@ static bool elementwise(const Node *n, int *nleaves) {
 
 /* ---- building the marked node ---- */
 
-static Node *new_node(Ax *X, NodeKind kind, SrcLoc loc) {
-  Node *n = arena_alloc(X->P->arena, sizeof *n);
-  n->kind = kind;
-  n->loc = loc;
-  n->slot = -1;
-  return n;
-}
-
 static bool same_variable(const Node *a, const Node *b) {
   return a->kind == N_IDENT && b->kind == N_IDENT && a->slot == b->slot && a->depth == b->depth &&
          a->aux == b->aux && !strcmp(a->name, b->name);
@@ -149,7 +141,8 @@ static bool same_variable(const Node *a, const Node *b) {
 
 /* "$k" for a leaf; a variable named twice is one leaf (one kernel parameter, one load). */
 static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
-  Node *id = new_node(X, N_IDENT, leaf->loc);
+  Node *id = ast_node(X->P->arena, N_IDENT, leaf->loc);
+  id->slot = -1;   /* "$k": no variable */
   int k = 0;
   while (k < E->nleaves && !same_variable(E->leaves[k], leaf)) k++;
   char name[16];
@@ -166,7 +159,7 @@ static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
 static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
   if (is_leaf(n)) return leaf_ref(X, E, n);
   if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL) return ast_clone(X->P->arena, n);
-  Node *c = new_node(X, n->kind, n->loc);
+  Node *c = ast_node(X->P->arena, n->kind, n->loc);
   c->op = n->op;
   if (n->kind == N_CALL) {
     c->a = ast_clone(X->P->arena, n->a);
@@ -205,7 +198,8 @@ static void explain(Ax *X, const Node *n, const ArrayExpr *E) {
 
 static Node *mark(Ax *X, Node *original, ArrayExpr *E) {
   explain(X, original, E);
-  Node *m = new_node(X, N_ARRAYEXPR, original->loc);
+  Node *m = ast_node(X->P->arena, N_ARRAYEXPR, original->loc);
+  m->slot = -1;
   m->a = original;
   m->aux = E;
   return m;
@@ -213,9 +207,9 @@ static Node *mark(Ax *X, Node *original, ArrayExpr *E) {
 
 /* abs(e) .^ 2: what norm(e) adds up (its square root is taken on the host). */
 static Node *squared_magnitude(Ax *X, Node *e) {
-  Node *abs = new_node(X, N_CALL, e->loc), *sq = new_node(X, N_BINARY, e->loc), *two = new_node(X, N_INT, e->loc);
-  abs->a = new_node(X, N_IDENT, e->loc);
-  abs->a->name = "abs";
+  Node *abs = ast_node(X->P->arena, N_CALL, e->loc), *sq = ast_node(X->P->arena, N_BINARY, e->loc), *two = ast_node(X->P->arena, N_INT, e->loc);
+  abs->a = ast_ident(X->P->arena, "abs", e->loc);
+  abs->a->slot = -1;   /* resolved: the built-in */
   abs->a->aux = (void *)global_lookup("abs");
   abs->list.n = 1;
   abs->list.items = arena_alloc(X->P->arena, sizeof *abs->list.items);
@@ -244,7 +238,7 @@ static Node *mark_reduction(Ax *X, Node *call) {
   E->redname = name;
   E->expr = template_of(X, E, call->list.items[0]);
   if (call->list.n == 2) {
-    Node *m = new_node(X, N_BINARY, call->loc);
+    Node *m = ast_node(X->P->arena, N_BINARY, call->loc);
     m->op = OP_EMUL;
     m->a = E->expr;
     m->b = template_of(X, E, call->list.items[1]);
@@ -296,7 +290,7 @@ static Node *mark_assign(Ax *X, Node *s) {
     }
   } else {   /* x op= e is x = x op (e) */
     if (slice) E->target_leaf = 0;
-    Node *b = new_node(X, N_BINARY, s->loc);
+    Node *b = ast_node(X->P->arena, N_BINARY, s->loc);
     b->op = s->op;
     b->a = leaf_ref(X, E, t);
     b->b = template_of(X, E, e);

@@ -697,18 +697,9 @@ static void analyze(Px *X, Nest *N, Node *outer) {
 
 /* ---- building the kernel ---- */
 
-static Node *node(Px *X, NodeKind kind, SrcLoc loc) {
-  Node *n = arena_alloc(X->P->arena, sizeof *n);
-  n->kind = kind;
-  n->loc = loc;
-  return n;
-}
+static Node *node(Px *X, NodeKind kind, SrcLoc loc) { return ast_node(X->P->arena, kind, loc); }
 
-static Node *ident(Px *X, const char *name, SrcLoc loc) {
-  Node *n = node(X, N_IDENT, loc);
-  n->name = name;
-  return n;
-}
+static Node *ident(Px *X, const char *name, SrcLoc loc) { return ast_ident(X->P->arena, name, loc); }
 
 static void list_push(Px *X, NodeList *l, Node *n) {
   Node **items = arena_alloc(X->P->arena, (l->n + 1) * sizeof *items);
