@@ -1,7 +1,6 @@
 /* facts.c: the one walker of variable uses, and the facts of a kernel's arrays that it
    finds once per specialization (facts.h). */
 #include <limits.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include "kernel/facts.h"
@@ -186,20 +185,12 @@ static char *fill_params(const Func *f) {
    top level of the kernel body. The k-th call is the block's k-th shared array
    (NodeInfo.site). */
 
-_Noreturn static void facts_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ksema_reason(S, loc, fmt, ap);
-  va_end(ap);
-  longjmp(S->fail, 1);
-}
-
 static void count_shared(KSpec *S, Node *n, bool top) {
   if (!n) return;
   if (n->kind == N_CALL) {
     NodeInfo *ni = ksema_info(S->kspec, n);
     if (ni && ni->builtin == KB_SHARED) {
-      if (!top) facts_fail(S, n->loc, "shared() inside a loop or condition");
+      if (!top) ksema_fail(S, n->loc, "shared() inside a loop or condition");
       ni->site = S->facts.nshared++;
     }
   }

@@ -52,7 +52,7 @@ int func_count_uses(const Func *f, const UseWalk *w);    /* how many uses */
 bool mentions_var(const Node *n, VarRef v);
 
 /* Fills S->facts from the specialized kernel (after its types are known); numbers its
-   shared() calls (NodeInfo.site). Fails (ksema_reason, longjmp to S->fail) on a shared()
+   shared() calls (NodeInfo.site). Fails (ksema_fail: S->reason, longjmp to S->fail) on a shared()
    call inside a loop or condition. */
 void kfacts_compute(KSpec *S);
 /* Whether the kernel's own body stores into the array that base (an N_IDENT of the

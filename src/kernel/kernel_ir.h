@@ -297,6 +297,8 @@ size_t ksema_shared_bytes(const struct KShSize *z, int nshared, bool sized, int 
    supported by compiled code (the launch then runs in the interpreter). */
 bool ksema_run(KSpec *S, Value *args);
 void ksema_reason(KSpec *S, SrcLoc loc, const char *fmt, va_list ap);   /* then longjmp(S->fail) */
+/* Records why the specialization failed (S->reason, with loc's line) and longjmps to S->fail. */
+_Noreturn void ksema_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 NodeInfo *ksema_info(FSpec *f, const Node *n);   /* NULL when the node was not typed */
 bool ksema_device_builtin(const char *name);     /* compiled code implements this built-in */
 bool ktype_eq(KType a, KType b);

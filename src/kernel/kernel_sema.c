@@ -31,7 +31,7 @@ void ksema_reason(KSpec *S, SrcLoc loc, const char *fmt, va_list ap) {
   else snprintf(S->reason, sizeof S->reason, "%s", msg);
 }
 
-_Noreturn static void kfail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
+_Noreturn void ksema_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   ksema_reason(S, loc, fmt, ap);
@@ -488,7 +488,7 @@ static const char *fname(Func *f) { return f->name ? f->name : "(lambda)"; }
    too, until a later pass knows it. */
 static bool unknown(Sx *C, KType t, Node *n) {
   if (t.kind != K_NONE) return false;
-  if (C->strict) kfail(C->S, n->loc, "'%s' has no value here", n->kind == N_IDENT ? n->name : "expression");
+  if (C->strict) ksema_fail(C->S, n->loc, "'%s' has no value here", n->kind == N_IDENT ? n->name : "expression");
   C->f->changed = true;
   return true;
 }
@@ -511,10 +511,10 @@ static void slot_assign(Sx *C, int slot, KType t, Node *at) {
   FSpec *f = C->f;
   KType old = f->slots[slot], j;
   if (t.kind == K_NONE) return;
-  if (t.kind == K_TUPLE) kfail(C->S, at->loc, "a function with several outputs used as one value");
+  if (t.kind == K_TUPLE) ksema_fail(C->S, at->loc, "a function with several outputs used as one value");
   if (!kjoin(old, t, &j)) {
     char a[48], b[48];
-    kfail(C->S, at->loc, "'%s' holds a %s and a %s", func_info(f->func)->slot_names[slot],
+    ksema_fail(C->S, at->loc, "'%s' holds a %s and a %s", func_info(f->func)->slot_names[slot],
           ktype_str(old, a, sizeof a), ktype_str(t, b, sizeof b));
   }
   if (old.kind != K_NONE && kclass(t) < kclass(j) && is_real_num(j)) f->slot_mixed[slot] = 1;
@@ -566,12 +566,12 @@ static KType ex_ident(Sx *C, Node *n) {
   NodeInfo *ni;
   if (n->slot < 0) {
     const Global *g = ident_global(n);
-    if (!g) kfail(S, n->loc, "unknown name '%s'", n->name);
+    if (!g) ksema_fail(S, n->loc, "unknown name '%s'", n->name);
     switch (g->value.kind) {
     case V_SCALAR: return note(C, n, kt(K_REAL))->t;
     case V_BOOL: return note(C, n, kt(K_BOOL))->t;
     case V_INT: return note(C, n, kt(K_INT))->t;
-    default: kfail(S, n->loc, "'%s' cannot be used as a value in compiled kernels", n->name);
+    default: ksema_fail(S, n->loc, "'%s' cannot be used as a value in compiled kernels", n->name);
     }
   }
   if (n->depth == 0) {
@@ -579,13 +579,13 @@ static KType ex_ident(Sx *C, Node *n) {
       int k = capture_find(S, NULL, n->slot);
       bool ok;
       KType t = value_ktype(S, S->caps[k].value, &ok);
-      if (!ok) kfail(S, n->loc, "generic argument '%s' is not supported", n->name);
+      if (!ok) ksema_fail(S, n->loc, "generic argument '%s' is not supported", n->name);
       S->caps[k].type = t;   /* what the kernel's start loads (emit_kernel.c) */
       ni = note(C, n, t);
       ni->cap = k;
       return t;
     }
-    if (n->slot < f->func->ngenerics) kfail(S, n->loc, "generic device functions are not supported");
+    if (n->slot < f->func->ngenerics) ksema_fail(S, n->loc, "generic device functions are not supported");
     return note(C, n, f->slots[n->slot])->t;
   }
   FnRef *r = f->ref;
@@ -595,16 +595,16 @@ static KType ex_ident(Sx *C, Node *n) {
     KType t = p->slots[n->slot];
     if (t.kind == K_NONE && !C->strict) { C->f->changed = true; return note(C, n, t)->t; }
     if (t.kind != K_FUNC)
-      kfail(S, n->loc, "nested function '%s' reads '%s' of its enclosing kernel function", fname(f->func), n->name);
+      ksema_fail(S, n->loc, "nested function '%s' reads '%s' of its enclosing kernel function", fname(f->func), n->name);
     return note(C, n, t)->t;
   }
   Frame *fr = frame_up(r->env, n->depth - r->nvirtual - 1);
   int k = fr ? capture_find(S, fr, n->slot) : -1;
-  if (k < 0) kfail(S, n->loc, "captured variable '%s' was not found", n->name);
+  if (k < 0) ksema_fail(S, n->loc, "captured variable '%s' was not found", n->name);
   Capture *c = &S->caps[k];
   bool ok;
   KType t = value_ktype(S, c->value, &ok);
-  if (!ok) kfail(S, n->loc, "captured variable '%s' is a %s", n->name, rt_kind_name(c->value));
+  if (!ok) ksema_fail(S, n->loc, "captured variable '%s' is a %s", n->name, rt_kind_name(c->value));
   c->type = t;
   ni = note(C, n, t);
   ni->cap = k;
@@ -631,20 +631,20 @@ static KType binary_type(Sx *C, Op op, KType a, KType b, Node *at) {
   bool va = a.kind == K_VEC, vb = b.kind == K_VEC;
   if ((!is_num(a) && !va) || (!is_num(b) && !vb)) {
     char x[48], y[48];
-    kfail(S, at->loc, "operator '%s' on %s and %s is not supported in compiled kernels", op_name(op),
+    ksema_fail(S, at->loc, "operator '%s' on %s and %s is not supported in compiled kernels", op_name(op),
           ktype_str(a, x, sizeof x), ktype_str(b, y, sizeof y));
   }
   KKind ca = kclass(a), cb = kclass(b), c = kmax(ca, cb);
-  if (c == K_CPLX && (va || vb)) kfail(S, at->loc, "complex vectors are not supported in compiled kernels");
+  if (c == K_CPLX && (va || vb)) ksema_fail(S, at->loc, "complex vectors are not supported in compiled kernels");
   if (c == K_CPLX) {
     bool ordered = op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
     if (ordered || op == OP_MOD || op == OP_MAX || op == OP_MIN || op == OP_BAND || op == OP_BOR || op == OP_BXOR)
-      kfail(S, at->loc, "operator '%s' on complex numbers (a run-time error)", op_name(op));
+      ksema_fail(S, at->loc, "operator '%s' on complex numbers (a run-time error)", op_name(op));
   }
-  if (va && vb && a.len != b.len) kfail(S, at->loc, "vectors of lengths %d and %d do not combine", a.len, b.len);
+  if (va && vb && a.len != b.len) ksema_fail(S, at->loc, "vectors of lengths %d and %d do not combine", a.len, b.len);
   if (va && vb && op == OP_MUL) return kt(c);   /* inner product */
   if (va && vb && (op == OP_DIV || op == OP_POW))
-    kfail(S, at->loc, "'%s' between vectors (a run-time error)", op_name(op));
+    ksema_fail(S, at->loc, "'%s' between vectors (a run-time error)", op_name(op));
   KKind r;
   if (is_cmp(op)) r = va || vb ? K_INT : K_BOOL;
   else if (op == OP_BAND || op == OP_BOR || op == OP_BXOR) r = K_INT;
@@ -662,7 +662,7 @@ static KType ex_binary(Sx *C, Node *n) {
   }
   if (unknown(C, a, n->a) || unknown(C, b, n->b)) return note(C, n, kt(K_NONE))->t;
   if (n->op == OP_AND || n->op == OP_OR) {
-    if (a.kind == K_ARRAY || b.kind == K_ARRAY) kfail(C->S, n->loc, "an array as a condition");
+    if (a.kind == K_ARRAY || b.kind == K_ARRAY) ksema_fail(C->S, n->loc, "an array as a condition");
     return note(C, n, kt(K_BOOL))->t;
   }
   return note(C, n, binary_type(C, n->op, a, b, n))->t;
@@ -672,10 +672,10 @@ static KType ex_unary(Sx *C, Node *n) {
   KType a = vecish(C, n->a, ex(C, n->a));
   if (unknown(C, a, n->a)) return note(C, n, a)->t;
   if (n->op == OP_NOT) {
-    if (a.kind == K_ARRAY) kfail(C->S, n->loc, "an array as a condition");
+    if (a.kind == K_ARRAY) ksema_fail(C->S, n->loc, "an array as a condition");
     return note(C, n, kt(K_BOOL))->t;
   }
-  if (!is_num(a) && a.kind != K_VEC) kfail(C->S, n->loc, "unary '%s' on this value", op_name(n->op));
+  if (!is_num(a) && a.kind != K_VEC) ksema_fail(C->S, n->loc, "unary '%s' on this value", op_name(n->op));
   if (a.kind == K_BOOL) a = kt(K_INT);
   return note(C, n, a)->t;
 }
@@ -686,8 +686,8 @@ static KType ex_range_value(Sx *C, Node *n) {
   int64_t len = const_range_len(n);
   KType a = ex(C, n->a), c = ex(C, n->c), s = n->b ? ex(C, n->b) : kt(K_INT);
   if (len < 0 || len > K_MAX_VEC)
-    kfail(C->S, n->loc, "a range of variable or large length as a value");
-  if (len == 0) kfail(C->S, n->loc, "an empty range as a value");
+    ksema_fail(C->S, n->loc, "a range of variable or large length as a value");
+  if (len == 0) ksema_fail(C->S, n->loc, "an empty range as a value");
   (void)a; (void)c; (void)s;
   return note(C, n, kt_vec(K_REAL, (int)len))->t;   /* a range as a value is a vec of scalars */
 }
@@ -701,14 +701,14 @@ static KType ex_matrix(Sx *C, Node *n) {
     if (unknown(C, t, n->list.items[i])) return note(C, n, kt(K_NONE))->t;
     if (t.kind == K_VEC) { any_vec = true; len += t.len; e = kmax(e, t.elem); continue; }
     all_vec = false;
-    if (!is_num(t)) kfail(C->S, n->loc, "a %s inside a vector literal", t.kind == K_ARRAY ? "array" : "value");
-    if (kclass(t) == K_CPLX) kfail(C->S, n->loc, "complex vectors are not supported in compiled kernels");
+    if (!is_num(t)) ksema_fail(C->S, n->loc, "a %s inside a vector literal", t.kind == K_ARRAY ? "array" : "value");
+    if (kclass(t) == K_CPLX) ksema_fail(C->S, n->loc, "complex vectors are not supported in compiled kernels");
     e = K_REAL;   /* numbers in a literal make a vec of scalars */
     len++;
   }
-  if (any_vec && all_vec) kfail(C->S, n->loc, "a matrix literal in a kernel");
-  if (len == 0) kfail(C->S, n->loc, "an empty vector in a kernel");
-  if (len > K_MAX_VEC) kfail(C->S, n->loc, "a vector of %d elements in a kernel", len);
+  if (any_vec && all_vec) ksema_fail(C->S, n->loc, "a matrix literal in a kernel");
+  if (len == 0) ksema_fail(C->S, n->loc, "an empty vector in a kernel");
+  if (len > K_MAX_VEC) ksema_fail(C->S, n->loc, "a vector of %d elements in a kernel", len);
   return note(C, n, kt_vec(e, len))->t;
 }
 
@@ -719,8 +719,8 @@ static KType ex_matrix(Sx *C, Node *n) {
 static KType index_kind(Sx *C, Node *e, int64_t colon, int *len) {
   *len = 0;
   if (e->kind == N_COLON) {
-    if (colon < 0) kfail(C->S, e->loc, "':' slices longer than %d elements or of a run-time length", K_MAX_VEC);
-    if (colon == 0 || colon > K_MAX_VEC) kfail(C->S, e->loc, "a ':' slice of %lld elements in a kernel", (long long)colon);
+    if (colon < 0) ksema_fail(C->S, e->loc, "':' slices longer than %d elements or of a run-time length", K_MAX_VEC);
+    if (colon == 0 || colon > K_MAX_VEC) ksema_fail(C->S, e->loc, "a ':' slice of %lld elements in a kernel", (long long)colon);
     *len = (int)colon;
     return note(C, e, kt_vec(K_INT, *len))->t;   /* 0, 1, ..., colon - 1 */
   }
@@ -732,7 +732,7 @@ static KType index_kind(Sx *C, Node *e, int64_t colon, int *len) {
   KType t = ex(C, e);
   if (t.kind == K_VEC) { *len = t.len; return t; }
   if (t.kind == K_NONE) return t;
-  if (!is_real_num(t)) kfail(C->S, e->loc, "cannot index with a %s", t.kind == K_CPLX ? "complex number" : "value of this type");
+  if (!is_real_num(t)) ksema_fail(C->S, e->loc, "cannot index with a %s", t.kind == K_CPLX ? "complex number" : "value of this type");
   return t;
 }
 
@@ -752,7 +752,7 @@ static KType index_type(Sx *C, Node *n, KType a, bool *unk) {
   KSpec *S = C->S;
   int nvec = 0, vlen = 0;
   *unk = false;
-  if (n->list.n == 0) kfail(S, n->loc, "x[] in a kernel");
+  if (n->list.n == 0) ksema_fail(S, n->loc, "x[] in a kernel");
   for (int i = 0; i < n->list.n; i++) {
     int len;
     KType t = index_kind(C, n->list.items[i], colon_len(a, i, n->list.n), &len);
@@ -762,8 +762,8 @@ static KType index_type(Sx *C, Node *n, KType a, bool *unk) {
   KType e = elem_ktype(a.el);
   if (n->list.n == 1 && nvec == 1 && a.rank >= 2 && n->list.items[0]->kind != N_COLON) return e;   /* position */
   if (nvec == 0) return e;
-  if (nvec > 1) kfail(S, n->loc, "indexing with several vectors gives a matrix");
-  if (e.kind == K_CPLX) kfail(S, n->loc, "complex vectors are not supported in compiled kernels");
+  if (nvec > 1) ksema_fail(S, n->loc, "indexing with several vectors gives a matrix");
+  if (e.kind == K_CPLX) ksema_fail(S, n->loc, "complex vectors are not supported in compiled kernels");
   return kt_vec(e.kind, vlen);
 }
 
@@ -771,21 +771,21 @@ static KType ex_index(Sx *C, Node *n) {
   KType b = ex(C, n->a);
   if (unknown(C, b, n->a)) return note(C, n, b)->t;
   if (b.kind == K_VEC) {
-    if (n->list.n != 1) kfail(C->S, n->loc, "a vector indexed with %d indices", n->list.n);
+    if (n->list.n != 1) ksema_fail(C->S, n->loc, "a vector indexed with %d indices", n->list.n);
     int len;
     KType t = index_kind(C, n->list.items[0], b.len, &len);
     if (unknown(C, t, n->list.items[0])) return note(C, n, t)->t;
     if (len) return note(C, n, kt_vec(b.elem, len))->t;
     return note(C, n, kt(b.elem))->t;
   }
-  if (b.kind != K_ARRAY) kfail(C->S, n->loc, "indexing a value that is not an array");
+  if (b.kind != K_ARRAY) ksema_fail(C->S, n->loc, "indexing a value that is not an array");
   if (n->a->kind == N_IDENT && ((unsigned)n->a->ival & TM_HWTEX_LINEAR) && (el_is_integer(b.el) || el_is_complex(b.el)))
-    kfail(C->S, n->loc, "'hwtex_linear on an array of %s (a run-time error)", el_name(b.el));
+    ksema_fail(C->S, n->loc, "'hwtex_linear on an array of %s (a run-time error)", el_name(b.el));
   bool unk;
   KType t = index_type(C, n, b, &unk);
   /* the emitters interpolate single elements only */
   if (!unk && t.kind == K_VEC && n->a->kind == N_IDENT && ((unsigned)n->a->ival & (TM_HWTEX_LINEAR | TM_HWTEX_NEAREST)))
-    kfail(C->S, n->loc, "a texture read of a slice (run in the interpreter: an error at non-integer coordinates)");
+    ksema_fail(C->S, n->loc, "a texture read of a slice (run in the interpreter: an error at non-integer coordinates)");
   return note(C, n, t)->t;
 }
 
@@ -847,19 +847,19 @@ static KKind map1_class(Sx *C, int id, KKind c, Node *at) {
   case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: return K_BOOL;
   default: break;
   }
-  kfail(C->S, at->loc, "this function of a complex number (a run-time error)");
+  ksema_fail(C->S, at->loc, "this function of a complex number (a run-time error)");
 }
 
 static KType ex_shared(Sx *C, Node *n, KType *args) {
   KSpec *S = C->S;
-  if (!C->f->is_kernel) kfail(S, n->loc, "shared memory allocated in a device function");
+  if (!C->f->is_kernel) ksema_fail(S, n->loc, "shared memory allocated in a device function");
   int rank = 0;
   for (int i = 0; i < n->list.n; i++) {
-    if (args[i].kind == K_VEC) { if (args[i].elem != K_INT) kfail(S, n->loc, "shared memory size is not an int vector"); rank += args[i].len; }
+    if (args[i].kind == K_VEC) { if (args[i].elem != K_INT) ksema_fail(S, n->loc, "shared memory size is not an int vector"); rank += args[i].len; }
     else if (is_real_num(args[i])) rank++;
-    else kfail(S, n->loc, "shared memory size of this type");
+    else ksema_fail(S, n->loc, "shared memory size of this type");
   }
-  if (rank > OQ_MAX_RANK) kfail(S, n->loc, "shared memory of rank %d", rank);
+  if (rank > OQ_MAX_RANK) ksema_fail(S, n->loc, "shared memory of rank %d", rank);
   KType t = kt_arr(el_scalar(), rank);
   t.shared = true;
   /* literal sizes: the array's dimensions are constants of the generated code */
@@ -876,37 +876,37 @@ static KType ex_builtin(Sx *C, Node *n, int id, KType *a, int argc) {
   switch (id) {
   case KB_SHARED: return ex_shared(C, n, a);
   case KB_ASSERT:
-    if (!is_num(a[0]) && a[0].kind != K_VEC) kfail(S, n->loc, "assert of this value");
+    if (!is_num(a[0]) && a[0].kind != K_VEC) ksema_fail(S, n->loc, "assert of this value");
     return kt(K_NONE);
   case KB_NUMEL: case KB_NDIMS:
-    if (a[0].kind == K_FUNC || a[0].kind == K_TUPLE) kfail(S, n->loc, "numel of a function");
+    if (a[0].kind == K_FUNC || a[0].kind == K_TUPLE) ksema_fail(S, n->loc, "numel of a function");
     return kt(K_INT);
   case KB_SIZE:
-    if (a[0].kind == K_FUNC || a[0].kind == K_TUPLE) kfail(S, n->loc, "size of a function");
+    if (a[0].kind == K_FUNC || a[0].kind == K_TUPLE) ksema_fail(S, n->loc, "size of a function");
     if (argc == 1) {
       int r = a[0].kind == K_ARRAY ? a[0].rank : a[0].kind == K_VEC ? 1 : 2;
       return kt_vec(K_INT, r);
     }
     if (a[1].kind == K_VEC) return kt_vec(K_INT, a[1].len);
-    if (!is_real_num(a[1])) kfail(S, n->loc, "size with this dimension");
+    if (!is_real_num(a[1])) ksema_fail(S, n->loc, "size with this dimension");
     return kt(K_INT);
   case KB_POS2IND:
     for (int i = 0; i < 2; i++)
-      if (!(a[i].kind == K_VEC || is_real_num(a[i]))) kfail(S, n->loc, "pos2ind of this value");
+      if (!(a[i].kind == K_VEC || is_real_num(a[i]))) ksema_fail(S, n->loc, "pos2ind of this value");
     return kt(K_INT);
   case KB_IND2POS:
-    if (a[0].kind != K_VEC && !is_real_num(a[0])) kfail(S, n->loc, "ind2pos of this size");
-    if (!is_real_num(a[1])) kfail(S, n->loc, "ind2pos of this index");
+    if (a[0].kind != K_VEC && !is_real_num(a[0])) ksema_fail(S, n->loc, "ind2pos of this size");
+    if (!is_real_num(a[1])) ksema_fail(S, n->loc, "ind2pos of this index");
     return kt_vec(K_INT, a[0].kind == K_VEC ? a[0].len : 1);
   case KB_SUM: case KB_PROD: case KB_MEAN:
     if (a[0].kind == K_VEC) return kt(id == KB_MEAN ? K_REAL : a[0].elem);
-    if (!is_num(a[0])) kfail(S, n->loc, "%s of an array in a kernel", id == KB_SUM ? "sum" : id == KB_PROD ? "prod" : "mean");
+    if (!is_num(a[0])) ksema_fail(S, n->loc, "%s of an array in a kernel", id == KB_SUM ? "sum" : id == KB_PROD ? "prod" : "mean");
     if (id == KB_MEAN && kclass(a[0]) == K_INT) return kt(K_REAL);
     return a[0].kind == K_BOOL ? kt(K_BOOL) : a[0];
   case KB_MIN: case KB_MAX:
     if (argc == 1) {
       if (a[0].kind == K_VEC) return kt(a[0].elem);
-      if (!is_real_num(a[0])) kfail(S, n->loc, "min/max of this value");
+      if (!is_real_num(a[0])) ksema_fail(S, n->loc, "min/max of this value");
       return a[0];
     }
     return binary_type(C, id == KB_MIN ? OP_MIN : OP_MAX, a[0], a[1], n);
@@ -918,25 +918,25 @@ static KType ex_builtin(Sx *C, Node *n, int id, KType *a, int argc) {
   case KB_POW: return binary_type(C, OP_EPOW, a[0], a[1], n);   /* a .^ b */
   case KB_DOTPROD:   /* two numbers, or two vectors of one length: the inner product */
     if (!(is_num(a[0]) && is_num(a[1])) && !(a[0].kind == K_VEC && a[1].kind == K_VEC))
-      kfail(S, n->loc, "dotprod of this value in a kernel");
+      ksema_fail(S, n->loc, "dotprod of this value in a kernel");
     return binary_type(C, OP_MUL, a[0], a[1], n);
   case KB_AND: case KB_OR: case KB_XOR: case KB_SHL: case KB_SHR:
     if (kclass(a[0]) == K_CPLX || kclass(a[1]) == K_CPLX || !(is_num(a[0]) || a[0].kind == K_VEC) ||
         !(is_num(a[1]) || a[1].kind == K_VEC))
-      kfail(S, n->loc, "bit operation on this value");
+      ksema_fail(S, n->loc, "bit operation on this value");
     return binary_type(C, OP_BAND, a[0], a[1], n);
   case KB_ATAN2:
-    if (!is_real_num(a[0]) || !is_real_num(a[1])) kfail(S, n->loc, "atan2 of this value");
+    if (!is_real_num(a[0]) || !is_real_num(a[1])) ksema_fail(S, n->loc, "atan2 of this value");
     return kt(K_REAL);
   case KB_COMPLEX:
-    if (!is_real_num(a[0]) || (argc > 1 && !is_real_num(a[1]))) kfail(S, n->loc, "complex of this value");
+    if (!is_real_num(a[0]) || (argc > 1 && !is_real_num(a[1]))) ksema_fail(S, n->loc, "complex of this value");
     return kt(K_CPLX);
   default:
     if (a[0].kind == K_VEC) {
       KKind c = map1_class(C, id, a[0].elem, n);
       return kt_vec(c == K_BOOL ? K_INT : c, a[0].len);
     }
-    if (!is_num(a[0])) kfail(S, n->loc, "this function of a non-number in a kernel");
+    if (!is_num(a[0])) ksema_fail(S, n->loc, "this function of a non-number in a kernel");
     return kt(map1_class(C, id, kclass(a[0]), n));
   }
 }
@@ -969,7 +969,7 @@ static KType ex_zeros(Sx *C, Node *n) {
   int64_t len;
   for (int i = 0; i < n->list.n; i++) ex(C, n->list.items[i]);   /* (the emitter evaluates them) */
   if (n->list.n != 1 || !spec_const(C, n->list.items[0], &len) || len < 1 || len > K_MAX_VEC)
-    kfail(C->S, n->loc, "zeros in a kernel other than a vector of a constant length up to %d", K_MAX_VEC);
+    ksema_fail(C->S, n->loc, "zeros in a kernel other than a vector of a constant length up to %d", K_MAX_VEC);
   NodeInfo *ni = note(C, n, kt_vec(K_REAL, (int)len));
   ni->builtin = KB_ZEROS;
   return ni->t;
@@ -984,11 +984,11 @@ static KType collective_operand(Sx *C, Node *n, GroupOp op) {
   v = vecish(C, a, v);
   bool shfl = op <= G_SHFL_XOR;
   if (!is_real_num(v) && !(shfl && v.kind == K_VEC))
-    kfail(C->S, n->loc, "%s of this value in compiled kernels", group_op_name(op));
+    ksema_fail(C->S, n->loc, "%s of this value in compiled kernels", group_op_name(op));
   if (shfl) {
     KType d = ex(C, n->list.items[1]);
     if (unknown(C, d, n->list.items[1])) return kt(K_NONE);
-    if (d.kind != K_INT && d.kind != K_BOOL) kfail(C->S, n->loc, "%s with a lane argument that is not an int", group_op_name(op));
+    if (d.kind != K_INT && d.kind != K_BOOL) ksema_fail(C->S, n->loc, "%s with a lane argument that is not an int", group_op_name(op));
   }
   if (op == G_ALL || op == G_ANY) return kt(K_BOOL);
   return op == G_BALLOT || v.kind == K_BOOL ? kt(K_INT) : v;
@@ -1002,7 +1002,7 @@ static KType ex_group(Sx *C, Node *n) {
   bool warp;
   GroupOp op = group_op(n, &warp);
   Node *fld = n->kind == N_CALL ? n->a : n;
-  if (!op) kfail(S, n->loc, "field access '.%s' in compiled kernels", fld->name);
+  if (!op) ksema_fail(S, n->loc, "field access '.%s' in compiled kernels", fld->name);
   ex(C, fld->a);
   if (op == G_THREAD_IDX || op == G_SIZE) return note(C, n, kt(K_INT))->t;
   S->coop = true;
@@ -1015,13 +1015,13 @@ static KType ex_call(Sx *C, Node *n) {
   int argc = n->list.n;
   if (callee->kind == N_FIELD) return ex_group(C, n);
   if (is_ident(callee, "zeros") && callee->slot < 0) return ex_zeros(C, n);
-  if (barrier_kind(n)) kfail(S, n->loc, "syncthreads used as a value");
+  if (barrier_kind(n)) ksema_fail(S, n->loc, "syncthreads used as a value");
   if (callee->kind == N_IDENT && callee->slot < 0) {
     const Global *g = ident_global(callee);
-    if (!g || g->value.kind != V_FUNC) kfail(S, n->loc, "'%s' cannot be called in compiled kernels", callee->name);
+    if (!g || g->value.kind != V_FUNC) ksema_fail(S, n->loc, "'%s' cannot be called in compiled kernels", callee->name);
     int min, max, id = builtin_id(callee->name, &min, &max);
-    if (!id) kfail(S, n->loc, "built-in '%s' is not supported in compiled kernels", callee->name);
-    if (argc < min || argc > max) kfail(S, n->loc, "'%s' with %d arguments in a kernel", callee->name, argc);
+    if (!id) ksema_fail(S, n->loc, "built-in '%s' is not supported in compiled kernels", callee->name);
+    if (argc < min || argc > max) ksema_fail(S, n->loc, "'%s' with %d arguments in a kernel", callee->name, argc);
     if (id == KB_ASSERT) {
       /* the message needs the condition's text */
       NodeInfo *ni = info_put(C->f, n);
@@ -1040,11 +1040,11 @@ static KType ex_call(Sx *C, Node *n) {
   }
   KType ft = ex(C, callee);
   if (unknown(C, ft, callee)) return note(C, n, ft)->t;
-  if (ft.kind != K_FUNC) kfail(S, n->loc, "calling a value that is not a known function");
+  if (ft.kind != K_FUNC) ksema_fail(S, n->loc, "calling a value that is not a known function");
   Func *f = ft.fn->func;
-  if (f->kind == FK_KERNEL) kfail(S, n->loc, "calling a __kernel__ function");
-  if (argc > f->nparams) kfail(S, n->loc, "too many arguments to '%s'", fname(f));
-  if (argc < f->nparams) kfail(S, n->loc, "default arguments of device functions are not supported yet");
+  if (f->kind == FK_KERNEL) ksema_fail(S, n->loc, "calling a __kernel__ function");
+  if (argc > f->nparams) ksema_fail(S, n->loc, "too many arguments to '%s'", fname(f));
+  if (argc < f->nparams) ksema_fail(S, n->loc, "default arguments of device functions are not supported yet");
   KType *a = calloc(f->nparams + 1, sizeof *a);
   for (int i = 0; i < argc; i++) {
     a[i] = ex(C, n->list.items[i]);
@@ -1079,42 +1079,42 @@ static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at) {
   switch (t->kind) {
   case TY_UNKNOWN: case TY_NAMED: case TY_CELL: case TY_THREAD_BLOCK: return v;
   case TY_SCALAR:
-    if (!is_real_num(v)) kfail(S, at->loc, "conversion to scalar of this value");
+    if (!is_real_num(v)) ksema_fail(S, at->loc, "conversion to scalar of this value");
     return kt(K_REAL);
   case TY_CSCALAR:
-    if (!is_num(v)) kfail(S, at->loc, "conversion to cscalar of this value");
+    if (!is_num(v)) ksema_fail(S, at->loc, "conversion to cscalar of this value");
     return kt(K_CPLX);
   case TY_BOOL:
-    if (!is_real_num(v)) kfail(S, at->loc, "conversion to bool of this value");
+    if (!is_real_num(v)) ksema_fail(S, at->loc, "conversion to bool of this value");
     return kt(K_BOOL);
   case TY_INT: case TY_INT32:
     if (v.kind != K_INT && v.kind != K_BOOL)
-      kfail(S, at->loc, "conversion of a %s to int (checked at run time)", v.kind == K_REAL ? "scalar" : "value");
+      ksema_fail(S, at->loc, "conversion of a %s to int (checked at run time)", v.kind == K_REAL ? "scalar" : "value");
     return kt(K_INT);
   case TY_FUNC:
-    if (v.kind != K_FUNC) kfail(S, at->loc, "a function parameter given a non-function");
+    if (v.kind != K_FUNC) ksema_fail(S, at->loc, "a function parameter given a non-function");
     return v;
   case TY_ARRAY: {
     KKind ec = t->elem ? type_class(t->elem) : K_NONE;
     /* arrays convert element by element (reals to ints truncate, as arr_convert does) */
     if (t->fixed_len) {
-      if (v.kind != K_VEC || v.len != t->fixed_len) kfail(S, at->loc, "a %s given a value of another length", t->name ? t->name : "vector");
+      if (v.kind != K_VEC || v.len != t->fixed_len) ksema_fail(S, at->loc, "a %s given a value of another length", t->name ? t->name : "vector");
       return ec == K_REAL || ec == K_INT ? kt_vec(ec, v.len) : v;
     }
     if (v.kind == K_VEC) {
-      if (ec == K_CPLX) kfail(S, at->loc, "conversion to a complex vector");
+      if (ec == K_CPLX) ksema_fail(S, at->loc, "conversion to a complex vector");
       return ec == K_REAL || ec == K_INT ? kt_vec(ec, v.len) : v;
     }
-    if (v.kind != K_ARRAY) kfail(S, at->loc, "an array parameter given a non-array");
-    if (t->rank > 0 && v.rank > t->rank) kfail(S, at->loc, "an array of rank %d given to a %s", v.rank, t->name ? t->name : "array");
+    if (v.kind != K_ARRAY) ksema_fail(S, at->loc, "an array parameter given a non-array");
+    if (t->rank > 0 && v.rank > t->rank) ksema_fail(S, at->loc, "an array of rank %d given to a %s", v.rank, t->name ? t->name : "array");
     if (t->elem && t->elem->kind != TY_UNKNOWN && t->elem->kind != TY_NAMED) {
       ElemType e = el_from_type(t->elem, at->loc);
-      if (e != v.el) kfail(S, at->loc, "an array converted to another element type (a copy)");
+      if (e != v.el) ksema_fail(S, at->loc, "an array converted to another element type (a copy)");
     }
     return v;
   }
   default:
-    kfail(S, at->loc, "a value of type '%s'", t->name ? t->name : "?");
+    ksema_fail(S, at->loc, "a value of type '%s'", t->name ? t->name : "?");
   }
 }
 
@@ -1122,19 +1122,19 @@ static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at) {
 
 static KType ex_exchange(Sx *C, Node *n) {
   Node *target = n->a;
-  if (target->kind != N_INDEX) kfail(C->S, n->loc, "'<-' needs an array element");
+  if (target->kind != N_INDEX) ksema_fail(C->S, n->loc, "'<-' needs an array element");
   KType b = ex(C, target->a);
   if (unknown(C, b, target->a)) return note(C, n, b)->t;
-  if (b.kind != K_ARRAY) kfail(C->S, n->loc, "'<-' on a value that is not an array");
+  if (b.kind != K_ARRAY) ksema_fail(C->S, n->loc, "'<-' on a value that is not an array");
   bool unk;
   KType e = index_type(C, target, b, &unk);
   if (unk || unknown(C, e, target)) return note(C, n, kt(K_NONE))->t;
   note(C, target, e);
-  if (e.kind != K_INT && e.kind != K_REAL) kfail(C->S, n->loc, "'<-' on a slice or complex element");
+  if (e.kind != K_INT && e.kind != K_REAL) ksema_fail(C->S, n->loc, "'<-' on a slice or complex element");
   Node *vals[2] = {n->b, NULL};
   int nv = 1;
   if (n->b->kind == N_TUPLE) {
-    if (n->b->list.n != 2) kfail(C->S, n->loc, "compare-exchange takes (expected, new)");
+    if (n->b->list.n != 2) ksema_fail(C->S, n->loc, "compare-exchange takes (expected, new)");
     vals[0] = n->b->list.items[0];
     vals[1] = n->b->list.items[1];
     nv = 2;
@@ -1142,7 +1142,7 @@ static KType ex_exchange(Sx *C, Node *n) {
   for (int i = 0; i < nv; i++) {
     KType v = ex(C, vals[i]);
     if (unknown(C, v, vals[i])) return note(C, n, kt(K_NONE))->t;
-    if (!is_real_num(v)) kfail(C->S, n->loc, "'<-' with a value of this type");
+    if (!is_real_num(v)) ksema_fail(C->S, n->loc, "'<-' with a value of this type");
   }
   return note(C, n, e)->t;
 }
@@ -1153,12 +1153,12 @@ static KType ex(Sx *C, Node *n) {
   KSpec *S = C->S;
   switch (n->kind) {
   case N_INT:
-    if (n->ival > INT32_MAX || n->ival < INT32_MIN) kfail(S, n->loc, "integer literal beyond 32 bits");
+    if (n->ival > INT32_MAX || n->ival < INT32_MIN) ksema_fail(S, n->loc, "integer literal beyond 32 bits");
     return note(C, n, kt(K_INT))->t;
   case N_REAL: return note(C, n, kt(K_REAL))->t;
   case N_IMAG: return note(C, n, kt(K_CPLX))->t;
   case N_IDENT:
-    if (barrier_kind(n)) kfail(S, n->loc, "syncthreads used as a value");
+    if (barrier_kind(n)) ksema_fail(S, n->loc, "syncthreads used as a value");
     return ex_ident(C, n);
   case N_BINARY: return ex_binary(C, n);
   case N_UNARY: return ex_unary(C, n);
@@ -1166,14 +1166,14 @@ static KType ex(Sx *C, Node *n) {
   case N_COND: {
     KType c = ex(C, n->a), a = ex(C, n->b), b = ex(C, n->c), j;
     if (unknown(C, c, n->a)) return note(C, n, c)->t;
-    if (c.kind == K_ARRAY) kfail(S, n->loc, "an array as a condition");
+    if (c.kind == K_ARRAY) ksema_fail(S, n->loc, "an array as a condition");
     if (a.kind == K_NONE || b.kind == K_NONE) {
       if (C->strict) unknown(C, kt(K_NONE), a.kind == K_NONE ? n->b : n->c);
       C->f->changed = true;
       return note(C, n, a.kind == K_NONE ? b : a)->t;
     }
     if (!kjoin(a, b, &j) || (j.kind != K_VEC && !is_num(j)))
-      kfail(S, n->loc, "the branches of '?:' have different types");
+      ksema_fail(S, n->loc, "the branches of '?:' have different types");
     if (j.kind == K_BOOL && (a.kind != K_BOOL || b.kind != K_BOOL)) j = kt(K_INT);
     return note(C, n, j)->t;
   }
@@ -1194,8 +1194,8 @@ static KType ex(Sx *C, Node *n) {
       NodeInfo *ni = ksema_info(C->f, n);
       return ni ? ni->t : kt(K_NONE);
     }
-  case N_STRING: kfail(S, n->loc, "strings in compiled kernels");
-  default: kfail(S, n->loc, "%s in compiled kernels", node_kind_name(n->kind));
+  case N_STRING: ksema_fail(S, n->loc, "strings in compiled kernels");
+  default: ksema_fail(S, n->loc, "%s in compiled kernels", node_kind_name(n->kind));
   }
 }
 
@@ -1205,11 +1205,11 @@ static KType ex(Sx *C, Node *n) {
 static KType compound_type(Sx *C, Op op, KType old, KType v, Node *at, int slot) {
   bool intlike = (old.kind == K_INT || old.kind == K_BOOL) && (v.kind == K_INT || v.kind == K_BOOL);
   if ((op == OP_DIV || op == OP_EDIV || op == OP_POW || op == OP_EPOW) && slot >= 0 && C->f->slot_mixed[slot])
-    kfail(C->S, at->loc, "'%s=' on a variable that holds ints and scalars", op_name(op));
+    ksema_fail(C->S, at->loc, "'%s=' on a variable that holds ints and scalars", op_name(op));
   if (intlike && (op == OP_DIV || op == OP_EDIV)) return kt(K_INT);
   if (intlike && (op == OP_POW || op == OP_EPOW)) {
     int64_t e;
-    if (!const_int(at->b, &e) || e < 0) kfail(C->S, at->loc, "int ^= with a non-constant exponent");
+    if (!const_int(at->b, &e) || e < 0) ksema_fail(C->S, at->loc, "int ^= with a non-constant exponent");
     return kt(K_INT);
   }
   return binary_type(C, op, old, v, at);
@@ -1223,13 +1223,13 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
   if (b.kind == K_VEC) {
     /* a component of a local vector */
     if (target->a->kind != N_IDENT || target->a->slot < 0 || target->a->depth != 0)
-      kfail(S, n->loc, "assignment to a component of a captured or temporary vector");
-    if (target->list.n != 1) kfail(S, n->loc, "a vector indexed with %d indices", target->list.n);
+      ksema_fail(S, n->loc, "assignment to a component of a captured or temporary vector");
+    if (target->list.n != 1) ksema_fail(S, n->loc, "a vector indexed with %d indices", target->list.n);
     int len;
     KType it = index_kind(C, target->list.items[0], b.len, &len);
     if (unknown(C, it, target->list.items[0])) return;
-    if (len) kfail(S, n->loc, "assignment to several components of a vector");
-    if (!is_real_num(v)) kfail(S, n->loc, "a %s stored in a vector component", v.kind == K_CPLX ? "cscalar" : "value");
+    if (len) ksema_fail(S, n->loc, "assignment to several components of a vector");
+    if (!is_real_num(v)) ksema_fail(S, n->loc, "a %s stored in a vector component", v.kind == K_CPLX ? "cscalar" : "value");
     KType r = v;
     if (n->op != OP_NONE) r = binary_type(C, n->op, kt(b.elem), v, n);
     if (kclass(r) > b.elem) {
@@ -1240,7 +1240,7 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
     note(C, n, r);
     return;
   }
-  if (b.kind != K_ARRAY) kfail(S, n->loc, "assignment into a value that is not an array");
+  if (b.kind != K_ARRAY) ksema_fail(S, n->loc, "assignment into a value that is not an array");
   if (C->f->is_kernel == false && b.shared) { /* fine: shared arrays passed to device functions */ }
   bool unk;
   KType e = index_type(C, target, b, &unk);
@@ -1248,18 +1248,18 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
   note(C, target, e);
   KType ev = e.kind == K_VEC ? kt(e.elem) : e;
   if (v.kind == K_VEC) {
-    if (e.kind != K_VEC) kfail(S, n->loc, "a vector stored in one array element");
-    if (v.len != e.len) kfail(S, n->loc, "%d values stored in a slice of %d elements", v.len, e.len);
+    if (e.kind != K_VEC) ksema_fail(S, n->loc, "a vector stored in one array element");
+    if (v.len != e.len) ksema_fail(S, n->loc, "%d values stored in a slice of %d elements", v.len, e.len);
   } else if (!is_num(v)) {
-    kfail(S, n->loc, "a %s stored in an array element", v.kind == K_ARRAY ? "array" : "value");
+    ksema_fail(S, n->loc, "a %s stored in an array element", v.kind == K_ARRAY ? "array" : "value");
   }
-  if (kclass(v) == K_CPLX && ev.kind != K_CPLX) kfail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
+  if (kclass(v) == K_CPLX && ev.kind != K_CPLX) ksema_fail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
   KType r = v;   /* `(x[i] = v)` yields v itself */
   if (n->op != OP_NONE) {
     KType old = e;
     r = binary_type(C, n->op, old, v, n);   /* fails the operators complex numbers lack */
     if (ev.kind == K_CPLX && n->op != OP_ADD && n->op != OP_SUB) S->cplx_whole = true;
-    if (kclass(r) == K_CPLX && ev.kind != K_CPLX) kfail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
+    if (kclass(r) == K_CPLX && ev.kind != K_CPLX) ksema_fail(S, n->loc, "a cscalar stored in a real array (a run-time error)");
     r = e;   /* the value as stored */
   }
   note(C, n, r);
@@ -1267,16 +1267,16 @@ static void assign_index(Sx *C, Node *n, Node *target, KType v) {
 
 static void assign_ident(Sx *C, Node *n, Node *target, KType v) {
   KSpec *S = C->S;
-  if (target->slot < 0) kfail(S, n->loc, "assignment to built-in '%s'", target->name);
-  if (target->depth > 0) kfail(S, n->loc, "assignment to '%s' of an enclosing function", target->name);
+  if (target->slot < 0) ksema_fail(S, n->loc, "assignment to built-in '%s'", target->name);
+  if (target->depth > 0) ksema_fail(S, n->loc, "assignment to '%s' of an enclosing function", target->name);
   FSpec *f = C->f;
-  if (f->is_kernel && target->slot < f->func->ngenerics) kfail(S, n->loc, "assignment to a generic parameter");
+  if (f->is_kernel && target->slot < f->func->ngenerics) ksema_fail(S, n->loc, "assignment to a generic parameter");
   for (int i = 0; f->is_kernel && i < S->nspecial; i++)   /* compiled code reads them as the thread's own */
     if (S->special[i].param == target->slot - f->func->ngenerics)
-      kfail(S, n->loc, "assignment to the special parameter '%s'", target->name);
+      ksema_fail(S, n->loc, "assignment to the special parameter '%s'", target->name);
   if (n->op == OP_NONE) {
     if (n->type && n->list.n == 1) v = convert_to_decl(C, v, n->type, n);
-    if (v.kind == K_TUPLE) kfail(S, n->loc, "a function with several outputs assigned to one variable");
+    if (v.kind == K_TUPLE) ksema_fail(S, n->loc, "a function with several outputs assigned to one variable");
     slot_assign(C, target->slot, v, n);
     note(C, target, f->slots[target->slot]);
     note(C, n, f->slots[target->slot]);
@@ -1295,14 +1295,14 @@ static void assign_one(Sx *C, Node *n, Node *target, KType v) {
   if (v.kind == K_NONE) { C->f->changed = true; if (C->strict) unknown(C, v, n->b); return; }
   if (target->kind == N_IDENT) assign_ident(C, n, target, v);
   else if (target->kind == N_INDEX) assign_index(C, n, target, v);
-  else kfail(C->S, n->loc, "assignment to this expression in a kernel");
+  else ksema_fail(C->S, n->loc, "assignment to this expression in a kernel");
 }
 
 static void st_assign(Sx *C, Node *n) {
   KSpec *S = C->S;
   if (!n->b) {   /* x : T */
     Node *t = n->list.items[0];
-    if (t->kind != N_IDENT || !n->type) kfail(S, n->loc, "a bare declaration of this form");
+    if (t->kind != N_IDENT || !n->type) ksema_fail(S, n->loc, "a bare declaration of this form");
     KType v = convert_to_decl(C, kt(K_INT), n->type, n);
     assign_ident(C, n, t, v);
     return;
@@ -1318,7 +1318,7 @@ static void st_assign(Sx *C, Node *n) {
     KType *vs = calloc(count, sizeof *vs);
     for (int i = 0; i < count; i++) vs[i] = ex(C, n->b->list.items[i]);
     for (int i = 0; i < count; i++) {
-      if (vs[i].kind == K_TUPLE) kfail(S, n->loc, "several outputs inside a literal");
+      if (vs[i].kind == K_TUPLE) ksema_fail(S, n->loc, "several outputs inside a literal");
       assign_one(C, n, n->list.items[i], vs[i]);
     }
     free(vs);
@@ -1328,15 +1328,15 @@ static void st_assign(Sx *C, Node *n) {
   KType v = ex(C, n->b);
   if (unknown(C, v, n->b)) return;
   if (v.kind == K_VEC) {
-    if (v.len != count) kfail(S, n->loc, "%d values assigned from a vector of %d elements", count, v.len);
+    if (v.len != count) ksema_fail(S, n->loc, "%d values assigned from a vector of %d elements", count, v.len);
     for (int i = 0; i < count; i++) assign_one(C, n, n->list.items[i], kt(v.elem));
   } else if (v.kind == K_TUPLE) {
     FSpec *t = v.tuple;
-    if (t->func->nouts < count) kfail(S, n->loc, "%d values assigned from %d outputs", count, t->func->nouts);
+    if (t->func->nouts < count) ksema_fail(S, n->loc, "%d values assigned from %d outputs", count, t->func->nouts);
     int base = t->func->ngenerics + t->func->nparams;
     for (int i = 0; i < count; i++) assign_one(C, n, n->list.items[i], t->slots[base + i]);
   } else {
-    kfail(S, n->loc, "cannot assign this value to %d variables", count);
+    ksema_fail(S, n->loc, "cannot assign this value to %d variables", count);
   }
   note(C, n, v);
 }
@@ -1344,7 +1344,7 @@ static void st_assign(Sx *C, Node *n) {
 static void condition(Sx *C, Node *c) {
   KType t = ex(C, c);
   if (unknown(C, t, c)) return;
-  if (!is_num(t) && t.kind != K_VEC) kfail(C->S, c->loc, "a condition of this type");
+  if (!is_num(t) && t.kind != K_VEC) ksema_fail(C->S, c->loc, "a condition of this type");
 }
 
 static void st_for(Sx *C, Node *n) {
@@ -1354,7 +1354,7 @@ static void st_for(Sx *C, Node *n) {
     Node *r = n->a;
     KType a = ex(C, r->a), c = ex(C, r->c), s = r->b ? ex(C, r->b) : kt(K_INT);
     if (unknown(C, a, r->a) || unknown(C, c, r->c) || unknown(C, s, r)) { st_block(C, &n->list); return; }
-    if (!is_real_num(a) || !is_real_num(c) || !is_real_num(s)) kfail(S, n->loc, "a for range of this type");
+    if (!is_real_num(a) || !is_real_num(c) || !is_real_num(s)) ksema_fail(S, n->loc, "a for range of this type");
     lv = kclass(a) == K_INT && kclass(c) == K_INT && kclass(s) == K_INT ? kt(K_INT) : kt(K_REAL);
     note(C, r, lv);
   } else {
@@ -1362,7 +1362,7 @@ static void st_for(Sx *C, Node *n) {
     if (unknown(C, it, n->a)) { st_block(C, &n->list); return; }
     if (it.kind == K_VEC) lv = kt(it.elem);
     else if (is_num(it)) lv = it;
-    else kfail(S, n->loc, "a for loop over an array");
+    else ksema_fail(S, n->loc, "a for loop over an array");
   }
   int slot = n->slot;
   Node tmp = {.kind = N_IDENT, .loc = n->loc, .name = n->name};
@@ -1377,8 +1377,8 @@ static void st(Sx *C, Node *n) {
   case N_EXPR:
     if (is_barrier(barrier_stmt_kind(n))) {
       BarrierKind k = barrier_stmt_kind(n);
-      if (!C->f->is_kernel) kfail(S, n->loc, "syncthreads in a device function");
-      if (k == BK_SCOPE) kfail(S, n->loc, "syncthreads(%s) in compiled kernels", n->a->list.items[0]->name);
+      if (!C->f->is_kernel) ksema_fail(S, n->loc, "syncthreads in a device function");
+      if (k == BK_SCOPE) ksema_fail(S, n->loc, "syncthreads(%s) in compiled kernels", n->a->list.items[0]->name);
       if (k == BK_GRID) S->grid_barrier = true;
       S->barrier = true;
       return;
@@ -1395,11 +1395,11 @@ static void st(Sx *C, Node *n) {
   case N_WHILE: case N_REPEAT: condition(C, n->a); st_block(C, &n->list); return;
   case N_MATCH: {
     KType t = ex(C, n->a);
-    if (!unknown(C, t, n->a) && !is_real_num(t)) kfail(S, n->loc, "match on a value of this type");
+    if (!unknown(C, t, n->a) && !is_real_num(t)) ksema_fail(S, n->loc, "match on a value of this type");
     for (int i = 0; i < n->ncases; i++) {
       if (n->cases[i].pattern) {
         KType p = ex(C, n->cases[i].pattern);
-        if (!unknown(C, p, n->cases[i].pattern) && !is_real_num(p)) kfail(S, n->cases[i].loc, "match pattern of this type");
+        if (!unknown(C, p, n->cases[i].pattern) && !is_real_num(p)) ksema_fail(S, n->cases[i].loc, "match pattern of this type");
       }
       st_block(C, &n->cases[i].body);
     }
@@ -1407,8 +1407,8 @@ static void st(Sx *C, Node *n) {
   }
   case N_BREAK: case N_CONTINUE: return;
   case N_RETURN:
-    if (n->a) kfail(S, n->loc, "return with a value");
-    if (C->f->func->is_lambda) kfail(S, n->loc, "return in a lambda");
+    if (n->a) ksema_fail(S, n->loc, "return with a value");
+    if (C->f->func->is_lambda) ksema_fail(S, n->loc, "return in a lambda");
     return;
   case N_FUNCDEF: case N_ATTR: case N_MACRO: case N_TYPEDEF: case N_IMPORT: return;
   case N_BLOCK: st_block(C, &n->list); return;
@@ -1464,7 +1464,7 @@ static KType fspec_result(Sx *C, FSpec *s) {
   int base = f->ngenerics + f->nparams;
   for (int o = 0; o < f->nouts; o++)
     if (s->slots[base + o].kind == K_NONE && C->strict)
-      kfail(C->S, f->loc, "output '%s' of '%s' is never assigned", f->outs[o].name, fname(f));
+      ksema_fail(C->S, f->loc, "output '%s' of '%s' is never assigned", f->outs[o].name, fname(f));
   if (f->nouts == 1) return s->slots[base];
   KType t = kt(K_TUPLE);
   t.tuple = s;
@@ -1476,7 +1476,7 @@ static void fspec_analyze(KSpec *S, FSpec *s) {
   Sx C = {.S = S, .f = s};
   s->analyzing = true;
   for (int pass = 0;; pass++) {
-    if (pass > 40) kfail(S, s->func->loc, "types of '%s' do not settle", fname(s->func));
+    if (pass > 40) ksema_fail(S, s->func->loc, "types of '%s' do not settle", fname(s->func));
     s->changed = false;
     fspec_init_slots(S, s);
     st_block(&C, &s->func->body);
@@ -1491,13 +1491,13 @@ static void fspec_analyze(KSpec *S, FSpec *s) {
 static FSpec *spec_device(Sx *C, FnRef *r, KType *args, int nargs, SrcLoc loc) {
   KSpec *S = C->S;
   Func *f = r->func;
-  if (f->ngenerics) kfail(S, loc, "generic device function '%s'", fname(f));
+  if (f->ngenerics) ksema_fail(S, loc, "generic device function '%s'", fname(f));
   for (FSpec *s = S->funcs; s; s = s->next) {
     if (s->ref != r || s->is_kernel) continue;
     bool same = true;
     for (int i = 0; i < nargs && same; i++) same = ktype_eq(s->params[i], args[i]);
     if (!same) continue;
-    if (s->analyzing) kfail(S, loc, "recursive device function '%s'", fname(f));
+    if (s->analyzing) ksema_fail(S, loc, "recursive device function '%s'", fname(f));
     return s;
   }
   FSpec *s = fspec_new(S, f, r);
@@ -1517,17 +1517,17 @@ static KType special_type(KSpec *S, const Param *p) {
   bool is_kernel_special = !strcmp(p->name, "pos") || !strcmp(p->name, "blkpos") ||
                            !strcmp(p->name, "blkdim") || !strcmp(p->name, "blkidx") ||
                            !strcmp(p->name, "blkcnt");
-  if (!is_kernel_special) kfail(S, p->loc, "kernel parameter '%s' (cooperative groups)", p->name);
+  if (!is_kernel_special) ksema_fail(S, p->loc, "kernel parameter '%s' (cooperative groups)", p->name);
   if (ty->kind == TY_INT || ty->kind == TY_SCALAR || (ty->kind == TY_UNKNOWN && D == 1)) return kt(K_INT);
   if (ty->kind == TY_UNKNOWN) return kt_vec(K_INT, D);
   if (ty->kind == TY_ARRAY) {
     int len = ty->fixed_len ? ty->fixed_len : D;
-    if (len > K_MAX_VEC) kfail(S, p->loc, "'%s' is too long", p->name);
+    if (len > K_MAX_VEC) ksema_fail(S, p->loc, "'%s' is too long", p->name);
     KKind e = ty->elem ? type_class(ty->elem) : K_INT;
-    if (e == K_CPLX || e == K_BOOL) kfail(S, p->loc, "'%s' of this element type", p->name);
+    if (e == K_CPLX || e == K_BOOL) ksema_fail(S, p->loc, "'%s' of this element type", p->name);
     return kt_vec(e == K_NONE ? K_INT : e, len);
   }
-  kfail(S, p->loc, "special parameter '%s' of this type", p->name);
+  ksema_fail(S, p->loc, "special parameter '%s' of this type", p->name);
 }
 
 static KType arg_type(KSpec *S, const Param *p, Value v) {
@@ -1537,7 +1537,7 @@ static KType arg_type(KSpec *S, const Param *p, Value v) {
       v.arr->numel == ty->fixed_len && !el_is_complex(v.arr->elem) && ty->fixed_len <= K_MAX_VEC)
     return kt_vec(el_is_integer(v.arr->elem) ? K_INT : K_REAL, ty->fixed_len);
   KType t = value_ktype(S, v, &ok);
-  if (!ok) kfail(S, p->loc, "argument '%s' is a %s", p->name, rt_kind_name(v));
+  if (!ok) ksema_fail(S, p->loc, "argument '%s' is a %s", p->name, rt_kind_name(v));
   return t;
 }
 
@@ -1548,7 +1548,7 @@ static void kernel_outputs(KSpec *S, FSpec *k) {
   for (int o = 0; o < f->nouts; o++) {
     const Type *t = f->outs[o].type;
     if (t->kind != TY_INT && t->kind != TY_SCALAR && t->kind != TY_UNKNOWN)
-      kfail(S, f->outs[o].loc, "kernel output '%s' of type '%s'", f->outs[o].name, t->name ? t->name : "?");
+      ksema_fail(S, f->outs[o].loc, "kernel output '%s' of type '%s'", f->outs[o].name, t->name ? t->name : "?");
     k->slots[base + o] = kt(t->kind == TY_INT ? K_INT : K_REAL);
   }
 }
@@ -1708,7 +1708,7 @@ static bool list_has_jump(NodeList *l, bool in_loop) {
 /* A barrier that not every thread may reach: fine for block barriers on the GPU (threads
    that finished do not hold a barrier back there, as in the oracle), not for grid barriers. */
 static void divergent(Uni *U, Node *n, const char *why) {
-  if (U->S->grid_barrier) kfail(U->S, n->loc, "%s", why);
+  if (U->S->grid_barrier) ksema_fail(U->S, n->loc, "%s", why);
   if (!U->S->divergent) {
     U->S->divergent = why;
     U->S->divergent_loc = n->loc;
@@ -1722,8 +1722,8 @@ static void check_barriers(Uni *U, NodeList *l) {
   for (int i = 0; i < l->n; i++) {
     Node *n = l->items[i];
     if (!has_barrier(n)) {
-      if (n->kind == N_RETURN) kfail(S, n->loc, "return in a kernel with barriers");
-      if (has_jump(n, false)) kfail(S, n->loc, "break, continue or return beside a barrier");
+      if (n->kind == N_RETURN) ksema_fail(S, n->loc, "return in a kernel with barriers");
+      if (has_jump(n, false)) ksema_fail(S, n->loc, "break, continue or return beside a barrier");
       continue;
     }
     NodeInfo *ni = info_put(U->k, n);
@@ -1744,7 +1744,7 @@ static void check_barriers(Uni *U, NodeList *l) {
       check_barriers(U, &n->list);
       break;
     case N_BLOCK: check_barriers(U, &n->list); break;
-    default: kfail(S, n->loc, "barrier inside a %s", node_kind_name(n->kind));
+    default: ksema_fail(S, n->loc, "barrier inside a %s", node_kind_name(n->kind));
     }
   }
 }
@@ -1780,7 +1780,7 @@ static void collective_operands(KSpec *S, Node *n) {
   if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
   bool lazy = n->kind == N_COND || (n->kind == N_BINARY && (n->op == OP_AND || n->op == OP_OR));
   if (lazy && (has_collective(n->b) || (n->kind == N_COND && has_collective(n->c))))
-    kfail(S, n->loc, "a warp collective in an operand not every lane evaluates");
+    ksema_fail(S, n->loc, "a warp collective in an operand not every lane evaluates");
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) collective_operands(S, it.node);
 }
 
@@ -1788,19 +1788,19 @@ static void check_collectives(Uni *U, NodeList *l) {
   KSpec *S = U->S;
   for (int i = 0; i < l->n; i++) {
     Node *n = l->items[i];
-    if (n->kind == N_RETURN) kfail(S, n->loc, "return in a kernel with warp collectives");
+    if (n->kind == N_RETURN) ksema_fail(S, n->loc, "return in a kernel with warp collectives");
     if (!has_collective(n)) continue;
-    if (contains(n, is_jump)) kfail(S, n->loc, "break, continue or return beside a warp collective");
+    if (contains(n, is_jump)) ksema_fail(S, n->loc, "break, continue or return beside a warp collective");
     switch (n->kind) {
     case N_IF: case N_WHILE: case N_REPEAT: case N_MATCH:
-      if (!uniform_expr(U, n->a)) kfail(S, n->loc, "a warp collective under a condition the lanes may disagree on");
+      if (!uniform_expr(U, n->a)) ksema_fail(S, n->loc, "a warp collective under a condition the lanes may disagree on");
       if (n->kind == N_MATCH)
         for (int c = 0; c < n->ncases; c++) check_collectives(U, &n->cases[c].body);
       check_collectives(U, &n->list);
       check_collectives(U, &n->list2);
       break;
     case N_FOR:
-      if (has_collective(n->a)) kfail(S, n->loc, "a warp collective in a loop's range");
+      if (has_collective(n->a)) ksema_fail(S, n->loc, "a warp collective in a loop's range");
       info_put(U->k, n)->warp_trips = !uniform_expr(U, n->a);
       check_collectives(U, &n->list);
       break;
@@ -1833,13 +1833,13 @@ bool ksema_run(KSpec *S, Value *args) {
   kernel_outputs(S, k);
   /* outputs keep their types: a pass may not widen them */
   int obase = f->ngenerics + f->nparams;
-  /* in the spec's arena: a kfail (a rejected kernel) jumps past any free (issue 23) */
+  /* in the spec's arena: a ksema_fail (a rejected kernel) jumps past any free (issue 23) */
   KType *outs = arena_alloc(S->arena, (f->nouts + 1) * sizeof *outs);
   for (int o = 0; o < f->nouts; o++) outs[o] = k->slots[obase + o];
   fspec_analyze(S, k);
   for (int o = 0; o < f->nouts; o++)
     if (!ktype_eq(outs[o], k->slots[obase + o]))
-      kfail(S, f->outs[o].loc, "kernel output '%s' changes type", f->outs[o].name);
+      ksema_fail(S, f->outs[o].loc, "kernel output '%s' changes type", f->outs[o].name);
   kfacts_compute(S);   /* (fails on a shared() call inside a loop or condition) */
   if (S->facts.nshared) S->uses_block = true;
   if (S->barrier) S->uses_block = true;
