@@ -27,7 +27,8 @@
 # examples gallery (tests/examples/run.sh, which reads PNGs), except its --profile part, and
 # tests/video/run.sh (video, EXR and plots).
 # OQ_SKIP_FAULTS=1 skips tools/fault_inject.sh (the sanitized suite does: setpriv, ulimit -f).
-# OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_TIMEOUT, OQ_TEST_JOBS
+# OQ (default build/oq), OQ_TEST_TARGETS, OQ_TEST_EXTERNAL (a regex of the other groups to
+# run, e.g. 'cli|unit'; none: the .q programs only), OQ_TEST_TIMEOUT, OQ_TEST_JOBS
 # (default nproc), OQ_TEST_ONLY (an extended regex: only .q files whose path matches),
 # OQ_TEST_FULL=1 (`make test-full`, run by CI: the heavy comparisons over every program).
 # A .q test with a line `% NEEDS: LIB...` is skipped, saying so, where a run-time library it
@@ -154,6 +155,8 @@ external() {   # external NAME SCRIPT ARGS...
   local name=$1 script=$2
   shift 2
   [ -f "$script" ] || return 0
+  # OQ_TEST_EXTERNAL: an extended regex of the groups to run (none: only the .q programs)
+  if [ -n "${OQ_TEST_EXTERNAL:-}" ] && ! [[ $name =~ ^(${OQ_TEST_EXTERNAL})$ ]]; then return 0; fi
   local log=$tmp/$name.log rc last p f
   bash "$script" "$@" >"$log" 2>&1 </dev/null
   rc=$?
