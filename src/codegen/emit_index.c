@@ -17,9 +17,11 @@ static Rule rule_of(unsigned m) {
 /* ---- index types ----
    Under KSpec.idx32 every array has fewer than 2^31 elements and every position and extent
    fits an int32 with room to spare (oqk_idx32_launch): array dimensions, positions and the
-   indices of the zero and unchecked rules are oq_ix = int32_t, offsets int32 arithmetic.
-   Other rules keep int64 indices: their values matter beyond inside/outside (circular,
-   mirror and clamp wrap them; checked reports them). Otherwise oq_ix is int64_t. The CPU
+   indices of the zero, unchecked and clamp rules are oq_ix = int32_t, offsets int32
+   arithmetic. An index an int32 does not hold becomes INT32_MIN under the zero and
+   unchecked rules (outside every array) and saturates under clamp (the nearest edge is the
+   same). Circular and mirror keep int64 indices (their values matter modulo the extent);
+   checked ones too (the error reports them). Otherwise oq_ix is int64_t. The CPU
    launcher sets idx32 only for tests (OQ_DEV_CPU_IDX32, rt_cpu.c); the C dialect compiles it. */
 
 void em_index_types(KSpec *S, Buf *out) {
@@ -29,11 +31,26 @@ void em_index_types(KSpec *S, Buf *out) {
   /* NaN and values an int32 does not hold give INT32_MIN: outside every array (float
      compares are exact against -2^31 and 2^31) */
   em_bputs(out, "OQ_FN oq_ix oq_ixf(oq_real x) { return x > (oq_real)-2147483648.0 && x < (oq_real)2147483648.0 ? (oq_ix)x : INT32_MIN; }\n"
-                "OQ_FN oq_ix oq_ixl(int64_t x) { return x >= INT32_MIN && x <= INT32_MAX ? (oq_ix)x : INT32_MIN; }\n");
+                "OQ_FN oq_ix oq_ixl(int64_t x) { return x >= INT32_MIN && x <= INT32_MAX ? (oq_ix)x : INT32_MIN; }\n"
+  /* the clamp rule's: saturated, NaN to INT32_MIN (as oq_idxf's INT64_MIN: the first element) */
+                "OQ_FN oq_ix oq_ixfs(oq_real x) { return x != x || x <= (oq_real)-2147483648.0 ? INT32_MIN : x >= (oq_real)2147483648.0 ? INT32_MAX : (oq_ix)x; }\n"
+                "OQ_FN oq_ix oq_ixls(int64_t x) { return x < INT32_MIN ? INT32_MIN : x > INT32_MAX ? INT32_MAX : (oq_ix)x; }\n"
+                "OQ_FN oq_ix oq_clampx(oq_ix i, oq_ix n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n");
 }
 
-/* Indices of this rule are oq_ix when that is int32 (else int64_t). */
-static bool narrow_rule(Em *E, Rule r) { return E->S->idx32 && (r == R_ZERO || r == R_UNCHECKED); }
+/* How indices of a rule are held: int64_t (N_WIDE), or oq_ix when that is int32, a value
+   outside int32 becoming INT32_MIN (N_OUT: outside every array) or the nearest int32
+   (N_SAT: the clamp rule, whose nearest edge that keeps). */
+typedef enum { N_WIDE, N_OUT, N_SAT } Narrow;
+
+static Narrow narrow_rule(Em *E, Rule r) {
+  if (!E->S->idx32) return N_WIDE;
+  return r == R_ZERO || r == R_UNCHECKED ? N_OUT : r == R_CLAMP ? N_SAT : N_WIDE;
+}
+
+/* The conversion of an int64 (or a scalar) index to a narrow one. */
+static const char *narrow_from64(Narrow nw) { return nw == N_SAT ? "oq_ixls" : "oq_ixl"; }
+static const char *narrow_fromreal(Narrow nw) { return nw == N_SAT ? "oq_ixfs" : "oq_ixf"; }
 
 /* Dimension d of array arr (of type t) as a C expression: a constant when known. */
 char *em_adim(Em *E, const char *arr, KType t, int d) {
@@ -49,8 +66,10 @@ char *em_idx64(Em *E, char *e, KType t) {
 
 /* For the zero and unchecked rules only inside/outside matters: a cheaper conversion, and
    under idx32 one to int32 (a scalar through oq_ixf: truncation where it is an int32). */
-static char *idx_rule(Em *E, char *e, KType t, bool cheap, bool narrow) {
-  if (narrow) return em_kclass(t) == K_INT ? em_sf(E, "(oq_ix)%s", e) : em_sf(E, "oq_ixf(%s)", e);
+static char *idx_rule(Em *E, char *e, KType t, bool cheap, Narrow narrow) {
+  if (narrow && em_kclass(t) == K_INT)
+    return narrow == N_SAT ? em_sf(E, "oq_ixls((int64_t)%s)", e) : em_sf(E, "(oq_ix)%s", e);
+  if (narrow) return em_sf(E, "%s(%s)", narrow_fromreal(narrow), e);
   if (em_kclass(t) == K_INT || !cheap) return em_idx64(E, e, t);
   return em_sf(E, "oq_idxz((double)%s)", e);
 }
@@ -190,7 +209,7 @@ static bool iview(Em *E, Node *n, IView *v, Buf *tests) {
    rout[k], out[k] NULL): inside the array exactly when -1 < x < n, truncated only then.
    On x86-64 out[k] is cvtt's int64 instead (INT64_MIN outside); for the checked rule
    (`checked`) rout[k] then names the scalar, which the error report converts exactly. */
-static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, bool narrow, char **rout) {
+static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool checked, Narrow narrow, char **rout) {
   const char *ixt = narrow ? "oq_ix" : "int64_t";
   for (int k = 0; k < len; k++)
     if (rout) rout[k] = NULL;
@@ -208,7 +227,7 @@ static void index_ints(Em *E, Node *e, int len, char **out, bool cheap, bool che
       out[k] = em_tmp(E);
       /* narrowed: the value is an int32, or its test below fails (a bound of 2^24), unless
          the bound is known and larger */
-      if (narrow && v.bound[k] > INT32_MAX) em_line(E, "oq_ix %s = oq_ixl(%s);", out[k], v.c[k]);
+      if (narrow && v.bound[k] > INT32_MAX) em_line(E, "oq_ix %s = %s(%s);", out[k], narrow_from64(narrow), v.c[k]);
       else if (narrow) em_line(E, "oq_ix %s = (oq_ix)(%s);", out[k], v.c[k]);
       else em_line(E, "int64_t %s = %s;", out[k], v.c[k]);
     }
@@ -507,7 +526,7 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
    For rules that resolve indices, the resolved indices are written first. */
 static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   char *ix[OQ_MAX_RANK];
-  bool narrow = narrow_rule(E, P->rule);
+  Narrow narrow = narrow_rule(E, P->rule);
   const char *ixt = narrow ? "oq_ix" : "int64_t", *uxt = narrow ? "oq_ux" : "uint64_t";
   P->off32 = NULL;
   if (P->lin) {
@@ -561,8 +580,8 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
     case R_UNCHECKED: res[d] = ix[d]; break;
     default: {
       char *t0 = em_tmp(E);
-      const char *fn = P->rule == R_CIRC ? "oq_circ" : P->rule == R_MIRROR ? "oq_mirror" : "oq_clampi";
-      em_line(E, "int64_t %s = %s(%s, %s);", t0, fn, ix[d], P->size[d]);
+      const char *fn = P->rule == R_CIRC ? "oq_circ" : P->rule == R_MIRROR ? "oq_mirror" : narrow ? "oq_clampx" : "oq_clampi";
+      em_line(E, "%s %s = %s(%s, %s);", ixt, t0, fn, ix[d], P->size[d]);
       em_bprintf(&v, "%s%s >= 0", v.len ? " && " : "", t0);
       res[d] = t0;
     }
@@ -729,7 +748,7 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
       }
     }
   }
-  const bool narrow = narrow_rule(E, P.rule);
+  const Narrow narrow = narrow_rule(E, P.rule);
   char *acc = em_tmp(E);
   KType r = em_T(E, n);
   em_line(E, "%s %s = %s;", em_ctype(E, r), acc, zero_of(em_kclass(r)));
@@ -741,7 +760,7 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
       if (b && !w[d]) skip = true;   /* an int coordinate: no second corner */
       if (w[d]) em_bprintf(&wt, "%s%s", wt.len ? " * " : "", b ? w[d] : em_sf(E, "((oq_real)1 - %s)", w[d]));
       char *ix = b ? em_sf(E, "(%s + 1)", base[d]) : base[d];
-      P.idx[d] = narrow ? em_sf(E, "oq_ixl(%s)", ix) : ix;
+      P.idx[d] = narrow ? em_sf(E, "%s(%s)", narrow_from64(narrow), ix) : ix;
     }
     if (skip) {
       free(wt.s);
