@@ -104,6 +104,10 @@ typedef struct Plan {
   bool lin;                    /* x[pos] in the linear loop: element _r, always inside */
   const char *linoff;          /* lin: the element's offset when not _r (Em.lpos) */
   bool inside;                 /* x[pos + c] in a row known to be inside x */
+  unsigned dim_in;             /* dimensions d (bit d) whose index is pos[d] on an array of
+                                  the launch's dimensions: inside, whatever the rule */
+  bool at_launch;              /* the array has the launch's dimensions (every extent is
+                                  positive where a thread runs) and one index per dimension */
   char *off32;                 /* a 1-D scalar index's offset as int32 (valid only where the
                                   element is: its array is shorter than 2^31), or NULL */
   bool own;                    /* a compound assignment into the thread's own element

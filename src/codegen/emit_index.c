@@ -419,16 +419,30 @@ void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r) {
 
 static int kernel_param_of(Em *E, Node *n);
 
-/* x[pos] on an argument with the launch's dimensions when no thread is outside the launch
-   (KSpec.at_launch): inside, for every rule. */
-static bool launch_inside(Em *E, Node *n) {
-  PosOff o;
-  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL)) return false;
-  for (int d = 0; d < E->S->D; d++)
-    if (o.c[d] || o.inv[d]) return false;
+/* Whether access n is to an argument of exactly the launch's dimensions (KSpec.at_launch):
+   every extent is positive where a thread runs. */
+static bool launch_shaped(Em *E, Node *n) {
+  if (!E->S->at_launch || n->a->kind != N_IDENT) return false;
   NodeInfo *bi = ksema_info(E->f, n->a);
   int a = bi && bi->cap >= 0 ? E->S->kfunc->nparams + bi->cap : kernel_param_of(E, n->a);
   return a >= 0 && a < 32 && (E->S->at_launch >> a & 1);
+}
+
+/* The dimensions d (bit d) where access n indexes with pos[d] itself an argument of the
+   launch's dimensions, when no thread is outside the launch (KSpec.at_launch): there the
+   index is inside, for every rule (x[pos + [0, 1]] needs its rule in dimension 1 only). */
+static unsigned launch_dims_inside(Em *E, Node *n) {
+  PosOff o;
+  if (!E->S->at_launch || !em_fast_access(E, n, &o, NULL) || !launch_shaped(E, n)) return 0;
+  unsigned in = 0;
+  for (int d = 0; d < E->S->D; d++)
+    if (!o.c[d] && !o.inv[d]) in |= 1u << d;
+  return in;
+}
+
+/* x[pos] on an argument with the launch's dimensions: inside in every dimension. */
+static bool launch_inside(Em *E, Node *n) {
+  return E->S->D > 0 && launch_dims_inside(E, n) == (1u << E->S->D) - 1;
 }
 
 /* Whether access n of plan P is known inside its array (row_fast, launch_inside); only when
@@ -503,6 +517,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->ridx[d] = d < vt.len ? rx[d] : NULL;
     }
     P->inside = plan_inside(E, n, P);
+    P->dim_in = P->ndim == E->S->D ? launch_dims_inside(E, n) : 0;
+    P->at_launch = P->ndim == P->rank && launch_shaped(E, n);
     return;
   }
   P->ndim = nidx;
@@ -520,6 +536,8 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
     index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), &P->ridx[d]);
   }
   P->inside = plan_inside(E, n, P);
+  P->dim_in = P->vdim < 0 && P->ndim == E->S->D ? launch_dims_inside(E, n) : 0;
+  P->at_launch = P->ndim == P->rank && launch_shaped(E, n);
 }
 
 /* Offset and validity of element k of the plan (k: component of the vector dimension).
@@ -560,6 +578,10 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
   Buf v = {0}, o = {0};
   char *res[OQ_MAX_RANK];
   for (int d = 0; d < P->ndim; d++) {
+    if (d != P->vdim && P->idx[d] && (P->dim_in >> d & 1)) {   /* pos[d] of a launch-shaped array */
+      res[d] = ix[d];
+      continue;
+    }
     if (d != P->vdim && P->ridx[d] && !P->idx[d]) {
       /* a scalar index: trunc(x) is in 0..n-1 exactly when -1 < x < n (NaN is not); comparing
          with (oq_real)n is exact: no scalar lies strictly between n and its nearest scalar */
@@ -582,7 +604,7 @@ static void plan_elem_at(Em *E, Plan *P, int k, char **off, char **valid) {
       char *t0 = em_tmp(E);
       const char *fn = P->rule == R_CIRC ? "oq_circ" : P->rule == R_MIRROR ? "oq_mirror" : narrow ? "oq_clampx" : "oq_clampi";
       em_line(E, "%s %s = %s(%s, %s);", ixt, t0, fn, ix[d], P->size[d]);
-      em_bprintf(&v, "%s%s >= 0", v.len ? " && " : "", t0);
+      if (!P->at_launch) em_bprintf(&v, "%s%s >= 0", v.len ? " && " : "", t0);   /* -1: an extent 0 */
       res[d] = t0;
     }
     }

@@ -33,3 +33,46 @@ for k = 0..numel(s)-1
     assert(y2[k] == want)
 endfor
 print "ok"
+
+% x[pos + [0, d]] on arrays of the launch's own size: dimension 0 is the thread's own row
+% (no rule applied there), dimension 1 goes through each rule
+function [] = __kernel__ shifted(xc : mat'clamped, xr : mat'circular, xm : mat'mirror, xz : mat'safe, _
+                                 y : cube, d : int, pos : ivec2)
+    y[pos[0], pos[1], 0] = xc[pos + [0, d]] + xc[pos + [d, 0]]
+    y[pos[0], pos[1], 1] = xr[pos + [0, d]] + xr[pos + [d, 0]]
+    y[pos[0], pos[1], 2] = xm[pos + [0, d]] + xm[pos + [d, 0]]
+    y[pos[0], pos[1], 3] = xz[pos + [0, d]] + xz[pos + [d, 0]]
+endfunction
+
+function j = wrap_index(i, n, rule)
+    if rule == 0
+        j = i < 0 ? 0 : (i >= n ? n - 1 : i)
+    elseif rule == 1
+        j = i - n * floor(i / n)   % (mod keeps the sign of i)
+    elseif rule == 2
+        k = abs(i)
+        k = k - 2 * n * floor(k / (2 * n))
+        j = k < n ? k : 2 * n - 1 - k
+    else
+        j = i >= 0 && i < n ? i : -1
+    endif
+endfunction
+
+h = 5
+w = 7
+a = reshape(0..h*w-1, [h, w]) + 1
+for d = [-9, -1, 1, 3, 12]
+    y3 = ones(h, w, 4) * -7
+    parallel_do([h, w], a, a, a, a, y3, d, shifted)
+    for i = 0..h-1
+        for j = 0..w-1
+            for rule = 0..3
+                jc = wrap_index(j + d, w, rule)
+                ic = wrap_index(i + d, h, rule)
+                want = (jc < 0 ? 0 : a[i, jc]) + (ic < 0 ? 0 : a[ic, j])
+                assert(y3[i, j, rule] == want)
+            endfor
+        endfor
+    endfor
+endfor
+print "ok"
