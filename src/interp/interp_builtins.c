@@ -153,7 +153,7 @@ static Value ib_hold(Interp *I, Node *call, int argc, Value *argv) {
     rt_show_hold(!strcmp(argv[0].str->s, "on"));
   else if (argv[0].kind != V_STRING) rt_show_hold(rt_truthy(argv[0], call->loc));
   else rt_error(call->loc, "hold: expected \"on\" or \"off\", not \"%s\"", argv[0].str->s);
-  return v_none();
+  return v_bool(rt_show_open());
 }
 
 static Value ib_title(Interp *I, Node *call, int argc, Value *argv) {
