@@ -85,6 +85,13 @@ function h = ui_image_handle()
     h = object()
     h.connected = cell(0)
     h.connect = (other) -> ui_connect(h, other)
+    h.rasterize = () -> ui_not_provided("rasterize")
+endfunction
+
+% A method of Quasar.UI.dll that needs a screen: a clear error naming the module.
+function y = ui_not_provided(name : string)
+    error(name, ": OpenQuasar does not provide this function of Quasar.UI.dll (forms are headless: nothing is drawn)")
+    y = 0
 endfunction
 
 function n = ui_connect(h, other)

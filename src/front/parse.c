@@ -626,6 +626,9 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
     Node *body = parse_expr_or_assign(P);
     list_push(P, &f->body, body->kind == N_ASSIGN ? body : expr_stmt(P, body));
   }
+  /* `add(() -> (x = v);)`: published code ends the lambda's statement with ';' before the
+     call's ')'. The ';' belongs to the lambda and separates nothing. */
+  if (at(P, TK_SEMI) && after(P, cur(P))->kind == TK_RPAREN) advance(P);
   leave(P);
   Node *n = new_node(P, N_LAMBDA, start->loc);
   n->func = f;
