@@ -1,7 +1,8 @@
 % Calls as published Quasar programs write them (QUASAR-NOTES.md, "What published programs
 % rely on"), in the forms not tested elsewhere, each against a plain-loop reference:
 % gaussian_filter(x, sigma), gaussian_filter(x, 3, 9), gaussian_filter(h, s, 0, "mirror");
-% imfilter(x, [-1,1,0], [0,1], "mirror") along rows; a vec kernel declared pos : ivec2
+% imfilter(x, [-1,1,0], [0,1], "mirror") along rows; repmat(x, [1,1,C]), mean(x, 2),
+% mean(x); a vec kernel declared pos : ivec2
 % launched with size(x) (a tone-mapping tool's getLut).
 import "imfilter.q"
 
@@ -75,6 +76,22 @@ function [] = main()
             assert(abs(d[i, j] - want) < tol)
         end
     end
+
+    % repmat(x, [1,1,C]) stacks a matrix into C channels; mean(x, 2) averages them again
+    C = 3
+    xc = repmat(x, [1, 1, C])
+    assert(size(xc, 0) == h && size(xc, 1) == w && size(xc, 2) == C)
+    for k = 0..C-1
+        xc[:, :, k] = xc[:, :, k] * (k + 1)
+    end
+    m = mean(xc, 2)
+    assert(size(m, 0) == h && size(m, 1) == w)
+    for i = 0..h-1
+        for j = 0..w-1
+            assert(abs(m[i, j] - x[i, j] * (1 + 2 + 3) / 3) < tol)
+        end
+    end
+    assert(abs(mean(x) - sum(x) / numel(x)) < tol)
 
     % getLut: a vec, a kernel with pos : ivec2, launched with size(x)
     function [] = __kernel__ lut_kernel(x : vec'unchecked, y : vec'unchecked, a : scalar, pos : ivec2)
