@@ -1,7 +1,8 @@
 % Quasar.UI.dll headless: a form's display shows like the built-ins (lib/Quasar.UI.q):
 % disp.imshow(x, [lo, hi]) writes <prog>_imshowN.png as imshow does, disp.subplot and
 % disp.plot draw a subplot figure; the files are read back and compared with the stretch
-% computed here, and with what the built-in imshow wrote for the same image.
+% computed here, and with what the built-in imshow wrote for the same image. The built-in
+% returns a handle whose connect() links nothing (published: fig0.connect(fig1)).
 import "Quasar.UI.dll"
 
 function [] = main(dir : string = ".")
@@ -11,7 +12,7 @@ function [] = main(dir : string = ".")
             x[i, j] = (i * 8 + j) / 47
         endfor
     endfor
-    imshow(x, [0, 1])                        % file 1: the built-in
+    fig0 = imshow(x, [0, 1])                 % file 1: the built-in; it returns a figure handle
     frm = form("Example Smoothing")
     frm.width = 1024
     frm.height = 500
@@ -19,6 +20,8 @@ function [] = main(dir : string = ".")
     h1 = disp.imshow(x, [0, 1])              % file 2: the display
     h2 = disp.imshow(x * 255)                % file 3: no range: 0..255 as they are
     h1.connect(h2)
+    fig0.connect(h1)                         % published: fig0 = imshow(...); fig0.connect(fig1)
+    connect(fig0, h2)
     a = imread(dir + "/ui_display_imshow1.png")
     b = imread(dir + "/ui_display_imshow2.png")
     c = imread(dir + "/ui_display_imshow3.png")
