@@ -125,7 +125,9 @@ typedef enum NodeKind {
   N_BINARY,     /* a op b */
   N_RANGE,      /* a .. c, or a .. b .. c (b is the step, else NULL) */
   N_COND,       /* a ? b : c */
-  N_CALL,       /* a(list): a function call, or a type constructor `vec[int](4)` */
+  N_CALL,       /* a(list): a function call, or a type constructor `vec[int](4)`; params/
+                   nparams: the types written after arguments (`f(x, n : int)`), one Param
+                   per argument up to the last typed one, type NULL where none */
   N_INDEX,      /* a[list]: indexing (also generic instantiation f[2], vec[int]) */
   N_FIELD,      /* a.name */
   N_MATRIX,     /* [list]: elements; [[1,2],[3,4]] has N_MATRIX elements. Semicolons

@@ -513,17 +513,37 @@ static Node *expr_stmt(Parser *P, Node *e) {
   return s;
 }
 
-/* `f(img, n : int)`: published code writes a type after a call argument. It is parsed and
-   not kept: the argument is its expression (docs/parser.md). */
-static void skip_arg_type(Parser *P) {
-  advance(P);   /* ':' */
-  if (at(P, TK_ASSIGN))
-    fail(P, peek(P)->loc, "a named argument takes a name before ':=' (point(x := 1))");
-  parse_type(P);
+/* A literal argument whose type annotation it cannot match: `f("a" : int)`, `f(2 : string)`.
+   Other arguments are checked when the call runs (their values' types are known then). */
+static void literal_arg_check(Parser *P, const Node *arg, const Type *t) {
+  bool numeric = t->kind == TY_SCALAR || t->kind == TY_INT || t->kind == TY_CSCALAR ||
+                 t->kind == TY_BOOL || (t->kind >= TY_INT8 && t->kind <= TY_INT64) || t->kind == TY_ARRAY;
+  const char *got = NULL;
+  if (arg->kind == N_STRING && numeric) got = "a string";
+  else if ((arg->kind == N_INT || arg->kind == N_REAL) && (t->kind == TY_STRING || t->kind == TY_FUNC))
+    got = "a number";
+  if (got)
+    report(P, arg->loc, "type mismatch: the argument is %s, but its annotation says %s", got,
+           t->name ? t->name : "another type");
 }
 
-/* Arguments of a call or an index, up to `close`; a lone ':' is N_COLON (whole dimension). */
-static void parse_args(Parser *P, NodeList *out, TokKind close, const Token *open) {
+/* `f(img, n : int)`: published code writes a type after a call argument. The call keeps
+   it in call->params[i] (one entry per argument, type NULL where none was written), and
+   the interpreter converts the argument to it (docs/parser.md). */
+static void parse_arg_type(Parser *P, Node *call) {
+  SrcLoc loc = advance(P)->loc;   /* ':' */
+  if (at(P, TK_ASSIGN))
+    fail(P, peek(P)->loc, "a named argument takes a name before ':=' (point(x := 1))");
+  Type *t = parse_type(P);
+  literal_arg_check(P, call->list.items[call->list.n - 1], t);
+  while (call->nparams < call->list.n) param_push(P, &call->params, &call->nparams, (Param){0});
+  call->params[call->list.n - 1].type = t;
+  call->params[call->list.n - 1].loc = loc;
+}
+
+/* Arguments of a call (`call`) or an index (call NULL), up to `close`; a lone ':' is
+   N_COLON (whole dimension). */
+static void parse_args(Parser *P, Node *call, NodeList *out, TokKind close, const Token *open) {
   P->nest++;
   if (!at(P, close)) {
     do {
@@ -542,7 +562,7 @@ static void parse_args(Parser *P, NodeList *out, TokKind close, const Token *ope
         list_push(P, out, arg);
       } else {
         list_push(P, out, parse_expr(P));
-        if (close == TK_RPAREN && at(P, TK_COLON)) skip_arg_type(P);
+        if (call && at(P, TK_COLON)) parse_arg_type(P, call);
       }
     } while (accept(P, TK_COMMA));
   }
@@ -606,6 +626,9 @@ static Node *parse_lambda(Parser *P, FuncKind kind, const Token *start) {
     Node *body = parse_expr_or_assign(P);
     list_push(P, &f->body, body->kind == N_ASSIGN ? body : expr_stmt(P, body));
   }
+  /* `add(() -> (x = v);)`: published code ends the lambda's statement with ';' before the
+     call's ')'. The ';' belongs to the lambda and separates nothing. */
+  if (at(P, TK_SEMI) && after(P, cur(P))->kind == TK_RPAREN) advance(P);
   leave(P);
   Node *n = new_node(P, N_LAMBDA, start->loc);
   n->func = f;
@@ -717,7 +740,7 @@ static Node *parse_postfix(Parser *P) {
     if (t->kind == TK_LPAREN || t->kind == TK_LBRACK) {
       n = new_node(P, t->kind == TK_LPAREN ? N_CALL : N_INDEX, e->loc);
       advance(P);
-      parse_args(P, &n->list, t->kind == TK_LPAREN ? TK_RPAREN : TK_RBRACK, t);
+      parse_args(P, t->kind == TK_LPAREN ? n : NULL, &n->list, t->kind == TK_LPAREN ? TK_RPAREN : TK_RBRACK, t);
     } else if (t->kind == TK_DOT) {
       advance(P);
       Token *name = peek(P);

@@ -795,6 +795,25 @@ COLD static Value eval_field(Interp *I, Node *n) {
   return r;
 }
 
+/* `f(img, n : int)`: an argument with a type written after it is converted to that type
+   like a typed assignment (an integral scalar becomes an int; a string for an int is an
+   error naming the argument). Host code only: kernels take their parameters' types. */
+static void convert_typed_args(Node *call, Value *argv) {
+  const char *fname = call->a->kind == N_IDENT || call->a->kind == N_FIELD ? call->a->name : "the function";
+  for (int i = 0; i < call->nparams; i++) {
+    if (!call->params[i].type) continue;
+    const Node *arg = call->list.items[i];
+    char what[160];
+    if (arg->kind == N_IDENT)
+      snprintf(what, sizeof what, "argument %d ('%s') of the call to '%s'", i + 1, arg->name, fname);
+    else
+      snprintf(what, sizeof what, "argument %d of the call to '%s'", i + 1, fname);
+    Value v = rt_convert(argv[i], call->params[i].type, what, call->params[i].loc);
+    val_release(argv[i]);
+    argv[i] = v;
+  }
+}
+
 COLD static Value eval_call(Interp *I, Node *n) {
   int outs = I->outs_wanted;   /* for this call, not for the calls in its arguments */
   I->outs_wanted = 0;
@@ -809,6 +828,7 @@ COLD static Value eval_call(Interp *I, Node *n) {
   Value stack_args[8];
   Value *argv = argc <= 8 ? stack_args : malloc(argc * sizeof *argv);
   for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
+  if (n->nparams && !I->in_kernel) convert_typed_args(n, argv);
   I->outs_wanted = outs;
   Value r = call_value(I, fn, argc, argv, n);
   release_all(argv, argc);

@@ -129,6 +129,24 @@ static Value ib_imwrite16(Interp *I, Node *call, int argc, Value *argv) {
   return v_none();
 }
 
+/* connect(h1, h2), h1.connect(h2): links two figures' zoom in Quasar. Figures here are
+   not zoomed (files, or windows scaled to their size), so there is nothing to link. */
+static Value ib_connect(Interp *I, Node *call, int argc, Value *argv) {
+  (void)I; (void)argv;
+  if (argc < 1 || argc > 2) rt_error(call->loc, "connect takes a figure (h1.connect(h2))");
+  return v_none();
+}
+
+/* What imshow returns: a figure handle, an object() with a `connect` method, as published
+   programs use it (`fig0 = imshow(x)`, `fig0.connect(fig1)`). */
+static Value figure_handle(SrcLoc loc) {
+  Value h = v_object(obj_new_dynamic());
+  Value connect = global_lookup("connect")->value;
+  val_retain(connect);
+  obj_set(h, "connect", connect, NULL, loc);
+  return h;
+}
+
 /* imshow(x), imshow(x, [lo, hi]), imshow(x, []): a window, or a PNG file (rt_show.c). */
 static Value ib_imshow(Interp *I, Node *call, int argc, Value *argv) {
   const Array *img = image_arg(call, argc, argv, 0, "imshow");
@@ -142,7 +160,7 @@ static Value ib_imshow(Interp *I, Node *call, int argc, Value *argv) {
   }
   const char *prog = I->prog->root->loc.file ? I->prog->root->loc.file->path : "oq";
   rt_imshow(img, range, prog, call->loc);
-  return v_none();
+  return figure_handle(call->loc);
 }
 
 /* hold("on") / hold("off"), also hold(true) / hold(false). */
@@ -153,7 +171,7 @@ static Value ib_hold(Interp *I, Node *call, int argc, Value *argv) {
     rt_show_hold(!strcmp(argv[0].str->s, "on"));
   else if (argv[0].kind != V_STRING) rt_show_hold(rt_truthy(argv[0], call->loc));
   else rt_error(call->loc, "hold: expected \"on\" or \"off\", not \"%s\"", argv[0].str->s);
-  return v_none();
+  return v_bool(rt_show_open());
 }
 
 static Value ib_title(Interp *I, Node *call, int argc, Value *argv) {
@@ -245,7 +263,7 @@ static Value ib_sync_framerate(Interp *I, Node *call, int argc, Value *argv) {
 static const struct { const char *name; InterpBuiltinFn fn; } interp_fns[] = {
   {"plot", ib_plot}, {"subplot", ib_subplot}, {"pause", ib_pause}, {"sync_framerate", ib_sync_framerate},
   {"imread", ib_imread}, {"imwrite", ib_imwrite}, {"imwrite16", ib_imwrite16},
-  {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title},
+  {"imshow", ib_imshow}, {"hold", ib_hold}, {"title", ib_title}, {"connect", ib_connect},
   {"print", ib_print}, {"disp", ib_print}, {"assert", ib_assert}, {"error", ib_error},
   {"tic", ib_tic}, {"toc", ib_toc}, {"oq_bare_launch_us", ib_bare_launch_us},
   {"parallel_do", ib_parallel_do}, {"serial_do", ib_parallel_do},

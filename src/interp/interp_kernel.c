@@ -531,6 +531,11 @@ static void bind_kernel_args(Launch *L, int nargs, Value *args) {
     Param *p = &f->params[i];
     L->args[i] = v_none();
     if (special[i]) continue;
+    if (a < nargs && (args[a].kind == V_OBJECT || args[a].kind == V_CELL || args[a].kind == V_NULL))
+      rt_error(L->site->loc, "parallel_do: argument '%s' of kernel '%s' is %s %s: kernels take arrays and "
+               "numbers, not objects or cell arrays (pass the field or element, p.img or c[i])",
+               p->name, kname, args[a].kind == V_CELL ? "a" : "an", args[a].kind == V_CELL ? "cell array" :
+               args[a].kind == V_NULL ? "object pointer (nullptr)" : "object");
     if (a < nargs) L->args[i] = rt_convert_arg(args[a], p->type, p->name, "kernel ", kname, L->site->loc);
     a++;
   }

@@ -424,6 +424,15 @@ void rt_imshow(const Array *img, const Array *range, const char *prog, SrcLoc lo
 
 void rt_show_hold(bool on) { show.hold = on; }
 
+/* hold()'s value: true while a window is open, so Quasar's `repeat ... until !hold("on")`
+   runs until the user closes it; false when images go to files (or none was shown yet),
+   so such a loop runs once. */
+bool rt_show_open(void) {
+  if (show.mode != SHOW_WINDOW) return false;
+  pump();
+  return show.nwin > 0;
+}
+
 void rt_show_title(const char *title) {
   snprintf(show.title, sizeof show.title, "%s", title);
   if (show.mode == SHOW_WINDOW && show.nwin) show.sdl.SetWindowTitle(show.win[show.nwin - 1].win, title);

@@ -14,6 +14,7 @@ void rt_imshow(const Array *img, const Array *range, const char *prog, SrcLoc lo
 
 void rt_show_hold(bool on);            /* hold("on"): the next imshow updates the last window/file */
 void rt_show_title(const char *title); /* the title of the next (or current) window */
+bool rt_show_open(void);               /* hold()'s value: a window is open (files: false) */
 
 /* plot(x, y, style): a line plot of n points in a figure shown like imshow's (a window, or
    <prog>_plot<N>.png; in a subplot layout its panel of <prog>_subplot<N>.png). style: ""

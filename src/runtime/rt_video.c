@@ -357,17 +357,18 @@ static Value stream_field(Handle *h, const char *name, SrcLoc loc) {
     val_retain(v_array(S->rgb));
     return v_array(S->rgb);
   }
-  if (S->closed && strcmp(name, "frame_index") && strcmp(name, "time"))
+  if (S->closed && strcmp(name, "frame_index") && strcmp(name, "time") && strcmp(name, "pts"))
     rt_error(loc, "stream.%s: the stream of '%s' is closed", name, S->path);
   void *par = S->closed ? NULL : F(void *, S->st, OQ_AVST_CODECPAR);
+  /* frame_width, frame_height, duration_sec, pts: the names published programs use */
   if (!strcmp(name, "avg_frame_rate")) return v_scalar(stream_rate(S));
-  if (!strcmp(name, "width")) return v_int(F(int, par, OQ_AVPAR_WIDTH));
-  if (!strcmp(name, "height")) return v_int(F(int, par, OQ_AVPAR_HEIGHT));
-  if (!strcmp(name, "duration")) return v_scalar(stream_duration(S));
-  if (!strcmp(name, "time")) return v_scalar(S->time);
+  if (!strcmp(name, "width") || !strcmp(name, "frame_width")) return v_int(F(int, par, OQ_AVPAR_WIDTH));
+  if (!strcmp(name, "height") || !strcmp(name, "frame_height")) return v_int(F(int, par, OQ_AVPAR_HEIGHT));
+  if (!strcmp(name, "duration") || !strcmp(name, "duration_sec")) return v_scalar(stream_duration(S));
+  if (!strcmp(name, "time") || !strcmp(name, "pts")) return v_scalar(S->time);
   if (!strcmp(name, "frame_index")) return v_int(S->frames - 1);
   rt_error(loc, "a video stream has no field '%s' (rgb_data, avg_frame_rate, width, height, duration, time, "
-           "frame_index)", name);
+           "frame_index; frame_width, frame_height, duration_sec, pts)", name);
 }
 
 /* ---- writing ---- */
