@@ -47,6 +47,7 @@ typedef struct LapackApi {
   void (*trtrs)(const char *, const char *, const char *, const fint *, const fint *,
                 const double *, const fint *, double *, const fint *, fint *, flen, flen, flen);
   void (*set_threads)(int);                                /* OpenBLAS only */
+  const LinalgGpu *gpu;     /* the factorizations of the current call run there (NULL: here) */
   char *(*get_config)(void);                               /* OpenBLAS only */
 } LapackApi;
 
@@ -65,6 +66,11 @@ LapackLib *lapack_lib_new(int threads) {
 }
 
 void lapack_lib_free(LapackLib *L) { free(L); }
+
+void lapack_set_gpu(LapackLib *L, const LinalgGpu *gpu) { L->f.gpu = gpu; }
+
+/* The GPU's factorizations compute in the precision of `scalar`. */
+static bool gpu_single(void) { return !rt_config.double_precision; }
 
 /* ---- loading ---- */
 
@@ -335,17 +341,41 @@ static void check_info(const char *fn, fint info, SrcLoc loc) {
   if (info < 0) rt_error(loc, "%s: LAPACK rejected argument %d", fn, -info);
 }
 
+/* P M = L U of the m x n M in place (ipiv 1-based, min(m, n) of them); LAPACK's info. */
+static fint getrf_any(const LapackApi *f, const char *fn, Mat M, fint *ipiv, SrcLoc loc) {
+  fint info = 0;
+  if (f->gpu) info = f->gpu->getrf(f->gpu->ctx, gpu_single(), M.m, M.n, M.a, ipiv, loc);
+  else f->getrf(&M.m, &M.n, M.a, &M.m, ipiv, &info);
+  check_info(fn, info, loc);
+  return info;
+}
+
 /* LU of the square M in place; false when M is singular. */
 static bool lu_factor(const LapackApi *f, const char *fn, Mat M, fint *ipiv, SrcLoc loc) {
-  fint info = 0;
-  f->getrf(&M.m, &M.n, M.a, &M.m, ipiv, &info);
+  return getrf_any(f, fn, M, ipiv, loc) == 0;
+}
+
+/* The inverse of the square M on the GPU: A X = I (getrf + getrs; cuSOLVER has no getri). */
+static void inverse_gpu(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
+  Mat X = mat_new(M.n, M.n);
+  for (fint i = 0; i < M.n; i++) AT(X, i, i) = 1;
+  fint info = f->gpu->gesv(f->gpu->ctx, gpu_single(), M.n, M.n, M.a, X.a, loc);
   check_info(fn, info, loc);
-  return info == 0;
+  if (info > 0) {
+    mat_free(&X);
+    rt_error(loc, "%s: the matrix is singular", fn);
+  }
+  memcpy(M.a, X.a, sizeof(double) * (size_t)M.n * (size_t)M.n);
+  mat_free(&X);
 }
 
 static Mat inverse(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
   Mat M = square_from(fn, v, loc);
   if (!M.n) return M;
+  if (f->gpu) {
+    inverse_gpu(f, fn, M, loc);
+    return M;
+  }
   fint *ipiv = malloc(sizeof(fint) * (size_t)M.n), info = 0, lwork = -1;
   if (!lu_factor(f, fn, M, ipiv, loc)) rt_error(loc, "%s: the matrix is singular", fn);
   double q;
@@ -409,6 +439,10 @@ static Value solve(LapackLib *L, const char *fn, Value a, Value b, SrcLoc loc) {
     for (fint j = 0; j < B.n; j++) AT(X, i, j) = AT(B, i, j);
   if (!A.m || !A.n || !B.n) {
     /* empty: the zero solution */
+  } else if (A.m == A.n && f->gpu) {
+    info = f->gpu->gesv(f->gpu->ctx, gpu_single(), A.n, B.n, A.a, X.a, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
   } else if (A.m == A.n) {
     fint *ipiv = malloc(sizeof(fint) * (size_t)A.n);
     if (!lu_factor(f, fn, A, ipiv, loc)) rt_error(loc, "%s: the matrix is singular", fn);
@@ -440,7 +474,8 @@ LA(mldivide) { (void)argc; return solve(L, "mldivide", argv[0], argv[1], loc); }
 static void cholesky(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
   fint info = 0;
   if (!M.n) return;
-  f->potrf("U", &M.n, M.a, &M.m, &info, 1);
+  if (f->gpu) info = f->gpu->potrf(f->gpu->ctx, gpu_single(), M.n, M.a, loc);
+  else f->potrf("U", &M.n, M.a, &M.m, &info, 1);
   check_info(fn, info, loc);
   if (info > 0) rt_error(loc, "%s: the matrix is not positive definite", fn);
   for (fint j = 0; j < M.n; j++)
@@ -463,10 +498,9 @@ LA(lu) {
   (void)argc;
   const LapackApi *f = api(L, "lu", loc);
   Mat A = mat_from("lu", argv[0], loc);
-  fint m = A.m, n = A.n, k = m < n ? m : n, info = 0;
+  fint m = A.m, n = A.n, k = m < n ? m : n;
   fint *ipiv = calloc((size_t)(k ? k : 1), sizeof(fint));
-  if (k) f->getrf(&m, &n, A.a, &m, ipiv, &info);   /* info > 0: U is singular, still valid */
-  check_info("lu", info, loc);
+  if (k) getrf_any(f, "lu", A, ipiv, loc);   /* info > 0: U is singular, still valid */
   Mat Lm = mat_new(m, k), U = mat_new(k, n), P = mat_new(m, m);
   for (fint i = 0; i < m; i++)
     for (fint j = 0; j < k; j++) AT(Lm, i, j) = i == j ? 1 : i > j ? AT(A, i, j) : 0;
@@ -526,8 +560,14 @@ LA(qr) {
   const LapackApi *f = api(L, "qr", loc);
   Mat A = mat_from("qr", argv[0], loc);
   double *tau = calloc((size_t)(A.m < A.n ? A.m : A.n) + 1, sizeof(double));
-  qr_factor(f, "qr", A, tau, loc);
-  Mat Q = q_factor(f, "qr", A, tau, A.m, loc);
+  Mat Q;
+  if (f->gpu && A.m && A.n) {
+    Q = mat_new(A.m, A.m);
+    check_info("qr", f->gpu->qr(f->gpu->ctx, gpu_single(), A.m, A.n, A.a, Q.a, loc), loc);
+  } else {
+    qr_factor(f, "qr", A, tau, loc);
+    Q = q_factor(f, "qr", A, tau, A.m, loc);
+  }
   for (fint j = 0; j < A.n; j++)
     for (fint i = j + 1; i < A.m; i++) AT(A, i, j) = 0;
   Value r = tuple2(mat_to(Q), mat_to(A));
@@ -546,6 +586,13 @@ static void svd_run(const LapackApi *f, const char *fn, Mat A, double *s, Mat *U
       for (fint i = 0; i < A.m; i++) AT(*U, i, i) = 1;
       for (fint i = 0; i < A.n; i++) AT(*VT, i, i) = 1;
     }
+    return;
+  }
+  if (f->gpu) {
+    info = f->gpu->svd(f->gpu->ctx, gpu_single(), A.m, A.n, A.a, s, U ? U->a : NULL,
+                       U ? VT->a : NULL, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
     return;
   }
   const char *job = U ? "A" : "N";
@@ -601,7 +648,11 @@ static bool is_symmetric(Mat M) {
 /* [V, d] of a symmetric matrix: A V = V diag(d), d ascending, V's columns orthonormal. */
 static Value symeig_of(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
   double *w = calloc((size_t)M.n + 1, sizeof(double));
-  if (M.n) {
+  if (M.n && f->gpu) {
+    fint info = f->gpu->syevd(f->gpu->ctx, gpu_single(), M.n, M.a, w, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the eigenvalues did not converge", fn);
+  } else if (M.n) {
     fint info = 0, lwork = -1, liwork = -1, iq;
     double q;
     f->syevd("V", "U", &M.n, M.a, &M.m, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
