@@ -46,6 +46,21 @@ typedef struct LapackApi {
                const fint *, fint *, flen, flen);
   void (*trtrs)(const char *, const char *, const char *, const fint *, const fint *,
                 const double *, const fint *, double *, const fint *, fint *, flen, flen, flen);
+  /* complex double (z): inv, det, solve, svd, eig of complex matrices */
+  void (*zgetrf)(const fint *, const fint *, double complex *, const fint *, fint *, fint *);
+  void (*zgetri)(const fint *, double complex *, const fint *, const fint *, double complex *,
+                 const fint *, fint *);
+  void (*zgetrs)(const char *, const fint *, const fint *, const double complex *, const fint *,
+                 const fint *, double complex *, const fint *, fint *, flen);
+  void (*zgels)(const char *, const fint *, const fint *, const fint *, double complex *,
+                const fint *, double complex *, const fint *, double complex *, const fint *,
+                fint *, flen);
+  void (*zgesdd)(const char *, const fint *, const fint *, double complex *, const fint *,
+                 double *, double complex *, const fint *, double complex *, const fint *,
+                 double complex *, const fint *, double *, fint *, fint *, flen);
+  void (*zgeev)(const char *, const char *, const fint *, double complex *, const fint *,
+                double complex *, double complex *, const fint *, double complex *, const fint *,
+                double complex *, const fint *, double *, fint *, flen, flen);
   void (*set_threads)(int);                                /* OpenBLAS only */
   const LinalgGpu *gpu;     /* the factorizations of the current call run there (NULL: here) */
   char *(*get_config)(void);                               /* OpenBLAS only */
@@ -85,6 +100,9 @@ static bool bind_all(LapackLib *L, void *h) {
     { "dgeqrf_", offsetof(LapackApi, geqrf) }, { "dorgqr_", offsetof(LapackApi, orgqr) },
     { "dgesdd_", offsetof(LapackApi, gesdd) }, { "dsyevd_", offsetof(LapackApi, syevd) },
     { "dgeev_", offsetof(LapackApi, geev) }, { "dtrtrs_", offsetof(LapackApi, trtrs) },
+    { "zgetrf_", offsetof(LapackApi, zgetrf) }, { "zgetri_", offsetof(LapackApi, zgetri) },
+    { "zgetrs_", offsetof(LapackApi, zgetrs) }, { "zgels_", offsetof(LapackApi, zgels) },
+    { "zgesdd_", offsetof(LapackApi, zgesdd) }, { "zgeev_", offsetof(LapackApi, zgeev) },
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     void *p = dlsym(h, t[i].sym);
@@ -158,7 +176,7 @@ static Mat mat_from(const char *fn, Value v, SrcLoc loc) {
   int64_t m, n;
   shape_of(fn, v, &m, &n, loc);
   if (val_class(v) == NC_COMPLEX)
-    rt_error(loc, "%s: complex matrices are not supported (only real ones)", fn);
+    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, svd and eig take them)", fn);
   Mat M = mat_new(fit(fn, m, loc), fit(fn, n, loc));
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++)
@@ -333,13 +351,232 @@ static Value gemm_value(LapackLib *L, const char *fn, double complex alpha, Valu
   return v_array(C);
 }
 
+static void check_info(const char *fn, fint info, SrcLoc loc) {
+  if (info < 0) rt_error(loc, "%s: LAPACK rejected argument %d", fn, -info);
+}
+
+/* ---- complex matrices (LAPACK's z routines) ---- */
+
+typedef struct CMat { fint m, n; double complex *a; } CMat;   /* a[i + j * m] */
+
+static bool is_complex(Value v) {
+  return v.kind == V_CSCALAR || (v.kind == V_ARRAY && el_is_complex(v.arr->elem));
+}
+
+static CMat cmat_new(fint m, fint n) {
+  CMat M = { m, n, calloc((size_t)(m ? m : 1) * (size_t)(n ? n : 1), sizeof(double complex)) };
+  return M;
+}
+
+static void cmat_free(CMat *M) { free(M->a); M->a = NULL; }
+
+static void load_c(Value v, int64_t i, double *re, double *im);
+
+/* A matrix operand (real or complex) as a column-major complex copy. */
+static CMat cmat_from(const char *fn, Value v, SrcLoc loc) {
+  int64_t m, n;
+  shape_of(fn, v, &m, &n, loc);
+  CMat M = cmat_new(fit(fn, m, loc), fit(fn, n, loc));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      double re, im;
+      load_c(v, i * n + j, &re, &im);
+      M.a[i + j * m] = CMPLX(re, im);
+    }
+  return M;
+}
+
+static CMat csquare_from(const char *fn, Value v, SrcLoc loc) {
+  CMat M = cmat_from(fn, v, loc);
+  if (M.m != M.n) {
+    fint m = M.m, n = M.n;
+    cmat_free(&M);
+    rt_error(loc, "%s: expected a square matrix, got %d x %d", fn, m, n);
+  }
+  return M;
+}
+
+/* Rows r0.. and columns c0.. of M (m x n of them) as a row-major cscalar array; conj: the
+   conjugate transpose of that part instead. */
+static Value cmat_part(CMat M, fint r0, fint c0, fint m, fint n, bool conj) {
+  int64_t dims[2] = { conj ? n : m, conj ? m : n };
+  int rank = 2;
+  rt_shape_normalize(&rank, dims);
+  Array *A = arr_new(el_cscalar(), rank, dims);
+  for (fint i = 0; i < m; i++)
+    for (fint j = 0; j < n; j++) {
+      double complex z = M.a[(size_t)(r0 + i) + (size_t)(c0 + j) * (size_t)M.m];
+      if (conj) arr_store_c(A, (int64_t)j * m + i, creal(z), -cimag(z));
+      else arr_store_c(A, (int64_t)i * n + j, creal(z), cimag(z));
+    }
+  return v_array(A);
+}
+
+static Value cmat_to(CMat M) { return cmat_part(M, 0, 0, M.m, M.n, false); }
+
+/* LAPACK's optimal workspace from a query's first element. */
+static fint zlwork(double complex q) { return (fint)creal(q) > 1 ? (fint)creal(q) : 1; }
+
+static Value cinv(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
+  CMat M = csquare_from(fn, v, loc);
+  fint n = M.n, info = 0, lwork = -1;
+  if (n) {
+    fint *ipiv = malloc(sizeof(fint) * (size_t)n);
+    f->zgetrf(&n, &n, M.a, &n, ipiv, &info);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
+    double complex q;
+    f->zgetri(&n, M.a, &n, ipiv, &q, &lwork, &info);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgetri(&n, M.a, &n, ipiv, work, &lwork, &info);
+    free(work);
+    free(ipiv);
+    check_info(fn, info, loc);
+  }
+  Value r = cmat_to(M);
+  cmat_free(&M);
+  return r;
+}
+
+static Value cdet(const LapackApi *f, Value v, SrcLoc loc) {
+  CMat M = csquare_from("det", v, loc);
+  fint n = M.n, info = 0;
+  fint *ipiv = malloc(sizeof(fint) * (size_t)(n ? n : 1));
+  double complex d = 1;
+  if (n) f->zgetrf(&n, &n, M.a, &n, ipiv, &info);
+  check_info("det", info, loc);
+  if (info > 0) d = 0;
+  else
+    for (fint i = 0; i < n; i++) d *= ipiv[i] != i + 1 ? -M.a[i + i * n] : M.a[i + i * n];
+  free(ipiv);
+  cmat_free(&M);
+  return v_cscalar(creal(d), cimag(d));
+}
+
+/* X with A X = B when A or B is complex: LU for a square A, least squares (QR) else. */
+static Value csolve(const LapackApi *f, const char *fn, Value a, Value b, SrcLoc loc) {
+  CMat A = cmat_from(fn, a, loc);
+  bool as_vec = b.kind == V_ARRAY && b.arr->rank == 1;
+  CMat B;
+  if (as_vec) {   /* a vec is one column */
+    if (b.arr->numel != A.m) dims_error(fn, "the rows of A and the length of b", A.m, b.arr->numel, loc);
+    B = cmat_new(A.m, 1);
+    for (fint i = 0; i < A.m; i++) {
+      double re, im;
+      load_c(b, i, &re, &im);
+      B.a[i] = CMPLX(re, im);
+    }
+  } else {
+    B = cmat_from(fn, b, loc);
+    if (B.m != A.m) dims_error(fn, "the rows of A and B", A.m, B.m, loc);
+  }
+  fint info = 0, ldb = A.m > A.n ? A.m : A.n;
+  CMat X = cmat_new(ldb, B.n);
+  for (fint j = 0; j < B.n; j++)
+    for (fint i = 0; i < B.m; i++) X.a[i + j * ldb] = B.a[i + j * B.m];
+  if (!A.m || !A.n || !B.n) {
+    /* empty: the zero solution */
+  } else if (A.m == A.n) {
+    fint *ipiv = malloc(sizeof(fint) * (size_t)A.n);
+    f->zgetrf(&A.m, &A.n, A.a, &A.m, ipiv, &info);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
+    f->zgetrs("N", &A.n, &B.n, A.a, &A.m, ipiv, X.a, &ldb, &info, 1);
+    free(ipiv);
+    check_info(fn, info, loc);
+  } else {
+    fint lwork = -1;
+    double complex q;
+    f->zgels("N", &A.m, &A.n, &B.n, A.a, &A.m, X.a, &ldb, &q, &lwork, &info, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgels("N", &A.m, &A.n, &B.n, A.a, &A.m, X.a, &ldb, work, &lwork, &info, 1);
+    free(work);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix does not have full rank", fn);
+  }
+  Value r;
+  if (as_vec) {   /* the n x 1 column as a vec */
+    Array *c = arr_vec(el_cscalar(), A.n);
+    for (fint i = 0; i < A.n; i++) arr_store_c(c, i, creal(X.a[i]), cimag(X.a[i]));
+    r = v_array(c);
+  } else {
+    r = cmat_part(X, 0, 0, A.n, B.n, false);
+  }
+  cmat_free(&A);
+  cmat_free(&B);
+  cmat_free(&X);
+  return r;
+}
+
+/* [U, S, V] = svd(A) of a complex A: A = U S V' (V' the conjugate transpose), U and V
+   unitary (cmat), S real m x n with the singular values descending (zgesdd). */
+static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
+  CMat A = cmat_from(fn, a, loc);
+  fint m = A.m, n = A.n, k = m < n ? m : n, mx = m > n ? m : n, info = 0, lwork = -1;
+  CMat U = cmat_new(m, m), VT = cmat_new(n, n);
+  double *s = calloc((size_t)k + 1, sizeof(double));
+  if (k) {
+    size_t lrwork = (size_t)k * (size_t)(5 * k + 7 > 2 * mx + 2 * k + 1 ? 5 * k + 7 : 2 * mx + 2 * k + 1);
+    double *rwork = malloc(sizeof(double) * (lrwork ? lrwork : 1));
+    fint *iwork = malloc(sizeof(fint) * 8 * (size_t)k);
+    double complex q;
+    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, &q, &lwork, rwork, iwork, &info, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, work, &lwork, rwork, iwork, &info, 1);
+    free(work);
+    free(rwork);
+    free(iwork);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
+  } else {
+    for (fint i = 0; i < m; i++) U.a[i + i * m] = 1;
+    for (fint i = 0; i < n; i++) VT.a[i + i * n] = 1;
+  }
+  Mat S = mat_new(m, n);
+  for (fint i = 0; i < k; i++) AT(S, i, i) = s[i];
+  Value r = tuple3(cmat_to(U), mat_to(S), cmat_part(VT, 0, 0, n, n, true));
+  free(s);
+  mat_free(&S);
+  cmat_free(&A);
+  cmat_free(&U);
+  cmat_free(&VT);
+  return r;
+}
+
+/* [V, d] = eig(A) of a complex A (zgeev): d a cvec, V a cmat of right eigenvectors (unit
+   length), A V = V diag(d). */
+static Value ceig(const LapackApi *f, Value a, SrcLoc loc) {
+  CMat M = csquare_from("eig", a, loc);
+  fint n = M.n, info = 0, lwork = -1, one = 1;
+  CMat VR = cmat_new(n, n);
+  double complex *w = calloc((size_t)n + 1, sizeof *w), dummy[1], q;
+  if (n) {
+    double *rwork = malloc(sizeof(double) * 2 * (size_t)n);
+    f->zgeev("N", "V", &n, M.a, &n, w, dummy, &one, VR.a, &n, &q, &lwork, rwork, &info, 1, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgeev("N", "V", &n, M.a, &n, w, dummy, &one, VR.a, &n, work, &lwork, rwork, &info, 1, 1);
+    free(work);
+    free(rwork);
+    check_info("eig", info, loc);
+    if (info > 0) rt_error(loc, "eig: the eigenvalues did not converge");
+  }
+  Array *d = arr_vec(el_cscalar(), n);
+  for (fint j = 0; j < n; j++) arr_store_c(d, j, creal(w[j]), cimag(w[j]));
+  Value r = tuple2(cmat_to(VR), v_array(d));
+  free(w);
+  cmat_free(&VR);
+  cmat_free(&M);
+  return r;
+}
+
 /* ---- linalg.q ---- */
 
 #define LA(name) static Value la_##name(LapackLib *L, int argc, const Value *argv, SrcLoc loc)
 
-static void check_info(const char *fn, fint info, SrcLoc loc) {
-  if (info < 0) rt_error(loc, "%s: LAPACK rejected argument %d", fn, -info);
-}
 
 /* P M = L U of the m x n M in place (ipiv 1-based, min(m, n) of them); LAPACK's info. */
 static fint getrf_any(const LapackApi *f, const char *fn, Mat M, fint *ipiv, SrcLoc loc) {
@@ -392,6 +629,7 @@ static Mat inverse(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
 
 LA(inv) {
   (void)argc;
+  if (is_complex(argv[0])) return cinv(api(L, "inv", loc), "inv", argv[0], loc);
   Mat M = inverse(api(L, "inv", loc), "inv", argv[0], loc);
   Value r = mat_to(M);
   mat_free(&M);
@@ -401,6 +639,7 @@ LA(inv) {
 LA(det) {
   (void)argc;
   const LapackApi *f = api(L, "det", loc);
+  if (is_complex(argv[0])) return cdet(f, argv[0], loc);
   Mat M = square_from("det", argv[0], loc);
   fint *ipiv = malloc(sizeof(fint) * (size_t)(M.n ? M.n : 1));
   double d = 1;
@@ -430,6 +669,7 @@ static Mat rhs_from(const char *fn, Value b, fint rows, bool *as_vec, SrcLoc loc
 /* X with A X = B: LU for a square A, least squares (QR) for a full-rank rectangular one. */
 static Value solve(LapackLib *L, const char *fn, Value a, Value b, SrcLoc loc) {
   const LapackApi *f = api(L, fn, loc);
+  if (is_complex(a) || is_complex(b)) return csolve(f, fn, a, b, loc);
   Mat A = mat_from(fn, a, loc);
   bool as_vec;
   Mat B = rhs_from(fn, b, A.m, &as_vec, loc);
@@ -614,6 +854,7 @@ static void svd_run(const LapackApi *f, const char *fn, Mat A, double *s, Mat *U
    descending), V n x n, as MATLAB's full SVD. */
 static Value svd_value(LapackLib *L, const char *fn, Value a, SrcLoc loc) {
   const LapackApi *f = api(L, fn, loc);
+  if (is_complex(a)) return csvd(f, fn, a, loc);
   Mat A = mat_from(fn, a, loc);
   fint k = A.m < A.n ? A.m : A.n;
   double *s = calloc((size_t)k + 1, sizeof(double));
@@ -686,6 +927,7 @@ LA(symeig) {
 LA(eig) {
   (void)argc;
   const LapackApi *f = api(L, "eig", loc);
+  if (is_complex(argv[0])) return ceig(f, argv[0], loc);
   Mat M = square_from("eig", argv[0], loc);
   if (is_symmetric(M)) {
     Value r = symeig_of(f, "eig", M, loc);
