@@ -61,6 +61,9 @@ typedef struct LapackApi {
   void (*zgeev)(const char *, const char *, const fint *, double complex *, const fint *,
                 double complex *, double complex *, const fint *, double complex *, const fint *,
                 double complex *, const fint *, double *, fint *, flen, flen);
+  void (*zheevd)(const char *, const char *, const fint *, double complex *, const fint *,
+                 double *, double complex *, const fint *, double *, const fint *, fint *,
+                 const fint *, fint *, flen, flen);
   void (*set_threads)(int);                                /* OpenBLAS only */
   const LinalgGpu *gpu;     /* the factorizations of the current call run there (NULL: here) */
   char *(*get_config)(void);                               /* OpenBLAS only */
@@ -103,6 +106,7 @@ static bool bind_all(LapackLib *L, void *h) {
     { "zgetrf_", offsetof(LapackApi, zgetrf) }, { "zgetri_", offsetof(LapackApi, zgetri) },
     { "zgetrs_", offsetof(LapackApi, zgetrs) }, { "zgels_", offsetof(LapackApi, zgels) },
     { "zgesdd_", offsetof(LapackApi, zgesdd) }, { "zgeev_", offsetof(LapackApi, zgeev) },
+    { "zheevd_", offsetof(LapackApi, zheevd) },
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     void *p = dlsym(h, t[i].sym);
@@ -176,7 +180,7 @@ static Mat mat_from(const char *fn, Value v, SrcLoc loc) {
   int64_t m, n;
   shape_of(fn, v, &m, &n, loc);
   if (val_class(v) == NC_COMPLEX)
-    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, svd and eig take them)", fn);
+    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, svd, eig and symeig take them)", fn);
   Mat M = mat_new(fit(fn, m, loc), fit(fn, n, loc));
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++)
@@ -546,10 +550,50 @@ static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
   return r;
 }
 
-/* [V, d] = eig(A) of a complex A (zgeev): d a cvec, V a cmat of right eigenvectors (unit
+static bool is_hermitian(CMat M) {
+  double big = 0, diff = 0;
+  for (fint j = 0; j < M.n; j++)
+    for (fint i = 0; i < M.m; i++) {
+      big = fmax(big, cabs(M.a[i + j * M.m]));
+      diff = fmax(diff, cabs(M.a[i + j * M.m] - conj(M.a[j + i * M.m])));
+    }
+  return diff <= 64 * eps_scalar() * big;
+}
+
+/* [V, d] of a Hermitian M (zheevd): d real, ascending; V a cmat of orthonormal columns. */
+static Value cherm_eig(const LapackApi *f, const char *fn, CMat M, SrcLoc loc) {
+  fint n = M.n, info = 0, lwork = -1, lrwork = -1, liwork = -1, iq;
+  double *w = calloc((size_t)n + 1, sizeof(double)), rq;
+  if (n) {
+    double complex q;
+    f->zheevd("V", "U", &n, M.a, &n, w, &q, &lwork, &rq, &lrwork, &iq, &liwork, &info, 1, 1);
+    lwork = zlwork(q);
+    lrwork = (fint)rq > 1 ? (fint)rq : 1;
+    liwork = iq > 1 ? iq : 1;
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    double *rwork = malloc(sizeof(double) * (size_t)lrwork);
+    fint *iwork = malloc(sizeof(fint) * (size_t)liwork);
+    f->zheevd("V", "U", &n, M.a, &n, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+    free(work);
+    free(rwork);
+    free(iwork);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the eigenvalues did not converge", fn);
+  }
+  Value r = tuple2(cmat_to(M), vec_of(w, n));
+  free(w);
+  return r;
+}
+
+/* [V, d] = eig(A) of a complex A: a Hermitian A as symeig (zheevd); otherwise zgeev: d a cvec, V a cmat of right eigenvectors (unit
    length), A V = V diag(d). */
 static Value ceig(const LapackApi *f, Value a, SrcLoc loc) {
   CMat M = csquare_from("eig", a, loc);
+  if (is_hermitian(M)) {
+    Value r = cherm_eig(f, "eig", M, loc);
+    cmat_free(&M);
+    return r;
+  }
   fint n = M.n, info = 0, lwork = -1, one = 1;
   CMat VR = cmat_new(n, n);
   double complex *w = calloc((size_t)n + 1, sizeof *w), dummy[1], q;
@@ -915,6 +959,16 @@ static Value symeig_of(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
 LA(symeig) {
   (void)argc;
   const LapackApi *f = api(L, "symeig", loc);
+  if (is_complex(argv[0])) {
+    CMat C = csquare_from("symeig", argv[0], loc);
+    if (!is_hermitian(C)) {
+      cmat_free(&C);
+      rt_error(loc, "symeig: the complex matrix is not Hermitian (eig takes any square matrix)");
+    }
+    Value r = cherm_eig(f, "symeig", C, loc);
+    cmat_free(&C);
+    return r;
+  }
   Mat M = square_from("symeig", argv[0], loc);
   if (!is_symmetric(M)) rt_error(loc, "symeig: the matrix is not symmetric (eig takes any square matrix)");
   Value r = symeig_of(f, "symeig", M, loc);

@@ -87,4 +87,20 @@ Dg = diag([complex(1, 1), complex(-2, 0), complex(0, 3)])
 [Vd, ld] = eig(Dg)
 s = sort(real(ld))
 assert(maxdiff(s, [-2, 0, 1]) < 1e-6 && abs(sum(ld) - complex(-1, 4)) < 1e-6)
+
+% symeig (and eig) of a Hermitian matrix (zheevd): H V = V diag(d), d real ascending, V
+% unitary, the sum of d the trace
+H = A + herm(A)
+[Vh, dh] = symeig(H)
+assert(maxdiff(H * Vh, Vh * diag(dh)) < 1e-3 && maxdiff(herm(Vh) * Vh, I) < 1e-4)
+tr = complex(0, 0)
+for i = 0..n-1
+    tr = tr + H[i, i]
+    if i > 0
+        assert(dh[i - 1] <= dh[i])
+    endif
+end
+assert(abs(sum(dh) - real(tr)) < 1e-3 && abs(imag(tr)) < 1e-4)
+[Ve, de] = eig(H)
+assert(maxdiff(de, dh) < 1e-4)
 print "ok"
