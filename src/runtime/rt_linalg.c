@@ -1,8 +1,10 @@
 /* rt_linalg.c: linalg.q's functions and seed 001's blas_* list on the host, on BLAS and
    LAPACK loaded with dlopen (rt_linalg.h). The factorizations copy their operand into a
    column-major double matrix (Mat), call LAPACK, and copy the factors back into row-major
-   arrays of `scalar`; GEMM runs in the operands' own precision with the row-major trick
-   (C = A B is C' = B' A' in column-major terms, so no copy is needed). */
+   arrays of `scalar` (complex ones: a column-major complex copy, CMat, and the z routines);
+   GEMM runs in the operands' own precision with the row-major trick (C = A B is C' = B' A'
+   in column-major terms, so no copy is needed). The interpreter may offer the GPU's
+   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there. */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
 #include <complex.h>
