@@ -1,8 +1,8 @@
 % imresize.q: resizing images, shipped with OpenQuasar.
 % import "imresize.q" finds this file in OpenQuasar's lib/ folder.
 %
-%   y = imresize(x, scale, method)    ceil(scale * [h, w]) pixels
-%   y = imresize(x, [rows, cols], method)
+%   y = imresize(x, scale, method, antialias)    ceil(scale * [h, w]) pixels
+%   y = imresize(x, [rows, cols], method, antialias)
 %
 % method: "nearest", "bilinear" or "bicubic" (the default, as MATLAB's; Keys' cubic with
 % a = -0.5). x is a matrix, a cube (each channel alone) or a vec (a 1 x N row: a result of
@@ -11,8 +11,11 @@
 % u = (i + 0.5) * h / rows - 0.5 (with a scale, h / rows is 1 / scale), so
 % imresize(x, 0.5, "nearest") keeps pixels 1, 3, 5, ... and a constant image stays
 % constant. Samples outside the image take the nearest edge pixel ('clamped).
-% No antialiasing: unlike MATLAB's default for shrinking, the kernel is not widened by
-% 1/scale, so shrinking a fine pattern aliases; blur first (gaussian_filter) if that matters.
+% Antialiasing (antialias = true, the default, as MATLAB's): where bilinear or bicubic
+% shrinks an axis (scale s < 1 along it), the kernel is widened by 1/s along that axis
+% (weight k((u - i) * s) for input pixel i), so each output pixel averages the input it
+% covers instead of aliasing a fine pattern; the weights are normalized to sum 1. Nearest
+% never antialiases (as MATLAB). antialias = false: the plain interpolation.
 import "imboundary.q"
 
 % Keys' cubic convolution weight (a = -0.5) at distance t.
@@ -62,7 +65,49 @@ function [] = __kernel__ imresize_kernel(x : cube'unchecked, y : cube'unchecked'
     endif
 endfunction
 
-function y = imresize(x, sz, method = "bicubic")
+% The weight of the bilinear (cubic 0) or Keys' bicubic (1) kernel at distance t.
+function wt : scalar = __device__ resize_weight(t : scalar, cubic : int)
+    wt = 0.0
+    if cubic == 1
+        wt = cubic_weight(t)
+    else
+        wt = max(0.0, 1 - abs(t))
+    endif
+endfunction
+
+% Antialiased resizing: along each axis the kernel widened by f (ry or rx where that axis
+% shrinks, else 1), its taps the input pixels within support * f of the sample, clamped at
+% the edges; each axis's weights normalized to sum 1.
+function [] = __kernel__ imresize_wide_kernel(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        ry : scalar, rx : scalar, fy : scalar, fx : scalar, support : scalar, h : int, w : int, _
+        cubic : int, pos : ivec3)
+    u = (pos[0] + 0.5) * ry - 0.5
+    v = (pos[1] + 0.5) * rx - 0.5
+    k = pos[2]
+    i0 = int(ceil(u - support * fy))
+    i1 = int(floor(u + support * fy))
+    j0 = int(ceil(v - support * fx))
+    j1 = int(floor(v + support * fx))
+    wx_sum = 0.0
+    for j = j0..j1
+        wx_sum += resize_weight((v - j) / fx, cubic)
+    endfor
+    total = 0.0
+    wy_sum = 0.0
+    for i = i0..i1
+        wy = resize_weight((u - i) / fy, cubic)
+        ii = clamp(i, 0, h - 1)
+        row = 0.0
+        for j = j0..j1
+            row += resize_weight((v - j) / fx, cubic) * x[ii, clamp(j, 0, w - 1), k]
+        endfor
+        total += wy * row
+        wy_sum += wy
+    endfor
+    y[pos] = total / (wy_sum * wx_sum)
+endfunction
+
+function y = imresize(x, sz, method = "bicubic", antialias = true)
     if isscalar(x) || numel(size(x)) > 3 || numel(x) == 0
         error("imresize: the image must be a non-empty vec, matrix or cube")
     endif
@@ -104,7 +149,14 @@ function y = imresize(x, sz, method = "bicubic")
         rx = 1
     endif
     y = uninit(rows, cols, size(xr, 2))
-    parallel_do(size(y), xr, y, ry, rx, h, w, code, imresize_kernel)
+    if antialias && code > 0 && (ry > 1 || rx > 1)
+        fy = ry > 1 ? ry : 1.0
+        fx = rx > 1 ? rx : 1.0
+        support = code == 1 ? 1.0 : 2.0
+        parallel_do(size(y), xr, y, ry, rx, fy, fx, support, h, w, code - 1, imresize_wide_kernel)
+    else
+        parallel_do(size(y), xr, y, ry, rx, h, w, code, imresize_kernel)
+    endif
     if rows == 1 && numel(size(x)) == 1
         y = reshape(y, [cols])          % a vec stays a vec
     elseif numel(size(xr)) == 2

@@ -558,6 +558,26 @@ if nvrtc_found; then   # a CUDA compile error shows the generated line and the Q
     -- run --target cpu --no-parloop tests/lang/kernel_1d.q
   unset OQ_CUDA_CHECK OQ_DEV_CUDA_BREAK
 fi
+# cuSOLVER's path (device/rt_cusolver.c) without a GPU: tools/cuda_stub.c keeps "device"
+# memory on the host and tools/cusolver_stub.c answers on LAPACK; the factorizations'
+# identities must hold through it (OQ_LINALG_GPU=1), and without a GPU forcing it is an error
+OQ_LINALG_GPU=1 OQ_CUDA_DISABLE=1 cli "OQ_LINALG_GPU=1 without a GPU" 1 err \
+  "inv: OQ_LINALG_GPU=1 asks for cuSOLVER, which cannot run: no GPU" -- run --target interp tests/lang/linalg_factor.q
+mkdir -p "$tmp/cus/lib64"
+if [ -n "$(sh tools/needs.sh tests/lang/linalg_factor.q)" ]; then
+  echo "skip cli: cuSOLVER stub (no LAPACK)"
+elif ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_stub.so" tools/cuda_stub.c 2>/dev/null &&
+   ${CC:-cc} -O2 -shared -fPIC -w -o "$tmp/cus/lib64/libcusolver.so" tools/cusolver_stub.c \
+     -l:liblapack.so.3 2>/dev/null; then
+  for p in single double; do
+    OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+      "factorizations through the cuSOLVER stub ($p)" 0 out '^ok' -- run --target interp --precision $p tests/lang/linalg_factor.q
+  done
+  OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+    "tests/gpu/linalg_cusolver.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_cusolver.q
+else
+  echo "skip cli: cuSOLVER stub (tools/cusolver_stub.c does not build against liblapack.so.3)"
+fi
 echo "$(stamp)cli: $cli_pass passed, $cli_fail failed"
 add "$cli_pass" "$cli_fail"
 

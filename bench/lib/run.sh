@@ -2,8 +2,8 @@
 # bench/lib/run.sh [cpu|gpu|all]: oq's FFT and matrix product against the libraries they
 # call, called directly by bench/lib/peer.c in the same run (same sizes, planner flags and
 # thread counts; the peer keeps its arrays, oq allocates each result):
-#   cpu: fft2 of 2048x2048 complex against FFTW (target: within 1.2x), 4096^2 SGEMM against
-#        OpenBLAS; oq --target cpu
+#   cpu: fft2 of 2048x2048 complex against FFTW (target: within 1.2x), 2048^2 SGEMM against
+#        OpenBLAS's sgemm_ (CPU_GEMM_N, default 2048); oq --target cpu
 #   gpu: the same on --target cuda against cuFFT (target: within 1.1x) and cuBLAS (within
 #        1.1x), and CuPy / PyTorch when the machine's python3 has them (bench/lib/peers.py)
 # Rounds alternate between oq and the peer ($ROUNDS, default 3); each keeps its fastest.
@@ -15,6 +15,7 @@ OQ=${OQ:-build/oq}
 ROUNDS=${ROUNDS:-3}
 FFT_N=${FFT_N:-2048}
 GEMM_N=${GEMM_N:-4096}
+CPU_GEMM_N=${CPU_GEMM_N:-2048}
 THREADS=${OQ_THREADS:-$(nproc)}
 export OQ_THREADS=$THREADS
 mode=${1:-cpu}
@@ -43,8 +44,8 @@ if [ "$mode" = cpu ] || [ "$mode" = all ]; then
   for ((r = 0; r < ROUNDS; r++)); do
     "$OQ" run --target cpu bench/lib/lib.q fft2 "$FFT_N" 1 | grep '^oq' | sed 's/^oq/oq-cpu/' | tee -a "$log"
     "$tmp/peer" fftw "$FFT_N" "$THREADS" 1 | tee -a "$log"
-    "$OQ" run --target cpu bench/lib/lib.q sgemm "$GEMM_N" 1 | grep '^oq' | sed 's/^oq/oq-cpu/' | tee -a "$log"
-    "$tmp/peer" sgemm "$GEMM_N" "$THREADS" 1 | tee -a "$log"
+    "$OQ" run --target cpu bench/lib/lib.q sgemm "$CPU_GEMM_N" 1 | grep '^oq' | sed 's/^oq/oq-cpu/' | tee -a "$log"
+    "$tmp/peer" sgemm "$CPU_GEMM_N" "$THREADS" 1 | tee -a "$log"
   done
   [ "${PEER_MEASURE:-0}" = 1 ] && "$tmp/peer" fftw "$FFT_N" "$THREADS" 1 measure | tee -a "$log"
 fi
@@ -62,7 +63,7 @@ echo
 printf '%-34s %10s %10s %8s\n' "benchmark" "oq ms" "peer ms" "oq/peer"
 if [ "$mode" = cpu ] || [ "$mode" = all ]; then
   ratio "fft2 ${FFT_N}^2 complex, CPU" "oq-cpu fft2" "fftw fft2" "<= 1.2"
-  ratio "sgemm ${GEMM_N}^2, CPU" "oq-cpu sgemm" "openblas sgemm" "-"
+  ratio "sgemm ${CPU_GEMM_N}^2, CPU" "oq-cpu sgemm" "openblas sgemm" "-"
 fi
 if [ "$mode" = gpu ] || [ "$mode" = all ]; then
   ratio "fft2 ${FFT_N}^2 complex, GPU" "oq-cuda fft2" "cufft fft2" "<= 1.1"

@@ -106,6 +106,7 @@ void config_load(void) {
   c->cuda_check = on("OQ_CUDA_CHECK");
   c->cuda_sync = on("OQ_CUDA_SYNC");
   c->cuda_eager = int_in("OQ_CUDA_EAGER", 0, 1, 0);
+  c->linalg_gpu = int_in("OQ_LINALG_GPU", 0, 1, -1);
   load_dev(&c->dev);
 }
 

@@ -69,6 +69,8 @@ typedef struct OqConfig {
   bool cuda_check;          /* OQ_CUDA_CHECK (not 0): compile every kernel's CUDA too */
   bool cuda_sync;           /* OQ_CUDA_SYNC (not 0): wait after every launch */
   bool cuda_eager;          /* OQ_CUDA_EAGER=1: copy every array back after each launch */
+  int linalg_gpu;           /* OQ_LINALG_GPU: 1 factorizations on cuSOLVER always, 0 never;
+                               -1 (unset): when the matrix is on the GPU or large */
   OqDevConfig dev;
 } OqConfig;
 

@@ -1,5 +1,5 @@
 /* cunum_priv.h: the state of the CUDA numerical libraries (rt_cunum.h), shared by
-   rt_cufft.c and rt_cublas.c. */
+   rt_cunum.c, rt_cufft.c, rt_cublas.c and rt_cusolver.c, and their one loader. */
 #ifndef OQ_CUNUM_PRIV_H
 #define OQ_CUNUM_PRIV_H
 #include "base/config.h"
@@ -36,11 +36,50 @@ typedef struct CublasApi {
                  const void *, int, const void *, void *, int);   /* S, D, C, Z */
 } CublasApi;
 
+/* cuSOLVER's dense functions used, [0] float (S), [1] double (D); device pointers as void *. */
+typedef struct CusolverApi {
+  int state;
+  char why[300];
+  void *handle;              /* cusolverDnHandle_t, made at the first use */
+  int (*create)(void **);
+  int (*destroy)(void *);
+  int (*potrf_size[2])(void *, int, int, void *, int, int *);
+  int (*potrf[2])(void *, int, int, void *, int, void *, int, int *);
+  int (*getrf_size[2])(void *, int, int, void *, int, int *);
+  int (*getrf[2])(void *, int, int, void *, int, void *, int *, int *);
+  int (*getrs[2])(void *, int, int, int, const void *, int, const int *, void *, int, int *);
+  int (*geqrf_size[2])(void *, int, int, void *, int, int *);
+  int (*geqrf[2])(void *, int, int, void *, int, void *, void *, int, int *);
+  int (*orgqr_size[2])(void *, int, int, int, const void *, int, const void *, int *);
+  int (*orgqr[2])(void *, int, int, int, void *, int, const void *, void *, int, int *);
+  int (*gesvd_size[2])(void *, int, int, int *);
+  int (*gesvd[2])(void *, signed char, signed char, int, int, void *, int, void *, void *, int,
+                  void *, int, void *, int, void *, int *);
+  int (*syevd_size[2])(void *, int, int, int, const void *, int, const void *, int *);
+  int (*syevd[2])(void *, int, int, int, void *, int, void *, void *, int, int *);
+} CusolverApi;
+
 struct CuNum {
   CufftApi fft;
   CublasApi blas;
+  CusolverApi solver;
   CudaModule *helpers;       /* scaling and real-part kernels (rt_cufft.c) */
   bool pending;              /* library work not waited for */
 };
+
+/* A library to load: its title in messages, the file names to try (cunum_open) and the
+   symbols to bind (each into its slot). */
+typedef struct CunumSym { const char *name; void **slot; } CunumSym;
+typedef struct CunumLib {
+  const char *title;
+  const char *const *names;
+  size_t nnames;
+  const CunumSym *syms;
+  size_t nsyms;
+} CunumLib;
+
+/* Loads lib once the GPU is usable and binds every symbol; false with the reason (no GPU,
+   the library missing, a symbol missing) in why (n bytes). */
+bool cunum_load(const CunumLib *lib, char *why, size_t n);
 
 #endif

@@ -5,7 +5,6 @@
 #include "device/rt_cunum.h"
 #include "device/cunum_priv.h"
 #include "runtime/rt_linalg.h"
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -14,32 +13,14 @@ enum { CUBLAS_OP_N = 0 };
 static bool load_blas(CuNum *C) {
   static const char *const names[] = { "libcublas.so", "libcublas.so.12", "libcublas.so.13",
                                        "libcublas.so.11" };
-  char why[256];
-  if (!cuda_available(why, sizeof why)) {
-    snprintf(C->blas.why, sizeof C->blas.why, "no GPU: %s", why);
-    return false;
-  }
-  void *h = cunum_open(names, sizeof names / sizeof *names);
-  if (!h) {
-    snprintf(C->blas.why, sizeof C->blas.why, "cuBLAS (libcublas.so) is not installed (looked in "
-             "$CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path)");
-    return false;
-  }
-  static const char *const gemm[4] = { "cublasSgemm_v2", "cublasDgemm_v2", "cublasCgemm_v2",
-                                       "cublasZgemm_v2" };
   CublasApi *b = &C->blas;
-  *(void **)&b->create = dlsym(h, "cublasCreate_v2");
-  *(void **)&b->destroy = dlsym(h, "cublasDestroy_v2");
-  bool ok = b->create && b->destroy;
-  for (int i = 0; i < 4; i++) {
-    *(void **)&b->gemm[i] = dlsym(h, gemm[i]);
-    ok = ok && b->gemm[i];
-  }
-  if (!ok) {
-    snprintf(C->blas.why, sizeof C->blas.why, "libcublas.so lacks cublasCreate_v2 or ?gemm_v2");
-    dlclose(h);
-  }
-  return ok;
+  const CunumSym syms[] = {
+    { "cublasCreate_v2", (void **)&b->create }, { "cublasDestroy_v2", (void **)&b->destroy },
+    { "cublasSgemm_v2", (void **)&b->gemm[0] }, { "cublasDgemm_v2", (void **)&b->gemm[1] },
+    { "cublasCgemm_v2", (void **)&b->gemm[2] }, { "cublasZgemm_v2", (void **)&b->gemm[3] },
+  };
+  const CunumLib lib = { "cuBLAS", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms };
+  return cunum_load(&lib, b->why, sizeof b->why);
 }
 
 bool cublas_available(CuNum *C, char *why, size_t n) {

@@ -9,7 +9,6 @@
    (the direction is an argument of the execution). */
 #include "device/rt_cunum.h"
 #include "device/cunum_priv.h"
-#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,66 +39,18 @@ static const char helper_src[] =
   "  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n;\n"
   "       i += (long long)gridDim.x * blockDim.x) { z[2 * i] = r[i]; z[2 * i + 1] = 0; } }\n";
 
-CuNum *cunum_new(void) { return calloc(1, sizeof(CuNum)); }
-
-void cunum_free(CuNum *C) {
-  if (!C) return;
-  for (int i = 0; i < C->fft.nplans; i++) C->fft.destroy(C->fft.plans[i].handle);
-  if (C->blas.handle) C->blas.destroy(C->blas.handle);
-  free(C);
-}
-
-void *cunum_open(const char *const *names, size_t n) {
-  const char *homes[] = { config()->cuda_homes[0], config()->cuda_homes[1], "/usr/local/cuda" };
-  char path[4200];
-  for (size_t h = 0; h < sizeof homes / sizeof *homes; h++) {
-    if (!homes[h] || !*homes[h]) continue;
-    for (size_t i = 0; i < n; i++) {
-      snprintf(path, sizeof path, "%s/lib64/%s", homes[h], names[i]);
-      void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);
-      if (lib) return lib;
-    }
-  }
-  for (size_t i = 0; i < n; i++) {
-    void *lib = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-    if (lib) return lib;
-  }
-  return NULL;
-}
-
-void cunum_sync(CuNum *C, SrcLoc loc) {
-  if (!C || !C->pending) return;
-  C->pending = false;
-  cuda_sync(loc);
-}
-
 /* ---- loading ---- */
 
 static bool load_fft(CuNum *C) {
   static const char *const names[] = { "libcufft.so", "libcufft.so.12", "libcufft.so.11",
                                        "libcufft.so.13", "libcufft.so.10" };
-  char why[256];
-  if (!cuda_available(why, sizeof why)) {
-    snprintf(C->fft.why, sizeof C->fft.why, "no GPU: %s", why);
-    return false;
-  }
-  void *h = cunum_open(names, sizeof names / sizeof *names);
-  if (!h) {
-    snprintf(C->fft.why, sizeof C->fft.why, "cuFFT (libcufft.so) is not installed (looked in "
-             "$CUDA_HOME/lib64, /usr/local/cuda/lib64 and the loader's path)");
-    return false;
-  }
   CufftApi *f = &C->fft;
-  *(void **)&f->plan_many = dlsym(h, "cufftPlanMany");
-  *(void **)&f->exec_c2c = dlsym(h, "cufftExecC2C");
-  *(void **)&f->exec_z2z = dlsym(h, "cufftExecZ2Z");
-  *(void **)&f->destroy = dlsym(h, "cufftDestroy");
-  if (!f->plan_many || !f->exec_c2c || !f->exec_z2z || !f->destroy) {
-    snprintf(C->fft.why, sizeof C->fft.why, "libcufft.so lacks cufftPlanMany or cufftExec*");
-    dlclose(h);
-    return false;
-  }
-  return true;
+  const CunumSym syms[] = {
+    { "cufftPlanMany", (void **)&f->plan_many }, { "cufftExecC2C", (void **)&f->exec_c2c },
+    { "cufftExecZ2Z", (void **)&f->exec_z2z }, { "cufftDestroy", (void **)&f->destroy },
+  };
+  const CunumLib lib = { "cuFFT", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms };
+  return cunum_load(&lib, f->why, sizeof f->why);
 }
 
 bool cufft_available(CuNum *C, char *why, size_t n) {

@@ -1,4 +1,5 @@
-/* rt_cunum.h: the CUDA numerical libraries: cuFFT (rt_cufft.c) and cuBLAS (rt_cublas.c),
+/* rt_cunum.h: the CUDA numerical libraries: cuFFT (rt_cufft.c), cuBLAS (rt_cublas.c) and
+   cuSOLVER (rt_cusolver.c), with what they share in rt_cunum.c,
    loaded with dlopen from the CUDA toolkit ($CUDA_HOME/lib64, $CUDA_PATH/lib64,
    /usr/local/cuda/lib64, then the loader's path; no header needed). They work on the device
    copies of arrays (rt_cuda.h's protocol): an operand is uploaded when its device copy is
@@ -9,6 +10,7 @@
 #ifndef OQ_RT_CUNUM_H
 #define OQ_RT_CUNUM_H
 #include "runtime/rt_fft.h"
+#include "runtime/rt_linalg.h"
 #include "device/rt_cuda.h"
 
 /* The libraries once loaded, cuFFT's plans, cuBLAS's handle and a small module of helper
@@ -32,6 +34,11 @@ bool cublas_available(CuNum *C, char *why, size_t n);
 /* A * B through cuBLAS's GEMM for matrices (rank 2) of one floating element type; NULL when
    the operands do not qualify (the caller multiplies on the host). */
 Array *cublas_matmul(CuNum *C, Array *A, Array *B, SrcLoc loc);
+
+/* Whether cuSOLVER loads (and the GPU is usable); on false, why. */
+bool cusolver_available(CuNum *C, char *why, size_t n);
+/* cuSOLVER's dense factorizations as rt_linalg's LinalgGpu, working through C. */
+LinalgGpu cusolver_linalg(CuNum *C);
 
 /* Waits for the library work in flight (tic/toc, the end of the program). */
 void cunum_sync(CuNum *C, SrcLoc loc);

@@ -4,7 +4,9 @@
    The libraries, their plans and handles live in the program's NumLib (made at the first
    call). On --target cuda an FFT or a product runs on the GPU when its operand's device copy
    is current or the operand is large (NUMLIB_GPU_MIN elements), or FFTW is missing, and
-   cuFFT/cuBLAS load; everything else runs on the host. */
+   cuFFT/cuBLAS load; a factorization runs on cuSOLVER when its matrix's device copy is
+   current or it is large (LINALG_GPU_MIN), or OQ_LINALG_GPU=1; everything else runs on the
+   host. */
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +18,7 @@
 #include "device/rt_cunum.h"
 
 #define NUMLIB_GPU_MIN 16384   /* elements: smaller operands stay on the host */
+#define LINALG_GPU_MIN 65536   /* elements: smaller matrices are factorized on the host */
 
 struct NumLib {
   FftwLib *fftw;
@@ -127,11 +130,51 @@ FFT(irealfftn, 0, FFT_INVERSE_REAL)
 
 /* ---- linear algebra ---- */
 
+/* The factorizations that cuSOLVER may run (rt_linalg.h, LinalgGpu). */
+static bool factorizes(const char *name) {
+  static const char *const names[] = { "inv", "det", "solve", "mldivide", "chol", "lu", "qr",
+                                       "svd", "symeig", "eig", "pinv", "blas_chol", "blas_lu",
+                                       "blas_gesvd" };
+  for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+    if (!strcmp(names[i], name)) return true;
+  return false;
+}
+
+/* Where a factorization runs: cuSOLVER (into g) when OQ_LINALG_GPU=1, or unset on --target
+   cuda for a matrix on the GPU or of LINALG_GPU_MIN elements and more; else LAPACK (NULL).
+   A real matrix only (complex ones are LAPACK's). */
+static const LinalgGpu *linalg_gpu(Interp *I, const char *name, int argc, Value *argv,
+                                   LinalgGpu *g, SrcLoc loc) {
+  int mode = config()->linalg_gpu;
+  bool cplx = argc > 0 && (argv[0].kind == V_CSCALAR ||
+                           (argv[0].kind == V_ARRAY && el_is_complex(argv[0].arr->elem)));
+  if (mode == 0 || !factorizes(name) || argc < 1 || cplx) return NULL;
+  if (mode < 0) {
+    const Array *a = argv[0].kind == V_ARRAY ? argv[0].arr : NULL;
+    if (!a || !on_gpu_target(I) || !a->numel ||
+        !((a->state & ARR_DEVICE_VALID) || a->numel >= LINALG_GPU_MIN))
+      return NULL;
+  }
+  NumLib *L = numlib(I);
+  char why[300];
+  if (!cusolver_available(L->cu, why, sizeof why)) {
+    if (mode > 0) rt_error(loc, "%s: OQ_LINALG_GPU=1 asks for cuSOLVER, which cannot run: %s", name, why);
+    return NULL;
+  }
+  *g = cusolver_linalg(L->cu);
+  return g;
+}
+
 static Value linalg_call(Interp *I, Node *call, int argc, Value *argv, const char *name) {
   const LinalgBuiltin *b = linalg_lookup(name);
   if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
     rt_error(call->loc, "wrong number of arguments to '%s' (got %d)", name, argc);
-  return b->fn(numlib(I)->lapack, argc, argv, call->loc);
+  NumLib *L = numlib(I);
+  LinalgGpu g;
+  lapack_set_gpu(L->lapack, linalg_gpu(I, name, argc, argv, &g, call->loc));
+  Value r = b->fn(L->lapack, argc, argv, call->loc);
+  lapack_set_gpu(L->lapack, NULL);
+  return r;
 }
 
 #define LINALG_NAMES(X)                                                                       \

@@ -560,11 +560,42 @@ static Array *as_array(Value x) {
   return a;
 }
 
+/* reshape(x, m, [], ...): the sizes one by one with at most one `[]` (an empty array),
+   the size that makes the element count come out; -1 when there is none. Writes the other
+   sizes into argv's copy `sz` (the `[]` as 1). */
+static int reshape_inferred(int argc, const Value *argv, Value *sz, SrcLoc loc) {
+  int at = -1;
+  for (int k = 0; k < argc; k++) {
+    sz[k] = argv[k];
+    if (argc == 1 || argv[k].kind != V_ARRAY || argv[k].arr->numel != 0) continue;
+    if (at >= 0) rt_error(loc, "reshape: only one size can be [] (sizes %d and %d are)", at + 1, k + 1);
+    at = k;
+    sz[k] = v_int(1);
+  }
+  return at;
+}
+
 BUILTIN(reshape) {
   need_num_or_array("reshape", argv[0], loc);
   int64_t dims[OQ_MAX_RANK];
-  int rank = dims_from_args("reshape", argc - 1, argv + 1, dims, loc);
+  if (argc - 1 > OQ_MAX_RANK) rt_error(loc, "reshape: too many dimensions (%d)", argc - 1);
+  Value sz[OQ_MAX_RANK];
+  memset(sz, 0, sizeof sz);
+  int at = reshape_inferred(argc - 1, argv + 1, sz, loc);
+  int rank = dims_from_args("reshape", argc - 1, sz, dims, loc);
   Array *a = as_array(argv[0]);
+  if (at >= 0) {
+    int64_t known = 1;
+    for (int d = 0; d < rank; d++)
+      if (d != at) known *= dims[d];
+    if (known == 0 || a->numel % known) {
+      char sd[200];
+      dims[at] = 0;
+      rt_error(loc, "reshape: %lld elements do not divide into %s (the 0 is the [])",
+               (long long)a->numel, rt_dims_str(sd, sizeof sd, rank, dims));
+    }
+    dims[at] = a->numel / known;
+  }
   Array *r = arr_new_uninit(a->elem, rank, dims);
   if (r->numel != a->numel) {
     char sd[200];

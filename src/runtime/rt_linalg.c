@@ -1,8 +1,10 @@
 /* rt_linalg.c: linalg.q's functions and seed 001's blas_* list on the host, on BLAS and
    LAPACK loaded with dlopen (rt_linalg.h). The factorizations copy their operand into a
    column-major double matrix (Mat), call LAPACK, and copy the factors back into row-major
-   arrays of `scalar`; GEMM runs in the operands' own precision with the row-major trick
-   (C = A B is C' = B' A' in column-major terms, so no copy is needed). */
+   arrays of `scalar` (complex ones: a column-major complex copy, CMat, and the z routines);
+   GEMM runs in the operands' own precision with the row-major trick (C = A B is C' = B' A'
+   in column-major terms, so no copy is needed). The interpreter may offer the GPU's
+   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there. */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
 #include <complex.h>
@@ -46,7 +48,26 @@ typedef struct LapackApi {
                const fint *, fint *, flen, flen);
   void (*trtrs)(const char *, const char *, const char *, const fint *, const fint *,
                 const double *, const fint *, double *, const fint *, fint *, flen, flen, flen);
+  /* complex double (z): inv, det, solve, svd, eig of complex matrices */
+  void (*zgetrf)(const fint *, const fint *, double complex *, const fint *, fint *, fint *);
+  void (*zgetri)(const fint *, double complex *, const fint *, const fint *, double complex *,
+                 const fint *, fint *);
+  void (*zgetrs)(const char *, const fint *, const fint *, const double complex *, const fint *,
+                 const fint *, double complex *, const fint *, fint *, flen);
+  void (*zgels)(const char *, const fint *, const fint *, const fint *, double complex *,
+                const fint *, double complex *, const fint *, double complex *, const fint *,
+                fint *, flen);
+  void (*zgesdd)(const char *, const fint *, const fint *, double complex *, const fint *,
+                 double *, double complex *, const fint *, double complex *, const fint *,
+                 double complex *, const fint *, double *, fint *, fint *, flen);
+  void (*zgeev)(const char *, const char *, const fint *, double complex *, const fint *,
+                double complex *, double complex *, const fint *, double complex *, const fint *,
+                double complex *, const fint *, double *, fint *, flen, flen);
+  void (*zheevd)(const char *, const char *, const fint *, double complex *, const fint *,
+                 double *, double complex *, const fint *, double *, const fint *, fint *,
+                 const fint *, fint *, flen, flen);
   void (*set_threads)(int);                                /* OpenBLAS only */
+  const LinalgGpu *gpu;     /* the factorizations of the current call run there (NULL: here) */
   char *(*get_config)(void);                               /* OpenBLAS only */
 } LapackApi;
 
@@ -66,6 +87,11 @@ LapackLib *lapack_lib_new(int threads) {
 
 void lapack_lib_free(LapackLib *L) { free(L); }
 
+void lapack_set_gpu(LapackLib *L, const LinalgGpu *gpu) { L->f.gpu = gpu; }
+
+/* The GPU's factorizations compute in the precision of `scalar`. */
+static bool gpu_single(void) { return !rt_config.double_precision; }
+
 /* ---- loading ---- */
 
 static bool bind_all(LapackLib *L, void *h) {
@@ -79,6 +105,10 @@ static bool bind_all(LapackLib *L, void *h) {
     { "dgeqrf_", offsetof(LapackApi, geqrf) }, { "dorgqr_", offsetof(LapackApi, orgqr) },
     { "dgesdd_", offsetof(LapackApi, gesdd) }, { "dsyevd_", offsetof(LapackApi, syevd) },
     { "dgeev_", offsetof(LapackApi, geev) }, { "dtrtrs_", offsetof(LapackApi, trtrs) },
+    { "zgetrf_", offsetof(LapackApi, zgetrf) }, { "zgetri_", offsetof(LapackApi, zgetri) },
+    { "zgetrs_", offsetof(LapackApi, zgetrs) }, { "zgels_", offsetof(LapackApi, zgels) },
+    { "zgesdd_", offsetof(LapackApi, zgesdd) }, { "zgeev_", offsetof(LapackApi, zgeev) },
+    { "zheevd_", offsetof(LapackApi, zheevd) },
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     void *p = dlsym(h, t[i].sym);
@@ -152,7 +182,7 @@ static Mat mat_from(const char *fn, Value v, SrcLoc loc) {
   int64_t m, n;
   shape_of(fn, v, &m, &n, loc);
   if (val_class(v) == NC_COMPLEX)
-    rt_error(loc, "%s: complex matrices are not supported (only real ones)", fn);
+    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, svd, eig and symeig take them)", fn);
   Mat M = mat_new(fit(fn, m, loc), fit(fn, n, loc));
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++)
@@ -327,25 +357,308 @@ static Value gemm_value(LapackLib *L, const char *fn, double complex alpha, Valu
   return v_array(C);
 }
 
-/* ---- linalg.q ---- */
-
-#define LA(name) static Value la_##name(LapackLib *L, int argc, const Value *argv, SrcLoc loc)
-
 static void check_info(const char *fn, fint info, SrcLoc loc) {
   if (info < 0) rt_error(loc, "%s: LAPACK rejected argument %d", fn, -info);
 }
 
+/* ---- complex matrices (LAPACK's z routines) ---- */
+
+typedef struct CMat { fint m, n; double complex *a; } CMat;   /* a[i + j * m] */
+
+static bool is_complex(Value v) {
+  return v.kind == V_CSCALAR || (v.kind == V_ARRAY && el_is_complex(v.arr->elem));
+}
+
+static CMat cmat_new(fint m, fint n) {
+  CMat M = { m, n, calloc((size_t)(m ? m : 1) * (size_t)(n ? n : 1), sizeof(double complex)) };
+  return M;
+}
+
+static void cmat_free(CMat *M) { free(M->a); M->a = NULL; }
+
+static void load_c(Value v, int64_t i, double *re, double *im);
+
+/* A matrix operand (real or complex) as a column-major complex copy. */
+static CMat cmat_from(const char *fn, Value v, SrcLoc loc) {
+  int64_t m, n;
+  shape_of(fn, v, &m, &n, loc);
+  CMat M = cmat_new(fit(fn, m, loc), fit(fn, n, loc));
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      double re, im;
+      load_c(v, i * n + j, &re, &im);
+      M.a[i + j * m] = CMPLX(re, im);
+    }
+  return M;
+}
+
+static CMat csquare_from(const char *fn, Value v, SrcLoc loc) {
+  CMat M = cmat_from(fn, v, loc);
+  if (M.m != M.n) {
+    fint m = M.m, n = M.n;
+    cmat_free(&M);
+    rt_error(loc, "%s: expected a square matrix, got %d x %d", fn, m, n);
+  }
+  return M;
+}
+
+/* Rows r0.. and columns c0.. of M (m x n of them) as a row-major cscalar array; conj: the
+   conjugate transpose of that part instead. */
+static Value cmat_part(CMat M, fint r0, fint c0, fint m, fint n, bool conj) {
+  int64_t dims[2] = { conj ? n : m, conj ? m : n };
+  int rank = 2;
+  rt_shape_normalize(&rank, dims);
+  Array *A = arr_new(el_cscalar(), rank, dims);
+  for (fint i = 0; i < m; i++)
+    for (fint j = 0; j < n; j++) {
+      double complex z = M.a[(size_t)(r0 + i) + (size_t)(c0 + j) * (size_t)M.m];
+      if (conj) arr_store_c(A, (int64_t)j * m + i, creal(z), -cimag(z));
+      else arr_store_c(A, (int64_t)i * n + j, creal(z), cimag(z));
+    }
+  return v_array(A);
+}
+
+static Value cmat_to(CMat M) { return cmat_part(M, 0, 0, M.m, M.n, false); }
+
+/* LAPACK's optimal workspace from a query's first element. */
+static fint zlwork(double complex q) { return (fint)creal(q) > 1 ? (fint)creal(q) : 1; }
+
+static Value cinv(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
+  CMat M = csquare_from(fn, v, loc);
+  fint n = M.n, info = 0, lwork = -1;
+  if (n) {
+    fint *ipiv = malloc(sizeof(fint) * (size_t)n);
+    f->zgetrf(&n, &n, M.a, &n, ipiv, &info);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
+    double complex q;
+    f->zgetri(&n, M.a, &n, ipiv, &q, &lwork, &info);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgetri(&n, M.a, &n, ipiv, work, &lwork, &info);
+    free(work);
+    free(ipiv);
+    check_info(fn, info, loc);
+  }
+  Value r = cmat_to(M);
+  cmat_free(&M);
+  return r;
+}
+
+static Value cdet(const LapackApi *f, Value v, SrcLoc loc) {
+  CMat M = csquare_from("det", v, loc);
+  fint n = M.n, info = 0;
+  fint *ipiv = malloc(sizeof(fint) * (size_t)(n ? n : 1));
+  double complex d = 1;
+  if (n) f->zgetrf(&n, &n, M.a, &n, ipiv, &info);
+  check_info("det", info, loc);
+  if (info > 0) d = 0;
+  else
+    for (fint i = 0; i < n; i++) d *= ipiv[i] != i + 1 ? -M.a[i + i * n] : M.a[i + i * n];
+  free(ipiv);
+  cmat_free(&M);
+  return v_cscalar(creal(d), cimag(d));
+}
+
+/* X with A X = B when A or B is complex: LU for a square A, least squares (QR) else. */
+static Value csolve(const LapackApi *f, const char *fn, Value a, Value b, SrcLoc loc) {
+  CMat A = cmat_from(fn, a, loc);
+  bool as_vec = b.kind == V_ARRAY && b.arr->rank == 1;
+  CMat B;
+  if (as_vec) {   /* a vec is one column */
+    if (b.arr->numel != A.m) dims_error(fn, "the rows of A and the length of b", A.m, b.arr->numel, loc);
+    B = cmat_new(A.m, 1);
+    for (fint i = 0; i < A.m; i++) {
+      double re, im;
+      load_c(b, i, &re, &im);
+      B.a[i] = CMPLX(re, im);
+    }
+  } else {
+    B = cmat_from(fn, b, loc);
+    if (B.m != A.m) dims_error(fn, "the rows of A and B", A.m, B.m, loc);
+  }
+  fint info = 0, ldb = A.m > A.n ? A.m : A.n;
+  CMat X = cmat_new(ldb, B.n);
+  for (fint j = 0; j < B.n; j++)
+    for (fint i = 0; i < B.m; i++) X.a[i + j * ldb] = B.a[i + j * B.m];
+  if (!A.m || !A.n || !B.n) {
+    /* empty: the zero solution */
+  } else if (A.m == A.n) {
+    fint *ipiv = malloc(sizeof(fint) * (size_t)A.n);
+    f->zgetrf(&A.m, &A.n, A.a, &A.m, ipiv, &info);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
+    f->zgetrs("N", &A.n, &B.n, A.a, &A.m, ipiv, X.a, &ldb, &info, 1);
+    free(ipiv);
+    check_info(fn, info, loc);
+  } else {
+    fint lwork = -1;
+    double complex q;
+    f->zgels("N", &A.m, &A.n, &B.n, A.a, &A.m, X.a, &ldb, &q, &lwork, &info, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgels("N", &A.m, &A.n, &B.n, A.a, &A.m, X.a, &ldb, work, &lwork, &info, 1);
+    free(work);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix does not have full rank", fn);
+  }
+  Value r;
+  if (as_vec) {   /* the n x 1 column as a vec */
+    Array *c = arr_vec(el_cscalar(), A.n);
+    for (fint i = 0; i < A.n; i++) arr_store_c(c, i, creal(X.a[i]), cimag(X.a[i]));
+    r = v_array(c);
+  } else {
+    r = cmat_part(X, 0, 0, A.n, B.n, false);
+  }
+  cmat_free(&A);
+  cmat_free(&B);
+  cmat_free(&X);
+  return r;
+}
+
+/* [U, S, V] = svd(A) of a complex A: A = U S V' (V' the conjugate transpose), U and V
+   unitary (cmat), S real m x n with the singular values descending (zgesdd). */
+static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
+  CMat A = cmat_from(fn, a, loc);
+  fint m = A.m, n = A.n, k = m < n ? m : n, mx = m > n ? m : n, info = 0, lwork = -1;
+  CMat U = cmat_new(m, m), VT = cmat_new(n, n);
+  double *s = calloc((size_t)k + 1, sizeof(double));
+  if (k) {
+    size_t lrwork = (size_t)k * (size_t)(5 * k + 7 > 2 * mx + 2 * k + 1 ? 5 * k + 7 : 2 * mx + 2 * k + 1);
+    double *rwork = malloc(sizeof(double) * (lrwork ? lrwork : 1));
+    fint *iwork = malloc(sizeof(fint) * 8 * (size_t)k);
+    double complex q;
+    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, &q, &lwork, rwork, iwork, &info, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, work, &lwork, rwork, iwork, &info, 1);
+    free(work);
+    free(rwork);
+    free(iwork);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
+  } else {
+    for (fint i = 0; i < m; i++) U.a[i + i * m] = 1;
+    for (fint i = 0; i < n; i++) VT.a[i + i * n] = 1;
+  }
+  Mat S = mat_new(m, n);
+  for (fint i = 0; i < k; i++) AT(S, i, i) = s[i];
+  Value r = tuple3(cmat_to(U), mat_to(S), cmat_part(VT, 0, 0, n, n, true));
+  free(s);
+  mat_free(&S);
+  cmat_free(&A);
+  cmat_free(&U);
+  cmat_free(&VT);
+  return r;
+}
+
+static bool is_hermitian(CMat M) {
+  double big = 0, diff = 0;
+  for (fint j = 0; j < M.n; j++)
+    for (fint i = 0; i < M.m; i++) {
+      big = fmax(big, cabs(M.a[i + j * M.m]));
+      diff = fmax(diff, cabs(M.a[i + j * M.m] - conj(M.a[j + i * M.m])));
+    }
+  return diff <= 64 * eps_scalar() * big;
+}
+
+/* [V, d] of a Hermitian M (zheevd): d real, ascending; V a cmat of orthonormal columns. */
+static Value cherm_eig(const LapackApi *f, const char *fn, CMat M, SrcLoc loc) {
+  fint n = M.n, info = 0, lwork = -1, lrwork = -1, liwork = -1, iq;
+  double *w = calloc((size_t)n + 1, sizeof(double)), rq;
+  if (n) {
+    double complex q;
+    f->zheevd("V", "U", &n, M.a, &n, w, &q, &lwork, &rq, &lrwork, &iq, &liwork, &info, 1, 1);
+    lwork = zlwork(q);
+    lrwork = (fint)rq > 1 ? (fint)rq : 1;
+    liwork = iq > 1 ? iq : 1;
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    double *rwork = malloc(sizeof(double) * (size_t)lrwork);
+    fint *iwork = malloc(sizeof(fint) * (size_t)liwork);
+    f->zheevd("V", "U", &n, M.a, &n, w, work, &lwork, rwork, &lrwork, iwork, &liwork, &info, 1, 1);
+    free(work);
+    free(rwork);
+    free(iwork);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the eigenvalues did not converge", fn);
+  }
+  Value r = tuple2(cmat_to(M), vec_of(w, n));
+  free(w);
+  return r;
+}
+
+/* [V, d] = eig(A) of a complex A: a Hermitian A as symeig (zheevd); otherwise zgeev: d a cvec, V a cmat of right eigenvectors (unit
+   length), A V = V diag(d). */
+static Value ceig(const LapackApi *f, Value a, SrcLoc loc) {
+  CMat M = csquare_from("eig", a, loc);
+  if (is_hermitian(M)) {
+    Value r = cherm_eig(f, "eig", M, loc);
+    cmat_free(&M);
+    return r;
+  }
+  fint n = M.n, info = 0, lwork = -1, one = 1;
+  CMat VR = cmat_new(n, n);
+  double complex *w = calloc((size_t)n + 1, sizeof *w), dummy[1], q;
+  if (n) {
+    double *rwork = malloc(sizeof(double) * 2 * (size_t)n);
+    f->zgeev("N", "V", &n, M.a, &n, w, dummy, &one, VR.a, &n, &q, &lwork, rwork, &info, 1, 1);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgeev("N", "V", &n, M.a, &n, w, dummy, &one, VR.a, &n, work, &lwork, rwork, &info, 1, 1);
+    free(work);
+    free(rwork);
+    check_info("eig", info, loc);
+    if (info > 0) rt_error(loc, "eig: the eigenvalues did not converge");
+  }
+  Array *d = arr_vec(el_cscalar(), n);
+  for (fint j = 0; j < n; j++) arr_store_c(d, j, creal(w[j]), cimag(w[j]));
+  Value r = tuple2(cmat_to(VR), v_array(d));
+  free(w);
+  cmat_free(&VR);
+  cmat_free(&M);
+  return r;
+}
+
+/* ---- linalg.q ---- */
+
+#define LA(name) static Value la_##name(LapackLib *L, int argc, const Value *argv, SrcLoc loc)
+
+
+/* P M = L U of the m x n M in place (ipiv 1-based, min(m, n) of them); LAPACK's info. */
+static fint getrf_any(const LapackApi *f, const char *fn, Mat M, fint *ipiv, SrcLoc loc) {
+  fint info = 0;
+  if (f->gpu) info = f->gpu->getrf(f->gpu->ctx, gpu_single(), M.m, M.n, M.a, ipiv, loc);
+  else f->getrf(&M.m, &M.n, M.a, &M.m, ipiv, &info);
+  check_info(fn, info, loc);
+  return info;
+}
+
 /* LU of the square M in place; false when M is singular. */
 static bool lu_factor(const LapackApi *f, const char *fn, Mat M, fint *ipiv, SrcLoc loc) {
-  fint info = 0;
-  f->getrf(&M.m, &M.n, M.a, &M.m, ipiv, &info);
+  return getrf_any(f, fn, M, ipiv, loc) == 0;
+}
+
+/* The inverse of the square M on the GPU: A X = I (getrf + getrs; cuSOLVER has no getri). */
+static void inverse_gpu(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
+  Mat X = mat_new(M.n, M.n);
+  for (fint i = 0; i < M.n; i++) AT(X, i, i) = 1;
+  fint info = f->gpu->gesv(f->gpu->ctx, gpu_single(), M.n, M.n, M.a, X.a, loc);
   check_info(fn, info, loc);
-  return info == 0;
+  if (info > 0) {
+    mat_free(&X);
+    rt_error(loc, "%s: the matrix is singular", fn);
+  }
+  memcpy(M.a, X.a, sizeof(double) * (size_t)M.n * (size_t)M.n);
+  mat_free(&X);
 }
 
 static Mat inverse(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
   Mat M = square_from(fn, v, loc);
   if (!M.n) return M;
+  if (f->gpu) {
+    inverse_gpu(f, fn, M, loc);
+    return M;
+  }
   fint *ipiv = malloc(sizeof(fint) * (size_t)M.n), info = 0, lwork = -1;
   if (!lu_factor(f, fn, M, ipiv, loc)) rt_error(loc, "%s: the matrix is singular", fn);
   double q;
@@ -362,6 +675,7 @@ static Mat inverse(const LapackApi *f, const char *fn, Value v, SrcLoc loc) {
 
 LA(inv) {
   (void)argc;
+  if (is_complex(argv[0])) return cinv(api(L, "inv", loc), "inv", argv[0], loc);
   Mat M = inverse(api(L, "inv", loc), "inv", argv[0], loc);
   Value r = mat_to(M);
   mat_free(&M);
@@ -371,6 +685,7 @@ LA(inv) {
 LA(det) {
   (void)argc;
   const LapackApi *f = api(L, "det", loc);
+  if (is_complex(argv[0])) return cdet(f, argv[0], loc);
   Mat M = square_from("det", argv[0], loc);
   fint *ipiv = malloc(sizeof(fint) * (size_t)(M.n ? M.n : 1));
   double d = 1;
@@ -400,6 +715,7 @@ static Mat rhs_from(const char *fn, Value b, fint rows, bool *as_vec, SrcLoc loc
 /* X with A X = B: LU for a square A, least squares (QR) for a full-rank rectangular one. */
 static Value solve(LapackLib *L, const char *fn, Value a, Value b, SrcLoc loc) {
   const LapackApi *f = api(L, fn, loc);
+  if (is_complex(a) || is_complex(b)) return csolve(f, fn, a, b, loc);
   Mat A = mat_from(fn, a, loc);
   bool as_vec;
   Mat B = rhs_from(fn, b, A.m, &as_vec, loc);
@@ -409,6 +725,10 @@ static Value solve(LapackLib *L, const char *fn, Value a, Value b, SrcLoc loc) {
     for (fint j = 0; j < B.n; j++) AT(X, i, j) = AT(B, i, j);
   if (!A.m || !A.n || !B.n) {
     /* empty: the zero solution */
+  } else if (A.m == A.n && f->gpu) {
+    info = f->gpu->gesv(f->gpu->ctx, gpu_single(), A.n, B.n, A.a, X.a, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the matrix is singular", fn);
   } else if (A.m == A.n) {
     fint *ipiv = malloc(sizeof(fint) * (size_t)A.n);
     if (!lu_factor(f, fn, A, ipiv, loc)) rt_error(loc, "%s: the matrix is singular", fn);
@@ -440,7 +760,8 @@ LA(mldivide) { (void)argc; return solve(L, "mldivide", argv[0], argv[1], loc); }
 static void cholesky(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
   fint info = 0;
   if (!M.n) return;
-  f->potrf("U", &M.n, M.a, &M.m, &info, 1);
+  if (f->gpu) info = f->gpu->potrf(f->gpu->ctx, gpu_single(), M.n, M.a, loc);
+  else f->potrf("U", &M.n, M.a, &M.m, &info, 1);
   check_info(fn, info, loc);
   if (info > 0) rt_error(loc, "%s: the matrix is not positive definite", fn);
   for (fint j = 0; j < M.n; j++)
@@ -463,10 +784,9 @@ LA(lu) {
   (void)argc;
   const LapackApi *f = api(L, "lu", loc);
   Mat A = mat_from("lu", argv[0], loc);
-  fint m = A.m, n = A.n, k = m < n ? m : n, info = 0;
+  fint m = A.m, n = A.n, k = m < n ? m : n;
   fint *ipiv = calloc((size_t)(k ? k : 1), sizeof(fint));
-  if (k) f->getrf(&m, &n, A.a, &m, ipiv, &info);   /* info > 0: U is singular, still valid */
-  check_info("lu", info, loc);
+  if (k) getrf_any(f, "lu", A, ipiv, loc);   /* info > 0: U is singular, still valid */
   Mat Lm = mat_new(m, k), U = mat_new(k, n), P = mat_new(m, m);
   for (fint i = 0; i < m; i++)
     for (fint j = 0; j < k; j++) AT(Lm, i, j) = i == j ? 1 : i > j ? AT(A, i, j) : 0;
@@ -526,8 +846,14 @@ LA(qr) {
   const LapackApi *f = api(L, "qr", loc);
   Mat A = mat_from("qr", argv[0], loc);
   double *tau = calloc((size_t)(A.m < A.n ? A.m : A.n) + 1, sizeof(double));
-  qr_factor(f, "qr", A, tau, loc);
-  Mat Q = q_factor(f, "qr", A, tau, A.m, loc);
+  Mat Q;
+  if (f->gpu && A.m && A.n) {
+    Q = mat_new(A.m, A.m);
+    check_info("qr", f->gpu->qr(f->gpu->ctx, gpu_single(), A.m, A.n, A.a, Q.a, loc), loc);
+  } else {
+    qr_factor(f, "qr", A, tau, loc);
+    Q = q_factor(f, "qr", A, tau, A.m, loc);
+  }
   for (fint j = 0; j < A.n; j++)
     for (fint i = j + 1; i < A.m; i++) AT(A, i, j) = 0;
   Value r = tuple2(mat_to(Q), mat_to(A));
@@ -546,6 +872,13 @@ static void svd_run(const LapackApi *f, const char *fn, Mat A, double *s, Mat *U
       for (fint i = 0; i < A.m; i++) AT(*U, i, i) = 1;
       for (fint i = 0; i < A.n; i++) AT(*VT, i, i) = 1;
     }
+    return;
+  }
+  if (f->gpu) {
+    info = f->gpu->svd(f->gpu->ctx, gpu_single(), A.m, A.n, A.a, s, U ? U->a : NULL,
+                       U ? VT->a : NULL, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
     return;
   }
   const char *job = U ? "A" : "N";
@@ -567,6 +900,7 @@ static void svd_run(const LapackApi *f, const char *fn, Mat A, double *s, Mat *U
    descending), V n x n, as MATLAB's full SVD. */
 static Value svd_value(LapackLib *L, const char *fn, Value a, SrcLoc loc) {
   const LapackApi *f = api(L, fn, loc);
+  if (is_complex(a)) return csvd(f, fn, a, loc);
   Mat A = mat_from(fn, a, loc);
   fint k = A.m < A.n ? A.m : A.n;
   double *s = calloc((size_t)k + 1, sizeof(double));
@@ -601,7 +935,11 @@ static bool is_symmetric(Mat M) {
 /* [V, d] of a symmetric matrix: A V = V diag(d), d ascending, V's columns orthonormal. */
 static Value symeig_of(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
   double *w = calloc((size_t)M.n + 1, sizeof(double));
-  if (M.n) {
+  if (M.n && f->gpu) {
+    fint info = f->gpu->syevd(f->gpu->ctx, gpu_single(), M.n, M.a, w, loc);
+    check_info(fn, info, loc);
+    if (info > 0) rt_error(loc, "%s: the eigenvalues did not converge", fn);
+  } else if (M.n) {
     fint info = 0, lwork = -1, liwork = -1, iq;
     double q;
     f->syevd("V", "U", &M.n, M.a, &M.m, w, &q, &lwork, &iq, &liwork, &info, 1, 1);
@@ -623,6 +961,16 @@ static Value symeig_of(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
 LA(symeig) {
   (void)argc;
   const LapackApi *f = api(L, "symeig", loc);
+  if (is_complex(argv[0])) {
+    CMat C = csquare_from("symeig", argv[0], loc);
+    if (!is_hermitian(C)) {
+      cmat_free(&C);
+      rt_error(loc, "symeig: the complex matrix is not Hermitian (eig takes any square matrix)");
+    }
+    Value r = cherm_eig(f, "symeig", C, loc);
+    cmat_free(&C);
+    return r;
+  }
   Mat M = square_from("symeig", argv[0], loc);
   if (!is_symmetric(M)) rt_error(loc, "symeig: the matrix is not symmetric (eig takes any square matrix)");
   Value r = symeig_of(f, "symeig", M, loc);
@@ -635,6 +983,7 @@ LA(symeig) {
 LA(eig) {
   (void)argc;
   const LapackApi *f = api(L, "eig", loc);
+  if (is_complex(argv[0])) return ceig(f, argv[0], loc);
   Mat M = square_from("eig", argv[0], loc);
   if (is_symmetric(M)) {
     Value r = symeig_of(f, "eig", M, loc);

@@ -339,12 +339,29 @@ static Value sort_fn(bool with_idx, int argc, const Value *argv, SrcLoc loc) {
 STAT(sort) { return sort_fn(false, argc, argv, loc); }
 STAT(sort_outs) { return sort_fn(true, argc, argv, loc); }
 
-/* unique(x): the distinct values in ascending order, a vec; [u, i, j] = unique(x): also
-   i (the linear index of each value's first occurrence: u == x[i]) and j (for each element
-   of x the index of its value in u: x == u[j], a vec of numel(x)). NaNs are distinct, as in
-   MATLAB, and come last. */
+/* unique's options: "sorted" (the default) or "stable" (the order of first occurrence),
+   "first" (the default) or "last" (which occurrence i gives). */
+typedef struct UniqueOpts { bool stable, last; } UniqueOpts;
+
+static UniqueOpts unique_opts(int argc, const Value *argv, SrcLoc loc) {
+  UniqueOpts o = { false, false };
+  for (int k = 1; k < argc; k++) {
+    if (argv[k].kind != V_STRING) bad_arg("unique", "an option (\"sorted\", \"stable\", \"first\" or \"last\")", argv[k], loc);
+    const char *s = argv[k].str->s;
+    if (!strcmp(s, "sorted") || !strcmp(s, "stable")) o.stable = s[1] == 't';
+    else if (!strcmp(s, "first") || !strcmp(s, "last")) o.last = s[0] == 'l';
+    else rt_error(loc, "unique: unknown option \"%s\" (\"sorted\", \"stable\", \"first\" or \"last\")", s);
+  }
+  return o;
+}
+
+/* unique(x [, options]): the distinct values, a vec, ascending (or "stable": in the order
+   they first occur); [u, i, j] = unique(x, ...): also i (the linear index of each value's
+   first occurrence, or "last" one: u == x[i]) and j (for each element of x the index of its
+   value in u: x == u[j], a vec of numel(x)). NaNs are distinct, as in MATLAB, and come
+   last when sorted. */
 static Value unique_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
-  (void)argc;
+  UniqueOpts o = unique_opts(argc, argv, loc);
   Array *a = arg_array("unique", argv[0], loc);
   need_ordered("unique", a, loc);
   int64_t n = a->numel, nu = 0;
@@ -352,22 +369,32 @@ static Value unique_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
   sort_slice(a, 0, n, 1, false, keys, tmp);
   free(tmp);
   bool ints = el_is_integer(a->elem);
-  int64_t *first = malloc(sizeof *first * (size_t)(n ? n : 1));   /* first[u]: position in keys */
-  Array *j = outs ? arr_vec(idx_elem(n), n) : NULL;
-  for (int64_t k = 0; k < n; k++) {
+  size_t room = sizeof(int64_t) * (size_t)(n ? n + 1 : 1);
+  int64_t *first = malloc(room), *group = malloc(room), *rank = malloc(room);
+  for (int64_t k = 0; k < n; k++) {   /* groups of equal values; first[g]: where g starts in keys */
     bool same = k > 0 && (ints ? keys[k].v.i == keys[k - 1].v.i : keys[k].v.r == keys[k - 1].v.r);
     if (!same) first[nu++] = k;
-    if (j) arr_store_i(j, keys[k].at, nu - 1);
+    group[keys[k].at] = nu - 1;
   }
+  first[nu] = n;
+  for (int64_t g = 0; g < nu; g++) rank[g] = o.stable ? -1 : g;
+  if (o.stable)   /* the position of each group in u: the order of first occurrence */
+    for (int64_t pos = 0, next = 0; pos < n; pos++)
+      if (rank[group[pos]] < 0) rank[group[pos]] = next++;
   Array *u = arr_vec(a->elem, nu), *i = outs ? arr_vec(idx_elem(n), nu) : NULL;
   size_t sz = el_size(a->elem);
-  for (int64_t k = 0; k < nu; k++) {
-    int64_t at = keys[first[k]].at;   /* the stable sort puts the first occurrence first */
-    memcpy((char *)u->data + (size_t)k * sz, (const char *)a->data + (size_t)at * sz, sz);
-    if (i) arr_store_i(i, k, at);
+  for (int64_t g = 0; g < nu; g++) {
+    /* the stable sort keeps equal values in the order of their positions */
+    int64_t at = keys[o.last ? first[g + 1] - 1 : first[g]].at;
+    memcpy((char *)u->data + (size_t)rank[g] * sz, (const char *)a->data + (size_t)at * sz, sz);
+    if (i) arr_store_i(i, rank[g], at);
   }
+  Array *j = outs ? arr_vec(idx_elem(n), n) : NULL;
+  for (int64_t pos = 0; j && pos < n; pos++) arr_store_i(j, pos, rank[group[pos]]);
   free(keys);
   free(first);
+  free(group);
+  free(rank);
   drop(a);
   if (!outs) return v_array(u);
   Value t = v_tuple(3);
@@ -380,38 +407,68 @@ static Value unique_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
 STAT(unique) { return unique_fn(false, argc, argv, loc); }
 STAT(unique_outs) { return unique_fn(true, argc, argv, loc); }
 
-/* histc(x, edges): counts[k] of the elements with edges[k] <= v < edges[k+1], the last
-   counting v == edges[end]; over all elements of x. [n, bin] = histc(x, edges): bin (shaped
-   as x) is each element's bin, -1 outside every bin (and for NaN). Binary search: O(n log m). */
-static Value histc_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
-  (void)argc;
-  Array *x = arg_array("histc", argv[0], loc), *e = arg_array("histc", argv[1], loc);
-  need_ordered("histc", x, loc);
-  need_ordered("histc", e, loc);
+/* histc's edges as doubles (m of them, non-decreasing numbers). */
+static double *histc_edges(const Array *e, SrcLoc loc) {
   int64_t m = e->numel;
   if (m == 0) rt_error(loc, "histc: the edges are empty");
   double *edges = malloc(sizeof *edges * (size_t)m);
   for (int64_t k = 0; k < m; k++) {
     edges[k] = arr_load(e, k);
-    if (edges[k] != edges[k] || (k > 0 && edges[k] < edges[k - 1]))
+    if (edges[k] != edges[k] || (k > 0 && edges[k] < edges[k - 1])) {
+      free(edges);
       rt_error(loc, "histc: the edges must be non-decreasing numbers (edge %lld)", (long long)k);
+    }
   }
-  Array *count = arr_vec(idx_elem(x->numel), m);
+  return edges;
+}
+
+/* The bin of v among m edges: the last edge <= v (binary search), -1 outside (and NaN);
+   the last bin holds v == edges[m-1] only. */
+static int64_t histc_bin(const double *edges, int64_t m, double v) {
+  if (!(v >= edges[0] && v <= edges[m - 1])) return -1;
+  int64_t lo = 0, hi = m - 1;
+  while (lo < hi) {
+    int64_t mid = lo + (hi - lo + 1) / 2;
+    if (edges[mid] <= v) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo == m - 1 && v != edges[m - 1] ? -1 : lo;
+}
+
+/* The count array of histc along dimension dim: x's shape (a vec as a 1 x N row, padded
+   with 1s up to dim) with dimension dim replaced by m; split gets x's split at dim. */
+static Array *histc_counts_along(const Array *x, int64_t dim, int64_t m, Split *split) {
+  View v = view_of(x);
+  while (v.rank <= dim) v.dims[v.rank++] = 1;
+  *split = split_at(&v, dim);
+  v.dims[dim] = m;
+  int rank = v.rank;
+  rt_shape_normalize(&rank, v.dims);
+  return arr_new(idx_elem(x->numel), rank, v.dims);
+}
+
+/* histc(x, edges [, dim]): counts[k] of the elements with edges[k] <= v < edges[k+1], the
+   last counting v == edges[end]; over all elements of x (an int vec of m), or with dim of
+   each slice along dim (x's shape with dimension dim of m). [n, bin] = histc(x, edges):
+   bin (shaped as x) is each element's bin, -1 outside every bin (and for NaN). Binary
+   search: O(n log m). */
+static Value histc_fn(bool outs, int argc, const Value *argv, SrcLoc loc) {
+  int64_t dim = argc > 2 ? arg_dim("histc", argv[2], loc) : -1;
+  Array *x = arg_array("histc", argv[0], loc), *e = arg_array("histc", argv[1], loc);
+  need_ordered("histc", x, loc);
+  need_ordered("histc", e, loc);
+  int64_t m = e->numel;
+  double *edges = histc_edges(e, loc);
+  Split sp = { 1, x->numel, 1 };
+  Array *count = dim < 0 ? arr_vec(idx_elem(x->numel), m) : histc_counts_along(x, dim, m, &sp);
   Array *bin = outs ? arr_new_uninit(idx_elem(m), x->rank, x->dims) : NULL;
   for (int64_t k = 0; k < x->numel; k++) {
-    double v = arr_load(x, k);
-    int64_t b = -1;
-    if (v >= edges[0] && v <= edges[m - 1]) {   /* the last edge <= v */
-      int64_t lo = 0, hi = m - 1;
-      while (lo < hi) {
-        int64_t mid = lo + (hi - lo + 1) / 2;
-        if (edges[mid] <= v) lo = mid;
-        else hi = mid - 1;
-      }
-      b = lo;
-      if (b == m - 1 && v != edges[m - 1]) b = -1;
+    int64_t b = histc_bin(edges, m, arr_load(x, k));
+    if (b >= 0) {
+      int64_t outer = k / (sp.n * sp.inner), inner = k % sp.inner;
+      int64_t c = (outer * m + b) * sp.inner + inner;
+      arr_store_i(count, c, arr_load_i(count, c) + 1);
     }
-    if (b >= 0) arr_store_i(count, b, arr_load_i(count, b) + 1);
     if (bin) arr_store_i(bin, k, b);
   }
   free(edges);
@@ -1045,10 +1102,10 @@ static const Builtin stat_builtins[] = {
   { "circshift", st_circshift, 2, 3 }, { "cumprod", st_cumprod, 1, 2 },
   { "cumsum", st_cumsum, 1, 2 }, { "diff", st_diff, 1, 3 }, { "dotprod", st_dotprod, 2, 2 },
   { "find", st_find, 1, 2 }, { "flip", st_flip, 2, 2 }, { "fliplr", st_fliplr, 1, 1 },
-  { "flipud", st_flipud, 1, 1 }, { "histc", st_histc, 2, 2 }, { "horzcat", st_horzcat, 0, -1 },
+  { "flipud", st_flipud, 1, 1 }, { "histc", st_histc, 2, 3 }, { "horzcat", st_horzcat, 0, -1 },
   { "median", st_median, 1, 2 }, { "meshgrid", st_meshgrid, 1, 3 }, { "mode", st_mode, 1, 2 },
   { "pow", st_pow, 2, 2 }, { "randi", st_randi, 1, -1 }, { "seed", st_seed, 1, 1 },
-  { "sort", st_sort, 1, 3 }, { "std", st_std, 1, 3 }, { "unique", st_unique, 1, 1 },
+  { "sort", st_sort, 1, 3 }, { "std", st_std, 1, 3 }, { "unique", st_unique, 1, 3 },
   { "var", st_var, 1, 3 }, { "vertcat", st_vertcat, 0, -1 },
 };
 

@@ -59,7 +59,7 @@ function v = ref_pixel(x, k, u, w, method)
 endfunction
 
 function [] = check(x, sz, method)
-    y = imresize(x, sz, method)
+    y = imresize(x, sz, method, false)     % the plain interpolation (lib_imresize_antialias.q: on)
     [R, C] = [size(y, 0), size(y, 1)]
     for i = 0..R-1
         for j = 0..C-1
