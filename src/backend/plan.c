@@ -41,13 +41,8 @@ void plan_blocks(int D, const int64_t *dims, bool explicit_blk, bool rows, int64
 
 /* ---- the back ends and their keys ---- */
 
-bool plan_cuda_check_enabled(void) {
-  static int on = -1;
-  if (on < 0) {
-    on = config()->cuda_check && nvrtc_available(NULL, 0);
-  }
-  return on;
-}
+/* (nvrtc_available loads NVRTC once) */
+bool plan_cuda_check_enabled(void) { return config()->cuda_check && nvrtc_available(NULL, 0); }
 
 /* The CPU compiles a kernel with block parameters for its block size (phase loops with known
    trip counts). x86-64 addresses take int64 indices without sign extensions: int32 ones
