@@ -5,7 +5,8 @@
 # a line that starts a declaration at column 0), a header's static inline function or a
 # function-like macro; another name (a
 # type, an enum constant, an environment variable) as a word of a source file. Backquoted
-# text that is not one name (code, a command line, a path) is not checked.
+# text that is not one name (code, a command line, a path) is not checked. First it checks
+# itself: names that src/ does not define must not be found.
 # Prints one line per missing name and, last, `walk: N passed, N failed`.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
@@ -19,19 +20,27 @@ fi
 names=$(printf '%s\n' "$section" | grep -o '`[^`]*`' | tr -d '`' | grep -E '^[A-Za-z_][A-Za-z0-9_]*$' | sort -u)
 srcs=$(find src -name '*.[ch]' | sort)
 csrcs=$(find src -name '*.c' | sort)
-pass=0 fail=0
-for n in $names; do
-  if [[ $n =~ ^[a-z_][a-z0-9_]*$ ]]; then
+# Whether name $1 is a function of src/ (lower case) or a word of src/ (another name).
+defined() {
+  if [[ $1 =~ ^[a-z_][a-z0-9_]*$ ]]; then
     # a definition: `type name(` or `type *name(` at column 0 (not a call inside a body)
-    if grep -qE "^[A-Za-z_][A-Za-z0-9_ *]*[ *]$n\(" $csrcs ||
-       grep -qE "^#define $n\(|^static inline [A-Za-z0-9_ *]*[ *]$n\(" $srcs; then
-      pass=$((pass + 1))
-    else
-      echo "walk: $doc names \`$n\`, which no function of src/ is called"
-      fail=$((fail + 1))
-    fi
-  elif grep -qw -- "$n" $srcs; then
+    grep -qE "^[A-Za-z_][A-Za-z0-9_ *]*[ *]$1\(" $csrcs ||
+      grep -qE "^#define $1\(|^static inline [A-Za-z0-9_ *]*[ *]$1\(" $srcs
+  else
+    grep -qw -- "$1" $srcs
+  fi
+}
+pass=0 fail=0
+# the check itself: a name that is nowhere, and one called but not defined here, fail
+for n in walk_no_such_function WalkNoSuchType dlsym; do
+  if defined "$n"; then echo "walk: the check finds '$n', which src/ does not define"; fail=$((fail + 1)); fi
+done
+for n in $names; do
+  if defined "$n"; then
     pass=$((pass + 1))
+  elif [[ $n =~ ^[a-z_][a-z0-9_]*$ ]]; then
+    echo "walk: $doc names \`$n\`, which no function of src/ is called"
+    fail=$((fail + 1))
   else
     echo "walk: $doc names \`$n\`, which src/ does not mention"
     fail=$((fail + 1))
