@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tools/check_layers.sh: fails when a file of src/ includes a header of a higher layer, of a
 # sibling folder, or another folder's private header (*_priv.h). The order is src/LAYERS.
-# Prints one line per violation and, last, `layers: N passed, N failed`.
+# Prints one line per violation and `layers: N passed, N failed`; then runs
+# tools/check_walk.sh (docs/design.md's walk names functions that exist).
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 declare -A rank
@@ -35,4 +36,7 @@ while IFS= read -r f; do
   if [ $ok = 1 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); fi
 done < <(find src -name '*.[ch]' | sort)
 echo "layers: $pass passed, $fail failed"
-[ $fail = 0 ]
+# the architecture's map names real functions (docs/design.md's walk of one parallel_do)
+walk=0
+bash tools/check_walk.sh || walk=1
+[ $fail = 0 ] && [ $walk = 0 ]

@@ -41,13 +41,8 @@ void plan_blocks(int D, const int64_t *dims, bool explicit_blk, bool rows, int64
 
 /* ---- the back ends and their keys ---- */
 
-bool plan_cuda_check_enabled(void) {
-  static int on = -1;
-  if (on < 0) {
-    on = config()->cuda_check && nvrtc_available(NULL, 0);
-  }
-  return on;
-}
+/* (nvrtc_available loads NVRTC once) */
+bool plan_cuda_check_enabled(void) { return config()->cuda_check && nvrtc_available(NULL, 0); }
 
 /* The CPU compiles a kernel with block parameters for its block size (phase loops with known
    trip counts). x86-64 addresses take int64 indices without sign extensions: int32 ones
@@ -158,19 +153,42 @@ CpuShape plan_cpu_shape(const KSpec *S) {
   return s;
 }
 
+/* Private copies of the += arrays: small ones (a copy per worker costs memory and a pass to
+   add it in, so at most 65536 elements and one per 64 positions) that no other argument or
+   capture shares; none for a small launch on one worker. */
+static unsigned cpu_private_mask(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, int workers, int64_t npos) {
+  Func *f = S->kfunc;
+  unsigned mask = 0;
+  if (workers < 2 && npos < 4096) return 0;
+  for (int k = 0; k < h->tr.npriv; k++) {
+    int a = h->tr.priv_arg[k];
+    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
+    if (v.kind != V_ARRAY || v.arr->numel > 65536 || v.arr->numel * 64 > npos) continue;
+    bool shared = false;
+    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
+      if (b == a) continue;
+      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
+      shared = w.kind == V_ARRAY && w.arr->data == v.arr->data;
+    }
+    if (!shared) mask |= 1u << k;
+  }
+  return mask;
+}
+
 /* Positions go in chunks of at least 4096 (a chunk's bookkeeping against its bodies); blocks
    and tiles one at a time at least. */
-CpuWork plan_cpu_work(const CpuShape *s, const KLaunch *cl) {
+CpuWork plan_cpu_work(const CpuShape *s, const LaunchSpec *h, const KLaunch *cl, const KSpec *S, int workers) {
   int64_t npos = 1, nblk = 1, tiles = 1;
   for (int d = 0; d < cl->D; d++) {
     npos *= cl->dims[d];
     nblk *= cl->cnt[d];
     if (s->tiled) tiles *= (cl->dims[d] + s->tile[d] - 1) / s->tile[d];
   }
-  if (npos <= 0) return (CpuWork){0, 1};
-  if (s->tiled) return (CpuWork){tiles, 1};
-  if (s->mode == CPU_FLAT) return (CpuWork){npos, 4096};
-  return (CpuWork){nblk, 1};
+  CpuWork w = {.items = nblk, .min_chunk = 1, .priv_mask = cpu_private_mask(h, cl, S, workers, npos)};
+  if (npos <= 0) w.items = 0;
+  else if (s->tiled) w.items = tiles;
+  else if (s->mode == CPU_FLAT) w.items = npos, w.min_chunk = 4096;
+  return w;
 }
 
 /* ---- the GPU's blocks ---- */
@@ -232,6 +250,43 @@ const char *plan_cuda_shape_refusal(const KLaunch *cl, const CudaDevice *dev, co
   if (!tr->tiled && threads / tr->vthreads / tr->cvec * tr->vblocks > max_threads)
     return "the block has more threads than the kernel can run";
   return NULL;
+}
+
+/* syncthreads(grid) waits for every block: all of them must be resident on the device at
+   once (a cooperative launch refuses more). A grid_stride kernel starts only as many as fit
+   and loops them over the launch's blocks; for the others, too many is an error that names
+   the kernel (the CPU back end and the interpreter cannot run such a launch either). */
+static void cuda_cooperative(const LaunchSpec *h, const KLaunch *cl, const CudaOcc *occ, const int64_t *blk,
+                             const int64_t *cnt, CudaGrid *gr) {
+  const CudaDevice *dev = occ->dev;
+  SrcLoc loc = cl->site->loc;
+  if (!dev->cooperative)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", h->name,
+             dev->name);
+  int64_t blocks = 1, threads = 1;
+  for (int d = 0; d < cl->D; d++) {
+    blocks *= cnt[d];
+    threads *= blk[d];
+  }
+  int64_t fit = (int64_t)occ->blocks_per_sm(occ->ctx, (int)threads, gr->shared) * dev->sm_count;
+  if (h->tr.grid_stride && fit > 0) {
+    gr->stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
+    return;
+  }
+  if (blocks > fit)
+    rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
+             "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
+             "opt_block_size/opt_block_cnt with a loop over the data)", h->name, (long long)blocks, dev->name,
+             (long long)fit, (long long)threads);
+}
+
+/* (kernels of virtual blocks are not tiled: xf is theirs) */
+void plan_cuda_launch(const LaunchSpec *h, const KLaunch *cl, const CudaOcc *occ, bool cooperative,
+                      const int64_t *blk, const int64_t *cnt, CudaGrid *gr) {
+  gr->vblocks = plan_cuda_vblocks(h->tr.vblocks, cnt[0]);
+  gr->xf = h->tr.vblocks > 1 ? (unsigned)gr->vblocks : 0;
+  gr->shared = plan_cuda_shared(h, gr->vblocks, cl->D, blk);
+  if (cooperative) cuda_cooperative(h, cl, occ, blk, cnt, gr);
 }
 
 /* OQ_DEV_CUDA_VBLOCKS=V: at most V (read at each launch: bench-gpu changes it between cases). */

@@ -75,10 +75,16 @@ typedef struct CpuShape {
 /* The shape of the compiled code of S (once per specialization). */
 CpuShape plan_cpu_shape(const KSpec *S);
 
-/* One launch's work for the thread pool: `items` of the entry's lo..hi range (positions,
-   blocks or tiles; 0: nothing to run), handed out in chunks of at least min_chunk. */
-typedef struct CpuWork { int64_t items, min_chunk; } CpuWork;
-CpuWork plan_cpu_work(const CpuShape *s, const KLaunch *cl);
+/* One launch's work for the thread pool of `workers` threads: `items` of the entry's lo..hi
+   range (positions, blocks or tiles; 0: nothing to run), handed out in chunks of at least
+   min_chunk, and which of h's += arrays (bit k: h->tr.priv_arg[k]) each worker updates in a
+   private copy (OqkLaunch.priv_mask): small ones that no other argument or capture of S
+   shares, when the launch is large or the pool has several workers. */
+typedef struct CpuWork {
+  int64_t items, min_chunk;
+  unsigned priv_mask;
+} CpuWork;
+CpuWork plan_cpu_work(const CpuShape *s, const LaunchSpec *h, const KLaunch *cl, const KSpec *S, int workers);
 
 /* ---- the GPU ---- */
 
@@ -115,7 +121,7 @@ typedef struct CudaGrid {
   int cgroups;              /* persistent blocks: launch blocks per GPU block (coarse groups;
                                at most KTransforms.cgroups) */
   unsigned stride_blocks;   /* persistent blocks or grid_stride: blocks started (the latter
-                               set by the cooperative launch's check, rt_gpu.c) */
+                               set by plan_cuda_launch for a cooperative launch) */
 } CudaGrid;
 
 /* The grid of a compiled kernel before its first launch. */
@@ -158,6 +164,15 @@ const char *plan_extents_refusal(const LaunchSpec *h, int D, const int64_t *blk,
    the kernel (max_threads) can run. cooperative: a grid barrier spans the grid (no chunks). */
 const char *plan_cuda_shape_refusal(const KLaunch *cl, const CudaDevice *dev, const LaunchSpec *h, bool cooperative,
                                     int max_threads, const int64_t *blk, const int64_t *cnt);
+
+/* The grid of every launch of compiled code h in GPU blocks blk, cnt (plan_cuda_blocks):
+   its virtual blocks (plan_cuda_vblocks, gr->vblocks and xf) and their shared memory
+   (plan_cuda_shared); cooperative (a grid barrier): all blocks must be resident at once, so
+   a grid_stride kernel starts as many as fit (gr->stride_blocks), and another launch of more
+   blocks than fit, or a device without cooperative launches, is a run-time error naming the
+   kernel (no back end can run it). */
+void plan_cuda_launch(const LaunchSpec *h, const KLaunch *cl, const CudaOcc *occ, bool cooperative,
+                      const int64_t *blk, const int64_t *cnt, CudaGrid *gr);
 
 /* A launch's virtual blocks (emit_cuda's cuda_vblocks; OqkGrid.xf): the most of 4 and 2, up
    to kernel_most (what the kernel takes), that divide the grid along dimension 0 (cnt0),

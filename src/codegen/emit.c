@@ -48,14 +48,6 @@ void em_bprintf(Buf *b, const char *fmt, ...) {
   va_end(ap);
 }
 
-_Noreturn void em_efail(Em *E, SrcLoc loc, const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  ksema_reason(E->S, loc, fmt, ap);
-  va_end(ap);
-  longjmp(E->S->fail, 1);
-}
-
 char *em_sf(Em *E, const char *fmt, ...) {
   char small[512];
   va_list ap;

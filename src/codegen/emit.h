@@ -236,7 +236,8 @@ typedef struct LinScan { int slot, uses, ok; Buf *test; Em *E; bool bad; } LinSc
 /* emit.c */
 void em_bputs(Buf *b, const char *s);
 void em_bprintf(Buf *b, const char *fmt, ...);
-_Noreturn void em_efail(Em *E, SrcLoc loc, const char *fmt, ...);
+/* Abandons the specialization: ksema_fail of E's (S->reason, longjmp to S->fail). */
+#define em_efail(E, loc, ...) ksema_fail((E)->S, loc, __VA_ARGS__)
 char *em_sf(Em *E, const char *fmt, ...);
 void em_line(Em *E, const char *fmt, ...);
 char *em_tmp(Em *E);

@@ -563,19 +563,9 @@ static bool is_special_named(Em *E, Node *n, const char *name) {
   return sp && !strcmp(sp->name, name);
 }
 
+/* The assignments of slot in n: stores into it and loops over it (facts.c's walker). */
 static int count_assign(Node *n, int slot) {
-  if (!n) return 0;
-  int c = 0;
-  if (n->kind == N_ASSIGN)
-    for (int i = 0; i < n->list.n; i++) {
-      Node *t = n->list.items[i];
-      while (t->kind == N_INDEX) t = t->a;
-      c += t->kind == N_IDENT && t->slot == slot && t->depth == 0;
-    }
-  if (n->kind == N_FOR && n->slot == slot) c++;
-  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return c;
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) c += count_assign(it.node, slot);
-  return c;
+  return count_uses(n, &(UseWalk){.var = var_slot(slot), .kind = USE_ASSIGN, .nested = NESTED_SKIP});
 }
 
 /* The one value a local is given (a top-level `x = v` and no other assignment), or NULL. */

@@ -13,6 +13,7 @@
 #include "device/rt_cuda.h"
 #include "backend/rt_profile.h"
 #include "front/transform.h"
+#include "front/types.h"
 #include "interp/parloop.h"
 #include "interp/arrayexpr.h"
 
@@ -398,13 +399,10 @@ static Type *type_with_elem(Interp *I, Type *base, Node *arg) {
     Type *named = arena_alloc(I->prog->arena, sizeof *named);
     named->kind = TY_NAMED;
     named->name = arg->name;
-    /* type names that are also functions (int, scalar) */
-    static const struct { const char *name; TypeKind kind; } prims[] = {
-      {"int", TY_INT}, {"scalar", TY_SCALAR}, {"cscalar", TY_CSCALAR}, {"int8", TY_INT8},
-      {"uint8", TY_UINT8}, {"int16", TY_INT16}, {"uint16", TY_UINT16}, {"int32", TY_INT32},
-      {"uint32", TY_UINT32}, {"int64", TY_INT64}, {"bool", TY_BOOL}};
-    for (size_t i = 0; i < sizeof prims / sizeof *prims; i++)
-      if (!strcmp(arg->name, prims[i].name)) named->kind = prims[i].kind;
+    /* the built-in number types, whose names are also functions (int, scalar) */
+    const BuiltinType *prim = builtin_type(arg->name);
+    if (prim && prim->kind != TY_ARRAY && prim->kind != TY_STRING && prim->kind != TY_THREAD_BLOCK)
+      named->kind = prim->kind;
     if (named->kind == TY_NAMED && g && g->value.kind == V_TYPE) named = g->value.type;
     t->elem = named;
   } else if (arg->kind == N_TYPE) {

@@ -26,6 +26,7 @@
      loop reads A no other way. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "kernel/kernel_ir.h"
 #include "kernel/facts.h"
@@ -73,6 +74,7 @@ typedef struct Px {
   Func *chain[64]; int nchain;
   Level path[128]; int npath;
   int base;            /* path[base] is the body of the current function */
+  Nest *nest;          /* the nest being analyzed (large: off the stack of the recursive walk) */
 } Px;
 
 static void refuse(Nest *N, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -1043,21 +1045,21 @@ static void mark_serial_reductions(Px *X, Nest *N, Node *outer) {
 
 static bool try_nest(Px *X, NodeList *l, int i) {
   Node *outer = l->items[i];
-  static Nest N;   /* large: not on the stack of a recursive walk */
-  memset(&N, 0, sizeof N);
-  N.forced = forced(l, i);
-  analyze(X, &N, outer);
-  if (!N.why[0] && X->opt->no_parloop) {
-    refuse(&N, "--no-parloop is given");
-    mark_serial_reductions(X, &N, outer);
+  Nest *N = X->nest;
+  memset(N, 0, sizeof *N);
+  N->forced = forced(l, i);
+  analyze(X, N, outer);
+  if (!N->why[0] && X->opt->no_parloop) {
+    refuse(N, "--no-parloop is given");
+    mark_serial_reductions(X, N, outer);
   }
-  if (N.why[0]) {
-    explain(X, &N, outer, false, NULL);
+  if (N->why[0]) {
+    explain(X, N, outer, false, NULL);
     return false;
   }
-  Node *p = make_parloop(X, &N);
-  mark_serial_reductions(X, &N, outer);   /* after the kernel's copy was made */
-  explain(X, &N, outer, true, p);
+  Node *p = make_parloop(X, N);
+  mark_serial_reductions(X, N, outer);   /* after the kernel's copy was made */
+  explain(X, N, outer, true, p);
   l->items[i] = p;
   return true;
 }
@@ -1087,8 +1089,10 @@ static void xform_list(Px *X, NodeList *l, Node *owner) {
 }
 
 void parloop_transform(Program *P, const InterpOptions *opt) {
-  Px X = {.P = P, .opt = opt};
+  Px X = {.P = P, .opt = opt, .nest = malloc(sizeof(Nest))};
+  if (!X.nest) rt_error(P->script->loc, "out of memory");
   X.chain[X.nchain++] = P->script;
   xform_list(&X, &P->script->body, NULL);
   xform_list(&X, &P->root->list2, NULL);   /* imported definitions */
+  free(X.nest);
 }

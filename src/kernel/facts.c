@@ -109,6 +109,12 @@ int func_count_uses(const Func *f, const UseWalk *w) {
   return k.found;
 }
 
+int count_uses(const Node *n, const UseWalk *w) {
+  Walk k = {w, 0, INT_MAX};
+  walk(n, &k, false);
+  return k.found;
+}
+
 bool mentions_var(const Node *n, VarRef v) {
   return uses_var(n, &(UseWalk){.var = v, .kind = USE_ANY, .nested = NESTED_SKIP});
 }

@@ -25,6 +25,7 @@ typedef enum UseKind {
                    count (a conservative 'const analysis) */
   USE_STORE,    /* a store into the variable itself: the base of an assignment's or
                    exchange's target (x of x, x[i], x.f) */
+  USE_ASSIGN,   /* a store (USE_STORE) or a loop over the variable */
 } UseKind;
 
 /* What a walk does at a nested function definition (N_LAMBDA, N_FUNCDEF). */
@@ -48,6 +49,7 @@ bool uses_var(const Node *n, const UseWalk *w);
 bool list_uses_var(const NodeList *l, const UseWalk *w);
 bool func_uses_var(const Func *f, const UseWalk *w);     /* its parameter defaults and body */
 int func_count_uses(const Func *f, const UseWalk *w);    /* how many uses */
+int count_uses(const Node *n, const UseWalk *w);         /* ... in n */
 /* Any mention of v in n, nested functions aside. */
 bool mentions_var(const Node *n, VarRef v);
 

@@ -78,7 +78,8 @@ typedef struct NodeInfo {
   int builtin;       /* N_CALL of a built-in: its KB_* id */
   int site;          /* error site (index into KSpec.sites), -1 if none */
   int cap;           /* N_IDENT of a captured name: capture index, else -1 */
-  bool barrier;      /* statement contains a barrier (kernel body only) */
+  bool barrier;      /* statement contains a barrier (kernel body only; check_barriers) */
+  bool grid_barrier; /* ... a grid barrier, syncthreads(grid) */
   bool warp_trips;   /* a loop holding warp collectives whose range may differ between
                         threads: CUDA checks that the lanes of each warp run it equally often */
   bool as_vec;       /* a small array used as a vector: t is the K_VEC it is read into */

@@ -1555,24 +1555,30 @@ static void kernel_outputs(KSpec *S, FSpec *k) {
 
 /* ---- barriers: which statements hold one, and whether their conditions are uniform ---- */
 
-static bool has_barrier(Node *n);
+/* The kinds of barrier (bit 1 << BarrierKind) that statement n holds in its statement lists
+   (a barrier is a statement: syncthreads used as a value fails). */
+static unsigned held_barriers(Node *n);
 
-static bool list_has_barrier(NodeList *l) {
-  for (int i = 0; i < l->n; i++)
-    if (has_barrier(l->items[i])) return true;
-  return false;
+static unsigned list_barriers(NodeList *l) {
+  unsigned held = 0;
+  for (int i = 0; i < l->n; i++) held |= held_barriers(l->items[i]);
+  return held;
 }
 
-static bool has_barrier(Node *n) {
+static unsigned held_barriers(Node *n) {
   switch (n->kind) {
-  case N_EXPR: return is_barrier(barrier_stmt_kind(n));
-  case N_IF: return list_has_barrier(&n->list) || list_has_barrier(&n->list2);
-  case N_FOR: case N_WHILE: case N_REPEAT: case N_BLOCK: return list_has_barrier(&n->list);
-  case N_MATCH:
-    for (int i = 0; i < n->ncases; i++)
-      if (list_has_barrier(&n->cases[i].body)) return true;
-    return false;
-  default: return false;
+  case N_EXPR: {
+    BarrierKind k = barrier_stmt_kind(n);
+    return is_barrier(k) ? 1u << k : 0;
+  }
+  case N_IF: return list_barriers(&n->list) | list_barriers(&n->list2);
+  case N_FOR: case N_WHILE: case N_REPEAT: case N_BLOCK: return list_barriers(&n->list);
+  case N_MATCH: {
+    unsigned held = 0;
+    for (int i = 0; i < n->ncases; i++) held |= list_barriers(&n->cases[i].body);
+    return held;
+  }
+  default: return 0;
   }
 }
 
@@ -1721,13 +1727,15 @@ static void check_barriers(Uni *U, NodeList *l) {
   KSpec *S = U->S;
   for (int i = 0; i < l->n; i++) {
     Node *n = l->items[i];
-    if (!has_barrier(n)) {
+    unsigned held = held_barriers(n);
+    if (!held) {
       if (n->kind == N_RETURN) ksema_fail(S, n->loc, "return in a kernel with barriers");
       if (has_jump(n, false)) ksema_fail(S, n->loc, "break, continue or return beside a barrier");
       continue;
     }
     NodeInfo *ni = info_put(U->k, n);
     ni->barrier = true;
+    ni->grid_barrier = held & 1u << BK_GRID;
     switch (n->kind) {
     case N_EXPR: break;
     case N_IF:

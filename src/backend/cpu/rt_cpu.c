@@ -541,27 +541,6 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   launch_report(&c->h, L, at);
 }
 
-/* Which += arrays get private copies at this launch: small ones (a copy per worker costs
-   memory and a pass to add it in) that no other argument or capture shares. */
-static unsigned private_mask(Compiled *c, const KLaunch *cl, KSpec *S, int64_t npos) {
-  Func *f = S->kfunc;
-  unsigned mask = 0;
-  if (pool.n < 2 && npos < 4096) return 0;
-  for (int k = 0; k < c->h.tr.npriv; k++) {
-    int a = c->h.tr.priv_arg[k];
-    Value v = a < f->nparams ? cl->args[a] : S->caps[a - f->nparams].value;
-    if (v.kind != V_ARRAY || v.arr->numel > 65536 || v.arr->numel * 64 > npos) continue;
-    bool shared = false;
-    for (int b = 0; b < f->nparams + S->ncaps && !shared; b++) {
-      if (b == a) continue;
-      Value w = b < f->nparams ? cl->args[b] : S->caps[b - f->nparams].value;
-      shared = w.kind == V_ARRAY && w.arr->data == v.arr->data;
-    }
-    if (!shared) mask |= 1u << k;
-  }
-  return mask;
-}
-
 static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
@@ -574,12 +553,10 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   for (int i = 0; i < f->nparams; i++) launch_fill_arg(&args[i], cl->args[i]);
   for (int k = 0; k < S->ncaps; k++) launch_fill_arg(&args[f->nparams + k], S->caps[k].value);
   OqkLaunch L = {.D = cl->D, .args = args, .err_site = -1};
-  int64_t npos = 1;
   for (int d = 0; d < cl->D; d++) {
     L.dims[d] = cl->dims[d];
     L.blk[d] = cl->blk[d];
     L.cnt[d] = cl->cnt[d];
-    npos *= cl->dims[d];
   }
   pool_start();
   for (int w = 0; w < pool.n; w++)
@@ -587,10 +564,10 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
       pool.W[w].w.out_r[o] = launch_identity_r(c->h.out_op[o]);
       pool.W[w].w.out_i[o] = launch_identity_i(c->h.out_op[o]);
     }
-  L.priv_mask = private_mask(c, cl, S, npos);
+  CpuWork work = plan_cpu_work(&c->shape, &c->h, cl, S, pool.n);
+  L.priv_mask = work.priv_mask;
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
-  CpuWork work = plan_cpu_work(&c->shape, cl);
   if (work.items > 0) pool_run(c->entry, &L, work.items, work.min_chunk);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);

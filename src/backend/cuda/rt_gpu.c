@@ -43,7 +43,7 @@ typedef struct GSpec {
   bool uses_block;
   bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel;
                                h.tr.grid_stride: its resident blocks loop over the launch's
-                               (grid.stride_blocks: check_cooperative) */
+                               (grid.stride_blocks: plan_cuda_launch) */
   CudaPtr cmem;             /* the module's oq_cmem, where h.tr.cmem_params's arrays go */
   CudaGrid grid;            /* the grid of its latest launch, as plan.c decided it */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
@@ -623,33 +623,6 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
   if (prof) g->host_ms += rt_now_ms() - t0;
 }
 
-/* syncthreads(grid) waits for every block: all of them must be resident on the device at
-   once (a cooperative launch refuses more). A grid_stride kernel starts only as many as fit
-   and loops them over the launch's blocks; for the others, too many is an error that names
-   the kernel (the CPU back end and the interpreter cannot run such a launch either). */
-static void check_cooperative(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt) {
-  const CudaDevice *dev = cuda_device();
-  SrcLoc loc = cl->site->loc;
-  if (!dev->cooperative)
-    rt_error(loc, "kernel '%s' uses syncthreads(grid), and %s does not support cooperative launches", g->h.name,
-             dev->name);
-  int64_t blocks = 1, threads = 1;
-  for (int d = 0; d < cl->D; d++) {
-    blocks *= cnt[d];
-    threads *= blk[d];
-  }
-  int64_t fit = (int64_t)cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->grid.shared, loc) * dev->sm_count;
-  if (g->h.tr.grid_stride && fit > 0) {
-    g->grid.stride_blocks = (unsigned)(blocks < fit ? blocks : fit);
-    return;
-  }
-  if (blocks > fit)
-    rt_error(loc, "kernel '%s' uses syncthreads(grid), which needs all %lld blocks of the launch on the GPU at "
-             "once; %s holds at most %lld blocks of %lld threads of this kernel (use fewer threads, or "
-             "opt_block_size/opt_block_cnt with a loop over the data)", g->h.name, (long long)blocks, dev->name,
-             (long long)fit, (long long)threads);
-}
-
 /* The specialization's key, with the plan's block size and proposals (the memo's launches
    have the same dims: the same proposals). */
 static char *spec_key(KSpec *S, const KLaunch *cl) {
@@ -745,9 +718,10 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
   if (!g->k && !g->h.failed) compile_profiled(g, &S, cl, pr);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->h.failed ? g->h.reason : cl->plan->cuda_refusal;
+  OccAsk ask = {g, cl->site->loc};
+  CudaOcc occ = {0};
   if (!why) {
-    OccAsk ask = {g, cl->site->loc};
-    CudaOcc occ = occupancy(&ask);
+    occ = occupancy(&ask);
     plan_cuda_blocks(cl, &occ, g->uses_block || g->cooperative, blk, cnt);
     why = plan_cuda_shape_refusal(cl, cuda_device(), &g->h, g->cooperative, g->k->max_threads, blk, cnt);
   }
@@ -757,10 +731,7 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
-  g->grid.vblocks = plan_cuda_vblocks(g->h.tr.vblocks, cnt[0]);
-  g->grid.xf = g->h.tr.vblocks > 1 ? (unsigned)g->grid.vblocks : 0;   /* (kernels of virtual blocks are not tiled) */
-  g->grid.shared = plan_cuda_shared(&g->h, g->grid.vblocks, cl->D, blk);
-  if (g->cooperative) check_cooperative(g, cl, blk, cnt);
+  plan_cuda_launch(&g->h, cl, &occ, g->cooperative, blk, cnt, &g->grid);
   g->prof = pr;
   prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
   prof_launch(pr, 0);     /* its device time comes from the events (collect_times) */

@@ -381,11 +381,10 @@ void em_cuda_stride_step(Em *E, int D, const char *radix, bool lb) {
    launch's blocks (vb), and every Quasar thread starts the phase afresh. The launcher then
    starts only as many blocks as fit (rt_gpu.c). */
 
-static bool holds_grid_barrier(Node *n) {
-  if (!n) return false;
-  if (n->kind == N_EXPR) return em_is_barrier_stmt(n) && em_is_grid_barrier(n);
-  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) if (holds_grid_barrier(it.node)) return true;
-  return false;
+/* A statement of the kernel's body that holds a grid barrier (kernel_sema's NodeInfo). */
+static bool holds_grid_barrier(Em *E, Node *n) {
+  NodeInfo *ni = ksema_info(E->S->kspec, n);
+  return ni && ni->grid_barrier;
 }
 
 static bool grid_stride_ok(Em *E) {
@@ -394,7 +393,7 @@ static bool grid_stride_ok(Em *E) {
   if (!S->grid_barrier || S->facts.nshared || f->nouts) return false;
   for (int i = 0; i < f->body.n; i++) {
     Node *n = f->body.items[i];
-    if (holds_grid_barrier(n) && !(n->kind == N_EXPR && em_is_barrier_stmt(n))) return false;
+    if (holds_grid_barrier(E, n) && !em_is_barrier_stmt(n)) return false;
   }
   int nslots = func_info(f)->nslots, first = f->ngenerics + f->nparams + f->nouts;
   for (int s = f->ngenerics; s < first; s++)
@@ -436,7 +435,7 @@ static void emit_grid_stride(Em *E) {
   free(nvb.s);
   int from = 0;
   for (int i = 0; i <= f->body.n; i++) {
-    if (i < f->body.n && !holds_grid_barrier(f->body.items[i])) continue;
+    if (i < f->body.n && !holds_grid_barrier(E, f->body.items[i])) continue;
     grid_phase(E, from, i);
     if (i < f->body.n) em_st(E, f->body.items[i]);   /* the grid barrier */
     from = i + 1;
