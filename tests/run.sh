@@ -585,10 +585,26 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     rc=$?
     kc "tiers: the background builds are in the cache for the next run" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
+    # identical kernels written twice share one TinyCC build and one background build
+    rm -rf "$tmp/kcache"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --verbose tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
+    rc=$?
+    kc "tiers: an identical kernel takes its twin's TinyCC build" \
+      "$([ $rc -eq 0 ] && grep -q "'scale_b' .*TinyCC's build of an identical kernel" "$tmp/kc.err" &&
+         [ "$(grep -c 'by TinyCC' "$tmp/kc.err")" -eq 2 ] && echo ok)"
+    # TinyCC builds every seed example's kernels but those with complex numbers
+    for prog in examples/dot.q examples/sums.q; do
+      rm -rf "$tmp/kcache"
+      OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --verbose "$prog" >/dev/null 2>"$tmp/kc.err"
+      rc=$?
+      kc "tiers: TinyCC builds every kernel of $prog (fiber kernels too)" \
+        "$([ $rc -eq 0 ] && grep -q 'by TinyCC' "$tmp/kc.err" && ! grep -q 'TinyCC cannot' "$tmp/kc.err" && echo ok)"
+    done
     # the same results from both builds: seed programs print the same from TinyCC's builds
     # only and from the C compiler's (timings masked); every one in make test-full
+    # (fiber_barriers.q: fiber kernels, which TinyCC's build runs on one worker)
     tier_progs=(tests/seeds_run/hist2048_004.q tests/seeds_run/bitonic_108.q tests/seeds_run/haar_104.q
-                tests/seeds_run/dense_multiply_109.q examples/hist_004.q)
+                tests/seeds_run/dense_multiply_109.q examples/hist_004.q tests/cpu/fiber_barriers.q)
     [ "${OQ_TEST_FULL:-}" = 1 ] && tier_progs=(tests/seeds_run/*.q examples/dot.q examples/hist_004.q examples/sums.q)
     for prog in "${tier_progs[@]}"; do
       OQ_DEV_CPU_TCC_ONLY=1 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/tcc.out" 2>&1 </dev/null

@@ -14,6 +14,7 @@
 
 struct CpuTcc {
   TCCState *s;
+  int holders;              /* the specializations that run it (cpu_tcc_share) */
 };
 
 typedef struct TccErr {
@@ -44,13 +45,19 @@ CpuTcc *cpu_tcc_build(const char *src, char *why, size_t n) {
   }
   CpuTcc *t = malloc(sizeof *t);
   t->s = s;
+  t->holders = 1;
   return t;
 }
 
 void *cpu_tcc_sym(CpuTcc *t, const char *name) { return tcc_get_symbol(t->s, name); }
 
+CpuTcc *cpu_tcc_share(CpuTcc *t) {
+  if (t) t->holders++;
+  return t;
+}
+
 void cpu_tcc_free(CpuTcc *t) {
-  if (!t) return;
+  if (!t || --t->holders > 0) return;
   tcc_delete(t->s);
   free(t);
 }
@@ -70,6 +77,8 @@ void *cpu_tcc_sym(CpuTcc *t, const char *name) {
   (void)name;
   return NULL;
 }
+
+CpuTcc *cpu_tcc_share(CpuTcc *t) { return t; }
 
 void cpu_tcc_free(CpuTcc *t) { (void)t; }
 

@@ -48,6 +48,9 @@ typedef struct Compiled {
   CpuShape shape;           /* how its code runs a launch (plan.c) */
   OqkHook begin, finish;
   CpuTcc *fast;             /* TinyCC's build, run until the C compiler's object is loaded */
+  bool fast_shared;         /* that build is an identical kernel's (tcc_twin) */
+  bool fiber;               /* its threads are fibers: TinyCC's build (no __thread) runs on
+                               the calling thread alone */
   char *so, *so_err;        /* that object in the cache, its compiler's messages; NULL: none to wait for */
   uint64_t so_h;            /* its hash: the seal's key */
   char *bg_cmd;             /* the background build's command, queued (not started yet) */
@@ -305,6 +308,15 @@ static bool building(const char *so) {
   return found;
 }
 
+/* TinyCC's build of another specialization of this process with the same source (the
+   object's name so), shared; NULL when there is none. */
+static CpuTcc *tcc_twin(const char *so) {
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if (c->fast && c->so && !strcmp(c->so, so)) return cpu_tcc_share(c->fast);
+  return NULL;
+}
+
 /* A background build's object (so.built) made an entry: claimed by a rename (one process
    wins), sealed and published under so (rt_cache.h). */
 static void adopt_built(const char *so, uint64_t h) {
@@ -335,7 +347,9 @@ static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, 
   }
   if (config()->cpu_tiers || tcc_only) {
     char why[256];
-    c->fast = cpu_tcc_build(src, why, sizeof why);
+    c->fast = tcc_twin(e.so);   /* identical kernels written twice compile once */
+    c->fast_shared = c->fast != NULL;
+    if (!c->fast) c->fast = cpu_tcc_build(src, why, sizeof why);
     if (c->fast && tcc_only) return NULL;
     if (c->fast) {
       write_source(&e, src, kname, loc);
@@ -429,6 +443,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   launch_spec_compiled(&c->h, S);
   c->shape = plan_cpu_shape(S);
+  c->fiber = S->divergent != NULL;
   if (c->h.tr.npriv) {
     c->begin = (OqkHook)code_sym(c, lib, "oqk_begin");
     c->finish = (OqkHook)code_sym(c, lib, "oqk_finish");
@@ -439,7 +454,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->shape.mode == CPU_FLAT ? "flat" : c->shape.mode == CPU_BLOCKS ? "block" : S->divergent ? "fiber" : "barrier",
-            cached ? ", from the cache" : c->fast && c->so ? ", by TinyCC; the C compiler's build follows" :
+            cached ? ", from the cache" : c->fast_shared ? ", TinyCC's build of an identical kernel" :
+            c->fast && c->so ? ", by TinyCC; the C compiler's build follows" :
             c->fast ? ", by TinyCC" : "");
   if (cl->opt && cl->opt->verbose && S->tiling_ignored)
     fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
@@ -591,7 +607,9 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   CpuWork work = plan_cpu_work(&c->shape, cl);
-  if (work.items > 0) pool_run(c->entry, &L, work.items, work.min_chunk);
+  /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
+  int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
+  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
   free(args);
