@@ -25,7 +25,7 @@ progs=(${PROGS:-examples/*.q tests/seeds_run/*.q})
 
 # timed CACHE OUT OQ PROG: runs PROG once; OUT gets "wall cpu" and OUT.prof the profile
 timed() {
-  OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu --profile "$4" \
+  OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu --profile=wide "$4" \
     >/dev/null 2>"$2.prof" </dev/null
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$2" >"$2.t" && mv "$2.t" "$2"
 }

@@ -382,7 +382,7 @@ cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
 # !kernel_tiling (docs/language.md): listed by --profile, shown by emit, ignored with a note for block kernels
-cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile tests/lang/kernel_tiling.q
+cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile=wide tests/lang/kernel_tiling.q
 cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q
 cli "--verbose: tiling ignored for block kernels" 0 err "kernel 'blocked': !kernel_tiling is ignored" -- run --target cpu --verbose tests/lang/kernel_tiling.q
 # persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions (each once:
@@ -409,13 +409,13 @@ else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v-----
 # map, histogram, not: fewer indices, variables used and swapped, offsets; one dimension;
 # not: a scalar range read besides; larger arrays (linear, its guard falls back); the 9th nest
 # stays serial, its inner loop over m (a sum) is the 9th kernel, not linear)
-plin=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
+plin=$(timeout -k 5 60 "$OQ" run --profile=wide --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
        awk '/^parloop:top@/{printf "%s", / linear/ ? "L" : "-"}')
 if [ "$plin" = "LL---L-L-" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: linear parallel loops [$plin], expected [LL---L-L-]"; cli_fail=$((cli_fail + 1)); fi
 # a literal grid on a streaming kernel runs as global auto on the CPU too (g1, counts), one
 # whose kernel reads pos otherwise keeps its tiles (g2)
-tstream=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/kernel_tiling.q 2>&1 >/dev/null |
+tstream=$(timeout -k 5 60 "$OQ" run --profile=wide --target cpu tests/lang/kernel_tiling.q 2>&1 >/dev/null |
           awk '/^(g1|g2|counts)@/{printf "%s", /streaming, as global auto/ ? "S" : /tiling\(global 3x5x1\)/ ? "T" : "?"}')
 if [ "$tstream" = "STS" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: streaming tiling on the CPU [$tstream], expected [STS]"; cli_fail=$((cli_fail + 1)); fi
@@ -581,7 +581,7 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     rc=$?
     kc "tiers: the first run takes TinyCC's builds" "$([ $rc -eq 0 ] && grep -q 'by TinyCC; the C compiler' "$tmp/kc.err" && echo ok)"
     for ((i = 0; i < 240; i++)); do compgen -G "$tmp/kcache/*.tmp*" >/dev/null || break; sleep 0.5; done
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "tiers: the background builds are in the cache for the next run" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
@@ -628,10 +628,10 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   # addresses (a source that changes from run to run is compiled again every run)
   for prog in tests/cpu/kernel_outputs.q tests/lang/device_functions.q; do
     rm -rf "$tmp/kcache"
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide "$prog" >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "$prog: first run compiles" "$([ $rc -eq 0 ] && grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide "$prog" >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "$prog: second run takes every kernel from the cache" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"

@@ -40,7 +40,8 @@ static const char options_help[] =
   "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
   "  --precision single|double        the type `scalar` (default single)\n"
   "  --verbose                        say which back end is used\n"
-  "  --profile                        print per-kernel statistics after the run\n"
+  "  --profile[=wide|json]            print per-kernel statistics after the run (wide: every\n"
+  "                                   column and whole notes; json: one JSON object)\n"
   "  --emit-c                         print the C source of each compiled kernel\n"
   "  --show-dir DIR                   imshow and plot write PNG files into DIR (no window)\n"
   "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
@@ -155,7 +156,15 @@ int main(int argc, char **argv) {
       else if (!strcmp(p, "double")) rt_config.double_precision = true;
       else return usage_error("unknown precision '%s'", p);
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
-    else if (!strcmp(a, "--profile")) opt.profile = true, prof_enable(true);
+    else if (!strcmp(a, "--profile") || !strncmp(a, "--profile=", 10)) {
+      const char *f = a[9] ? a + 10 : "short";
+      if (!strcmp(f, "short")) opt.profile_format = PROFILE_SHORT;
+      else if (!strcmp(f, "wide")) opt.profile_format = PROFILE_WIDE;
+      else if (!strcmp(f, "json")) opt.profile_format = PROFILE_JSON;
+      else return usage_error("unknown profile format '%s' (wide or json)", f);
+      opt.profile = true;
+      prof_enable(true);
+    }
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
     else if (!strcmp(a, "--no-parloop")) opt.no_parloop = true;
@@ -214,8 +223,9 @@ int main(int argc, char **argv) {
   rt_video_finish();
   rt_show_finish();
   if (opt.profile) {
-    prof_report(stderr);
-    gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
+    prof_report(stderr, opt.profile_format);
+    if (opt.profile_format != PROFILE_JSON)
+      gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
   }
   return status;
 }

@@ -367,7 +367,7 @@ static IndexCtx index_ctx(Interp *I, Node *index) {
   IndexCtx c = {.in_kernel = I->in_kernel, .loc = index->loc};
   Node *base = index->a;
   if (base->kind == N_IDENT) { c.mods = (unsigned)base->ival; c.array_name = base->name; }
-  if (I->in_kernel && I->func) c.func_name = I->func->name ? I->func->name : "(kernel lambda)";
+  if (I->in_kernel && I->func) c.func_name = func_shown_name(I->func);
   return c;
 }
 

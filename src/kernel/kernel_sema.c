@@ -482,7 +482,7 @@ static NodeInfo *note(Sx *C, Node *n, KType t) {
   return ni;
 }
 
-static const char *fname(Func *f) { return f->name ? f->name : "(lambda)"; }
+static const char *fname(Func *f) { return func_shown_name(f); }
 
 /* An unknown operand (a variable first assigned later in a loop): the result is unknown
    too, until a later pass knows it. */
@@ -1813,7 +1813,7 @@ static void check_collectives(Uni *U, NodeList *l) {
 bool ksema_run(KSpec *S, Value *args) {
   if (setjmp(S->fail)) return false;
   Func *f = S->kfunc;
-  S->name = f->name ? f->name : "(kernel lambda)";
+  S->name = func_shown_name(f);
   free(gather(S, args));
   FnRef *r = fnref(S, f, S->kernel->env, 0, NULL, S->kernel->generic_args, S->kernel->ngeneric_args);
   FSpec *k = fspec_new(S, f, r);
