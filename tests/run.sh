@@ -10,7 +10,8 @@
 #   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
 #   errors         tests/errors/*.q, tests/cpu_errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit
-#                  status and an extended regex that the FIRST line of stderr must match
+#                  status and an extended regex that the FIRST line of stderr must match;
+#                  a line `% MODE: check` runs `oq check` instead of `oq run`
 #   explain        tests/explain/*.q: stdout of `oq check --explain` equals tests/explain/NAME.out
 #   parloop-diff   programs with parallel loops print the same with --no-parloop
 #   cli            usage errors, missing files, --version, check, parse --dump, `oq FILE.q`,
@@ -55,7 +56,9 @@ one() {
     printf 'PASS\n    | skipped: %s\n' "$(sh tools/needs.sh "$file")" >"$res"
     return
   fi
-  if [ "$target" = cudacheck ]; then
+  if [ "$kind" = error ] && grep -q '^% MODE: check$' "$file"; then   # found by `oq check`
+    timeout -k 5 "$TIMEOUT" "$OQ" check "$file" >"$out" 2>"$err" </dev/null
+  elif [ "$target" = cudacheck ]; then
     OQ_CUDA_CHECK=1 timeout -k 5 "$TIMEOUT" "$OQ" run --target cpu "$file" >"$out" 2>"$err" </dev/null
   else
     timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
@@ -381,6 +384,14 @@ cli "check after a failed import: other name errors" 1 err "11:5: error: 'contin
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+# oq check types the kernels whose parameters all have types (kernel_check.c; its errors
+# are tests/errors/check_kernel_*.q): none in the seed programs and examples
+ck_bad=""
+for f in examples/*.q tests/seeds_run/*.q; do
+  timeout -k 5 30 "$OQ" check "$f" >/dev/null 2>&1 </dev/null || ck_bad="$ck_bad $f"
+done
+if [ -z "$ck_bad" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: oq check reports errors in$ck_bad"; cli_fail=$((cli_fail + 1)); fi
 # !kernel_tiling (docs/language.md): listed by --profile, shown by emit, ignored with a note for block kernels
 cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile=wide tests/lang/kernel_tiling.q
 cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q

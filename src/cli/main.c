@@ -217,7 +217,8 @@ int main(int argc, char **argv) {
   }
   Program *prog = interp_load(&arena, program, &opt);
   if (!prog) return load_failed(&arena, file);
-  if (!strcmp(cmd, "check")) return 0;
+  /* kernels whose parameters all have types: their type errors, without running */
+  if (!strcmp(cmd, "check")) return interp_check(prog) ? 1 : 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
   rt_video_finish();
