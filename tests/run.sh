@@ -384,6 +384,21 @@ cli "check after a failed import: other name errors" 1 err "11:5: error: 'contin
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+# out of memory (a limit on the address space) is a run-time error naming the statement,
+# never a crash: TinyCC, which crashes when its allocations fail, runs only with room left
+oom_bad=""
+for v in $(seq 15000 1000 40000); do
+  rm -rf "$tmp/oomcache"
+  (ulimit -v $v; OQ_CACHE_DIR=$tmp/oomcache timeout -k 5 60 "$OQ" run --target cpu tests/lang/two_kernels.q \
+    >/dev/null 2>"$tmp/oom.err" </dev/null)
+  rc=$?
+  # 127: the dynamic loader found too little room (before oq runs)
+  if [ $rc -gt 128 ] || { [ $rc -eq 1 ] && ! head -n 1 "$tmp/oom.err" | grep -Eq '^tests/lang/two_kernels\.q:[0-9]+:[0-9]+: runtime error: '; }; then
+    oom_bad="$oom_bad $v:$rc"
+  fi
+done
+if [ -z "$oom_bad" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: under a memory limit (KiB:status)$oom_bad"; first_lines "$tmp/oom.err" 3; cli_fail=$((cli_fail + 1)); fi
 # oq check types the kernels whose parameters all have types (kernel_check.c; its errors
 # are tests/errors/check_kernel_*.q): none in the seed programs and examples
 ck_bad=""

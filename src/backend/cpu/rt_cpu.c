@@ -70,7 +70,7 @@ static Compiled *lookup(const char *key) {
   for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
     if (!strcmp(c->h.key, key)) return c;
   Compiled *c = calloc(1, sizeof *c);
-  c->h.key = strdup(key);
+  if (!c || !(c->h.key = strdup(key))) rt_error((SrcLoc){0}, "out of memory (a kernel specialization)");
   c->next = table[h % NBUCKETS];
   table[h % NBUCKETS] = c;
   return c;
@@ -513,6 +513,7 @@ static void pool_start(void) {
   if (n < 1) n = 1;
   if (n > 256) n = 256;
   pool.W = aligned_alloc(64, n * sizeof *pool.W);
+  if (!pool.W) rt_error((SrcLoc){0}, "out of memory (the CPU back end's %ld workers)", n);
   memset(pool.W, 0, n * sizeof *pool.W);
   pool.n = 1;
   for (long i = 1; i < n; i++) {
@@ -582,6 +583,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
+  if (!args) rt_error(cl->site->loc, "out of memory (the arguments of kernel '%s')", S->name);
   /* arrays a GPU launch left on the device come back first */
   for (int i = 0; i < f->nparams; i++)
     if (cl->args[i].kind == V_ARRAY) cuda_host_touch(cl->args[i].arr, cl->site->loc);
