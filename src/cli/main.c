@@ -25,7 +25,8 @@ static const struct { const char *name, *synopsis; } commands[] = {
              "                                   run a program (top level, then main(ARGS...))\n"
              "       oq [options] FILE.q [ARGS...]   the same\n"
              "       oq run [options] - [ARGS...]   the program read from standard input\n" },
-  { "check", "oq check [options] FILE.q   parse and check only\n" },
+  { "check", "oq check [options] FILE.q   parse and check only (the kernels whose parameters all\n"
+             "                                   have types are typed on them)\n" },
   { "emit",  "oq emit --target c FILE.q [ARGS...]\n"
              "                                   run, printing the C of every kernel as it is compiled\n"
              "       oq emit --target cuda FILE.q [ARGS...]\n"
