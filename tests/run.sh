@@ -612,16 +612,15 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     kc "tiers: the background builds are in the cache for the next run" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
     # identical kernels written twice share one TinyCC build and one background build
-    rm -rf "$tmp/kcache"
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --verbose tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
+    # (caches of their own: background builds outlive these runs and write into them)
+    OQ_CACHE_DIR=$tmp/kcache_twin timeout 120 "$OQ" run --target cpu --verbose tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "tiers: an identical kernel takes its twin's TinyCC build" \
       "$([ $rc -eq 0 ] && grep -q "'scale_b' .*TinyCC's build of an identical kernel" "$tmp/kc.err" &&
          [ "$(grep -c 'by TinyCC' "$tmp/kc.err")" -eq 2 ] && echo ok)"
     # TinyCC builds every seed example's kernels but those with complex numbers
     for prog in examples/dot.q examples/sums.q; do
-      rm -rf "$tmp/kcache"
-      OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --verbose "$prog" >/dev/null 2>"$tmp/kc.err"
+      OQ_CACHE_DIR=$tmp/kcache_$(basename "$prog" .q) timeout 120 "$OQ" run --target cpu --verbose "$prog" >/dev/null 2>"$tmp/kc.err"
       rc=$?
       kc "tiers: TinyCC builds every kernel of $prog (fiber kernels too)" \
         "$([ $rc -eq 0 ] && grep -q 'by TinyCC' "$tmp/kc.err" && ! grep -q 'TinyCC cannot' "$tmp/kc.err" && echo ok)"
