@@ -23,9 +23,15 @@ mkdir -p build/examples
 # shellcheck disable=SC2206 # PROGS is a pattern on purpose
 progs=(${PROGS:-examples/*.q tests/seeds_run/*.q})
 
+# profile_flag OQ: --profile=wide, or --profile for a build that has only the wide table
+profile_flag() {
+  if printf 'x = 1\n' | "$1" run --target cpu --profile=wide - >/dev/null 2>&1; then echo --profile=wide
+  else echo --profile; fi
+}
+
 # timed CACHE OUT OQ PROG: runs PROG once; OUT gets "wall cpu" and OUT.prof the profile
 timed() {
-  OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu --profile "$4" \
+  OQ_CACHE_DIR=$1 /usr/bin/time -o "$2" -f "%e %U %S" "$3" run --target cpu "$(profile_flag "$3")" "$4" \
     >/dev/null 2>"$2.prof" </dev/null
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$2" >"$2.t" && mv "$2.t" "$2"
 }

@@ -25,8 +25,10 @@
 #      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
 #      change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
+#   cold-cuda: bench/coldstart_cuda.sh: each example's cold (empty cache) and warm start on
+#      --target cuda, and each CUDA kernel's NVRTC compile ms
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib bench-expr xform
-# suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
+# cold-cuda suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
 # extract it into a folder that .git/info/exclude ignores and carry that folder:
 #   git archive HEAD | tar -x -C /work/main/.wt-cuda   then run: cd .wt-cuda && bash tests/gpu.sh
@@ -219,6 +221,13 @@ if want xform && [ $gpu_ok = 1 ] && command -v nvcc >/dev/null 2>&1; then
 fi
 
 # 5. the .q suite on the GPU, next to the CPU back end (after the benchmarks: it is noisy)
+# cold-cuda: every example started with an empty kernel cache and again warm on --target
+# cuda, with each CUDA kernel's compile ms (NVRTC) of the cold run (bench/coldstart_cuda.sh)
+if want cold-cuda && [ $gpu_ok = 1 ]; then
+  step cold-cuda 600 bash bench/coldstart_cuda.sh
+  cat "$logs/cold-cuda.log"
+fi
+
 if want suite-cuda && [ $gpu_ok = 1 ]; then
   step suite-cuda 600 env OQ_TEST_TARGETS="${GPU_SUITE_TARGETS:-cpu cuda}" OQ_NO_IMAGES=$no_images bash tests/run.sh
   grep -E '^FAIL|: [0-9]+ passed, [0-9]+ failed$' "$logs/suite-cuda.log" | head -n 40

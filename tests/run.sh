@@ -10,7 +10,8 @@
 #   lang, seeds    tests/lang/*.q, tests/seeds_run/*.q and tests/cpu/*.q: pass = exit status 0
 #   print          tests/print/*.q: stdout must equal tests/print/NAME.out byte for byte
 #   errors         tests/errors/*.q, tests/cpu_errors/*.q: the first line `% EXPECT: <status> <regex>` gives the exit
-#                  status and an extended regex that the FIRST line of stderr must match
+#                  status and an extended regex that the FIRST line of stderr must match;
+#                  a line `% MODE: check` runs `oq check` instead of `oq run`
 #   explain        tests/explain/*.q: stdout of `oq check --explain` equals tests/explain/NAME.out
 #   parloop-diff   programs with parallel loops print the same with --no-parloop
 #   cli            usage errors, missing files, --version, check, parse --dump, `oq FILE.q`,
@@ -55,7 +56,9 @@ one() {
     printf 'PASS\n    | skipped: %s\n' "$(sh tools/needs.sh "$file")" >"$res"
     return
   fi
-  if [ "$target" = cudacheck ]; then
+  if [ "$kind" = error ] && grep -q '^% MODE: check$' "$file"; then   # found by `oq check`
+    timeout -k 5 "$TIMEOUT" "$OQ" check "$file" >"$out" 2>"$err" </dev/null
+  elif [ "$target" = cudacheck ]; then
     OQ_CUDA_CHECK=1 timeout -k 5 "$TIMEOUT" "$OQ" run --target cpu "$file" >"$out" 2>"$err" </dev/null
   else
     timeout -k 5 "$TIMEOUT" "$OQ" run --target "$target" "$file" >"$out" 2>"$err" </dev/null
@@ -381,8 +384,31 @@ cli "check after a failed import: other name errors" 1 err "11:5: error: 'contin
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
+# out of memory (a limit on the address space) is a run-time error naming the statement,
+# never a crash: TinyCC, which crashes when its allocations fail, runs only with room left
+oom_bad=""
+for v in $(seq 15000 1000 40000); do
+  rm -rf "$tmp/oomcache"
+  (ulimit -v $v; OQ_CACHE_DIR=$tmp/oomcache timeout -k 5 60 "$OQ" run --target cpu tests/lang/two_kernels.q \
+    >/dev/null 2>"$tmp/oom.err" </dev/null)
+  rc=$?
+  # 127: the dynamic loader found too little room (before oq runs)
+  if [ $rc -gt 128 ] || { [ $rc -eq 1 ] && ! head -n 1 "$tmp/oom.err" | grep -Eq '^tests/lang/two_kernels\.q:[0-9]+:[0-9]+: runtime error: '; }; then
+    oom_bad="$oom_bad $v:$rc"
+  fi
+done
+if [ -z "$oom_bad" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: under a memory limit (KiB:status)$oom_bad"; first_lines "$tmp/oom.err" 3; cli_fail=$((cli_fail + 1)); fi
+# oq check types the kernels whose parameters all have types (kernel_check.c; its errors
+# are tests/errors/check_kernel_*.q): none in the seed programs and examples
+ck_bad=""
+for f in examples/*.q tests/seeds_run/*.q; do
+  timeout -k 5 30 "$OQ" check "$f" >/dev/null 2>&1 </dev/null || ck_bad="$ck_bad $f"
+done
+if [ -z "$ck_bad" ]; then cli_pass=$((cli_pass + 1))
+else echo "FAIL cli: oq check reports errors in$ck_bad"; cli_fail=$((cli_fail + 1)); fi
 # !kernel_tiling (docs/language.md): listed by --profile, shown by emit, ignored with a note for block kernels
-cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile tests/lang/kernel_tiling.q
+cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile=wide tests/lang/kernel_tiling.q
 cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q
 cli "--verbose: tiling ignored for block kernels" 0 err "kernel 'blocked': !kernel_tiling is ignored" -- run --target cpu --verbose tests/lang/kernel_tiling.q
 # persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions (each once:
@@ -409,13 +435,13 @@ else echo "FAIL cli: vector-loads of persistent blocks [$pvec], expected [v-----
 # map, histogram, not: fewer indices, variables used and swapped, offsets; one dimension;
 # not: a scalar range read besides; larger arrays (linear, its guard falls back); the 9th nest
 # stays serial, its inner loop over m (a sum) is the 9th kernel, not linear)
-plin=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
+plin=$(timeout -k 5 60 "$OQ" run --profile=wide --target cpu tests/lang/parloop_pos.q 2>&1 >/dev/null |
        awk '/^parloop:top@/{printf "%s", / linear/ ? "L" : "-"}')
 if [ "$plin" = "LL---L-L-" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: linear parallel loops [$plin], expected [LL---L-L-]"; cli_fail=$((cli_fail + 1)); fi
 # a literal grid on a streaming kernel runs as global auto on the CPU too (g1, counts), one
 # whose kernel reads pos otherwise keeps its tiles (g2)
-tstream=$(timeout -k 5 60 "$OQ" run --profile --target cpu tests/lang/kernel_tiling.q 2>&1 >/dev/null |
+tstream=$(timeout -k 5 60 "$OQ" run --profile=wide --target cpu tests/lang/kernel_tiling.q 2>&1 >/dev/null |
           awk '/^(g1|g2|counts)@/{printf "%s", /streaming, as global auto/ ? "S" : /tiling\(global 3x5x1\)/ ? "T" : "?"}')
 if [ "$tstream" = "STS" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: streaming tiling on the CPU [$tstream], expected [STS]"; cli_fail=$((cli_fail + 1)); fi
@@ -601,14 +627,29 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     rc=$?
     kc "tiers: the first run takes TinyCC's builds" "$([ $rc -eq 0 ] && grep -q 'by TinyCC; the C compiler' "$tmp/kc.err" && echo ok)"
     for ((i = 0; i < 240; i++)); do compgen -G "$tmp/kcache/*.tmp*" >/dev/null || break; sleep 0.5; done
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide tests/cpu/kernel_outputs.q >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "tiers: the background builds are in the cache for the next run" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
+    # identical kernels written twice share one TinyCC build and one background build
+    # (caches of their own: background builds outlive these runs and write into them)
+    OQ_CACHE_DIR=$tmp/kcache_twin timeout 120 "$OQ" run --target cpu --verbose tests/cpu/twin_kernels.q >/dev/null 2>"$tmp/kc.err"
+    rc=$?
+    kc "tiers: an identical kernel takes its twin's TinyCC build" \
+      "$([ $rc -eq 0 ] && grep -q "'scale_b' .*TinyCC's build of an identical kernel" "$tmp/kc.err" &&
+         [ "$(grep -c 'by TinyCC' "$tmp/kc.err")" -eq 2 ] && echo ok)"
+    # TinyCC builds every seed example's kernels but those with complex numbers
+    for prog in examples/dot.q examples/sums.q; do
+      OQ_CACHE_DIR=$tmp/kcache_$(basename "$prog" .q) timeout 120 "$OQ" run --target cpu --verbose "$prog" >/dev/null 2>"$tmp/kc.err"
+      rc=$?
+      kc "tiers: TinyCC builds every kernel of $prog (fiber kernels too)" \
+        "$([ $rc -eq 0 ] && grep -q 'by TinyCC' "$tmp/kc.err" && ! grep -q 'TinyCC cannot' "$tmp/kc.err" && echo ok)"
+    done
     # the same results from both builds: seed programs print the same from TinyCC's builds
     # only and from the C compiler's (timings masked); every one in make test-full
+    # (fiber_barriers.q: fiber kernels, which TinyCC's build runs on one worker)
     tier_progs=(tests/seeds_run/hist2048_004.q tests/seeds_run/bitonic_108.q tests/seeds_run/haar_104.q
-                tests/seeds_run/dense_multiply_109.q examples/hist_004.q)
+                tests/seeds_run/dense_multiply_109.q examples/hist_004.q tests/cpu/fiber_barriers.q)
     [ "${OQ_TEST_FULL:-}" = 1 ] && tier_progs=(tests/seeds_run/*.q examples/dot.q examples/hist_004.q examples/sums.q)
     for prog in "${tier_progs[@]}"; do
       OQ_DEV_CPU_TCC_ONLY=1 timeout 120 "$OQ" run --target cpu "$prog" >"$tmp/tcc.out" 2>&1 </dev/null
@@ -632,10 +673,10 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
   # addresses (a source that changes from run to run is compiled again every run)
   for prog in tests/cpu/kernel_outputs.q tests/lang/device_functions.q; do
     rm -rf "$tmp/kcache"
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide "$prog" >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "$prog: first run compiles" "$([ $rc -eq 0 ] && grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"
-    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile "$prog" >/dev/null 2>"$tmp/kc.err"
+    OQ_CACHE_DIR=$tmp/kcache timeout 120 "$OQ" run --target cpu --profile=wide "$prog" >/dev/null 2>"$tmp/kc.err"
     rc=$?
     kc "$prog: second run takes every kernel from the cache" \
       "$([ $rc -eq 0 ] && grep -q 'from cache' "$tmp/kc.err" && ! grep -q '[1-9] compiled' "$tmp/kc.err" && echo ok)"

@@ -176,19 +176,53 @@ static void cell_notes(const ProfRow *r, char *b, size_t n) {
   if (r->xforms[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", sep, r->xforms);
 }
 
-/* width > 0: right-aligned, < 0: left-aligned, at least that wide; 0: the last, free */
-static const struct Column { const char *head; int width; CellFn *cell; } columns[] = {
-  {"kernel", -6, cell_kernel},   {"backend", -7, cell_backend}, {"launches", 8, cell_launches},
-  {"total ms", 10, cell_total},  {"mean ms", 10, cell_mean},    {"compile ms", 10, cell_compile},
-  {"bytes up", 10, cell_up},     {"bytes down", 10, cell_down}, {"notes", 0, cell_notes},
+/* The short table's notes: specializations compiled now ("new") and found in the cache,
+   and why the kernel ran here; the transforms are in the wide table. */
+static void cell_notes_short(const ProfRow *r, char *b, size_t n) {
+  b[0] = 0;
+  if (r->compiled) snprintf(b, n, "%d new", r->compiled);
+  if (r->cached) snprintf(b + strlen(b), n - strlen(b), "%s%d cached", b[0] ? ", " : "", r->cached);
+  if (r->note[0]) snprintf(b + strlen(b), n - strlen(b), "%s%s", b[0] ? "; " : "", r->note);
+}
+
+/* width > 0: right-aligned, < 0: left-aligned, at least that wide; 0: the last, free.
+   wide: only in --profile=wide (the short table fits 100 columns). */
+static const struct Column { const char *head; int width; CellFn *cell; bool wide; CellFn *short_cell; } columns[] = {
+  {"kernel", -6, cell_kernel, false, NULL},   {"backend", -7, cell_backend, false, NULL},
+  {"launches", 8, cell_launches, false, NULL}, {"total ms", 10, cell_total, false, NULL},
+  {"mean ms", 10, cell_mean, false, NULL},     {"compile ms", 10, cell_compile, false, NULL},
+  {"bytes up", 10, cell_up, true, NULL},       {"bytes down", 10, cell_down, true, NULL},
+  {"notes", 0, cell_notes, false, cell_notes_short},
 };
 #define NCOLS (sizeof columns / sizeof *columns)
 #define CELL 512
+#define SHORT_COLS 100      /* the short table's rows fit this many columns */
+#define SHORT_NAME 40       /* and its kernel names this many (cut in the middle beyond) */
 
-static void print_cells(FILE *out, char (*cells)[CELL], const int *width) {
+/* Cuts cell to at most n characters, "..." marking what went; keep_end: the middle goes
+   (a kernel name keeps its file:line), else the end. */
+static void cut_cell(char *cell, int n, bool keep_end) {
+  int len = (int)strlen(cell);
+  if (n < 4 || len <= n) return;
+  if (keep_end) {
+    int head = (n - 3) / 2, tail = n - 3 - head;
+    memmove(cell + head + 3, cell + len - tail, tail + 1);
+    memcpy(cell + head, "...", 3);
+  } else {
+    memcpy(cell + n - 3, "...", 4);
+  }
+}
+
+static void print_cells(FILE *out, char (*cells)[CELL], const int *width, bool wide) {
+  int used = 0;
   for (size_t c = 0; c < NCOLS; c++) {
-    if (width[c]) fprintf(out, "%*s ", width[c], cells[c]);
-    else fprintf(out, " %s", cells[c]);
+    if (columns[c].wide && !wide) continue;
+    if (width[c]) {
+      used += fprintf(out, "%*s ", width[c], cells[c]);
+    } else {
+      if (!wide) cut_cell(cells[c], SHORT_COLS - used - 1, false);
+      fprintf(out, " %s", cells[c]);
+    }
   }
   fputc('\n', out);
 }
@@ -197,53 +231,73 @@ static void print_cells(FILE *out, char (*cells)[CELL], const int *width) {
    the transfer totals when anything crossed the bus. */
 static bool shown(const ProfRow *r) { return r->launches || r->compiled || r->cached || r->note[0]; }
 
-/* The host array operations, most time first (at most 20 rows), and their total. */
-static double report_host_ops(FILE *out) {
-  double total = 0;
-  int n = 0;
-  for (HostOp *h = prof.host_ops; h; h = h->next) total += h->ms, n++;
-  if (!n) return 0;
+static int by_time(const void *a, const void *b) {
+  double x = (*(HostOp *const *)a)->ms, y = (*(HostOp *const *)b)->ms;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* The host operations, most time first: an array of them sorted (*n of them; NULL when
+   none). */
+static HostOp **host_ops_sorted(int *n) {
+  *n = 0;
+  for (HostOp *h = prof.host_ops; h; h = h->next) (*n)++;
+  if (!*n) return NULL;
+  HostOp **v = malloc(*n * sizeof *v);
+  if (!v) return *n = 0, NULL;
+  int i = 0;
+  for (HostOp *h = prof.host_ops; h; h = h->next) v[i++] = h;
+  qsort(v, *n, sizeof *v, by_time);
+  return v;
+}
+
+static const char *base_name(const char *path) {
+  const char *b = strrchr(path, '/');
+  return b ? b + 1 : path;
+}
+
+/* The host array operations, most time first (at most 20 rows). */
+static void report_host_ops(FILE *out) {
+  int n;
+  HostOp **v = host_ops_sorted(&n);
+  if (!v) return;
   fprintf(out, "host array operations in the runtime (one host thread):\n");
   fprintf(out, "  %-32s %8s %10s %10s\n", "operation", "count", "total ms", "elements");
-  for (int shown_rows = 0; shown_rows < 20 && shown_rows < n; shown_rows++) {
-    HostOp *best = NULL;
-    for (HostOp *h = prof.host_ops; h; h = h->next)
-      if (h->count >= 0 && (!best || h->ms > best->ms)) best = h;
-    const char *base = strrchr(best->file, '/');
+  for (int i = 0; i < n && i < 20; i++) {
     char where[300];
-    snprintf(where, sizeof where, "%s@%s:%d", best->what, base ? base + 1 : best->file, best->line);
-    fprintf(out, "  %-32s %8ld %10.3f %10lld\n", where, best->count, best->ms, (long long)best->elements);
-    best->count = -1 - best->count;   /* printed (undone below) */
+    snprintf(where, sizeof where, "%s@%s:%d", v[i]->what, base_name(v[i]->file), v[i]->line);
+    fprintf(out, "  %-32s %8ld %10.3f %10lld\n", where, v[i]->count, v[i]->ms, (long long)v[i]->elements);
   }
   if (n > 20) fprintf(out, "  (%d more)\n", n - 20);
-  for (HostOp *h = prof.host_ops; h; h = h->next)
-    if (h->count < 0) h->count = -1 - h->count;
-  return total;
+  free(v);
 }
 
-/* One line: where the wall time went. Kernels on the CPU and in the interpreter take host
-   time; GPU kernels run beside the host (their device time is shown apart). */
-static void report_total(FILE *out, double host_ops_ms) {
-  double wall = rt_now_ms() - prof.start_ms, cpu = 0, gpu = 0, compile = 0;
+/* Where the wall time went. Kernels on the CPU and in the interpreter and compiles take
+   host time, the rest is the host program's own (its array operations among it); GPU
+   kernels run beside the host (their device time apart). */
+typedef struct Totals { double wall, host, kernels, gpu, compile, host_ops; } Totals;
+
+static Totals totals(void) {
+  Totals t = {.wall = rt_now_ms() - prof.start_ms};
   for (ProfRow *r = prof.rows; r; r = r->next) {
-    if (on_gpu(r)) gpu += r->run_ms;
-    else cpu += r->run_ms;
-    compile += r->compile_ms;
+    if (on_gpu(r)) t.gpu += r->run_ms;
+    else t.kernels += r->run_ms;
+    t.compile += r->compile_ms;
   }
-  fprintf(out, "total: %.1f ms wall; kernels %.1f ms on the host, %.1f ms on the GPU; compiles %.1f ms; "
-               "host array operations %.1f ms; transfers %.1f MiB up, %.1f MiB down\n",
-          wall, cpu, gpu, compile, host_ops_ms, cuda_stats.bytes_up / 1048576.0,
+  for (HostOp *h = prof.host_ops; h; h = h->next) t.host_ops += h->ms;
+  t.host = t.wall - t.kernels - t.compile;
+  if (t.host < 0) t.host = 0;
+  return t;
+}
+
+static void report_total(FILE *out) {
+  Totals t = totals();
+  fprintf(out, "total: wall %.1f ms | host %.1f | kernels %.1f | compile %.1f | GPU %.1f | up/down %.1f/%.1f MiB\n",
+          t.wall, t.host, t.kernels, t.compile, t.gpu, cuda_stats.bytes_up / 1048576.0,
           cuda_stats.bytes_down / 1048576.0);
+  if (t.host_ops > 0) fprintf(out, "       (host: %.1f ms of array operations in the runtime)\n", t.host_ops);
 }
 
-static void report_kernels(FILE *out);
-
-void prof_report(FILE *out) {
-  report_kernels(out);
-  report_total(out, report_host_ops(out));
-}
-
-static void report_kernels(FILE *out) {
+static void report_kernels(FILE *out, bool wide) {
   int n = 1;
   for (ProfRow *r = prof.rows; r; r = r->next) n += shown(r);
   if (n == 1) return;
@@ -253,7 +307,9 @@ static void report_kernels(FILE *out) {
   int i = 1;
   for (ProfRow *r = prof.rows; r; r = r->next) {
     if (!shown(r)) continue;
-    for (size_t c = 0; c < NCOLS; c++) columns[c].cell(r, cells[i][c], CELL);
+    for (size_t c = 0; c < NCOLS; c++)
+      (wide || !columns[c].short_cell ? columns[c].cell : columns[c].short_cell)(r, cells[i][c], CELL);
+    if (!wide) cut_cell(cells[i][0], SHORT_NAME, true);
     i++;
   }
   int width[NCOLS];
@@ -262,12 +318,114 @@ static void report_kernels(FILE *out) {
     for (i = 0; i < n; i++) w = (int)strlen(cells[i][c]) > w ? (int)strlen(cells[i][c]) : w;
     width[c] = columns[c].width < 0 ? -w : columns[c].width ? w : 0;
   }
-  for (i = 0; i < n; i++) print_cells(out, cells[i], width);
+  for (i = 0; i < n; i++) print_cells(out, cells[i], width, wide);
   free(cells);
   if (cuda_stats.uploads || cuda_stats.downloads)
     fprintf(out, "host<->device: %llu bytes up in %ld transfers, %llu bytes down in %ld transfers\n",
             (unsigned long long)cuda_stats.bytes_up, cuda_stats.uploads,
             (unsigned long long)cuda_stats.bytes_down, cuda_stats.downloads);
+}
+
+/* ---- --profile=json ---- */
+
+static void json_str(FILE *out, const char *s) {
+  fputc('"', out);
+  for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+    if (*p == '"' || *p == '\\') fprintf(out, "\\%c", *p);
+    else if (*p < 0x20) fprintf(out, "\\u%04x", *p);
+    else fputc(*p, out);
+  }
+  fputc('"', out);
+}
+
+/* A number JSON can hold (no NaN or infinity). */
+static void json_num(FILE *out, double x) {
+  if (x != x || x - x != 0) x = 0;
+  fprintf(out, "%.4f", x);
+}
+
+static void json_kernel(FILE *out, const ProfRow *r) {
+  const Func *f = r->func;
+  const char *file = f->loc.file && f->loc.file->path ? f->loc.file->path : "?";
+  fputs("    {\"name\": ", out);
+  json_str(out, r->name);
+  fputs(", \"function\": ", out);
+  json_str(out, func_shown_name(f));
+  fputs(", \"file\": ", out);
+  json_str(out, file);
+  fprintf(out, ", \"line\": %d, \"backend\": ", f->loc.line);
+  json_str(out, r->backend);
+  fprintf(out, ", \"launches\": %ld, \"total_ms\": ", r->launches);
+  json_num(out, r->run_ms);
+  fputs(", \"mean_ms\": ", out);
+  json_num(out, r->launches ? r->run_ms / r->launches : 0);
+  fputs(", \"compile_ms\": ", out);
+  json_num(out, r->compile_ms);
+  fprintf(out, ", \"compiled\": %d, \"cached\": %d, \"bytes_up\": %llu, \"bytes_down\": %llu, \"note\": ",
+          r->compiled, r->cached, (unsigned long long)r->bytes_up, (unsigned long long)r->bytes_down);
+  json_str(out, r->note);
+  fputs(", \"transforms\": [", out);
+  const char *sep = "";
+  for (int t = 0; t < f->ntransforms; t++, sep = ", ") {
+    fputs(sep, out);
+    json_str(out, f->transforms[t]);
+  }
+  if (r->xforms[0]) {
+    fputs(sep, out);
+    json_str(out, r->xforms);
+  }
+  fputs("]}", out);
+}
+
+static void report_json(FILE *out) {
+  Totals t = totals();
+  fputs("{\n  \"total\": {\"wall_ms\": ", out);
+  json_num(out, t.wall);
+  fputs(", \"host_ms\": ", out);
+  json_num(out, t.host);
+  fputs(", \"kernels_ms\": ", out);
+  json_num(out, t.kernels);
+  fputs(", \"compile_ms\": ", out);
+  json_num(out, t.compile);
+  fputs(", \"gpu_ms\": ", out);
+  json_num(out, t.gpu);
+  fputs(", \"host_ops_ms\": ", out);
+  json_num(out, t.host_ops);
+  fprintf(out, ", \"bytes_up\": %llu, \"bytes_down\": %llu, \"uploads\": %ld, \"downloads\": %ld},\n",
+          (unsigned long long)cuda_stats.bytes_up, (unsigned long long)cuda_stats.bytes_down,
+          cuda_stats.uploads, cuda_stats.downloads);
+  fputs("  \"kernels\": [", out);
+  const char *sep = "\n";
+  for (ProfRow *r = prof.rows; r; r = r->next) {
+    if (!shown(r)) continue;
+    fputs(sep, out);
+    json_kernel(out, r);
+    sep = ",\n";
+  }
+  fputs("\n  ],\n  \"host_ops\": [", out);
+  int n;
+  HostOp **v = host_ops_sorted(&n);
+  for (int i = 0; i < n; i++) {
+    fputs(i ? ",\n    {\"what\": " : "\n    {\"what\": ", out);
+    json_str(out, v[i]->what);
+    fputs(", \"file\": ", out);
+    json_str(out, v[i]->file);
+    fprintf(out, ", \"line\": %d, \"count\": %ld, \"ms\": ", v[i]->line, v[i]->count);
+    json_num(out, v[i]->ms);
+    fprintf(out, ", \"elements\": %lld}", (long long)v[i]->elements);
+  }
+  free(v);
+  fputs("\n  ]\n}\n", out);
+}
+
+void prof_report(FILE *out, ProfileFormat format) {
+  if (format == PROFILE_JSON) {
+    report_json(out);
+    return;
+  }
+  report_kernels(out, format == PROFILE_WIDE);
+  report_host_ops(out);
+  report_total(out);
 }
 
 double rt_now_ms(void) {

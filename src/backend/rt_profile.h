@@ -6,6 +6,7 @@
 #ifndef OQ_RT_PROFILE_H
 #define OQ_RT_PROFILE_H
 #include <stdio.h>
+#include "base/options.h"
 #include "runtime/callable.h"
 
 typedef struct ProfRow ProfRow;
@@ -37,8 +38,9 @@ bool prof_on(void);
 void prof_in_oracle(bool on);   /* while the interpreter runs a kernel (not host operations) */
 void prof_host_op(const char *what, SrcLoc loc, double ms, int64_t elements);
 
-/* The host operations, a total line, then the kernel table. */
-void prof_report(FILE *out);
+/* The kernel table (short: rows of at most 100 columns; wide: every column, whole notes),
+   the host operations and a total line; or all of it as one JSON object. */
+void prof_report(FILE *out, ProfileFormat format);
 
 double rt_now_ms(void);   /* the monotonic clock in ms: tic/toc, launch and compile times */
 

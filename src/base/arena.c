@@ -1,5 +1,6 @@
 /* arena.c: bump allocator; everything is freed at once. */
 #include "base/arena.h"
+#include "base/diag.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,7 +13,7 @@ void *arena_alloc(Arena *a, size_t size) {
   if (!c || c->used + size > c->cap) {
     size_t cap = size > 65536 ? size : 65536;
     c = malloc(sizeof *c + cap);
-    if (!c) { fprintf(stderr, "oq: out of memory\n"); exit(1); }
+    if (!c) rt_error((SrcLoc){0}, "out of memory");   /* at run time: the statement's place */
     c->next = a->head; c->used = 0; c->cap = cap;
     a->head = c;
   }

@@ -6,10 +6,14 @@
 
 typedef enum Target { TARGET_AUTO, TARGET_CPU, TARGET_CUDA, TARGET_INTERP } Target;
 
+/* --profile, --profile=wide, --profile=json (backend/rt_profile.c) */
+typedef enum ProfileFormat { PROFILE_SHORT, PROFILE_WIDE, PROFILE_JSON } ProfileFormat;
+
 typedef struct InterpOptions {
   Target target;
   bool verbose;
   bool profile;
+  ProfileFormat profile_format;
   bool emit_c;              /* print the C source of every kernel specialization */
   bool emit_cuda;           /* print its CUDA source (oq emit --target cuda; needs no GPU) */
   bool no_parloop;          /* --no-parloop: host loops stay serial (transform_parloop.c) */

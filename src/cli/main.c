@@ -25,7 +25,8 @@ static const struct { const char *name, *synopsis; } commands[] = {
              "                                   run a program (top level, then main(ARGS...))\n"
              "       oq [options] FILE.q [ARGS...]   the same\n"
              "       oq run [options] - [ARGS...]   the program read from standard input\n" },
-  { "check", "oq check [options] FILE.q   parse and check only\n" },
+  { "check", "oq check [options] FILE.q   parse and check only (the kernels whose parameters all\n"
+             "                                   have types are typed on them)\n" },
   { "emit",  "oq emit --target c FILE.q [ARGS...]\n"
              "                                   run, printing the C of every kernel as it is compiled\n"
              "       oq emit --target cuda FILE.q [ARGS...]\n"
@@ -40,7 +41,8 @@ static const char options_help[] =
   "  --target auto|cpu|cuda|interp    where kernels run (default auto)\n"
   "  --precision single|double        the type `scalar` (default single)\n"
   "  --verbose                        say which back end is used\n"
-  "  --profile                        print per-kernel statistics after the run\n"
+  "  --profile[=wide|json]            print per-kernel statistics after the run (wide: every\n"
+  "                                   column and whole notes; json: one JSON object)\n"
   "  --emit-c                         print the C source of each compiled kernel\n"
   "  --show-dir DIR                   imshow and plot write PNG files into DIR (no window)\n"
   "  --no-parloop                     keep host loops serial (no automatic parallel loops)\n"
@@ -155,7 +157,15 @@ int main(int argc, char **argv) {
       else if (!strcmp(p, "double")) rt_config.double_precision = true;
       else return usage_error("unknown precision '%s'", p);
     } else if (!strcmp(a, "--verbose")) opt.verbose = true;
-    else if (!strcmp(a, "--profile")) opt.profile = true, prof_enable(true);
+    else if (!strcmp(a, "--profile") || !strncmp(a, "--profile=", 10)) {
+      const char *f = a[9] ? a + 10 : "short";
+      if (!strcmp(f, "short")) opt.profile_format = PROFILE_SHORT;
+      else if (!strcmp(f, "wide")) opt.profile_format = PROFILE_WIDE;
+      else if (!strcmp(f, "json")) opt.profile_format = PROFILE_JSON;
+      else return usage_error("unknown profile format '%s' (wide or json)", f);
+      opt.profile = true;
+      prof_enable(true);
+    }
     else if (!strcmp(a, "--emit-c")) opt.emit_c = true;
     else if (!strcmp(a, "--show-dir") && i + 1 < argc) rt_show_set_dir(argv[++i]);
     else if (!strcmp(a, "--no-parloop")) opt.no_parloop = true;
@@ -208,14 +218,16 @@ int main(int argc, char **argv) {
   }
   Program *prog = interp_load(&arena, program, &opt);
   if (!prog) return load_failed(&arena, file);
-  if (!strcmp(cmd, "check")) return 0;
+  /* kernels whose parameters all have types: their type errors, without running */
+  if (!strcmp(cmd, "check")) return interp_check(prog) ? 1 : 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
   rt_video_finish();
   rt_show_finish();
   if (opt.profile) {
-    prof_report(stderr);
-    gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
+    prof_report(stderr, opt.profile_format);
+    if (opt.profile_format != PROFILE_JSON)
+      gpu_profile_report(stderr);   /* GPU details: host time per launch, memory counters */
   }
   return status;
 }

@@ -74,7 +74,7 @@ static char *idx_rule(Em *E, char *e, KType t, bool cheap, Narrow narrow) {
   return em_sf(E, "oq_idxz((double)%s)", e);
 }
 
-static const char *func_display_name(FSpec *f) { return f->func->name ? f->func->name : "(kernel lambda)"; }
+static const char *func_display_name(FSpec *f) { return func_shown_name(f->func); }
 
 static bool is_special_ident(Em *E, Node *n) {
   if (n->kind != N_IDENT || n->slot < 0 || n->depth != 0 || !E->f->is_kernel) return false;

@@ -471,3 +471,5 @@ void ast_dump(const Node *n, int indent) {
   dump(n, indent);
   putchar('\n');
 }
+
+const char *func_shown_name(const Func *f) { return f && f->name ? f->name : "(lambda)"; }

@@ -220,6 +220,9 @@ Node *ast_clone(Arena *arena, const Node *n);   /* deep copy of a statement or e
 Node *ast_node(Arena *arena, NodeKind kind, SrcLoc loc);   /* a new node, its other fields zero */
 Node *ast_ident(Arena *arena, const char *name, SrcLoc loc);   /* a new N_IDENT (unresolved) */
 void func_note_transform(Func *f, const char *name);
+/* The one name of a function in messages, --verbose and --profile: its own, "(lambda)" for
+   a lambda (kernel lambdas too). */
+const char *func_shown_name(const Func *f);
 void ast_dump(const Node *n, int indent);   /* to stdout; `oq parse --dump FILE` */
 
 #endif

@@ -16,6 +16,7 @@
 #include "front/types.h"
 #include "interp/parloop.h"
 #include "interp/arrayexpr.h"
+#include "kernel/kernel_ir.h"
 
 /* Recursion in host code is bounded by the thread's real stack (docs/language.md,
    "Recursion"): a call is refused when fewer than STACK_MARGIN bytes are left, so that the
@@ -368,7 +369,7 @@ static IndexCtx index_ctx(Interp *I, Node *index) {
   IndexCtx c = {.in_kernel = I->in_kernel, .loc = index->loc};
   Node *base = index->a;
   if (base->kind == N_IDENT) { c.mods = (unsigned)base->ival; c.array_name = base->name; }
-  if (I->in_kernel && I->func) c.func_name = I->func->name ? I->func->name : "(kernel lambda)";
+  if (I->in_kernel && I->func) c.func_name = func_shown_name(I->func);
   return c;
 }
 
@@ -1505,6 +1506,22 @@ static void run_main(Interp *I, Program *P, Func *main_fn, const InterpOptions *
   val_release(call_user(I, &c, argc, argv, &site, NULL));
   for (int i = 0; i < argc; i++) val_release(argv[i]);
   free(argv);
+}
+
+int interp_check(Program *P) {
+  FuncInfo *fi = func_info(P->script);
+  Interp I = {.prog = P, .func = P->script};
+  Frame *fr = frame_new(fi->nslots, NULL);
+  P->script_frame = I.frame = fr;
+  bind_hoisted(&I, fi);   /* the kernels' calls of top-level functions find them */
+  int errors = 0;
+  for (int i = 0; i < fi->hoisted.n; i++) {
+    Value v = fr->slots[fi->hoisted.items[i]->slot >= 0 ? fi->hoisted.items[i]->slot : 0];
+    if (v.kind == V_FUNC && v.fn->kind == CALL_USER && v.fn->func->kind == FK_KERNEL)
+      errors += ksema_check_kernel(v.fn);
+  }
+  unbind_hoisted(fr, fi);
+  return errors;
 }
 
 int interp_run(Program *P, const InterpOptions *opt) {

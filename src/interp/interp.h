@@ -18,5 +18,9 @@ Program *interp_load(Arena *arena, Node *program, const InterpOptions *opt);
 /* Runs the top-level statements, then main() if the program defines one. Returns the
    process exit status (0; a run-time error prints its message and exits with status 1). */
 int interp_run(Program *prog, const InterpOptions *opt);
+/* `oq check`: with the top level's functions bound (nothing runs), every top-level kernel
+   whose parameters all have types is specialized on them (kernel_check.c); its type errors
+   are reported. Returns their number. */
+int interp_check(Program *prog);
 
 #endif

@@ -278,6 +278,10 @@ typedef struct KSpec {
   const char *name;          /* kernel name for messages */
   /* failure */
   char reason[256];
+  bool type_error;           /* the failure is an error of the program, whatever the values of
+                                the declared types (ksema_type_error): `oq check` reports it */
+  SrcLoc error_loc;          /* where (the message is reason's) */
+  char error_msg[200];
   jmp_buf fail;
   Arena *arena;
 } KSpec;
@@ -301,7 +305,15 @@ void ksema_reason(KSpec *S, SrcLoc loc, const char *fmt, va_list ap);   /* then 
 /* Records why the specialization failed (S->reason, with loc's line) and longjmps to S->fail. */
 _Noreturn void ksema_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 NodeInfo *ksema_info(FSpec *f, const Node *n);   /* NULL when the node was not typed */
-bool ksema_device_builtin(const char *name);     /* compiled code implements this built-in */
+bool ksema_device_builtin(const char *name);
+/* A failure that is an error of the program (a run-time error in the interpreter too, for
+   any values of the declared types): as ksema_fail, and S->type_error. */
+_Noreturn void ksema_type_error(KSpec *S, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* kernel_check.c: `oq check` specializes kernel k, when its parameters all have types, on
+   those types, without running the program, and reports a type error (file:line:col:
+   error: with the caret; diag_error). Returns the number reported (0 or 1). */
+int ksema_check_kernel(Callable *k);     /* compiled code implements this built-in */
 bool ktype_eq(KType a, KType b);
 const char *ktype_str(KType t, char *buf, size_t n);
 void kspec_free(KSpec *S);

@@ -39,6 +39,16 @@ _Noreturn void ksema_fail(KSpec *S, SrcLoc loc, const char *fmt, ...) {
   longjmp(S->fail, 1);
 }
 
+_Noreturn void ksema_type_error(KSpec *S, SrcLoc loc, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(S->error_msg, sizeof S->error_msg, fmt, ap);
+  va_end(ap);
+  S->type_error = true;
+  S->error_loc = loc;
+  ksema_fail(S, loc, "%s", S->error_msg);
+}
+
 /* ---- types ---- */
 
 static KType kt(KKind k) { KType t = {0}; t.kind = k; return t; }
@@ -482,7 +492,7 @@ static NodeInfo *note(Sx *C, Node *n, KType t) {
   return ni;
 }
 
-static const char *fname(Func *f) { return f->name ? f->name : "(lambda)"; }
+static const char *fname(Func *f) { return func_shown_name(f); }
 
 /* An unknown operand (a variable first assigned later in a loop): the result is unknown
    too, until a later pass knows it. */
@@ -639,12 +649,12 @@ static KType binary_type(Sx *C, Op op, KType a, KType b, Node *at) {
   if (c == K_CPLX) {
     bool ordered = op == OP_LT || op == OP_LE || op == OP_GT || op == OP_GE;
     if (ordered || op == OP_MOD || op == OP_MAX || op == OP_MIN || op == OP_BAND || op == OP_BOR || op == OP_BXOR)
-      ksema_fail(S, at->loc, "operator '%s' on complex numbers (a run-time error)", op_name(op));
+      ksema_type_error(S, at->loc, "operator '%s' on complex numbers", op_name(op));
   }
-  if (va && vb && a.len != b.len) ksema_fail(S, at->loc, "vectors of lengths %d and %d do not combine", a.len, b.len);
+  if (va && vb && a.len != b.len) ksema_type_error(S, at->loc, "vectors of lengths %d and %d do not combine", a.len, b.len);
   if (va && vb && op == OP_MUL) return kt(c);   /* inner product */
   if (va && vb && (op == OP_DIV || op == OP_POW))
-    ksema_fail(S, at->loc, "'%s' between vectors (a run-time error)", op_name(op));
+    ksema_type_error(S, at->loc, "'%s' between vectors", op_name(op));
   KKind r;
   if (is_cmp(op)) r = va || vb ? K_INT : K_BOOL;
   else if (op == OP_BAND || op == OP_BOR || op == OP_BXOR) r = K_INT;
@@ -847,7 +857,7 @@ static KKind map1_class(Sx *C, int id, KKind c, Node *at) {
   case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: return K_BOOL;
   default: break;
   }
-  ksema_fail(C->S, at->loc, "this function of a complex number (a run-time error)");
+  ksema_type_error(C->S, at->loc, "this function of a complex number");
 }
 
 static KType ex_shared(Sx *C, Node *n, KType *args) {
@@ -1043,7 +1053,7 @@ static KType ex_call(Sx *C, Node *n) {
   if (ft.kind != K_FUNC) ksema_fail(S, n->loc, "calling a value that is not a known function");
   Func *f = ft.fn->func;
   if (f->kind == FK_KERNEL) ksema_fail(S, n->loc, "calling a __kernel__ function");
-  if (argc > f->nparams) ksema_fail(S, n->loc, "too many arguments to '%s'", fname(f));
+  if (argc > f->nparams) ksema_type_error(S, n->loc, "too many arguments to '%s'", fname(f));
   if (argc < f->nparams) ksema_fail(S, n->loc, "default arguments of device functions are not supported yet");
   KType *a = calloc(f->nparams + 1, sizeof *a);
   for (int i = 0; i < argc; i++) {
@@ -1092,13 +1102,16 @@ static KType convert_to_decl(Sx *C, KType v, const Type *t, Node *at) {
       ksema_fail(S, at->loc, "conversion of a %s to int (checked at run time)", v.kind == K_REAL ? "scalar" : "value");
     return kt(K_INT);
   case TY_FUNC:
-    if (v.kind != K_FUNC) ksema_fail(S, at->loc, "a function parameter given a non-function");
+    if (v.kind != K_FUNC) ksema_type_error(S, at->loc, "a function parameter given a non-function");
     return v;
   case TY_ARRAY: {
     KKind ec = t->elem ? type_class(t->elem) : K_NONE;
     /* arrays convert element by element (reals to ints truncate, as arr_convert does) */
     if (t->fixed_len) {
-      if (v.kind != K_VEC || v.len != t->fixed_len) ksema_fail(S, at->loc, "a %s given a value of another length", t->name ? t->name : "vector");
+      /* (an array's length is known at run time only) */
+      if (v.kind == K_VEC && v.len != t->fixed_len)
+        ksema_type_error(S, at->loc, "a %s given a vector of %d elements", t->name ? t->name : "vector", v.len);
+      if (v.kind != K_VEC) ksema_fail(S, at->loc, "a %s given a value of another length", t->name ? t->name : "vector");
       return ec == K_REAL || ec == K_INT ? kt_vec(ec, v.len) : v;
     }
     if (v.kind == K_VEC) {
@@ -1125,7 +1138,7 @@ static KType ex_exchange(Sx *C, Node *n) {
   if (target->kind != N_INDEX) ksema_fail(C->S, n->loc, "'<-' needs an array element");
   KType b = ex(C, target->a);
   if (unknown(C, b, target->a)) return note(C, n, b)->t;
-  if (b.kind != K_ARRAY) ksema_fail(C->S, n->loc, "'<-' on a value that is not an array");
+  if (b.kind != K_ARRAY) ksema_type_error(C->S, n->loc, "'<-' on a value that is not an array");
   bool unk;
   KType e = index_type(C, target, b, &unk);
   if (unk || unknown(C, e, target)) return note(C, n, kt(K_NONE))->t;
@@ -1821,7 +1834,7 @@ static void check_collectives(Uni *U, NodeList *l) {
 bool ksema_run(KSpec *S, Value *args) {
   if (setjmp(S->fail)) return false;
   Func *f = S->kfunc;
-  S->name = f->name ? f->name : "(kernel lambda)";
+  S->name = func_shown_name(f);
   free(gather(S, args));
   FnRef *r = fnref(S, f, S->kernel->env, 0, NULL, S->kernel->generic_args, S->kernel->ngeneric_args);
   FSpec *k = fspec_new(S, f, r);

@@ -566,6 +566,5 @@ Value rt_convert_arg(Value v, const Type *t, const char *param, const char *kind
 
 const char *callable_name(const Callable *c) {
   if (c->name) return c->name;
-  if (c->kind == CALL_USER && c->func->name) return c->func->name;
-  return "(lambda)";
+  return func_shown_name(c->kind == CALL_USER ? c->func : NULL);
 }

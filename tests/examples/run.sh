@@ -131,7 +131,7 @@ profile_run() {   # profile_run NAME TARGET CHECK...: runs profile.q with --prof
   local name=$1 target=$2 why        # "KERNEL BACKEND LAUNCHES NOTES-REGEX [UP DOWN]"
   shift 2
   # OQ_CPU_TIERS=0: the C compiler's builds are in the cache when the first run ends
-  if ! OQ_CACHE_DIR=$tmp/pcache OQ_CPU_TIERS=0 timeout -k 5 120 "$OQ" run --target "$target" --profile tests/examples/profile.q \
+  if ! OQ_CACHE_DIR=$tmp/pcache OQ_CPU_TIERS=0 timeout -k 5 120 "$OQ" run --target "$target" --profile=wide tests/examples/profile.q \
       >"$tmp/prof.out" 2>"$tmp/prof.err" </dev/null; then
     bad "profile ($name)" "oq run failed" "$tmp/prof.err"
     return
@@ -153,6 +153,41 @@ profile_run "second run, from the cache" cpu "fill cpu 3 ^0.compiled,.1.from.cac
   "twice cpu 5 ^0.compiled,.1.from.cache(;.transforms:.*)?$" "cond_sync cpu 2 ^0.compiled,.1.from.cache" \
   "long_row interp 1 slices"
 if [ "$(grep -c '^[^ ].*@profile' "$tmp/prof.err")" != 4 ]; then bad "profile" "expected 4 rows" "$tmp/prof.err"; else ok; fi
+# the short table (--profile): rows of at most 100 columns, the same launches and cache
+# counts, a total line whose parts add up to the wall time; the host operations most
+# time first
+OQ_CACHE_DIR=$tmp/pcache OQ_CPU_TIERS=0 timeout -k 5 120 "$OQ" run --target cpu --profile tests/examples/profile.q \
+  >"$tmp/prof.out" 2>"$tmp/prof.err" </dev/null
+why=$(awk 'length($0) > 100 { print "line " NR " has " length($0) " columns"; exit }
+  NR == 1 && !/^kernel +backend +launches +total ms +mean ms +compile ms +notes$/ { print "header"; exit }
+  /^fill@profile\.q:[0-9]+ +cpu / && ($3 != 3 || $NF != "cached") { print "fill row"; exit }
+  /^long_row@profile\.q:[0-9]+ +interp / { lr = /slices longer/ }
+  /^  [a-z]+@profile/ { if (seen && $3 > last + 0.0005) { print "host operations not sorted"; exit } last = $3; seen = 1 }
+  /^total: wall / { t = $0; gsub(/[|]/, "", t); split(t, f, " +")
+    if (f[5] != "host" || f[7] != "kernels" || f[9] != "compile") { print "total line"; exit }
+    d = f[3] - (f[6] + f[8] + f[10])
+    if (d > 0.2 || d < -0.2) { print "parts do not add up"; exit }
+    tot = 1 }
+  END { if (!tot) print "no total line"; else if (!lr) print "long_row note" }' "$tmp/prof.err")
+if [ -n "$why" ]; then bad "profile (short)" "$why" "$tmp/prof.err"; else ok; fi
+# --profile=json: one JSON object (python3 parses it) with the same rows
+if command -v python3 >/dev/null; then
+  OQ_CACHE_DIR=$tmp/pcache OQ_CPU_TIERS=0 timeout -k 5 120 "$OQ" run --target cpu --profile=json tests/examples/profile.q \
+    >"$tmp/prof.out" 2>"$tmp/prof.err" </dev/null
+  why=$(python3 -m json.tool "$tmp/prof.err" >/dev/null 2>&1 || echo "not valid JSON")
+  [ -z "$why" ] && why=$(python3 - "$tmp/prof.err" <<'PY'
+import json, sys
+p = json.load(open(sys.argv[1]))
+k = {(r["function"], r["backend"]): r for r in p["kernels"]}
+if k[("fill", "cpu")]["launches"] != 3 or k[("twice", "cpu")]["launches"] != 5: print("launches")
+elif k[("fill", "cpu")]["cached"] != 1 or "slices" not in k[("long_row", "interp")]["note"]: print("cache or note")
+elif abs(k[("twice", "cpu")]["mean_ms"] * 5 - k[("twice", "cpu")]["total_ms"]) > 0.001: print("mean")
+elif [h["ms"] for h in p["host_ops"]] != sorted([h["ms"] for h in p["host_ops"]], reverse=True): print("host_ops order")
+elif p["total"]["wall_ms"] < p["total"]["kernels_ms"] + p["total"]["compile_ms"]: print("total")
+PY
+)
+  if [ -n "$why" ]; then bad "profile (json)" "$why" "$tmp/prof.err"; else ok; fi
+fi
 if timeout 60 "$OQ" run --target cuda tests/print/ints.q >/dev/null 2>&1; then
   # each array of 1000 floats crosses once up, y once down (charged to the last launch);
   # cond_sync runs on the GPU (its barrier is released as the oracle does): z (4 floats)

@@ -16,6 +16,9 @@ bool cpu_tcc_available(void);
 CpuTcc *cpu_tcc_build(const char *src, char *why, size_t n);
 /* The address of a global symbol of the build, or NULL. */
 void *cpu_tcc_sym(CpuTcc *t, const char *name);
+/* One more holder of t (identical kernels share one build); cpu_tcc_free drops one, the
+   last frees it. Returns t. */
+CpuTcc *cpu_tcc_share(CpuTcc *t);
 void cpu_tcc_free(CpuTcc *t);
 
 #endif

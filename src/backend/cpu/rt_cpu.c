@@ -48,6 +48,9 @@ typedef struct Compiled {
   CpuShape shape;           /* how its code runs a launch (plan.c) */
   OqkHook begin, finish;
   CpuTcc *fast;             /* TinyCC's build, run until the C compiler's object is loaded */
+  bool fast_shared;         /* that build is an identical kernel's (tcc_twin) */
+  bool fiber;               /* its threads are fibers: TinyCC's build (no __thread) runs on
+                               the calling thread alone */
   char *so, *so_err;        /* that object in the cache, its compiler's messages; NULL: none to wait for */
   uint64_t so_h;            /* its hash: the seal's key */
   char *bg_cmd;             /* the background build's command, queued (not started yet) */
@@ -67,7 +70,7 @@ static Compiled *lookup(const char *key) {
   for (Compiled *c = table[h % NBUCKETS]; c; c = c->next)
     if (!strcmp(c->h.key, key)) return c;
   Compiled *c = calloc(1, sizeof *c);
-  c->h.key = strdup(key);
+  if (!c || !(c->h.key = strdup(key))) rt_error((SrcLoc){0}, "out of memory (a kernel specialization)");
   c->next = table[h % NBUCKETS];
   table[h % NBUCKETS] = c;
   return c;
@@ -305,6 +308,15 @@ static bool building(const char *so) {
   return found;
 }
 
+/* TinyCC's build of another specialization of this process with the same source (the
+   object's name so), shared; NULL when there is none. */
+static CpuTcc *tcc_twin(const char *so) {
+  for (int b = 0; b < NBUCKETS; b++)
+    for (Compiled *c = table[b]; c; c = c->next)
+      if (c->fast && c->so && !strcmp(c->so, so)) return cpu_tcc_share(c->fast);
+  return NULL;
+}
+
 /* A background build's object (so.built) made an entry: claimed by a rename (one process
    wins), sealed and published under so (rt_cache.h). */
 static void adopt_built(const char *so, uint64_t h) {
@@ -335,7 +347,9 @@ static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, 
   }
   if (config()->cpu_tiers || tcc_only) {
     char why[256];
-    c->fast = cpu_tcc_build(src, why, sizeof why);
+    c->fast = tcc_twin(e.so);   /* identical kernels written twice compile once */
+    c->fast_shared = c->fast != NULL;
+    if (!c->fast) c->fast = cpu_tcc_build(src, why, sizeof why);
     if (c->fast && tcc_only) return NULL;
     if (c->fast) {
       write_source(&e, src, kname, loc);
@@ -429,6 +443,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   launch_spec_compiled(&c->h, S);
   c->shape = plan_cpu_shape(S);
+  c->fiber = S->divergent != NULL;
   if (c->h.tr.npriv) {
     c->begin = (OqkHook)code_sym(c, lib, "oqk_begin");
     c->finish = (OqkHook)code_sym(c, lib, "oqk_finish");
@@ -439,7 +454,8 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
   if (cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s' compiled for the cpu (%s mode%s)\n", S->name,
             c->shape.mode == CPU_FLAT ? "flat" : c->shape.mode == CPU_BLOCKS ? "block" : S->divergent ? "fiber" : "barrier",
-            cached ? ", from the cache" : c->fast && c->so ? ", by TinyCC; the C compiler's build follows" :
+            cached ? ", from the cache" : c->fast_shared ? ", TinyCC's build of an identical kernel" :
+            c->fast && c->so ? ", by TinyCC; the C compiler's build follows" :
             c->fast ? ", by TinyCC" : "");
   if (cl->opt && cl->opt->verbose && S->tiling_ignored)
     fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on the cpu: the kernel uses blocks, shared memory or barriers\n", S->name);
@@ -497,6 +513,7 @@ static void pool_start(void) {
   if (n < 1) n = 1;
   if (n > 256) n = 256;
   pool.W = aligned_alloc(64, n * sizeof *pool.W);
+  if (!pool.W) rt_error((SrcLoc){0}, "out of memory (the CPU back end's %ld workers)", n);
   memset(pool.W, 0, n * sizeof *pool.W);
   pool.n = 1;
   for (long i = 1; i < n; i++) {
@@ -545,6 +562,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
+  if (!args) rt_error(cl->site->loc, "out of memory (the arguments of kernel '%s')", S->name);
   /* arrays a GPU launch left on the device come back first */
   for (int i = 0; i < f->nparams; i++)
     if (cl->args[i].kind == V_ARRAY) cuda_host_touch(cl->args[i].arr, cl->site->loc);
@@ -568,7 +586,9 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   L.priv_mask = work.priv_mask;
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
-  if (work.items > 0) pool_run(c->entry, &L, work.items, work.min_chunk);
+  /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
+  int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
+  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
   free(args);

@@ -711,10 +711,13 @@ static void emit_kernel(Em *E, Buf *out) {
    kernels use are x86-64 code: loads and stores are plain volatile ones (x86 loads are
    acquire, stores release, and TinyCC reorders nothing), exchanges and compare-and-exchanges
    locked instructions on the element's 1, 2, 4 or 8 bytes (16-byte ones take oq_lock16). The
-   fetch ops are for int32 elements only, as native_update emits them. */
+   fetch ops are for int32 elements only, as native_update emits them. TinyCC has no
+   __thread: the fiber state is then one per process, and rt_cpu.c runs TinyCC's build of a
+   fiber kernel on the calling thread alone. */
 static const char *const helpers_c_tcc =
   "#ifdef __TINYC__\n"
   "#define __builtin_expect(x, v) (x)\n#define __builtin_unreachable() ((void)0)\n"
+  "#define __thread   /* no thread-local storage: rt_cpu.c runs fiber kernels on one worker */\n"
   "#define __atomic_load_n(p, m) (*(volatile __typeof__(*(p)) *)(p))\n"
   "#define __atomic_store_n(p, v, m) (*(volatile __typeof__(*(p)) *)(p) = (v))\n"
   "#define __atomic_load(p, r, m) (*(r) = *(volatile __typeof__(*(p)) *)(p))\n"

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# bench/coldstart_cuda.sh [IN.ppm [SIZE]]: the start of every example of examples/ on
+# --target cuda (tests/gpu.sh's step cold-cuda), cold (an empty kernel cache: NVRTC compiles
+# every kernel) and warm (the same cache again), and each CUDA kernel's compile ms on the
+# cold run (--profile=wide: specialization, code generation and NVRTC, or the cache's image).
+# IN: the input image as netpbm (the GPU machine reads no PNG); without it, a 512 x 512
+# test image is made. Prints one line per example, then the slowest compile and the sums.
+set -u
+cd "$(dirname "$0")/.." || exit 1
+OQ=${OQ:-build/oq}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-coldcuda.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+IN=${1:-}
+S=${2:-0}
+if [ -z "$IN" ]; then
+  IN=$tmp/in.ppm
+  printf '%s\n' 'x = zeros(512, 512, 3)' \
+    'for m = 0..511' '  for n = 0..511' \
+    '    x[m, n, 0] = mod(m + n, 256)' '    x[m, n, 1] = mod(3 * m, 256)' '    x[m, n, 2] = mod(m * n, 256)' \
+    '  endfor' 'endfor' "imwrite(\"$IN\", x)" >"$tmp/mk.q"
+  "$OQ" run --target cpu "$tmp/mk.q" >/dev/null 2>&1 || { echo "cannot make $IN"; exit 1; }
+fi
+if ! printf 'x = 1\n' | "$OQ" run --target cuda - >/dev/null 2>&1; then
+  echo "cold-cuda: no usable GPU"
+  exit 1
+fi
+now_ms() { echo $(( $(date +%s%N) / 1000000 )); }
+
+# once CACHE LOG NAME ARGS...: one run; prints its wall ms
+once() {
+  local cache=$1 log=$2 name=$3 t0
+  shift 3
+  t0=$(now_ms)
+  OQ_CACHE_DIR=$cache timeout 300 "$OQ" run --target cuda --profile=wide "examples/$name.q" "$@" >/dev/null 2>"$log" </dev/null ||
+    echo "FAIL $name (see below)" >&2
+  echo $(( $(now_ms) - t0 ))
+}
+
+printf '%-11s %9s %9s %5s %9s  %s\n' example "cold ms" "warm ms" kern "max ms" "NVRTC compile ms per CUDA kernel (cold)"
+run() {   # run NAME ARGS... (OUT/ in ARGS: a temporary folder)
+  local name=$1 cache=$tmp/cache-$1
+  shift
+  local args=("${@//OUT/$tmp}")
+  mkdir -p "$cache"
+  local cold warm
+  cold=$(once "$cache" "$tmp/$name.cold" "$name" "${args[@]}")
+  warm=$(once "$cache" "$tmp/$name.warm" "$name" "${args[@]}")
+  # the cuda rows of the wide table: name, compile ms ($6)
+  local per
+  per=$(awk '$2 == "cuda" && $6 + 0 > 0 { sub(/@.*/, "", $1); printf "%s=%.0f ", $1, $6 }' "$tmp/$name.cold")
+  local n max
+  n=$(awk '$2 == "cuda" && $6 + 0 > 0' "$tmp/$name.cold" | wc -l)
+  max=$(awk '$2 == "cuda" && $6 + 0 > m { m = $6 + 0 } END { printf "%.0f", m }' "$tmp/$name.cold")
+  printf '%-11s %9s %9s %5s %9s  %s\n' "$name" "$cold" "$warm" "$n" "$max" "$per"
+  grep -q 'error' "$tmp/$name.cold" && grep 'error' "$tmp/$name.cold" | head -n 2 | sed 's/^/    | /'
+  echo "$name $cold $warm $n $max" >>"$tmp/rows"
+}
+M=${S/#0/768}
+run gamma "$IN" OUT/gamma.ppm "$S"
+run mandelbrot OUT/mandelbrot.pgm "$M"
+run rotate "$IN" OUT/rotate.ppm "$S"
+run haar "$IN" OUT/haar.ppm OUT/haar_back.ppm "$S"
+run filter3x3 "$IN" OUT/f1.ppm OUT/f2.ppm OUT/f3.ppm "$S"
+run gaussian "$IN" OUT/gaussian.ppm "$S"
+run morph "$IN" OUT/morph.ppm "$S"
+run bitonic "$IN" OUT/bitonic.pgm "$S"
+run matmul "$IN" OUT/matmul.pgm "$S"
+run transpose "$IN" OUT/transpose.ppm "$S"
+run sums "$IN" "$S"
+run dot "$IN" "$S"
+run hist_000 "$IN" OUT/hist_000.pgm "$S" 1
+run hist_002 "$IN" OUT/hist_002.ppm "$S"
+run hist_004 "$IN" OUT/hist_004.pgm "$S"
+awk '{ c += $2; w += $3; k += $4; if ($5 > m) { m = $5; mk = $1 } }
+  END { printf "cold-cuda: %d examples, cold %d ms, warm %d ms in all; %d CUDA kernels compiled; slowest compile %d ms (%s)\n",
+        NR, c, w, k, m, mk }' "$tmp/rows"
