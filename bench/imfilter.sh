@@ -30,8 +30,10 @@ for t in $targets; do
   fi
   copy=$(mean "$tmp/$t.log" bench_copy)
   for row in "bench_copy:copy y[pos] = x[pos] (read+write)" \
-             "imfilter_kernel:imfilter 5x5, clamped" \
-             "separable_kernel:gaussian_filter sigma 1 (7x7), clamped"; do
+             "imfilter_5x5:imfilter 5x5, clamped" \
+             "separable_7:gaussian_filter sigma 1 (7x7), clamped" \
+             "imfilter_kernel:general kernel: 5x5, clamped" \
+             "separable_kernel:general separable: 7x7, clamped"; do
     k=${row%%:*}
     ms=$(mean "$tmp/$t.log" "$k")
     if [ -z "$ms" ] || [ -z "$copy" ]; then echo "FAIL $t: no time for $k"; continue; fi

@@ -144,6 +144,537 @@ function [] = __device__ store8(y : cube'unchecked, i0 : int, j : int, c : int, 
     endif
 endfunction
 
+% ---- Fixed-size kernels: masks of 3x3, 5x5 and 7x7, separable filters of 3 to 13 taps ----
+% The general kernels above take their sizes at run time, so every "does input row r reach
+% output row k" test and every tap index is computed per tap: on a GPU they are bound by
+% instructions, not memory (imfilter 5x5 ran at 15 % of a copy's bandwidth on an H200).
+% These kernels are written for literal sizes through the macros below (each macro call is
+% expanded with literal row and tap numbers, so the tests fold at compile time: straight-line
+% code for the C compiler and NVRTC, taps and accumulators in registers).
+% The image is read as rows of wc = w*nc numbers (channels fastest): a thread owns the flat
+% column q = j*nc + c, so a warp reads and writes consecutive numbers whatever the channel
+% count; the launch's columns are rounded up to 64 (the launcher's blocks divide the extent)
+% and the extra threads do nothing. A thread computes 8 consecutive output rows; each input
+% row of their windows is read once. Columns whose window crosses the left or right edge
+% read each tap through the boundary rule (edge_at); rows take it once per row.
+
+% The sample at row i (already inside), column j (any) and channel c, by the boundary rule.
+function v = __device__ edge_at(x : cube'unchecked, i : int, j : int, c : int, w : int, _
+        nc : int, wc : int, mode : int)
+    v = 0.0
+    jj = bnd_index(j, w, mode)
+    if jj >= 0
+        v = x[i * wc + jj * nc + c]
+    endif
+endfunction
+
+% What every fixed-size kernel starts with: the thread's column, first output row, whether
+% its whole window lies inside (then j and c are not needed), and zeroed accumulators.
+macro [] = fixed_start(C, cx)
+    q = pos[1]
+    i0 = 8 * pos[0]
+    inside = q >= cx * nc && q + (C - 1 - cx) * nc < wc
+    j = 0
+    c = 0
+    if !inside
+        j = q
+        j /= nc
+        c = q - j * nc
+    endif
+    a = zeros(8)
+endmacro
+
+% The stores of the 8 outputs of a thread (the rows past the image left out).
+macro [] = fixed_store()
+    if i0 < h
+        y[i0 * wc + q] = a[0]
+    endif
+    if i0 + 1 < h
+        y[(i0 + 1) * wc + q] = a[1]
+    endif
+    if i0 + 2 < h
+        y[(i0 + 2) * wc + q] = a[2]
+    endif
+    if i0 + 3 < h
+        y[(i0 + 3) * wc + q] = a[3]
+    endif
+    if i0 + 4 < h
+        y[(i0 + 4) * wc + q] = a[4]
+    endif
+    if i0 + 5 < h
+        y[(i0 + 5) * wc + q] = a[5]
+    endif
+    if i0 + 6 < h
+        y[(i0 + 6) * wc + q] = a[6]
+    endif
+    if i0 + 7 < h
+        y[(i0 + 7) * wc + q] = a[7]
+    endif
+endmacro
+
+% Row m of an R x C mask into the registers tm (m, R, C literal).
+macro [] = fir_taps(m, tm, R, C)
+    if m < R
+        if 0 < C
+            tm[0] = mask[m * C + 0]
+        endif
+        if 1 < C
+            tm[1] = mask[m * C + 1]
+        endif
+        if 2 < C
+            tm[2] = mask[m * C + 2]
+        endif
+        if 3 < C
+            tm[3] = mask[m * C + 3]
+        endif
+        if 4 < C
+            tm[4] = mask[m * C + 4]
+        endif
+        if 5 < C
+            tm[5] = mask[m * C + 5]
+        endif
+        if 6 < C
+            tm[6] = mask[m * C + 6]
+        endif
+    endif
+endmacro
+
+% Input row r's C samples into v (r, C literal; i the row, inside or not).
+macro [] = fir_load(r, C)
+    if inside
+        base = i * wc + q - cx * nc
+        if 0 < C
+            v[0] = x[base]
+        endif
+        if 1 < C
+            v[1] = x[base + nc]
+        endif
+        if 2 < C
+            v[2] = x[base + 2 * nc]
+        endif
+        if 3 < C
+            v[3] = x[base + 3 * nc]
+        endif
+        if 4 < C
+            v[4] = x[base + 4 * nc]
+        endif
+        if 5 < C
+            v[5] = x[base + 5 * nc]
+        endif
+        if 6 < C
+            v[6] = x[base + 6 * nc]
+        endif
+    else
+        if 0 < C
+            v[0] = edge_at(x, i, j + 0 - cx, c, w, nc, wc, mode)
+        endif
+        if 1 < C
+            v[1] = edge_at(x, i, j + 1 - cx, c, w, nc, wc, mode)
+        endif
+        if 2 < C
+            v[2] = edge_at(x, i, j + 2 - cx, c, w, nc, wc, mode)
+        endif
+        if 3 < C
+            v[3] = edge_at(x, i, j + 3 - cx, c, w, nc, wc, mode)
+        endif
+        if 4 < C
+            v[4] = edge_at(x, i, j + 4 - cx, c, w, nc, wc, mode)
+        endif
+        if 5 < C
+            v[5] = edge_at(x, i, j + 5 - cx, c, w, nc, wc, mode)
+        endif
+        if 6 < C
+            v[6] = edge_at(x, i, j + 6 - cx, c, w, nc, wc, mode)
+        endif
+    endif
+endmacro
+
+% Input row r times mask row m (taps tm) into output row r - m, when it reaches one.
+macro [] = fir_acc(r, m, tm, R, C)
+    if m < R && r - m >= 0 && r - m < 8
+        s = tm[0] * v[0]
+        if 1 < C
+            s += tm[1] * v[1]
+        endif
+        if 2 < C
+            s += tm[2] * v[2]
+        endif
+        if 3 < C
+            s += tm[3] * v[3]
+        endif
+        if 4 < C
+            s += tm[4] * v[4]
+        endif
+        if 5 < C
+            s += tm[5] * v[5]
+        endif
+        if 6 < C
+            s += tm[6] * v[6]
+        endif
+        a[r - m] += s
+    endif
+endmacro
+
+% Input row r of a thread's window (R + 7 rows): loaded once, added to every output row.
+macro [] = fir_row(r, R, C)
+    if r < R + 7
+        i = bnd_index(i0 + r - cy, h, mode)
+        if i >= 0
+            fir_load(r, C)
+            fir_acc(r, 0, t0, R, C)
+            fir_acc(r, 1, t1, R, C)
+            fir_acc(r, 2, t2, R, C)
+            fir_acc(r, 3, t3, R, C)
+            fir_acc(r, 4, t4, R, C)
+            fir_acc(r, 5, t5, R, C)
+            fir_acc(r, 6, t6, R, C)
+        endif
+    endif
+endmacro
+
+% The body of a correlation with an R x C mask (R, C at most 7).
+macro [] = fir2d_body(R, C)
+    fixed_start(C, cx)
+    if q < wc
+        t0 = zeros(7)
+        t1 = zeros(7)
+        t2 = zeros(7)
+        t3 = zeros(7)
+        t4 = zeros(7)
+        t5 = zeros(7)
+        t6 = zeros(7)
+        fir_taps(0, t0, R, C)
+        fir_taps(1, t1, R, C)
+        fir_taps(2, t2, R, C)
+        fir_taps(3, t3, R, C)
+        fir_taps(4, t4, R, C)
+        fir_taps(5, t5, R, C)
+        fir_taps(6, t6, R, C)
+        v = zeros(7)
+        fir_row(0, R, C)
+        fir_row(1, R, C)
+        fir_row(2, R, C)
+        fir_row(3, R, C)
+        fir_row(4, R, C)
+        fir_row(5, R, C)
+        fir_row(6, R, C)
+        fir_row(7, R, C)
+        fir_row(8, R, C)
+        fir_row(9, R, C)
+        fir_row(10, R, C)
+        fir_row(11, R, C)
+        fir_row(12, R, C)
+        fir_row(13, R, C)
+        fixed_store()
+    endif
+endmacro
+
+function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(3, 3)
+endfunction
+
+function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5)
+endfunction
+
+function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(7, 7)
+endfunction
+
+% Separable: input row r filtered along the row (gx, T taps: centre cx), into s.
+macro [] = sep_load(r, T)
+    if inside
+        base = i * wc + q - cx * nc
+        s = tx[0] * x[base]
+        if 1 < T
+            s += tx[1] * x[base + 1 * nc]
+        endif
+        if 2 < T
+            s += tx[2] * x[base + 2 * nc]
+        endif
+        if 3 < T
+            s += tx[3] * x[base + 3 * nc]
+        endif
+        if 4 < T
+            s += tx[4] * x[base + 4 * nc]
+        endif
+        if 5 < T
+            s += tx[5] * x[base + 5 * nc]
+        endif
+        if 6 < T
+            s += tx[6] * x[base + 6 * nc]
+        endif
+        if 7 < T
+            s += tx[7] * x[base + 7 * nc]
+        endif
+        if 8 < T
+            s += tx[8] * x[base + 8 * nc]
+        endif
+        if 9 < T
+            s += tx[9] * x[base + 9 * nc]
+        endif
+        if 10 < T
+            s += tx[10] * x[base + 10 * nc]
+        endif
+        if 11 < T
+            s += tx[11] * x[base + 11 * nc]
+        endif
+        if 12 < T
+            s += tx[12] * x[base + 12 * nc]
+        endif
+    else
+        s = tx[0] * edge_at(x, i, j - cx, c, w, nc, wc, mode)
+        if 1 < T
+            s += tx[1] * edge_at(x, i, j + 1 - cx, c, w, nc, wc, mode)
+        endif
+        if 2 < T
+            s += tx[2] * edge_at(x, i, j + 2 - cx, c, w, nc, wc, mode)
+        endif
+        if 3 < T
+            s += tx[3] * edge_at(x, i, j + 3 - cx, c, w, nc, wc, mode)
+        endif
+        if 4 < T
+            s += tx[4] * edge_at(x, i, j + 4 - cx, c, w, nc, wc, mode)
+        endif
+        if 5 < T
+            s += tx[5] * edge_at(x, i, j + 5 - cx, c, w, nc, wc, mode)
+        endif
+        if 6 < T
+            s += tx[6] * edge_at(x, i, j + 6 - cx, c, w, nc, wc, mode)
+        endif
+        if 7 < T
+            s += tx[7] * edge_at(x, i, j + 7 - cx, c, w, nc, wc, mode)
+        endif
+        if 8 < T
+            s += tx[8] * edge_at(x, i, j + 8 - cx, c, w, nc, wc, mode)
+        endif
+        if 9 < T
+            s += tx[9] * edge_at(x, i, j + 9 - cx, c, w, nc, wc, mode)
+        endif
+        if 10 < T
+            s += tx[10] * edge_at(x, i, j + 10 - cx, c, w, nc, wc, mode)
+        endif
+        if 11 < T
+            s += tx[11] * edge_at(x, i, j + 11 - cx, c, w, nc, wc, mode)
+        endif
+        if 12 < T
+            s += tx[12] * edge_at(x, i, j + 12 - cx, c, w, nc, wc, mode)
+        endif
+    endif
+endmacro
+
+% The row's value s times tap m of gy into output row r - m, when it reaches one.
+macro [] = sep_acc(r, m, T)
+    if m < T && r - m >= 0 && r - m < 8
+        a[r - m] += ty[m] * s
+    endif
+endmacro
+
+% Input row r of a thread's window (T + 7 rows), filtered along the row once.
+macro [] = sep_row(r, T)
+    if r < T + 7
+        i = bnd_index(i0 + r - cy, h, mode)
+        if i >= 0
+            sep_load(r, T)
+            sep_acc(r, 0, T)
+            sep_acc(r, 1, T)
+            sep_acc(r, 2, T)
+            sep_acc(r, 3, T)
+            sep_acc(r, 4, T)
+            sep_acc(r, 5, T)
+            sep_acc(r, 6, T)
+            sep_acc(r, 7, T)
+            sep_acc(r, 8, T)
+            sep_acc(r, 9, T)
+            sep_acc(r, 10, T)
+            sep_acc(r, 11, T)
+            sep_acc(r, 12, T)
+        endif
+    endif
+endmacro
+
+% The body of a separable filter of T taps each way (T at most 13).
+macro [] = sep_body(T)
+    fixed_start(T, cx)
+    if q < wc
+        tx = zeros(13)
+        ty = zeros(13)
+        if 0 < T
+            tx[0] = gx[0]
+            ty[0] = gy[0]
+        endif
+        if 1 < T
+            tx[1] = gx[1]
+            ty[1] = gy[1]
+        endif
+        if 2 < T
+            tx[2] = gx[2]
+            ty[2] = gy[2]
+        endif
+        if 3 < T
+            tx[3] = gx[3]
+            ty[3] = gy[3]
+        endif
+        if 4 < T
+            tx[4] = gx[4]
+            ty[4] = gy[4]
+        endif
+        if 5 < T
+            tx[5] = gx[5]
+            ty[5] = gy[5]
+        endif
+        if 6 < T
+            tx[6] = gx[6]
+            ty[6] = gy[6]
+        endif
+        if 7 < T
+            tx[7] = gx[7]
+            ty[7] = gy[7]
+        endif
+        if 8 < T
+            tx[8] = gx[8]
+            ty[8] = gy[8]
+        endif
+        if 9 < T
+            tx[9] = gx[9]
+            ty[9] = gy[9]
+        endif
+        if 10 < T
+            tx[10] = gx[10]
+            ty[10] = gy[10]
+        endif
+        if 11 < T
+            tx[11] = gx[11]
+            ty[11] = gy[11]
+        endif
+        if 12 < T
+            tx[12] = gx[12]
+            ty[12] = gy[12]
+        endif
+        s = 0.0
+        sep_row(0, T)
+        sep_row(1, T)
+        sep_row(2, T)
+        sep_row(3, T)
+        sep_row(4, T)
+        sep_row(5, T)
+        sep_row(6, T)
+        sep_row(7, T)
+        sep_row(8, T)
+        sep_row(9, T)
+        sep_row(10, T)
+        sep_row(11, T)
+        sep_row(12, T)
+        sep_row(13, T)
+        sep_row(14, T)
+        sep_row(15, T)
+        sep_row(16, T)
+        sep_row(17, T)
+        sep_row(18, T)
+        sep_row(19, T)
+        fixed_store()
+    endif
+endmacro
+
+function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(3)
+endfunction
+
+function [] = __kernel__ separable_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(5)
+endfunction
+
+function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7)
+endfunction
+
+function [] = __kernel__ separable_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(9)
+endfunction
+
+function [] = __kernel__ separable_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(11)
+endfunction
+
+function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(13)
+endfunction
+
+
+% The launch of a fixed-size kernel: 8 output rows a thread, w*nc columns rounded up to 64.
+function d = fixed_dims(xr)
+    d = [ceil(size(xr, 0) / 8), 64 * ceil(size(xr, 1) * size(xr, 2) / 64)]
+endfunction
+
+% Whether a fixed-size kernel may take the image: its flat indices are ints.
+function ok : bool = fixed_fits(xr)
+    ok = numel(xr) < 2^31 - 2^26
+endfunction
+
+% imfilter through a fixed-size kernel when the mask is 3x3, 5x5 or 7x7 (done), else
+% nothing is done.
+function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy : int, _
+        cx : int, mode : int)
+    y = xr
+    done = rows == cols && (rows == 3 || rows == 5 || rows == 7) && fixed_fits(xr)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = fixed_dims(xr)
+        if rows == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3)
+        elseif rows == 5
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5)
+        else
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7)
+        endif
+    endif
+endfunction
+
+% A separable filter through a fixed-size kernel when gy and gx have one odd length of 3 to
+% 13 (done), else nothing is done.
+function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode : int)
+    y = xr
+    T = numel(gx)
+    done = numel(gy) == T && T >= 3 && T <= 13 && mod(T, 2) == 1 && fixed_fits(xr)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = fixed_dims(xr)
+        if T == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3)
+        elseif T == 5
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5)
+        elseif T == 7
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7)
+        elseif T == 9
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9)
+        elseif T == 11
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11)
+        else
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13)
+        endif
+    endif
+endfunction
+
 function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     check_image(x, "imfilter")
     if is_rule_name(ctr)                % imfilter(x, mask, "mirror"): the default centre
@@ -153,10 +684,13 @@ function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     mode = boundary_mode(boundary, "imfilter")
     [rows, cols, cy, cx] = mask_shape(mask, ctr, "imfilter")
     xr = as_rows(x)
-    y = uninit(size(xr))
     taps = isscalar(mask) ? ones(1) * mask : reshape(mask, [rows*cols])
-    parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, taps, rows, cols, _
-                cy, cx, size(xr, 0), size(xr, 1), mode, imfilter_kernel)
+    [y, done] = imfilter_fixed(xr, taps, rows, cols, cy, cx, mode)
+    if !done
+        y = uninit(size(xr))
+        parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, taps, rows, _
+                    cols, cy, cx, size(xr, 0), size(xr, 1), mode, imfilter_kernel)
+    endif
     y = like_input(y, x)
 endfunction
 
@@ -227,9 +761,12 @@ endfunction
 
 function y = separable_filter(x, gy, cy : int, gx, cx : int, mode : int)
     xr = as_rows(x)
-    y = uninit(size(xr))
-    parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, gy, cy, gx, cx, _
-                size(xr, 0), size(xr, 1), mode, separable_kernel)
+    [y, done] = separable_fixed(xr, gy, cy, gx, cx, mode)
+    if !done
+        y = uninit(size(xr))
+        parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, gy, cy, gx, _
+                    cx, size(xr, 0), size(xr, 1), mode, separable_kernel)
+    endif
     y = like_input(y, x)
 endfunction
 
