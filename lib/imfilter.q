@@ -332,6 +332,22 @@ macro [] = fir_row(r, R, C)
     endif
 endmacro
 
+% Input row r of a thread whose whole window lies inside the image: no boundary rule, no
+% branch, so the compiler may issue the loads of many rows before their arithmetic.
+macro [] = fir_row_inside(r, R, C)
+    if r < R + 7
+        i = i0 + r - cy
+        fir_load(r, C)
+        fir_acc(r, 0, t0, R, C)
+        fir_acc(r, 1, t1, R, C)
+        fir_acc(r, 2, t2, R, C)
+        fir_acc(r, 3, t3, R, C)
+        fir_acc(r, 4, t4, R, C)
+        fir_acc(r, 5, t5, R, C)
+        fir_acc(r, 6, t6, R, C)
+    endif
+endmacro
+
 % The body of a correlation with an R x C mask (R, C at most 7).
 macro [] = fir2d_body(R, C)
     fixed_start(C, cx)
@@ -351,20 +367,37 @@ macro [] = fir2d_body(R, C)
         fir_taps(5, t5, R, C)
         fir_taps(6, t6, R, C)
         v = zeros(7)
-        fir_row(0, R, C)
-        fir_row(1, R, C)
-        fir_row(2, R, C)
-        fir_row(3, R, C)
-        fir_row(4, R, C)
-        fir_row(5, R, C)
-        fir_row(6, R, C)
-        fir_row(7, R, C)
-        fir_row(8, R, C)
-        fir_row(9, R, C)
-        fir_row(10, R, C)
-        fir_row(11, R, C)
-        fir_row(12, R, C)
-        fir_row(13, R, C)
+        if inside && i0 - cy >= 0 && i0 + 7 + R - 1 - cy < h
+            fir_row_inside(0, R, C)
+            fir_row_inside(1, R, C)
+            fir_row_inside(2, R, C)
+            fir_row_inside(3, R, C)
+            fir_row_inside(4, R, C)
+            fir_row_inside(5, R, C)
+            fir_row_inside(6, R, C)
+            fir_row_inside(7, R, C)
+            fir_row_inside(8, R, C)
+            fir_row_inside(9, R, C)
+            fir_row_inside(10, R, C)
+            fir_row_inside(11, R, C)
+            fir_row_inside(12, R, C)
+            fir_row_inside(13, R, C)
+        else
+            fir_row(0, R, C)
+            fir_row(1, R, C)
+            fir_row(2, R, C)
+            fir_row(3, R, C)
+            fir_row(4, R, C)
+            fir_row(5, R, C)
+            fir_row(6, R, C)
+            fir_row(7, R, C)
+            fir_row(8, R, C)
+            fir_row(9, R, C)
+            fir_row(10, R, C)
+            fir_row(11, R, C)
+            fir_row(12, R, C)
+            fir_row(13, R, C)
+        endif
         fixed_store()
     endif
 endmacro
@@ -499,6 +532,27 @@ macro [] = sep_row(r, T)
     endif
 endmacro
 
+% Input row r of a thread whose whole window lies inside the image (see fir_row_inside).
+macro [] = sep_row_inside(r, T)
+    if r < T + 7
+        i = i0 + r - cy
+        sep_load(r, T)
+        sep_acc(r, 0, T)
+        sep_acc(r, 1, T)
+        sep_acc(r, 2, T)
+        sep_acc(r, 3, T)
+        sep_acc(r, 4, T)
+        sep_acc(r, 5, T)
+        sep_acc(r, 6, T)
+        sep_acc(r, 7, T)
+        sep_acc(r, 8, T)
+        sep_acc(r, 9, T)
+        sep_acc(r, 10, T)
+        sep_acc(r, 11, T)
+        sep_acc(r, 12, T)
+    endif
+endmacro
+
 % The body of a separable filter of T taps each way (T at most 13).
 macro [] = sep_body(T)
     fixed_start(T, cx)
@@ -558,26 +612,49 @@ macro [] = sep_body(T)
             ty[12] = gy[12]
         endif
         s = 0.0
-        sep_row(0, T)
-        sep_row(1, T)
-        sep_row(2, T)
-        sep_row(3, T)
-        sep_row(4, T)
-        sep_row(5, T)
-        sep_row(6, T)
-        sep_row(7, T)
-        sep_row(8, T)
-        sep_row(9, T)
-        sep_row(10, T)
-        sep_row(11, T)
-        sep_row(12, T)
-        sep_row(13, T)
-        sep_row(14, T)
-        sep_row(15, T)
-        sep_row(16, T)
-        sep_row(17, T)
-        sep_row(18, T)
-        sep_row(19, T)
+        if inside && i0 - cy >= 0 && i0 + 7 + T - 1 - cy < h
+            sep_row_inside(0, T)
+            sep_row_inside(1, T)
+            sep_row_inside(2, T)
+            sep_row_inside(3, T)
+            sep_row_inside(4, T)
+            sep_row_inside(5, T)
+            sep_row_inside(6, T)
+            sep_row_inside(7, T)
+            sep_row_inside(8, T)
+            sep_row_inside(9, T)
+            sep_row_inside(10, T)
+            sep_row_inside(11, T)
+            sep_row_inside(12, T)
+            sep_row_inside(13, T)
+            sep_row_inside(14, T)
+            sep_row_inside(15, T)
+            sep_row_inside(16, T)
+            sep_row_inside(17, T)
+            sep_row_inside(18, T)
+            sep_row_inside(19, T)
+        else
+            sep_row(0, T)
+            sep_row(1, T)
+            sep_row(2, T)
+            sep_row(3, T)
+            sep_row(4, T)
+            sep_row(5, T)
+            sep_row(6, T)
+            sep_row(7, T)
+            sep_row(8, T)
+            sep_row(9, T)
+            sep_row(10, T)
+            sep_row(11, T)
+            sep_row(12, T)
+            sep_row(13, T)
+            sep_row(14, T)
+            sep_row(15, T)
+            sep_row(16, T)
+            sep_row(17, T)
+            sep_row(18, T)
+            sep_row(19, T)
+        endif
         fixed_store()
     endif
 endmacro
