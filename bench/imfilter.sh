@@ -33,7 +33,9 @@ for t in $targets; do
              "imfilter_5x5:imfilter 5x5, clamped" \
              "separable_7:gaussian_filter sigma 1 (7x7), clamped" \
              "imfilter_kernel:general kernel: 5x5, clamped" \
-             "separable_kernel:general separable: 7x7, clamped"; do
+             "separable_kernel:general separable: 7x7, clamped" \
+             "imfilter_5x5_k16:fixed 5x5, 16 rows a thread" \
+             "separable_7_k16:fixed separable 7, 16 rows a thread"; do
     k=${row%%:*}
     ms=$(mean "$tmp/$t.log" "$k")
     if [ -z "$ms" ] || [ -z "$copy" ]; then echo "FAIL $t: no time for $k"; continue; fi

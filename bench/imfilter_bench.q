@@ -13,6 +13,19 @@ function [] = __kernel__ bench_copy(x : cube'unchecked, y : cube'unchecked, pos 
     y[pos] = x[pos]
 endfunction
 
+% the fixed-size kernels with 16 output rows a thread (the library's take fixed_rows())
+function [] = __kernel__ imfilter_5x5_k16(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 16)
+endfunction
+
+function [] = __kernel__ separable_7_k16(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7, 16)
+endfunction
+
 function [] = main(reps = 10)
     x = zeros(2048, 2048, 3)
     parallel_do(size(x), x, bench_fill)
@@ -22,6 +35,8 @@ function [] = main(reps = 10)
     g = gaussian_taps(1)
     y2 = zeros(size(x))
     y3 = zeros(size(x))
+    y4 = zeros(size(x))
+    y5 = zeros(size(x))
     for r = 1..reps
         parallel_do(size(x), x, y, bench_copy)
         a = imfilter(x, mask, [2, 2], "clamped")
@@ -29,8 +44,11 @@ function [] = main(reps = 10)
         % the general kernels (any mask size) on the same image, for comparison
         parallel_do([256, 2048, 3], x, y2, taps, 5, 5, 2, 2, 2048, 2048, 3, imfilter_kernel)
         parallel_do([256, 2048, 3], x, y3, g, 3, g, 3, 2048, 2048, 3, separable_kernel)
+        parallel_do([128, 6144], x, y4, taps, 2, 2, 2048, 2048, 3, 6144, 3, imfilter_5x5_k16)
+        parallel_do([128, 6144], x, y5, g, 3, g, 3, 2048, 2048, 3, 6144, 3, separable_7_k16)
     endfor
     assert(max(abs(y2 - a)) < 1e-3 && max(abs(y3 - b)) < 1e-3)
+    assert(max(abs(y4 - a)) < 1e-3 && max(abs(y5 - b)) < 1e-3)
     % a check that the filters ran: interior pixels against closed forms
     t = 0.0
     for m = -2..2

@@ -147,16 +147,19 @@ endfunction
 % ---- Fixed-size kernels: masks of 3x3, 5x5 and 7x7, separable filters of 3 to 13 taps ----
 % The general kernels above take their sizes at run time, so every "does input row r reach
 % output row k" test and every tap index is computed per tap: on a GPU they are bound by
-% instructions, not memory (imfilter 5x5 ran at 15 % of a copy's bandwidth on an H200).
-% These kernels are written for literal sizes through the macros below (each macro call is
-% expanded with literal row and tap numbers, so the tests fold at compile time: straight-line
-% code for the C compiler and NVRTC, taps and accumulators in registers).
+% instructions, not memory (imfilter 5x5 ran at 13 % of a copy's bandwidth on an H200).
+% These kernels are written for literal sizes through the macros below: each macro call
+% is expanded with literal row and tap numbers (no loops: NVRTC does not unroll ours), so
+% its tests fold at compile time and the taps and accumulators stay in registers.
 % The image is read as rows of wc = w*nc numbers (channels fastest): a thread owns the flat
 % column q = j*nc + c, so a warp reads and writes consecutive numbers whatever the channel
-% count; the launch's columns are rounded up to 64 (the launcher's blocks divide the extent)
-% and the extra threads do nothing. A thread computes 8 consecutive output rows; each input
-% row of their windows is read once. Columns whose window crosses the left or right edge
-% read each tap through the boundary rule (edge_at); rows take it once per row.
+% count; the launch's columns are rounded up to 64 (the launcher's blocks divide the
+% extent) and the extra threads do nothing. A thread computes K consecutive output rows
+% (K = 8 or 16, literal); each input row of their windows is read once. Three paths:
+% a window inside the image reads without any test (one straight block: the loads of many
+% rows are in flight together); one whose columns are inside but rows cross the top or
+% bottom takes the boundary rule once per row; one whose columns cross the left or right
+% edge (a few threads per row) runs plain loops through the rule per tap (edge_at).
 
 % The sample at row i (already inside), column j (any) and channel c, by the boundary rule.
 function v = __device__ edge_at(x : cube'unchecked, i : int, j : int, c : int, w : int, _
@@ -168,48 +171,88 @@ function v = __device__ edge_at(x : cube'unchecked, i : int, j : int, c : int, w
     endif
 endfunction
 
-% What every fixed-size kernel starts with: the thread's column, first output row, whether
-% its whole window lies inside (then j and c are not needed), and zeroed accumulators.
-macro [] = fixed_start(C, cx)
+% What every fixed-size kernel starts with: the thread's column, its first output row,
+% whether its columns (cols) and its rows (rows) lie inside, and zeroed accumulators.
+macro [] = fixed_start(C, R, K)
     q = pos[1]
-    i0 = 8 * pos[0]
-    inside = q >= cx * nc && q + (C - 1 - cx) * nc < wc
-    j = 0
-    c = 0
-    if !inside
-        j = q
-        j /= nc
-        c = q - j * nc
-    endif
-    a = zeros(8)
+    i0 = K * pos[0]
+    cols = q >= cx * nc && q + (C - 1 - cx) * nc < wc
+    rows = i0 - cy >= 0 && i0 + K - 1 + R - 1 - cy < h
+    a = zeros(K)
 endmacro
 
-% The stores of the 8 outputs of a thread (the rows past the image left out).
-macro [] = fixed_store()
-    if i0 < h
-        y[i0 * wc + q] = a[0]
+% The stores of the K outputs of a thread from acc (the rows past the image left out).
+macro [] = fixed_store(acc, K)
+    if 0 < K && i0 + 0 < h
+        y[(i0 + 0) * wc + q] = acc[0]
     endif
-    if i0 + 1 < h
-        y[(i0 + 1) * wc + q] = a[1]
+    if 1 < K && i0 + 1 < h
+        y[(i0 + 1) * wc + q] = acc[1]
     endif
-    if i0 + 2 < h
-        y[(i0 + 2) * wc + q] = a[2]
+    if 2 < K && i0 + 2 < h
+        y[(i0 + 2) * wc + q] = acc[2]
     endif
-    if i0 + 3 < h
-        y[(i0 + 3) * wc + q] = a[3]
+    if 3 < K && i0 + 3 < h
+        y[(i0 + 3) * wc + q] = acc[3]
     endif
-    if i0 + 4 < h
-        y[(i0 + 4) * wc + q] = a[4]
+    if 4 < K && i0 + 4 < h
+        y[(i0 + 4) * wc + q] = acc[4]
     endif
-    if i0 + 5 < h
-        y[(i0 + 5) * wc + q] = a[5]
+    if 5 < K && i0 + 5 < h
+        y[(i0 + 5) * wc + q] = acc[5]
     endif
-    if i0 + 6 < h
-        y[(i0 + 6) * wc + q] = a[6]
+    if 6 < K && i0 + 6 < h
+        y[(i0 + 6) * wc + q] = acc[6]
     endif
-    if i0 + 7 < h
-        y[(i0 + 7) * wc + q] = a[7]
+    if 7 < K && i0 + 7 < h
+        y[(i0 + 7) * wc + q] = acc[7]
     endif
+    if 8 < K && i0 + 8 < h
+        y[(i0 + 8) * wc + q] = acc[8]
+    endif
+    if 9 < K && i0 + 9 < h
+        y[(i0 + 9) * wc + q] = acc[9]
+    endif
+    if 10 < K && i0 + 10 < h
+        y[(i0 + 10) * wc + q] = acc[10]
+    endif
+    if 11 < K && i0 + 11 < h
+        y[(i0 + 11) * wc + q] = acc[11]
+    endif
+    if 12 < K && i0 + 12 < h
+        y[(i0 + 12) * wc + q] = acc[12]
+    endif
+    if 13 < K && i0 + 13 < h
+        y[(i0 + 13) * wc + q] = acc[13]
+    endif
+    if 14 < K && i0 + 14 < h
+        y[(i0 + 14) * wc + q] = acc[14]
+    endif
+    if 15 < K && i0 + 15 < h
+        y[(i0 + 15) * wc + q] = acc[15]
+    endif
+endmacro
+
+% The column of a thread whose window crosses the left or right edge: loops, the boundary
+% rule per tap, accumulators e (indexed at run time, so apart from a).
+macro [] = fir_edge(R, C, K)
+    j = q
+    j /= nc
+    c = q - j * nc
+    e = zeros(K)
+    for r = 0..R+K-2
+        i = bnd_index(i0 + r - cy, h, mode)
+        if i >= 0
+            for m = max(0, r - K + 1)..min(R - 1, r)
+                s = 0.0
+                for n = 0..C-1
+                    s += mask[m * C + n] * edge_at(x, i, j + n - cx, c, w, nc, wc, mode)
+                endfor
+                e[r - m] += s
+            endfor
+        endif
+    endfor
+    fixed_store(e, K)
 endmacro
 
 % Row m of an R x C mask into the registers tm (m, R, C literal).
@@ -239,59 +282,35 @@ macro [] = fir_taps(m, tm, R, C)
     endif
 endmacro
 
-% Input row r's C samples into v (r, C literal; i the row, inside or not).
-macro [] = fir_load(r, C)
-    if inside
-        base = i * wc + q - cx * nc
-        if 0 < C
-            v[0] = x[base]
-        endif
-        if 1 < C
-            v[1] = x[base + nc]
-        endif
-        if 2 < C
-            v[2] = x[base + 2 * nc]
-        endif
-        if 3 < C
-            v[3] = x[base + 3 * nc]
-        endif
-        if 4 < C
-            v[4] = x[base + 4 * nc]
-        endif
-        if 5 < C
-            v[5] = x[base + 5 * nc]
-        endif
-        if 6 < C
-            v[6] = x[base + 6 * nc]
-        endif
-    else
-        if 0 < C
-            v[0] = edge_at(x, i, j + 0 - cx, c, w, nc, wc, mode)
-        endif
-        if 1 < C
-            v[1] = edge_at(x, i, j + 1 - cx, c, w, nc, wc, mode)
-        endif
-        if 2 < C
-            v[2] = edge_at(x, i, j + 2 - cx, c, w, nc, wc, mode)
-        endif
-        if 3 < C
-            v[3] = edge_at(x, i, j + 3 - cx, c, w, nc, wc, mode)
-        endif
-        if 4 < C
-            v[4] = edge_at(x, i, j + 4 - cx, c, w, nc, wc, mode)
-        endif
-        if 5 < C
-            v[5] = edge_at(x, i, j + 5 - cx, c, w, nc, wc, mode)
-        endif
-        if 6 < C
-            v[6] = edge_at(x, i, j + 6 - cx, c, w, nc, wc, mode)
-        endif
+% The C samples of row i from the thread's window's first column into v.
+macro [] = fir_load(C)
+    base = i * wc + q - cx * nc
+    if 0 < C
+        v[0] = x[base]
+    endif
+    if 1 < C
+        v[1] = x[base + nc]
+    endif
+    if 2 < C
+        v[2] = x[base + 2 * nc]
+    endif
+    if 3 < C
+        v[3] = x[base + 3 * nc]
+    endif
+    if 4 < C
+        v[4] = x[base + 4 * nc]
+    endif
+    if 5 < C
+        v[5] = x[base + 5 * nc]
+    endif
+    if 6 < C
+        v[6] = x[base + 6 * nc]
     endif
 endmacro
 
 % Input row r times mask row m (taps tm) into output row r - m, when it reaches one.
-macro [] = fir_acc(r, m, tm, R, C)
-    if m < R && r - m >= 0 && r - m < 8
+macro [] = fir_acc(r, m, tm, R, C, K)
+    if m < R && r - m >= 0 && r - m < K
         s = tm[0] * v[0]
         if 1 < C
             s += tm[1] * v[1]
@@ -315,43 +334,33 @@ macro [] = fir_acc(r, m, tm, R, C)
     endif
 endmacro
 
-% Input row r of a thread's window (R + 7 rows): loaded once, added to every output row.
-macro [] = fir_row(r, R, C)
-    if r < R + 7
-        i = bnd_index(i0 + r - cy, h, mode)
+% Input row r of the window (R + K - 1 rows), added to every output row it reaches; the
+% row by the boundary rule (rule) or directly.
+macro [] = fir_row(r, R, C, K, rule)
+    if r < R + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
         if i >= 0
-            fir_load(r, C)
-            fir_acc(r, 0, t0, R, C)
-            fir_acc(r, 1, t1, R, C)
-            fir_acc(r, 2, t2, R, C)
-            fir_acc(r, 3, t3, R, C)
-            fir_acc(r, 4, t4, R, C)
-            fir_acc(r, 5, t5, R, C)
-            fir_acc(r, 6, t6, R, C)
+            fir_load(C)
+            fir_acc(r, 0, t0, R, C, K)
+            fir_acc(r, 1, t1, R, C, K)
+            fir_acc(r, 2, t2, R, C, K)
+            fir_acc(r, 3, t3, R, C, K)
+            fir_acc(r, 4, t4, R, C, K)
+            fir_acc(r, 5, t5, R, C, K)
+            fir_acc(r, 6, t6, R, C, K)
         endif
     endif
 endmacro
 
-% Input row r of a thread whose whole window lies inside the image: no boundary rule, no
-% branch, so the compiler may issue the loads of many rows before their arithmetic.
-macro [] = fir_row_inside(r, R, C)
-    if r < R + 7
-        i = i0 + r - cy
-        fir_load(r, C)
-        fir_acc(r, 0, t0, R, C)
-        fir_acc(r, 1, t1, R, C)
-        fir_acc(r, 2, t2, R, C)
-        fir_acc(r, 3, t3, R, C)
-        fir_acc(r, 4, t4, R, C)
-        fir_acc(r, 5, t5, R, C)
-        fir_acc(r, 6, t6, R, C)
-    endif
-endmacro
-
-% The body of a correlation with an R x C mask (R, C at most 7).
-macro [] = fir2d_body(R, C)
-    fixed_start(C, cx)
-    if q < wc
+% The body of a correlation with an R x C mask (R, C at most 7), K rows a thread.
+macro [] = fir2d_body(R, C, K)
+    fixed_start(C, R, K)
+    if q < wc && !cols
+        fir_edge(R, C, K)
+    elseif q < wc
         t0 = zeros(7)
         t1 = zeros(7)
         t2 = zeros(7)
@@ -367,196 +376,174 @@ macro [] = fir2d_body(R, C)
         fir_taps(5, t5, R, C)
         fir_taps(6, t6, R, C)
         v = zeros(7)
-        if inside && i0 - cy >= 0 && i0 + 7 + R - 1 - cy < h
-            fir_row_inside(0, R, C)
-            fir_row_inside(1, R, C)
-            fir_row_inside(2, R, C)
-            fir_row_inside(3, R, C)
-            fir_row_inside(4, R, C)
-            fir_row_inside(5, R, C)
-            fir_row_inside(6, R, C)
-            fir_row_inside(7, R, C)
-            fir_row_inside(8, R, C)
-            fir_row_inside(9, R, C)
-            fir_row_inside(10, R, C)
-            fir_row_inside(11, R, C)
-            fir_row_inside(12, R, C)
-            fir_row_inside(13, R, C)
+        if rows
+            fir_row(0, R, C, K, false)
+            fir_row(1, R, C, K, false)
+            fir_row(2, R, C, K, false)
+            fir_row(3, R, C, K, false)
+            fir_row(4, R, C, K, false)
+            fir_row(5, R, C, K, false)
+            fir_row(6, R, C, K, false)
+            fir_row(7, R, C, K, false)
+            fir_row(8, R, C, K, false)
+            fir_row(9, R, C, K, false)
+            fir_row(10, R, C, K, false)
+            fir_row(11, R, C, K, false)
+            fir_row(12, R, C, K, false)
+            fir_row(13, R, C, K, false)
+            fir_row(14, R, C, K, false)
+            fir_row(15, R, C, K, false)
+            fir_row(16, R, C, K, false)
+            fir_row(17, R, C, K, false)
+            fir_row(18, R, C, K, false)
+            fir_row(19, R, C, K, false)
+            fir_row(20, R, C, K, false)
+            fir_row(21, R, C, K, false)
         else
-            fir_row(0, R, C)
-            fir_row(1, R, C)
-            fir_row(2, R, C)
-            fir_row(3, R, C)
-            fir_row(4, R, C)
-            fir_row(5, R, C)
-            fir_row(6, R, C)
-            fir_row(7, R, C)
-            fir_row(8, R, C)
-            fir_row(9, R, C)
-            fir_row(10, R, C)
-            fir_row(11, R, C)
-            fir_row(12, R, C)
-            fir_row(13, R, C)
+            fir_row(0, R, C, K, true)
+            fir_row(1, R, C, K, true)
+            fir_row(2, R, C, K, true)
+            fir_row(3, R, C, K, true)
+            fir_row(4, R, C, K, true)
+            fir_row(5, R, C, K, true)
+            fir_row(6, R, C, K, true)
+            fir_row(7, R, C, K, true)
+            fir_row(8, R, C, K, true)
+            fir_row(9, R, C, K, true)
+            fir_row(10, R, C, K, true)
+            fir_row(11, R, C, K, true)
+            fir_row(12, R, C, K, true)
+            fir_row(13, R, C, K, true)
+            fir_row(14, R, C, K, true)
+            fir_row(15, R, C, K, true)
+            fir_row(16, R, C, K, true)
+            fir_row(17, R, C, K, true)
+            fir_row(18, R, C, K, true)
+            fir_row(19, R, C, K, true)
+            fir_row(20, R, C, K, true)
+            fir_row(21, R, C, K, true)
         endif
-        fixed_store()
+        fixed_store(a, K)
     endif
 endmacro
 
-function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(3, 3)
-endfunction
-
-function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(5, 5)
-endfunction
-
-function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(7, 7)
-endfunction
-
-% Separable: input row r filtered along the row (gx, T taps: centre cx), into s.
-macro [] = sep_load(r, T)
-    if inside
-        base = i * wc + q - cx * nc
-        s = tx[0] * x[base]
-        if 1 < T
-            s += tx[1] * x[base + 1 * nc]
-        endif
-        if 2 < T
-            s += tx[2] * x[base + 2 * nc]
-        endif
-        if 3 < T
-            s += tx[3] * x[base + 3 * nc]
-        endif
-        if 4 < T
-            s += tx[4] * x[base + 4 * nc]
-        endif
-        if 5 < T
-            s += tx[5] * x[base + 5 * nc]
-        endif
-        if 6 < T
-            s += tx[6] * x[base + 6 * nc]
-        endif
-        if 7 < T
-            s += tx[7] * x[base + 7 * nc]
-        endif
-        if 8 < T
-            s += tx[8] * x[base + 8 * nc]
-        endif
-        if 9 < T
-            s += tx[9] * x[base + 9 * nc]
-        endif
-        if 10 < T
-            s += tx[10] * x[base + 10 * nc]
-        endif
-        if 11 < T
-            s += tx[11] * x[base + 11 * nc]
-        endif
-        if 12 < T
-            s += tx[12] * x[base + 12 * nc]
-        endif
-    else
-        s = tx[0] * edge_at(x, i, j - cx, c, w, nc, wc, mode)
-        if 1 < T
-            s += tx[1] * edge_at(x, i, j + 1 - cx, c, w, nc, wc, mode)
-        endif
-        if 2 < T
-            s += tx[2] * edge_at(x, i, j + 2 - cx, c, w, nc, wc, mode)
-        endif
-        if 3 < T
-            s += tx[3] * edge_at(x, i, j + 3 - cx, c, w, nc, wc, mode)
-        endif
-        if 4 < T
-            s += tx[4] * edge_at(x, i, j + 4 - cx, c, w, nc, wc, mode)
-        endif
-        if 5 < T
-            s += tx[5] * edge_at(x, i, j + 5 - cx, c, w, nc, wc, mode)
-        endif
-        if 6 < T
-            s += tx[6] * edge_at(x, i, j + 6 - cx, c, w, nc, wc, mode)
-        endif
-        if 7 < T
-            s += tx[7] * edge_at(x, i, j + 7 - cx, c, w, nc, wc, mode)
-        endif
-        if 8 < T
-            s += tx[8] * edge_at(x, i, j + 8 - cx, c, w, nc, wc, mode)
-        endif
-        if 9 < T
-            s += tx[9] * edge_at(x, i, j + 9 - cx, c, w, nc, wc, mode)
-        endif
-        if 10 < T
-            s += tx[10] * edge_at(x, i, j + 10 - cx, c, w, nc, wc, mode)
-        endif
-        if 11 < T
-            s += tx[11] * edge_at(x, i, j + 11 - cx, c, w, nc, wc, mode)
-        endif
-        if 12 < T
-            s += tx[12] * edge_at(x, i, j + 12 - cx, c, w, nc, wc, mode)
-        endif
-    endif
-endmacro
-
-% The row's value s times tap m of gy into output row r - m, when it reaches one.
-macro [] = sep_acc(r, m, T)
-    if m < T && r - m >= 0 && r - m < 8
-        a[r - m] += ty[m] * s
-    endif
-endmacro
-
-% Input row r of a thread's window (T + 7 rows), filtered along the row once.
-macro [] = sep_row(r, T)
-    if r < T + 7
+% Separable, an edge column: loops, the boundary rule per tap.
+macro [] = sep_edge(T, K)
+    j = q
+    j /= nc
+    c = q - j * nc
+    e = zeros(K)
+    for r = 0..T+K-2
         i = bnd_index(i0 + r - cy, h, mode)
         if i >= 0
-            sep_load(r, T)
-            sep_acc(r, 0, T)
-            sep_acc(r, 1, T)
-            sep_acc(r, 2, T)
-            sep_acc(r, 3, T)
-            sep_acc(r, 4, T)
-            sep_acc(r, 5, T)
-            sep_acc(r, 6, T)
-            sep_acc(r, 7, T)
-            sep_acc(r, 8, T)
-            sep_acc(r, 9, T)
-            sep_acc(r, 10, T)
-            sep_acc(r, 11, T)
-            sep_acc(r, 12, T)
+            s = 0.0
+            for n = 0..T-1
+                s += gx[n] * edge_at(x, i, j + n - cx, c, w, nc, wc, mode)
+            endfor
+            for m = max(0, r - K + 1)..min(T - 1, r)
+                e[r - m] += gy[m] * s
+            endfor
+        endif
+    endfor
+    fixed_store(e, K)
+endmacro
+
+% Separable: input row r filtered along the row (taps tx), then times tap m of ty into
+% output row r - m, for each output row it reaches.
+macro [] = sep_row(r, T, K, rule)
+    if r < T + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
+        if i >= 0
+            base = i * wc + q - cx * nc
+            s = tx[0] * x[base]
+            if 1 < T
+                s += tx[1] * x[base + 1 * nc]
+            endif
+            if 2 < T
+                s += tx[2] * x[base + 2 * nc]
+            endif
+            if 3 < T
+                s += tx[3] * x[base + 3 * nc]
+            endif
+            if 4 < T
+                s += tx[4] * x[base + 4 * nc]
+            endif
+            if 5 < T
+                s += tx[5] * x[base + 5 * nc]
+            endif
+            if 6 < T
+                s += tx[6] * x[base + 6 * nc]
+            endif
+            if 7 < T
+                s += tx[7] * x[base + 7 * nc]
+            endif
+            if 8 < T
+                s += tx[8] * x[base + 8 * nc]
+            endif
+            if 9 < T
+                s += tx[9] * x[base + 9 * nc]
+            endif
+            if 10 < T
+                s += tx[10] * x[base + 10 * nc]
+            endif
+            if 11 < T
+                s += tx[11] * x[base + 11 * nc]
+            endif
+            if 12 < T
+                s += tx[12] * x[base + 12 * nc]
+            endif
+            if 0 < T && r - 0 >= 0 && r - 0 < K
+                a[r - 0] += ty[0] * s
+            endif
+            if 1 < T && r - 1 >= 0 && r - 1 < K
+                a[r - 1] += ty[1] * s
+            endif
+            if 2 < T && r - 2 >= 0 && r - 2 < K
+                a[r - 2] += ty[2] * s
+            endif
+            if 3 < T && r - 3 >= 0 && r - 3 < K
+                a[r - 3] += ty[3] * s
+            endif
+            if 4 < T && r - 4 >= 0 && r - 4 < K
+                a[r - 4] += ty[4] * s
+            endif
+            if 5 < T && r - 5 >= 0 && r - 5 < K
+                a[r - 5] += ty[5] * s
+            endif
+            if 6 < T && r - 6 >= 0 && r - 6 < K
+                a[r - 6] += ty[6] * s
+            endif
+            if 7 < T && r - 7 >= 0 && r - 7 < K
+                a[r - 7] += ty[7] * s
+            endif
+            if 8 < T && r - 8 >= 0 && r - 8 < K
+                a[r - 8] += ty[8] * s
+            endif
+            if 9 < T && r - 9 >= 0 && r - 9 < K
+                a[r - 9] += ty[9] * s
+            endif
+            if 10 < T && r - 10 >= 0 && r - 10 < K
+                a[r - 10] += ty[10] * s
+            endif
+            if 11 < T && r - 11 >= 0 && r - 11 < K
+                a[r - 11] += ty[11] * s
+            endif
+            if 12 < T && r - 12 >= 0 && r - 12 < K
+                a[r - 12] += ty[12] * s
+            endif
         endif
     endif
 endmacro
 
-% Input row r of a thread whose whole window lies inside the image (see fir_row_inside).
-macro [] = sep_row_inside(r, T)
-    if r < T + 7
-        i = i0 + r - cy
-        sep_load(r, T)
-        sep_acc(r, 0, T)
-        sep_acc(r, 1, T)
-        sep_acc(r, 2, T)
-        sep_acc(r, 3, T)
-        sep_acc(r, 4, T)
-        sep_acc(r, 5, T)
-        sep_acc(r, 6, T)
-        sep_acc(r, 7, T)
-        sep_acc(r, 8, T)
-        sep_acc(r, 9, T)
-        sep_acc(r, 10, T)
-        sep_acc(r, 11, T)
-        sep_acc(r, 12, T)
-    endif
-endmacro
-
-% The body of a separable filter of T taps each way (T at most 13).
-macro [] = sep_body(T)
-    fixed_start(T, cx)
-    if q < wc
+% The body of a separable filter of T taps each way (T at most 13), K rows a thread.
+macro [] = sep_body(T, K)
+    fixed_start(T, T, K)
+    if q < wc && !cols
+        sep_edge(T, K)
+    elseif q < wc
         tx = zeros(13)
         ty = zeros(13)
         if 0 < T
@@ -611,94 +598,133 @@ macro [] = sep_body(T)
             tx[12] = gx[12]
             ty[12] = gy[12]
         endif
-        s = 0.0
-        if inside && i0 - cy >= 0 && i0 + 7 + T - 1 - cy < h
-            sep_row_inside(0, T)
-            sep_row_inside(1, T)
-            sep_row_inside(2, T)
-            sep_row_inside(3, T)
-            sep_row_inside(4, T)
-            sep_row_inside(5, T)
-            sep_row_inside(6, T)
-            sep_row_inside(7, T)
-            sep_row_inside(8, T)
-            sep_row_inside(9, T)
-            sep_row_inside(10, T)
-            sep_row_inside(11, T)
-            sep_row_inside(12, T)
-            sep_row_inside(13, T)
-            sep_row_inside(14, T)
-            sep_row_inside(15, T)
-            sep_row_inside(16, T)
-            sep_row_inside(17, T)
-            sep_row_inside(18, T)
-            sep_row_inside(19, T)
+        if rows
+            sep_row(0, T, K, false)
+            sep_row(1, T, K, false)
+            sep_row(2, T, K, false)
+            sep_row(3, T, K, false)
+            sep_row(4, T, K, false)
+            sep_row(5, T, K, false)
+            sep_row(6, T, K, false)
+            sep_row(7, T, K, false)
+            sep_row(8, T, K, false)
+            sep_row(9, T, K, false)
+            sep_row(10, T, K, false)
+            sep_row(11, T, K, false)
+            sep_row(12, T, K, false)
+            sep_row(13, T, K, false)
+            sep_row(14, T, K, false)
+            sep_row(15, T, K, false)
+            sep_row(16, T, K, false)
+            sep_row(17, T, K, false)
+            sep_row(18, T, K, false)
+            sep_row(19, T, K, false)
+            sep_row(20, T, K, false)
+            sep_row(21, T, K, false)
+            sep_row(22, T, K, false)
+            sep_row(23, T, K, false)
+            sep_row(24, T, K, false)
+            sep_row(25, T, K, false)
+            sep_row(26, T, K, false)
+            sep_row(27, T, K, false)
         else
-            sep_row(0, T)
-            sep_row(1, T)
-            sep_row(2, T)
-            sep_row(3, T)
-            sep_row(4, T)
-            sep_row(5, T)
-            sep_row(6, T)
-            sep_row(7, T)
-            sep_row(8, T)
-            sep_row(9, T)
-            sep_row(10, T)
-            sep_row(11, T)
-            sep_row(12, T)
-            sep_row(13, T)
-            sep_row(14, T)
-            sep_row(15, T)
-            sep_row(16, T)
-            sep_row(17, T)
-            sep_row(18, T)
-            sep_row(19, T)
+            sep_row(0, T, K, true)
+            sep_row(1, T, K, true)
+            sep_row(2, T, K, true)
+            sep_row(3, T, K, true)
+            sep_row(4, T, K, true)
+            sep_row(5, T, K, true)
+            sep_row(6, T, K, true)
+            sep_row(7, T, K, true)
+            sep_row(8, T, K, true)
+            sep_row(9, T, K, true)
+            sep_row(10, T, K, true)
+            sep_row(11, T, K, true)
+            sep_row(12, T, K, true)
+            sep_row(13, T, K, true)
+            sep_row(14, T, K, true)
+            sep_row(15, T, K, true)
+            sep_row(16, T, K, true)
+            sep_row(17, T, K, true)
+            sep_row(18, T, K, true)
+            sep_row(19, T, K, true)
+            sep_row(20, T, K, true)
+            sep_row(21, T, K, true)
+            sep_row(22, T, K, true)
+            sep_row(23, T, K, true)
+            sep_row(24, T, K, true)
+            sep_row(25, T, K, true)
+            sep_row(26, T, K, true)
+            sep_row(27, T, K, true)
         endif
-        fixed_store()
+        fixed_store(a, K)
     endif
 endmacro
+
+function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(3, 3, 8)
+endfunction
+
+function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 8)
+endfunction
+
+function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(7, 7, 8)
+endfunction
 
 function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(3)
+    sep_body(3, 8)
 endfunction
 
 function [] = __kernel__ separable_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(5)
+    sep_body(5, 8)
 endfunction
 
 function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(7)
+    sep_body(7, 8)
 endfunction
 
 function [] = __kernel__ separable_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(9)
+    sep_body(9, 8)
 endfunction
 
 function [] = __kernel__ separable_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(11)
+    sep_body(11, 8)
 endfunction
 
 function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(13)
+    sep_body(13, 8)
+endfunction
+
+% The rows a thread of the fixed-size kernels computes.
+function k : int = fixed_rows()
+    k = 8
 endfunction
 
 
-% The launch of a fixed-size kernel: 8 output rows a thread, w*nc columns rounded up to 64.
+% The launch of a fixed-size kernel: fixed_rows() output rows a thread, w*nc columns
+% rounded up to 64.
 function d = fixed_dims(xr)
-    d = [ceil(size(xr, 0) / 8), 64 * ceil(size(xr, 1) * size(xr, 2) / 64)]
+    d = [ceil(size(xr, 0) / fixed_rows()), 64 * ceil(size(xr, 1) * size(xr, 2) / 64)]
 endfunction
 
 % Whether a fixed-size kernel may take the image: its flat indices are ints.
