@@ -13,17 +13,35 @@ function [] = __kernel__ bench_copy(x : cube'unchecked, y : cube'unchecked, pos 
     y[pos] = x[pos]
 endfunction
 
-% the fixed-size kernels with 16 output rows a thread (the library's take fixed_rows())
-function [] = __kernel__ imfilter_5x5_k16(x : cube'unchecked, y : cube'unchecked'nocopy, _
+% the fixed-size kernels with 4 and 2 output rows a thread (the library's: fixed_rows())
+function [] = __kernel__ imfilter_5x5_k4(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
-    fir2d_body(5, 5, 16)
+    fir2d_body(5, 5, 4)
 endfunction
 
-function [] = __kernel__ separable_7_k16(x : cube'unchecked, y : cube'unchecked'nocopy, _
+function [] = __kernel__ separable_7_k4(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(7, 16)
+    sep_body(7, 4)
+endfunction
+
+function [] = __kernel__ imfilter_5x5_k2(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 2)
+endfunction
+
+function [] = __kernel__ separable_7_k2(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7, 2)
+endfunction
+
+% the same copy with the fixed kernels' thread mapping (flat columns, 64-multiple rows)
+function [] = __kernel__ bench_copy_flat(x : cube'unchecked, y : cube'unchecked, wc : int, _
+        pos : ivec2)
+    y[pos[0] * wc + pos[1]] = x[pos[0] * wc + pos[1]]
 endfunction
 
 function [] = main(reps = 10)
@@ -39,13 +57,16 @@ function [] = main(reps = 10)
     y5 = zeros(size(x))
     for r = 1..reps
         parallel_do(size(x), x, y, bench_copy)
+        parallel_do([2048, 6144], x, y, 6144, bench_copy_flat)
         a = imfilter(x, mask, [2, 2], "clamped")
         b = gaussian_filter(x, 1, 0, "clamped")
         % the general kernels (any mask size) on the same image, for comparison
         parallel_do([256, 2048, 3], x, y2, taps, 5, 5, 2, 2, 2048, 2048, 3, imfilter_kernel)
         parallel_do([256, 2048, 3], x, y3, g, 3, g, 3, 2048, 2048, 3, separable_kernel)
-        parallel_do([128, 6144], x, y4, taps, 2, 2, 2048, 2048, 3, 6144, 3, imfilter_5x5_k16)
-        parallel_do([128, 6144], x, y5, g, 3, g, 3, 2048, 2048, 3, 6144, 3, separable_7_k16)
+        parallel_do([512, 6144], x, y4, taps, 2, 2, 2048, 2048, 3, 6144, 3, imfilter_5x5_k4)
+        parallel_do([512, 6144], x, y5, g, 3, g, 3, 2048, 2048, 3, 6144, 3, separable_7_k4)
+        parallel_do([1024, 6144], x, y2, taps, 2, 2, 2048, 2048, 3, 6144, 3, imfilter_5x5_k2)
+        parallel_do([1024, 6144], x, y3, g, 3, g, 3, 2048, 2048, 3, 6144, 3, separable_7_k2)
     endfor
     assert(max(abs(y2 - a)) < 1e-3 && max(abs(y3 - b)) < 1e-3)
     assert(max(abs(y4 - a)) < 1e-3 && max(abs(y5 - b)) < 1e-3)
