@@ -31,14 +31,12 @@ for t in $targets; do
   copy=$(mean "$tmp/$t.log" bench_copy)
   for row in "bench_copy:copy y[pos] = x[pos] (read+write)" \
              "bench_copy_flat:copy, flat 2-D mapping" \
-             "imfilter_5x5:imfilter 5x5, clamped" \
-             "separable_7:gaussian_filter sigma 1 (7x7), clamped" \
+             "imfilter_5x5_c3:imfilter 5x5, clamped" \
+             "separable_7_c3:gaussian_filter sigma 1 (7x7), clamped" \
              "imfilter_kernel:general kernel: 5x5, clamped" \
              "separable_kernel:general separable: 7x7, clamped" \
-             "imfilter_5x5_k4:fixed 5x5, 4 rows a thread" \
-             "separable_7_k4:fixed separable 7, 4 rows a thread" \
-             "imfilter_5x5_k2:fixed 5x5, 2 rows a thread" \
-             "separable_7_k2:fixed separable 7, 2 rows a thread"; do
+             "imfilter_5x5:fixed 5x5, channels at run time" \
+             "separable_7:fixed separable 7, channels at run time"; do
     k=${row%%:*}
     ms=$(mean "$tmp/$t.log" "$k")
     if [ -z "$ms" ] || [ -z "$copy" ]; then echo "FAIL $t: no time for $k"; continue; fi

@@ -282,29 +282,30 @@ macro [] = fir_taps(m, tm, R, C)
     endif
 endmacro
 
-% The C samples of row i from the thread's window's first column into v.
-macro [] = fir_load(C)
-    base = i * wc + q - cx * nc
+% The C samples of row i from the thread's window's first column into v (NC: the channel
+% count, a literal in a kernel for one, so that the offsets are constants).
+macro [] = fir_load(C, NC)
+    base = i * wc + q - cx * NC
     if 0 < C
         v[0] = x[base]
     endif
     if 1 < C
-        v[1] = x[base + nc]
+        v[1] = x[base + NC]
     endif
     if 2 < C
-        v[2] = x[base + 2 * nc]
+        v[2] = x[base + 2 * NC]
     endif
     if 3 < C
-        v[3] = x[base + 3 * nc]
+        v[3] = x[base + 3 * NC]
     endif
     if 4 < C
-        v[4] = x[base + 4 * nc]
+        v[4] = x[base + 4 * NC]
     endif
     if 5 < C
-        v[5] = x[base + 5 * nc]
+        v[5] = x[base + 5 * NC]
     endif
     if 6 < C
-        v[6] = x[base + 6 * nc]
+        v[6] = x[base + 6 * NC]
     endif
 endmacro
 
@@ -336,14 +337,14 @@ endmacro
 
 % Input row r of the window (R + K - 1 rows), added to every output row it reaches; the
 % row by the boundary rule (rule) or directly.
-macro [] = fir_row(r, R, C, K, rule)
+macro [] = fir_row(r, R, C, K, rule, NC)
     if r < R + K - 1
         i = i0 + r - cy
         if rule
             i = bnd_index(i, h, mode)
         endif
-        if i >= 0
-            fir_load(C)
+        if !rule || i >= 0
+            fir_load(C, NC)
             fir_acc(r, 0, t0, R, C, K)
             fir_acc(r, 1, t1, R, C, K)
             fir_acc(r, 2, t2, R, C, K)
@@ -356,7 +357,7 @@ macro [] = fir_row(r, R, C, K, rule)
 endmacro
 
 % The body of a correlation with an R x C mask (R, C at most 7), K rows a thread.
-macro [] = fir2d_body(R, C, K)
+macro [] = fir2d_body(R, C, K, NC)
     fixed_start(C, R, K)
     if q < wc && !cols
         fir_edge(R, C, K)
@@ -377,51 +378,51 @@ macro [] = fir2d_body(R, C, K)
         fir_taps(6, t6, R, C)
         v = zeros(7)
         if rows
-            fir_row(0, R, C, K, false)
-            fir_row(1, R, C, K, false)
-            fir_row(2, R, C, K, false)
-            fir_row(3, R, C, K, false)
-            fir_row(4, R, C, K, false)
-            fir_row(5, R, C, K, false)
-            fir_row(6, R, C, K, false)
-            fir_row(7, R, C, K, false)
-            fir_row(8, R, C, K, false)
-            fir_row(9, R, C, K, false)
-            fir_row(10, R, C, K, false)
-            fir_row(11, R, C, K, false)
-            fir_row(12, R, C, K, false)
-            fir_row(13, R, C, K, false)
-            fir_row(14, R, C, K, false)
-            fir_row(15, R, C, K, false)
-            fir_row(16, R, C, K, false)
-            fir_row(17, R, C, K, false)
-            fir_row(18, R, C, K, false)
-            fir_row(19, R, C, K, false)
-            fir_row(20, R, C, K, false)
-            fir_row(21, R, C, K, false)
+            fir_row(0, R, C, K, false, NC)
+            fir_row(1, R, C, K, false, NC)
+            fir_row(2, R, C, K, false, NC)
+            fir_row(3, R, C, K, false, NC)
+            fir_row(4, R, C, K, false, NC)
+            fir_row(5, R, C, K, false, NC)
+            fir_row(6, R, C, K, false, NC)
+            fir_row(7, R, C, K, false, NC)
+            fir_row(8, R, C, K, false, NC)
+            fir_row(9, R, C, K, false, NC)
+            fir_row(10, R, C, K, false, NC)
+            fir_row(11, R, C, K, false, NC)
+            fir_row(12, R, C, K, false, NC)
+            fir_row(13, R, C, K, false, NC)
+            fir_row(14, R, C, K, false, NC)
+            fir_row(15, R, C, K, false, NC)
+            fir_row(16, R, C, K, false, NC)
+            fir_row(17, R, C, K, false, NC)
+            fir_row(18, R, C, K, false, NC)
+            fir_row(19, R, C, K, false, NC)
+            fir_row(20, R, C, K, false, NC)
+            fir_row(21, R, C, K, false, NC)
         else
-            fir_row(0, R, C, K, true)
-            fir_row(1, R, C, K, true)
-            fir_row(2, R, C, K, true)
-            fir_row(3, R, C, K, true)
-            fir_row(4, R, C, K, true)
-            fir_row(5, R, C, K, true)
-            fir_row(6, R, C, K, true)
-            fir_row(7, R, C, K, true)
-            fir_row(8, R, C, K, true)
-            fir_row(9, R, C, K, true)
-            fir_row(10, R, C, K, true)
-            fir_row(11, R, C, K, true)
-            fir_row(12, R, C, K, true)
-            fir_row(13, R, C, K, true)
-            fir_row(14, R, C, K, true)
-            fir_row(15, R, C, K, true)
-            fir_row(16, R, C, K, true)
-            fir_row(17, R, C, K, true)
-            fir_row(18, R, C, K, true)
-            fir_row(19, R, C, K, true)
-            fir_row(20, R, C, K, true)
-            fir_row(21, R, C, K, true)
+            fir_row(0, R, C, K, true, NC)
+            fir_row(1, R, C, K, true, NC)
+            fir_row(2, R, C, K, true, NC)
+            fir_row(3, R, C, K, true, NC)
+            fir_row(4, R, C, K, true, NC)
+            fir_row(5, R, C, K, true, NC)
+            fir_row(6, R, C, K, true, NC)
+            fir_row(7, R, C, K, true, NC)
+            fir_row(8, R, C, K, true, NC)
+            fir_row(9, R, C, K, true, NC)
+            fir_row(10, R, C, K, true, NC)
+            fir_row(11, R, C, K, true, NC)
+            fir_row(12, R, C, K, true, NC)
+            fir_row(13, R, C, K, true, NC)
+            fir_row(14, R, C, K, true, NC)
+            fir_row(15, R, C, K, true, NC)
+            fir_row(16, R, C, K, true, NC)
+            fir_row(17, R, C, K, true, NC)
+            fir_row(18, R, C, K, true, NC)
+            fir_row(19, R, C, K, true, NC)
+            fir_row(20, R, C, K, true, NC)
+            fir_row(21, R, C, K, true, NC)
         endif
         fixed_store(a, K)
     endif
@@ -450,50 +451,50 @@ endmacro
 
 % Separable: input row r filtered along the row (taps tx), then times tap m of ty into
 % output row r - m, for each output row it reaches.
-macro [] = sep_row(r, T, K, rule)
+macro [] = sep_row(r, T, K, rule, NC)
     if r < T + K - 1
         i = i0 + r - cy
         if rule
             i = bnd_index(i, h, mode)
         endif
-        if i >= 0
-            base = i * wc + q - cx * nc
+        if !rule || i >= 0
+            base = i * wc + q - cx * NC
             s = tx[0] * x[base]
             if 1 < T
-                s += tx[1] * x[base + 1 * nc]
+                s += tx[1] * x[base + 1 * NC]
             endif
             if 2 < T
-                s += tx[2] * x[base + 2 * nc]
+                s += tx[2] * x[base + 2 * NC]
             endif
             if 3 < T
-                s += tx[3] * x[base + 3 * nc]
+                s += tx[3] * x[base + 3 * NC]
             endif
             if 4 < T
-                s += tx[4] * x[base + 4 * nc]
+                s += tx[4] * x[base + 4 * NC]
             endif
             if 5 < T
-                s += tx[5] * x[base + 5 * nc]
+                s += tx[5] * x[base + 5 * NC]
             endif
             if 6 < T
-                s += tx[6] * x[base + 6 * nc]
+                s += tx[6] * x[base + 6 * NC]
             endif
             if 7 < T
-                s += tx[7] * x[base + 7 * nc]
+                s += tx[7] * x[base + 7 * NC]
             endif
             if 8 < T
-                s += tx[8] * x[base + 8 * nc]
+                s += tx[8] * x[base + 8 * NC]
             endif
             if 9 < T
-                s += tx[9] * x[base + 9 * nc]
+                s += tx[9] * x[base + 9 * NC]
             endif
             if 10 < T
-                s += tx[10] * x[base + 10 * nc]
+                s += tx[10] * x[base + 10 * NC]
             endif
             if 11 < T
-                s += tx[11] * x[base + 11 * nc]
+                s += tx[11] * x[base + 11 * NC]
             endif
             if 12 < T
-                s += tx[12] * x[base + 12 * nc]
+                s += tx[12] * x[base + 12 * NC]
             endif
             if 0 < T && r - 0 >= 0 && r - 0 < K
                 a[r - 0] += ty[0] * s
@@ -539,7 +540,7 @@ macro [] = sep_row(r, T, K, rule)
 endmacro
 
 % The body of a separable filter of T taps each way (T at most 13), K rows a thread.
-macro [] = sep_body(T, K)
+macro [] = sep_body(T, K, NC)
     fixed_start(T, T, K)
     if q < wc && !cols
         sep_edge(T, K)
@@ -599,127 +600,234 @@ macro [] = sep_body(T, K)
             ty[12] = gy[12]
         endif
         if rows
-            sep_row(0, T, K, false)
-            sep_row(1, T, K, false)
-            sep_row(2, T, K, false)
-            sep_row(3, T, K, false)
-            sep_row(4, T, K, false)
-            sep_row(5, T, K, false)
-            sep_row(6, T, K, false)
-            sep_row(7, T, K, false)
-            sep_row(8, T, K, false)
-            sep_row(9, T, K, false)
-            sep_row(10, T, K, false)
-            sep_row(11, T, K, false)
-            sep_row(12, T, K, false)
-            sep_row(13, T, K, false)
-            sep_row(14, T, K, false)
-            sep_row(15, T, K, false)
-            sep_row(16, T, K, false)
-            sep_row(17, T, K, false)
-            sep_row(18, T, K, false)
-            sep_row(19, T, K, false)
-            sep_row(20, T, K, false)
-            sep_row(21, T, K, false)
-            sep_row(22, T, K, false)
-            sep_row(23, T, K, false)
-            sep_row(24, T, K, false)
-            sep_row(25, T, K, false)
-            sep_row(26, T, K, false)
-            sep_row(27, T, K, false)
+            sep_row(0, T, K, false, NC)
+            sep_row(1, T, K, false, NC)
+            sep_row(2, T, K, false, NC)
+            sep_row(3, T, K, false, NC)
+            sep_row(4, T, K, false, NC)
+            sep_row(5, T, K, false, NC)
+            sep_row(6, T, K, false, NC)
+            sep_row(7, T, K, false, NC)
+            sep_row(8, T, K, false, NC)
+            sep_row(9, T, K, false, NC)
+            sep_row(10, T, K, false, NC)
+            sep_row(11, T, K, false, NC)
+            sep_row(12, T, K, false, NC)
+            sep_row(13, T, K, false, NC)
+            sep_row(14, T, K, false, NC)
+            sep_row(15, T, K, false, NC)
+            sep_row(16, T, K, false, NC)
+            sep_row(17, T, K, false, NC)
+            sep_row(18, T, K, false, NC)
+            sep_row(19, T, K, false, NC)
+            sep_row(20, T, K, false, NC)
+            sep_row(21, T, K, false, NC)
+            sep_row(22, T, K, false, NC)
+            sep_row(23, T, K, false, NC)
+            sep_row(24, T, K, false, NC)
+            sep_row(25, T, K, false, NC)
+            sep_row(26, T, K, false, NC)
+            sep_row(27, T, K, false, NC)
         else
-            sep_row(0, T, K, true)
-            sep_row(1, T, K, true)
-            sep_row(2, T, K, true)
-            sep_row(3, T, K, true)
-            sep_row(4, T, K, true)
-            sep_row(5, T, K, true)
-            sep_row(6, T, K, true)
-            sep_row(7, T, K, true)
-            sep_row(8, T, K, true)
-            sep_row(9, T, K, true)
-            sep_row(10, T, K, true)
-            sep_row(11, T, K, true)
-            sep_row(12, T, K, true)
-            sep_row(13, T, K, true)
-            sep_row(14, T, K, true)
-            sep_row(15, T, K, true)
-            sep_row(16, T, K, true)
-            sep_row(17, T, K, true)
-            sep_row(18, T, K, true)
-            sep_row(19, T, K, true)
-            sep_row(20, T, K, true)
-            sep_row(21, T, K, true)
-            sep_row(22, T, K, true)
-            sep_row(23, T, K, true)
-            sep_row(24, T, K, true)
-            sep_row(25, T, K, true)
-            sep_row(26, T, K, true)
-            sep_row(27, T, K, true)
+            sep_row(0, T, K, true, NC)
+            sep_row(1, T, K, true, NC)
+            sep_row(2, T, K, true, NC)
+            sep_row(3, T, K, true, NC)
+            sep_row(4, T, K, true, NC)
+            sep_row(5, T, K, true, NC)
+            sep_row(6, T, K, true, NC)
+            sep_row(7, T, K, true, NC)
+            sep_row(8, T, K, true, NC)
+            sep_row(9, T, K, true, NC)
+            sep_row(10, T, K, true, NC)
+            sep_row(11, T, K, true, NC)
+            sep_row(12, T, K, true, NC)
+            sep_row(13, T, K, true, NC)
+            sep_row(14, T, K, true, NC)
+            sep_row(15, T, K, true, NC)
+            sep_row(16, T, K, true, NC)
+            sep_row(17, T, K, true, NC)
+            sep_row(18, T, K, true, NC)
+            sep_row(19, T, K, true, NC)
+            sep_row(20, T, K, true, NC)
+            sep_row(21, T, K, true, NC)
+            sep_row(22, T, K, true, NC)
+            sep_row(23, T, K, true, NC)
+            sep_row(24, T, K, true, NC)
+            sep_row(25, T, K, true, NC)
+            sep_row(26, T, K, true, NC)
+            sep_row(27, T, K, true, NC)
         endif
         fixed_store(a, K)
     endif
 endmacro
 
+function [] = __kernel__ imfilter_3x3_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(3, 3, 8, 1)
+endfunction
+
+function [] = __kernel__ imfilter_3x3_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(3, 3, 8, 3)
+endfunction
+
 function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
-    fir2d_body(3, 3, 8)
+    fir2d_body(3, 3, 8, nc)
+endfunction
+
+function [] = __kernel__ imfilter_5x5_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 8, 1)
+endfunction
+
+function [] = __kernel__ imfilter_5x5_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 8, 3)
 endfunction
 
 function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
-    fir2d_body(5, 5, 8)
+    fir2d_body(5, 5, 8, nc)
+endfunction
+
+function [] = __kernel__ imfilter_7x7_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(7, 7, 8, 1)
+endfunction
+
+function [] = __kernel__ imfilter_7x7_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(7, 7, 8, 3)
 endfunction
 
 function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
-    fir2d_body(7, 7, 8)
+    fir2d_body(7, 7, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_3_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(3, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_3_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(3, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(3, 8)
+    sep_body(3, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_5_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(5, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_5_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(5, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(5, 8)
+    sep_body(5, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_7_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_7_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(7, 8)
+    sep_body(7, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_9_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(9, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_9_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(9, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(9, 8)
+    sep_body(9, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_11_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(11, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_11_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(11, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(11, 8)
+    sep_body(11, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_13_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(13, 8, 1)
+endfunction
+
+function [] = __kernel__ separable_13_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(13, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(13, 8)
+    sep_body(13, 8, nc)
 endfunction
 
 % The rows a thread of the fixed-size kernels computes.
 function k : int = fixed_rows()
     k = 8
 endfunction
-
 
 % The launch of a fixed-size kernel: fixed_rows() output rows a thread, w*nc columns
 % rounded up to 64.
@@ -742,11 +850,23 @@ function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy 
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-        if rows == 3
+        if rows == 3 && nc == 1
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3_c1)
+        elseif rows == 3 && nc == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3_c3)
+        elseif rows == 3
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3)
+        elseif rows == 5 && nc == 1
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5_c1)
+        elseif rows == 5 && nc == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5_c3)
         elseif rows == 5
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5)
-        else
+        elseif rows == 7 && nc == 1
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7_c1)
+        elseif rows == 7 && nc == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7_c3)
+        elseif rows == 7
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7)
         endif
     endif
@@ -762,21 +882,46 @@ function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-        if T == 3
+        if T == 3 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3_c1)
+        elseif T == 3 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3_c3)
+        elseif T == 3
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3)
+        elseif T == 5 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5_c1)
+        elseif T == 5 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5_c3)
         elseif T == 5
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5)
+        elseif T == 7 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7_c1)
+        elseif T == 7 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7_c3)
         elseif T == 7
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7)
+        elseif T == 9 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9_c1)
+        elseif T == 9 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9_c3)
         elseif T == 9
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9)
+        elseif T == 11 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11_c1)
+        elseif T == 11 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11_c3)
         elseif T == 11
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11)
-        else
+        elseif T == 13 && nc == 1
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13_c1)
+        elseif T == 13 && nc == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13_c3)
+        elseif T == 13
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13)
         endif
     endif
 endfunction
+
 
 function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     check_image(x, "imfilter")
