@@ -207,30 +207,6 @@ macro [] = fixed_store(acc, K)
     if 7 < K && i0 + 7 < h
         y[(i0 + 7) * wc + q] = acc[7]
     endif
-    if 8 < K && i0 + 8 < h
-        y[(i0 + 8) * wc + q] = acc[8]
-    endif
-    if 9 < K && i0 + 9 < h
-        y[(i0 + 9) * wc + q] = acc[9]
-    endif
-    if 10 < K && i0 + 10 < h
-        y[(i0 + 10) * wc + q] = acc[10]
-    endif
-    if 11 < K && i0 + 11 < h
-        y[(i0 + 11) * wc + q] = acc[11]
-    endif
-    if 12 < K && i0 + 12 < h
-        y[(i0 + 12) * wc + q] = acc[12]
-    endif
-    if 13 < K && i0 + 13 < h
-        y[(i0 + 13) * wc + q] = acc[13]
-    endif
-    if 14 < K && i0 + 14 < h
-        y[(i0 + 14) * wc + q] = acc[14]
-    endif
-    if 15 < K && i0 + 15 < h
-        y[(i0 + 15) * wc + q] = acc[15]
-    endif
 endmacro
 
 % The column of a thread whose window crosses the left or right edge: loops, the boundary
@@ -343,7 +319,7 @@ macro [] = fir_row(r, R, C, K, rule, NC)
         if rule
             i = bnd_index(i, h, mode)
         endif
-        if !rule || i >= 0
+        if i >= 0
             fir_load(C, NC)
             fir_acc(r, 0, t0, R, C, K)
             fir_acc(r, 1, t1, R, C, K)
@@ -392,14 +368,6 @@ macro [] = fir2d_body(R, C, K, NC)
             fir_row(11, R, C, K, false, NC)
             fir_row(12, R, C, K, false, NC)
             fir_row(13, R, C, K, false, NC)
-            fir_row(14, R, C, K, false, NC)
-            fir_row(15, R, C, K, false, NC)
-            fir_row(16, R, C, K, false, NC)
-            fir_row(17, R, C, K, false, NC)
-            fir_row(18, R, C, K, false, NC)
-            fir_row(19, R, C, K, false, NC)
-            fir_row(20, R, C, K, false, NC)
-            fir_row(21, R, C, K, false, NC)
         else
             fir_row(0, R, C, K, true, NC)
             fir_row(1, R, C, K, true, NC)
@@ -415,14 +383,6 @@ macro [] = fir2d_body(R, C, K, NC)
             fir_row(11, R, C, K, true, NC)
             fir_row(12, R, C, K, true, NC)
             fir_row(13, R, C, K, true, NC)
-            fir_row(14, R, C, K, true, NC)
-            fir_row(15, R, C, K, true, NC)
-            fir_row(16, R, C, K, true, NC)
-            fir_row(17, R, C, K, true, NC)
-            fir_row(18, R, C, K, true, NC)
-            fir_row(19, R, C, K, true, NC)
-            fir_row(20, R, C, K, true, NC)
-            fir_row(21, R, C, K, true, NC)
         endif
         fixed_store(a, K)
     endif
@@ -620,14 +580,6 @@ macro [] = sep_body(T, K, NC)
             sep_row(17, T, K, false, NC)
             sep_row(18, T, K, false, NC)
             sep_row(19, T, K, false, NC)
-            sep_row(20, T, K, false, NC)
-            sep_row(21, T, K, false, NC)
-            sep_row(22, T, K, false, NC)
-            sep_row(23, T, K, false, NC)
-            sep_row(24, T, K, false, NC)
-            sep_row(25, T, K, false, NC)
-            sep_row(26, T, K, false, NC)
-            sep_row(27, T, K, false, NC)
         else
             sep_row(0, T, K, true, NC)
             sep_row(1, T, K, true, NC)
@@ -649,47 +601,15 @@ macro [] = sep_body(T, K, NC)
             sep_row(17, T, K, true, NC)
             sep_row(18, T, K, true, NC)
             sep_row(19, T, K, true, NC)
-            sep_row(20, T, K, true, NC)
-            sep_row(21, T, K, true, NC)
-            sep_row(22, T, K, true, NC)
-            sep_row(23, T, K, true, NC)
-            sep_row(24, T, K, true, NC)
-            sep_row(25, T, K, true, NC)
-            sep_row(26, T, K, true, NC)
-            sep_row(27, T, K, true, NC)
         endif
         fixed_store(a, K)
     endif
 endmacro
 
-function [] = __kernel__ imfilter_3x3_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(3, 3, 8, 1)
-endfunction
-
-function [] = __kernel__ imfilter_3x3_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(3, 3, 8, 3)
-endfunction
-
 function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
     fir2d_body(3, 3, 8, nc)
-endfunction
-
-function [] = __kernel__ imfilter_5x5_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(5, 5, 8, 1)
-endfunction
-
-function [] = __kernel__ imfilter_5x5_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(5, 5, 8, 3)
 endfunction
 
 function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
@@ -698,34 +618,10 @@ function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'noc
     fir2d_body(5, 5, 8, nc)
 endfunction
 
-function [] = __kernel__ imfilter_7x7_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(7, 7, 8, 1)
-endfunction
-
-function [] = __kernel__ imfilter_7x7_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
-        wc : int, mode : int, pos : ivec2)
-    fir2d_body(7, 7, 8, 3)
-endfunction
-
 function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
     fir2d_body(7, 7, 8, nc)
-endfunction
-
-function [] = __kernel__ separable_3_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(3, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_3_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(3, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
@@ -734,34 +630,10 @@ function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'noco
     sep_body(3, 8, nc)
 endfunction
 
-function [] = __kernel__ separable_5_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(5, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_5_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(5, 8, 3)
-endfunction
-
 function [] = __kernel__ separable_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
     sep_body(5, 8, nc)
-endfunction
-
-function [] = __kernel__ separable_7_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(7, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_7_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(7, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
@@ -770,52 +642,16 @@ function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'noco
     sep_body(7, 8, nc)
 endfunction
 
-function [] = __kernel__ separable_9_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(9, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_9_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(9, 8, 3)
-endfunction
-
 function [] = __kernel__ separable_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
     sep_body(9, 8, nc)
 endfunction
 
-function [] = __kernel__ separable_11_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(11, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_11_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(11, 8, 3)
-endfunction
-
 function [] = __kernel__ separable_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
     sep_body(11, 8, nc)
-endfunction
-
-function [] = __kernel__ separable_13_c1(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(13, 8, 1)
-endfunction
-
-function [] = __kernel__ separable_13_c3(x : cube'unchecked, y : cube'unchecked'nocopy, _
-        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
-        w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body(13, 8, 3)
 endfunction
 
 function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
@@ -850,22 +686,10 @@ function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy 
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-        if rows == 3 && nc == 1
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3_c1)
-        elseif rows == 3 && nc == 3
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3_c3)
-        elseif rows == 3
+        if rows == 3
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3)
-        elseif rows == 5 && nc == 1
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5_c1)
-        elseif rows == 5 && nc == 3
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5_c3)
         elseif rows == 5
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5)
-        elseif rows == 7 && nc == 1
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7_c1)
-        elseif rows == 7 && nc == 3
-            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7_c3)
         elseif rows == 7
             parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7)
         endif
@@ -882,40 +706,16 @@ function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-        if T == 3 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3_c1)
-        elseif T == 3 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3_c3)
-        elseif T == 3
+        if T == 3
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3)
-        elseif T == 5 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5_c1)
-        elseif T == 5 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5_c3)
         elseif T == 5
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5)
-        elseif T == 7 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7_c1)
-        elseif T == 7 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7_c3)
         elseif T == 7
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7)
-        elseif T == 9 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9_c1)
-        elseif T == 9 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9_c3)
         elseif T == 9
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9)
-        elseif T == 11 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11_c1)
-        elseif T == 11 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11_c3)
         elseif T == 11
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11)
-        elseif T == 13 && nc == 1
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13_c1)
-        elseif T == 13 && nc == 3
-            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13_c3)
         elseif T == 13
             parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13)
         endif

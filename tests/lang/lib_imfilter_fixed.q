@@ -1,5 +1,5 @@
 % lib/imfilter.q's fixed-size kernels (3x3, 5x5, 7x7 masks; separable filters of 3 to 13
-% taps; for 1 channel, 3 channels and any other count) against plain host loops: every
+% taps; images of 1, 2 and 3 channels) against plain host loops: every
 % boundary rule, centres at the middle and at the corners of the mask, images whose sizes
 % are no multiple of a thread's 8 rows or of the launch's 64 columns (1 x N, N x 1, h x w,
 % h x w x 2, h x w x 3), asymmetric taps (a swapped row and column would show). The general
