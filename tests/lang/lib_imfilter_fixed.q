@@ -3,7 +3,7 @@
 % mask, images whose sizes are no multiple of a thread's 8 rows or of the launch's 64
 % columns (1 x N, N x 1, h x w, h x w x 2, h x w x 3), asymmetric masks (a swapped row and
 % column would show). The general kernel (any size) is a second reference. The separable
-% kernels: lib_separable_fixed.q and lib_separable_fixed_wide.q (one file would take more
+% kernels: lib_imfilter_separable.q and lib_imfilter_separable_wide.q (one file would take more
 % than the suite's 120 s per test for NVRTC on cudacheck).
 import "lib/filter_ref.q"
 

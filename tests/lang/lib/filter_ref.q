@@ -1,5 +1,5 @@
 % Helpers of the tests of lib/imfilter.q's fixed-size kernels (lib_imfilter_fixed.q,
-% lib_separable_fixed.q, lib_separable_fixed_wide.q): a plain-loop correlation with every
+% lib_imfilter_separable.q, lib_imfilter_separable_wide.q): a plain-loop correlation with every
 % boundary rule, test images and masks.
 import "imfilter.q"
 

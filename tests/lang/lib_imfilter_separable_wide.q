@@ -53,4 +53,4 @@ for r = 0..5
     assert(max_diff(box_filter(x, 5, rule_name(r)), ref) < 1e-4)
     cases += 2
 endfor
-print "lib_separable_fixed_wide: ", cases, " cases ok"
+print "lib_imfilter_separable_wide: ", cases, " cases ok"

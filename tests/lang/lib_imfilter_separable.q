@@ -43,4 +43,4 @@ for s = 0..2
     endfor
 endfor
 
-print "lib_separable_fixed: ", cases, " cases ok"
+print "lib_imfilter_separable: ", cases, " cases ok"
