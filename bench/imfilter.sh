@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # bench/imfilter.sh: lib/imfilter.q's imfilter (5 x 5 mask, one pass) and gaussian_filter
-# (sigma 1, 7 x 7 taps, one pass) on a 2048 x 2048 x 3 image, on --target cpu and, when a
+# (sigma 1, 7 x 7 taps, one pass) on a 2048 x 2048 x 3 image (their fixed-size kernels,
+# and the general ones for comparison), on --target cpu and, when a
 # GPU is usable, --target cuda. Each kernel's mean time comes from `oq run --profile` (on
 # CUDA the launcher's events: device time), over REPS launches (default 20), the first
 # included. GB/s counts one read and one write of the image (2 x 50.3 MB), the
@@ -30,8 +31,11 @@ for t in $targets; do
   fi
   copy=$(mean "$tmp/$t.log" bench_copy)
   for row in "bench_copy:copy y[pos] = x[pos] (read+write)" \
-             "imfilter_kernel:imfilter 5x5, clamped" \
-             "separable_kernel:gaussian_filter sigma 1 (7x7), clamped"; do
+             "bench_copy_flat:copy, flat 2-D mapping" \
+             "imfilter_5x5:imfilter 5x5, clamped" \
+             "separable_7:gaussian_filter sigma 1 (7x7), clamped" \
+             "imfilter_kernel:general kernel: 5x5, clamped" \
+             "separable_kernel:general separable: 7x7, clamped"; do
     k=${row%%:*}
     ms=$(mean "$tmp/$t.log" "$k")
     if [ -z "$ms" ] || [ -z "$copy" ]; then echo "FAIL $t: no time for $k"; continue; fi

@@ -1,7 +1,10 @@
-% bench/imfilter_bench.q: lib/imfilter.q's imfilter (5 x 5 mask) and gaussian_filter (sigma 1:
-% 7 taps, two passes) on a 2048 x 2048 x 3 image, against a copy pass (read + write of the
-% same bytes). bench/imfilter.sh runs it with --profile and reads each kernel's time from
-% the profile table (device time on CUDA: the launcher's events).
+% bench/imfilter_bench.q: lib/imfilter.q's imfilter (5 x 5 mask: its fixed-size kernel) and
+% gaussian_filter (sigma 1: 7 taps, one pass: the fixed-size separable kernel) on a 2048 x
+% 2048 x 3 image, against a copy pass (read + write of the same bytes, in the launch shape
+% of the 3-D image and in the fixed kernels' flat one); for comparison the general kernels
+% (any size, the library's before issue 22's fixed ones) on the same image. bench/imfilter.sh
+% runs it with --profile and reads each kernel's time from the profile table (device time
+% on CUDA: the launcher's events).
 % Run: oq run --target cpu|cuda --profile bench/imfilter_bench.q [REPS]
 import "imfilter.q"
 
@@ -13,16 +16,31 @@ function [] = __kernel__ bench_copy(x : cube'unchecked, y : cube'unchecked, pos 
     y[pos] = x[pos]
 endfunction
 
+% the same copy with the fixed kernels' thread mapping (flat columns, 64-multiple rows)
+function [] = __kernel__ bench_copy_flat(x : cube'unchecked, y : cube'unchecked, wc : int, _
+        pos : ivec2)
+    y[pos[0] * wc + pos[1]] = x[pos[0] * wc + pos[1]]
+endfunction
+
 function [] = main(reps = 10)
     x = zeros(2048, 2048, 3)
     parallel_do(size(x), x, bench_fill)
     y = zeros(size(x))
     mask = ones(5, 5) / 25
+    taps = reshape(mask, [25])
+    g = gaussian_taps(1)
+    y2 = zeros(size(x))
+    y3 = zeros(size(x))
     for r = 1..reps
         parallel_do(size(x), x, y, bench_copy)
+        parallel_do([2048, 6144], x, y, 6144, bench_copy_flat)
         a = imfilter(x, mask, [2, 2], "clamped")
         b = gaussian_filter(x, 1, 0, "clamped")
+        % the general kernels (any mask size) on the same image, for comparison
+        parallel_do([256, 2048, 3], x, y2, taps, 5, 5, 2, 2, 2048, 2048, 3, imfilter_kernel)
+        parallel_do([256, 2048, 3], x, y3, g, 3, g, 3, 2048, 2048, 3, separable_kernel)
     endfor
+    assert(max(abs(y2 - a)) < 1e-3 && max(abs(y3 - b)) < 1e-3)
     % a check that the filters ran: interior pixels against closed forms
     t = 0.0
     for m = -2..2

@@ -144,6 +144,590 @@ function [] = __device__ store8(y : cube'unchecked, i0 : int, j : int, c : int, 
     endif
 endfunction
 
+% ---- Fixed-size kernels: masks of 3x3, 5x5 and 7x7, separable filters of 3 to 13 taps ----
+% Written by tools/gen_imfilter_fixed.py (edit it there, then paste its output here).
+% The general kernels above take their sizes at run time, so every "does input row r reach
+% output row k" test and every tap index is computed per tap: on a GPU they are bound by
+% instructions, not memory (imfilter 5x5 ran at 13-15 % of a copy's bandwidth on an H200
+% and an H100). These kernels are written for literal sizes through the macros below: each
+% macro call is expanded with literal row and tap numbers (no loops: NVRTC does not unroll
+% ours), so its tests fold at compile time and the taps and accumulators stay in registers.
+% The image is read as rows of wc = w*nc numbers (channels fastest): a thread owns the flat
+% column q = j*nc + c, so a warp reads and writes consecutive numbers whatever the channel
+% count; the launch's columns are rounded up to 64 (the launcher's blocks divide the
+% extent) and the extra threads do nothing. A thread computes K consecutive output rows
+% (K = fixed_rows() = 8, literal; the macros take K up to 8): each input row of their
+% windows is read once. Three paths: a window inside the image reads without the boundary
+% rule (the separable kernels without any branch: one straight block, so the loads of
+% many rows are in flight together; the 2-D ones keep a test per row, which measured
+% 1.4x faster on an H100 than their straight block); a window whose columns are inside
+% but rows cross the top or bottom takes the rule once per row; a column whose window
+% crosses the left or right edge (a few threads per row) runs plain loops through the
+% rule per tap (edge_at), with accumulators of its own (indexed at run time, they would
+% send the others to local memory).
+
+% The sample at row i (already inside), column j (any) and channel c, by the boundary rule.
+function v = __device__ edge_at(x : cube'unchecked, i : int, j : int, c : int, w : int, _
+        nc : int, wc : int, mode : int)
+    v = 0.0
+    jj = bnd_index(j, w, mode)
+    if jj >= 0
+        v = x[i * wc + jj * nc + c]
+    endif
+endfunction
+
+% What every fixed-size kernel starts with: the thread's column, its first output row,
+% whether its columns (cols) and its rows (rows) lie inside, and zeroed accumulators.
+macro [] = fixed_start(C, R, K)
+    q = pos[1]
+    i0 = K * pos[0]
+    cols = q >= cx * nc && q + (C - 1 - cx) * nc < wc
+    rows = i0 - cy >= 0 && i0 + K - 1 + R - 1 - cy < h
+    a = zeros(K)
+endmacro
+
+% The stores of the K outputs of a thread from acc (the rows past the image left out).
+macro [] = fixed_store(acc, K)
+    if 0 < K && i0 + 0 < h
+        y[(i0 + 0) * wc + q] = acc[0]
+    endif
+    if 1 < K && i0 + 1 < h
+        y[(i0 + 1) * wc + q] = acc[1]
+    endif
+    if 2 < K && i0 + 2 < h
+        y[(i0 + 2) * wc + q] = acc[2]
+    endif
+    if 3 < K && i0 + 3 < h
+        y[(i0 + 3) * wc + q] = acc[3]
+    endif
+    if 4 < K && i0 + 4 < h
+        y[(i0 + 4) * wc + q] = acc[4]
+    endif
+    if 5 < K && i0 + 5 < h
+        y[(i0 + 5) * wc + q] = acc[5]
+    endif
+    if 6 < K && i0 + 6 < h
+        y[(i0 + 6) * wc + q] = acc[6]
+    endif
+    if 7 < K && i0 + 7 < h
+        y[(i0 + 7) * wc + q] = acc[7]
+    endif
+endmacro
+
+% The column of a thread whose window crosses the left or right edge: loops, the boundary
+% rule per tap, accumulators e (indexed at run time, so apart from a).
+macro [] = fir_edge(R, C, K)
+    j = q
+    j /= nc
+    c = q - j * nc
+    e = zeros(K)
+    for r = 0..R+K-2
+        i = bnd_index(i0 + r - cy, h, mode)
+        if i >= 0
+            for m = max(0, r - K + 1)..min(R - 1, r)
+                s = 0.0
+                for n = 0..C-1
+                    s += mask[m * C + n] * edge_at(x, i, j + n - cx, c, w, nc, wc, mode)
+                endfor
+                e[r - m] += s
+            endfor
+        endif
+    endfor
+    fixed_store(e, K)
+endmacro
+
+% Row m of an R x C mask into the registers tm (m, R, C literal).
+macro [] = fir_taps(m, tm, R, C)
+    if m < R
+        if 0 < C
+            tm[0] = mask[m * C + 0]
+        endif
+        if 1 < C
+            tm[1] = mask[m * C + 1]
+        endif
+        if 2 < C
+            tm[2] = mask[m * C + 2]
+        endif
+        if 3 < C
+            tm[3] = mask[m * C + 3]
+        endif
+        if 4 < C
+            tm[4] = mask[m * C + 4]
+        endif
+        if 5 < C
+            tm[5] = mask[m * C + 5]
+        endif
+        if 6 < C
+            tm[6] = mask[m * C + 6]
+        endif
+    endif
+endmacro
+
+% The C samples of row i from the thread's window's first column into v (NC: the channel
+% count, a literal in a kernel for one, so that the offsets are constants).
+macro [] = fir_load(C, NC)
+    base = i * wc + q - cx * NC
+    if 0 < C
+        v[0] = x[base]
+    endif
+    if 1 < C
+        v[1] = x[base + NC]
+    endif
+    if 2 < C
+        v[2] = x[base + 2 * NC]
+    endif
+    if 3 < C
+        v[3] = x[base + 3 * NC]
+    endif
+    if 4 < C
+        v[4] = x[base + 4 * NC]
+    endif
+    if 5 < C
+        v[5] = x[base + 5 * NC]
+    endif
+    if 6 < C
+        v[6] = x[base + 6 * NC]
+    endif
+endmacro
+
+% Input row r times mask row m (taps tm) into output row r - m, when it reaches one.
+macro [] = fir_acc(r, m, tm, R, C, K)
+    if m < R && r - m >= 0 && r - m < K
+        s = tm[0] * v[0]
+        if 1 < C
+            s += tm[1] * v[1]
+        endif
+        if 2 < C
+            s += tm[2] * v[2]
+        endif
+        if 3 < C
+            s += tm[3] * v[3]
+        endif
+        if 4 < C
+            s += tm[4] * v[4]
+        endif
+        if 5 < C
+            s += tm[5] * v[5]
+        endif
+        if 6 < C
+            s += tm[6] * v[6]
+        endif
+        a[r - m] += s
+    endif
+endmacro
+
+% Input row r of the window (R + K - 1 rows), added to every output row it reaches; the
+% row by the boundary rule (rule) or directly.
+macro [] = fir_row(r, R, C, K, rule, NC)
+    if r < R + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
+        if i >= 0
+            fir_load(C, NC)
+            fir_acc(r, 0, t0, R, C, K)
+            fir_acc(r, 1, t1, R, C, K)
+            fir_acc(r, 2, t2, R, C, K)
+            fir_acc(r, 3, t3, R, C, K)
+            fir_acc(r, 4, t4, R, C, K)
+            fir_acc(r, 5, t5, R, C, K)
+            fir_acc(r, 6, t6, R, C, K)
+        endif
+    endif
+endmacro
+
+% The body of a correlation with an R x C mask (R, C at most 7), K rows a thread.
+macro [] = fir2d_body(R, C, K, NC)
+    fixed_start(C, R, K)
+    if q < wc && !cols
+        fir_edge(R, C, K)
+    elseif q < wc
+        t0 = zeros(7)
+        t1 = zeros(7)
+        t2 = zeros(7)
+        t3 = zeros(7)
+        t4 = zeros(7)
+        t5 = zeros(7)
+        t6 = zeros(7)
+        fir_taps(0, t0, R, C)
+        fir_taps(1, t1, R, C)
+        fir_taps(2, t2, R, C)
+        fir_taps(3, t3, R, C)
+        fir_taps(4, t4, R, C)
+        fir_taps(5, t5, R, C)
+        fir_taps(6, t6, R, C)
+        v = zeros(7)
+        if rows
+            fir_row(0, R, C, K, false, NC)
+            fir_row(1, R, C, K, false, NC)
+            fir_row(2, R, C, K, false, NC)
+            fir_row(3, R, C, K, false, NC)
+            fir_row(4, R, C, K, false, NC)
+            fir_row(5, R, C, K, false, NC)
+            fir_row(6, R, C, K, false, NC)
+            fir_row(7, R, C, K, false, NC)
+            fir_row(8, R, C, K, false, NC)
+            fir_row(9, R, C, K, false, NC)
+            fir_row(10, R, C, K, false, NC)
+            fir_row(11, R, C, K, false, NC)
+            fir_row(12, R, C, K, false, NC)
+            fir_row(13, R, C, K, false, NC)
+        else
+            fir_row(0, R, C, K, true, NC)
+            fir_row(1, R, C, K, true, NC)
+            fir_row(2, R, C, K, true, NC)
+            fir_row(3, R, C, K, true, NC)
+            fir_row(4, R, C, K, true, NC)
+            fir_row(5, R, C, K, true, NC)
+            fir_row(6, R, C, K, true, NC)
+            fir_row(7, R, C, K, true, NC)
+            fir_row(8, R, C, K, true, NC)
+            fir_row(9, R, C, K, true, NC)
+            fir_row(10, R, C, K, true, NC)
+            fir_row(11, R, C, K, true, NC)
+            fir_row(12, R, C, K, true, NC)
+            fir_row(13, R, C, K, true, NC)
+        endif
+        fixed_store(a, K)
+    endif
+endmacro
+
+% Separable, an edge column: loops, the boundary rule per tap.
+macro [] = sep_edge(T, K)
+    j = q
+    j /= nc
+    c = q - j * nc
+    e = zeros(K)
+    for r = 0..T+K-2
+        i = bnd_index(i0 + r - cy, h, mode)
+        if i >= 0
+            s = 0.0
+            for n = 0..T-1
+                s += gx[n] * edge_at(x, i, j + n - cx, c, w, nc, wc, mode)
+            endfor
+            for m = max(0, r - K + 1)..min(T - 1, r)
+                e[r - m] += gy[m] * s
+            endfor
+        endif
+    endfor
+    fixed_store(e, K)
+endmacro
+
+% Separable: input row r filtered along the row (taps tx), then times tap m of ty into
+% output row r - m, for each output row it reaches.
+macro [] = sep_row(r, T, K, rule, NC)
+    if r < T + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
+        if !rule || i >= 0
+            base = i * wc + q - cx * NC
+            s = tx[0] * x[base]
+            if 1 < T
+                s += tx[1] * x[base + 1 * NC]
+            endif
+            if 2 < T
+                s += tx[2] * x[base + 2 * NC]
+            endif
+            if 3 < T
+                s += tx[3] * x[base + 3 * NC]
+            endif
+            if 4 < T
+                s += tx[4] * x[base + 4 * NC]
+            endif
+            if 5 < T
+                s += tx[5] * x[base + 5 * NC]
+            endif
+            if 6 < T
+                s += tx[6] * x[base + 6 * NC]
+            endif
+            if 7 < T
+                s += tx[7] * x[base + 7 * NC]
+            endif
+            if 8 < T
+                s += tx[8] * x[base + 8 * NC]
+            endif
+            if 9 < T
+                s += tx[9] * x[base + 9 * NC]
+            endif
+            if 10 < T
+                s += tx[10] * x[base + 10 * NC]
+            endif
+            if 11 < T
+                s += tx[11] * x[base + 11 * NC]
+            endif
+            if 12 < T
+                s += tx[12] * x[base + 12 * NC]
+            endif
+            if 0 < T && r - 0 >= 0 && r - 0 < K
+                a[r - 0] += ty[0] * s
+            endif
+            if 1 < T && r - 1 >= 0 && r - 1 < K
+                a[r - 1] += ty[1] * s
+            endif
+            if 2 < T && r - 2 >= 0 && r - 2 < K
+                a[r - 2] += ty[2] * s
+            endif
+            if 3 < T && r - 3 >= 0 && r - 3 < K
+                a[r - 3] += ty[3] * s
+            endif
+            if 4 < T && r - 4 >= 0 && r - 4 < K
+                a[r - 4] += ty[4] * s
+            endif
+            if 5 < T && r - 5 >= 0 && r - 5 < K
+                a[r - 5] += ty[5] * s
+            endif
+            if 6 < T && r - 6 >= 0 && r - 6 < K
+                a[r - 6] += ty[6] * s
+            endif
+            if 7 < T && r - 7 >= 0 && r - 7 < K
+                a[r - 7] += ty[7] * s
+            endif
+            if 8 < T && r - 8 >= 0 && r - 8 < K
+                a[r - 8] += ty[8] * s
+            endif
+            if 9 < T && r - 9 >= 0 && r - 9 < K
+                a[r - 9] += ty[9] * s
+            endif
+            if 10 < T && r - 10 >= 0 && r - 10 < K
+                a[r - 10] += ty[10] * s
+            endif
+            if 11 < T && r - 11 >= 0 && r - 11 < K
+                a[r - 11] += ty[11] * s
+            endif
+            if 12 < T && r - 12 >= 0 && r - 12 < K
+                a[r - 12] += ty[12] * s
+            endif
+        endif
+    endif
+endmacro
+
+% The body of a separable filter of T taps each way (T at most 13), K rows a thread.
+macro [] = sep_body(T, K, NC)
+    fixed_start(T, T, K)
+    if q < wc && !cols
+        sep_edge(T, K)
+    elseif q < wc
+        tx = zeros(13)
+        ty = zeros(13)
+        if 0 < T
+            tx[0] = gx[0]
+            ty[0] = gy[0]
+        endif
+        if 1 < T
+            tx[1] = gx[1]
+            ty[1] = gy[1]
+        endif
+        if 2 < T
+            tx[2] = gx[2]
+            ty[2] = gy[2]
+        endif
+        if 3 < T
+            tx[3] = gx[3]
+            ty[3] = gy[3]
+        endif
+        if 4 < T
+            tx[4] = gx[4]
+            ty[4] = gy[4]
+        endif
+        if 5 < T
+            tx[5] = gx[5]
+            ty[5] = gy[5]
+        endif
+        if 6 < T
+            tx[6] = gx[6]
+            ty[6] = gy[6]
+        endif
+        if 7 < T
+            tx[7] = gx[7]
+            ty[7] = gy[7]
+        endif
+        if 8 < T
+            tx[8] = gx[8]
+            ty[8] = gy[8]
+        endif
+        if 9 < T
+            tx[9] = gx[9]
+            ty[9] = gy[9]
+        endif
+        if 10 < T
+            tx[10] = gx[10]
+            ty[10] = gy[10]
+        endif
+        if 11 < T
+            tx[11] = gx[11]
+            ty[11] = gy[11]
+        endif
+        if 12 < T
+            tx[12] = gx[12]
+            ty[12] = gy[12]
+        endif
+        if rows
+            sep_row(0, T, K, false, NC)
+            sep_row(1, T, K, false, NC)
+            sep_row(2, T, K, false, NC)
+            sep_row(3, T, K, false, NC)
+            sep_row(4, T, K, false, NC)
+            sep_row(5, T, K, false, NC)
+            sep_row(6, T, K, false, NC)
+            sep_row(7, T, K, false, NC)
+            sep_row(8, T, K, false, NC)
+            sep_row(9, T, K, false, NC)
+            sep_row(10, T, K, false, NC)
+            sep_row(11, T, K, false, NC)
+            sep_row(12, T, K, false, NC)
+            sep_row(13, T, K, false, NC)
+            sep_row(14, T, K, false, NC)
+            sep_row(15, T, K, false, NC)
+            sep_row(16, T, K, false, NC)
+            sep_row(17, T, K, false, NC)
+            sep_row(18, T, K, false, NC)
+            sep_row(19, T, K, false, NC)
+        else
+            sep_row(0, T, K, true, NC)
+            sep_row(1, T, K, true, NC)
+            sep_row(2, T, K, true, NC)
+            sep_row(3, T, K, true, NC)
+            sep_row(4, T, K, true, NC)
+            sep_row(5, T, K, true, NC)
+            sep_row(6, T, K, true, NC)
+            sep_row(7, T, K, true, NC)
+            sep_row(8, T, K, true, NC)
+            sep_row(9, T, K, true, NC)
+            sep_row(10, T, K, true, NC)
+            sep_row(11, T, K, true, NC)
+            sep_row(12, T, K, true, NC)
+            sep_row(13, T, K, true, NC)
+            sep_row(14, T, K, true, NC)
+            sep_row(15, T, K, true, NC)
+            sep_row(16, T, K, true, NC)
+            sep_row(17, T, K, true, NC)
+            sep_row(18, T, K, true, NC)
+            sep_row(19, T, K, true, NC)
+        endif
+        fixed_store(a, K)
+    endif
+endmacro
+
+function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(3, 3, 8, nc)
+endfunction
+
+function [] = __kernel__ imfilter_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(5, 5, 8, nc)
+endfunction
+
+function [] = __kernel__ imfilter_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, pos : ivec2)
+    fir2d_body(7, 7, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(3, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(5, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(7, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(9, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(11, 8, nc)
+endfunction
+
+function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, pos : ivec2)
+    sep_body(13, 8, nc)
+endfunction
+
+% The rows a thread of the fixed-size kernels computes.
+function k : int = fixed_rows()
+    k = 8
+endfunction
+
+% The launch of a fixed-size kernel: fixed_rows() output rows a thread, w*nc columns
+% rounded up to 64.
+function d = fixed_dims(xr)
+    d = [ceil(size(xr, 0) / fixed_rows()), 64 * ceil(size(xr, 1) * size(xr, 2) / 64)]
+endfunction
+
+% Whether a fixed-size kernel may take the image: its flat indices are ints.
+function ok : bool = fixed_fits(xr)
+    ok = numel(xr) < 2^31 - 2^26
+endfunction
+
+% imfilter through a fixed-size kernel when the mask is 3x3, 5x5 or 7x7 (done), else
+% nothing is done.
+function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy : int, _
+        cx : int, mode : int)
+    y = xr
+    done = rows == cols && (rows == 3 || rows == 5 || rows == 7) && fixed_fits(xr)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = fixed_dims(xr)
+        if rows == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_3x3)
+        elseif rows == 5
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_5x5)
+        elseif rows == 7
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_7x7)
+        endif
+    endif
+endfunction
+
+% A separable filter through a fixed-size kernel when gy and gx have one odd length of 3 to
+% 13 (done), else nothing is done.
+function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode : int)
+    y = xr
+    T = numel(gx)
+    done = numel(gy) == T && T >= 3 && T <= 13 && mod(T, 2) == 1 && fixed_fits(xr)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = fixed_dims(xr)
+        if T == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_3)
+        elseif T == 5
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_5)
+        elseif T == 7
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_7)
+        elseif T == 9
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_9)
+        elseif T == 11
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_11)
+        elseif T == 13
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_13)
+        endif
+    endif
+endfunction
+
+
 function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     check_image(x, "imfilter")
     if is_rule_name(ctr)                % imfilter(x, mask, "mirror"): the default centre
@@ -153,10 +737,13 @@ function y = imfilter(x, mask, ctr = -1, boundary = "clamped")
     mode = boundary_mode(boundary, "imfilter")
     [rows, cols, cy, cx] = mask_shape(mask, ctr, "imfilter")
     xr = as_rows(x)
-    y = uninit(size(xr))
     taps = isscalar(mask) ? ones(1) * mask : reshape(mask, [rows*cols])
-    parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, taps, rows, cols, _
-                cy, cx, size(xr, 0), size(xr, 1), mode, imfilter_kernel)
+    [y, done] = imfilter_fixed(xr, taps, rows, cols, cy, cx, mode)
+    if !done
+        y = uninit(size(xr))
+        parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, taps, rows, _
+                    cols, cy, cx, size(xr, 0), size(xr, 1), mode, imfilter_kernel)
+    endif
     y = like_input(y, x)
 endfunction
 
@@ -227,9 +814,12 @@ endfunction
 
 function y = separable_filter(x, gy, cy : int, gx, cx : int, mode : int)
     xr = as_rows(x)
-    y = uninit(size(xr))
-    parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, gy, cy, gx, cx, _
-                size(xr, 0), size(xr, 1), mode, separable_kernel)
+    [y, done] = separable_fixed(xr, gy, cy, gx, cx, mode)
+    if !done
+        y = uninit(size(xr))
+        parallel_do([ceil(size(xr, 0) / 8), size(xr, 1), size(xr, 2)], xr, y, gy, cy, gx, _
+                    cx, size(xr, 0), size(xr, 1), mode, separable_kernel)
+    endif
     y = like_input(y, x)
 endfunction
 
