@@ -20,6 +20,15 @@ typedef struct ArrayExpr {
   Func **chain;        /* the host functions around it, outermost first (name resolution) */
   int nchain;
   int id;              /* numbers the kernels' names */
+  /* Fusion of consecutive statements (transform_arrayexpr.c, fuse_next): `t = e1` (the
+     marked statement `producer`) followed by this node's statement, which reads t once: e1
+     replaced t's leaf in expr. When the guards say no, the producer runs (as a kernel when
+     it can), then the node as it was before (`unfused`, which may fuse earlier statements
+     in turn), then, at the end of the chain, the original. */
+  Node *producer;
+  const struct ArrayExpr *unfused;
+  Node **fused;        /* the templates of the e1 in expr: each must be an array at run time */
+  int nfused;
 } ArrayExpr;
 
 /* The transform (after parloop_transform). Nothing is marked for --target interp, whose

@@ -25,6 +25,7 @@
 
 /* A kernel made for one pattern of leaves, and what the leaves' types gave. */
 typedef struct AxKernel {
+  const ArrayExpr *E;              /* the node's expression it computes (fusion makes several) */
   unsigned char sig[MAX_LEAVES];   /* per leaf: 1 + element type of an array, 100 + kind of a number */
   uint32_t view[MAX_LEAVES];       /* per slice leaf: its indices (AxSlice.code), else 0 */
   int rank;                 /* of the launch: 2 or 3 (pos : ivec2, ivec3); 0: flat (pos : int) */
@@ -249,6 +250,7 @@ static Value probe(const Node *e, const Value *leaf) {
 static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_kind) {
   Value pv[MAX_LEAVES];
   static const int64_t one = 1;
+  ElemType elem = EL_COUNT;
   for (int k = 0; k < R->n; k++) {
     if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
     Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
@@ -256,9 +258,15 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
     pv[k] = v_array(a);
   }
   Value r = probe(E->expr, pv);
-  ElemType elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
+  elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
   if (E->target_leaf >= 0 && v_is_num(r))   /* x[slice] = number: a fill */
     elem = r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I64;
+  for (int f = 0; f < E->nfused; f++) {   /* a fused t: an array whose elements the kernel computes alike */
+    Value t = probe(E->fused[f], pv);
+    ElemType te = t.kind == V_ARRAY ? t.arr->elem : EL_COUNT;
+    if (te != el_scalar() && te != el_cscalar() && te != EL_I32) elem = EL_COUNT;
+    val_release(t);
+  }
   if (E->red != OP_NONE && r.kind == V_ARRAY) {
     Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
     *red_kind = s.kind;
@@ -426,8 +434,8 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   return k;
 }
 
-static bool same_sig(const AxKernel *k, const AxRun *R) {
-  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
+static bool same_sig(const AxKernel *k, const ArrayExpr *E, const AxRun *R) {
+  return k->E == E && k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
          !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
 }
 
@@ -435,9 +443,10 @@ static bool same_sig(const AxKernel *k, const AxRun *R) {
 static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const AxRun *R) {
   RunNote *note = run_note(I->prog, n);
   for (AxKernel *k = note->arrayexpr; k; k = k->next)
-    if (same_sig(k, R)) return k;
+    if (same_sig(k, E, R)) return k;
   AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
   memset(k, 0, sizeof *k);
+  k->E = E;
   memcpy(k->sig, R->sig, sizeof k->sig);
   memcpy(k->view, R->view, sizeof k->view);
   k->rank = R->rank;
@@ -446,7 +455,7 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
     for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
-    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
+    if (o->func && o->E == E && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
         !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
       k->func = o->func;
   }
@@ -521,8 +530,7 @@ static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *
 
 /* The kernel node n runs as with the leaves evaluated into *R, or NULL (R released): the
    original node runs instead. */
-static const AxKernel *ready(Interp *I, Node *n, AxRun *R) {
-  const ArrayExpr *E = n->aux;
+static const AxKernel *ready(Interp *I, Node *n, const ArrayExpr *E, AxRun *R) {
   if (!may_have_arrays(I, E)) return NULL;
   bool is_array, ok = eval_leaves(I, E, R) && worth_a_kernel(R) && elementwise_for(E->expr, R->arrays, &is_array);
   if (ok && E->red != OP_NONE)   /* a matrix's norm is its largest singular value */
@@ -533,11 +541,21 @@ static const AxKernel *ready(Interp *I, Node *n, AxRun *R) {
   return NULL;
 }
 
+/* The guards said no to E: its producer runs (arrayexpr.h), and the node as it was before
+   that fusion is tried next; false at the end of the chain (the original runs). */
+static const ArrayExpr *unfuse(Interp *I, const ArrayExpr *E) {
+  if (!E->unfused) return NULL;
+  NodeList producer = {.items = (Node **)&E->producer, .n = 1};
+  exec_block(I, &producer);
+  return E->unfused;
+}
+
 bool arrayexpr_exec(Interp *I, Node *n) {
   const ArrayExpr *E = n->aux;
   AxRun R;
-  const AxKernel *k = ready(I, n, &R);
-  if (!k) return false;
+  const AxKernel *k;
+  while (!(k = ready(I, n, E, &R)))
+    if (!(E = unfuse(I, E))) return false;
   if (E->target_leaf >= 0) {
     val_release(launch(I, n, k, &R, v_none()));
     run_release(&R);
@@ -553,8 +571,9 @@ bool arrayexpr_exec(Interp *I, Node *n) {
 bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   const ArrayExpr *E = n->aux;
   AxRun R;
-  const AxKernel *k = ready(I, n, &R);
-  if (!k) return false;
+  const AxKernel *k;
+  while (!(k = ready(I, n, E, &R)))
+    if (!(E = unfuse(I, E))) return false;
   Value r = launch(I, n, k, &R, v_none());
   bool norm = !strcmp(E->redname, "norm");
   if (!strcmp(E->redname, "mean") || norm) {

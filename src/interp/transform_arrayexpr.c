@@ -400,8 +400,207 @@ static Node *walk_stmt(Ax *X, Node *s) {
   }
 }
 
+/* ---- fusing consecutive statements ----
+
+   `t = e1` (a marked statement, P) followed by a statement C whose marked node (C itself,
+   or a reduction inside it) reads t as an operand: when t is a local read nowhere else in
+   the function (its one read is C's, so no later statement nor the next iteration of a loop
+   sees it), is no output, and C cannot change e1's operands before its kernel reads them,
+   e1 replaces t's leaf in C's expression and P moves into C's ArrayExpr (pre), which runs
+   it first when C's guards say no. t never exists. Chains fuse one link at a time. */
+
+/* Reads of the variable called `name` under n: every mention but a plain assignment's
+   target; the bodies of functions and lambdas defined inside count (they may capture it). */
+static int reads_of(const Node *n, const char *name) {
+  if (!n) return 0;
+  if (n->kind == N_IDENT) return n->name && !strcmp(n->name, name);
+  int c = 0;
+  if (n->kind == N_ARRAYEXPR) {   /* with the statements fused into it */
+    for (const ArrayExpr *E = n->aux; E; E = E->unfused) c += reads_of(E->producer, name);
+    return c + reads_of(n->a, name);
+  }
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && n->func)
+    for (int i = 0; i < n->func->body.n; i++) c += reads_of(n->func->body.items[i], name);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) {
+    bool written = false;
+    for (int i = 0; n->kind == N_ASSIGN && n->op == OP_NONE && i < n->list.n; i++)
+      written |= n->list.items[i] == k.node && k.node->kind == N_IDENT;
+    if (!written) c += reads_of(k.node, name);
+  }
+  return c;
+}
+
+static int reads_in_list(const NodeList *l, const char *name) {
+  int c = 0;
+  for (int i = 0; i < l->n; i++) c += reads_of(l->items[i], name);
+  return c;
+}
+
+/* The variable `t = e1` assigns when s is such a marked statement (no slice, no op=). */
+static const Node *producer_target(const Node *s) {
+  if (s->kind != N_ARRAYEXPR || s->a->kind != N_ASSIGN) return NULL;
+  const ArrayExpr *E = s->aux;
+  if (E->red != OP_NONE || E->target_leaf >= 0 || s->a->op != OP_NONE) return NULL;
+  return E->target->kind == N_IDENT && E->target->slot >= 0 ? E->target : NULL;
+}
+
+/* The marked node under n that reads variable t as an operand, or NULL. */
+static Node *consumer_of(Node *n, const Node *t) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return NULL;
+  if (n->kind == N_ARRAYEXPR) {
+    const ArrayExpr *E = n->aux;
+    for (int k = 0; k < E->nleaves; k++)
+      if (same_variable(E->leaves[k], t)) return n;
+    return consumer_of(n->a, t);
+  }
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) {
+    Node *c = consumer_of(k.node, t);
+    if (c) return c;
+  }
+  return NULL;
+}
+
+/* Whether call's callee is a built-in of the runtime or of the interpreter (print, assert). */
+static bool is_builtin_call(const Node *call) {
+  const Node *f = call->a;
+  if (f->kind != N_IDENT || f->slot >= 0 || !f->aux) return false;
+  const Value *v = &((const Global *)f->aux)->value;
+  return v->kind == V_FUNC && v->fn->kind != CALL_USER;
+}
+
+/* Whether evaluating n may run code that assigns variables (user functions, lambdas,
+   assignments inside expressions). */
+static bool may_assign(const Node *n, bool top) {
+  if (!n) return false;
+  if (n->kind == N_LAMBDA || (n->kind == N_ASSIGN && !top)) return true;
+  if (n->kind == N_CALL && !is_builtin_call(n)) return true;
+  if (n->kind == N_ARRAYEXPR) return may_assign(n->a, top);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (may_assign(k.node, false)) return true;
+  return false;
+}
+
+/* Whether statement c writes, inside its kernel, an array that e1's statement p reads: a
+   slice target x[...] = ... is written in place while the kernel runs (any other target is
+   written after its right side is computed, and output_array sees the alias). */
+static bool writes_operand(const Node *c, const Node *p) {
+  if (c->kind != N_ARRAYEXPR) return false;
+  const ArrayExpr *C = c->aux, *P = p->aux;
+  if (C->target_leaf < 0) return false;
+  const Node *t = C->target->a;
+  for (int k = 0; k < P->nleaves; k++)
+    if (reads_of(P->leaves[k], t->name)) return true;
+  return false;
+}
+
+/* Why p's `t = e1` cannot fuse into statement c (its consumer), or NULL. */
+static const char *fusion_obstacle(Ax *X, const Node *p, const Node *c, const Node *t) {
+  const Func *f = X->chain[X->nchain - 1];
+  for (int i = 0; i < f->nouts; i++)
+    if (!strcmp(f->outs[i].name, t->name)) return "it is an output of the function";
+  if (reads_in_list(&f->body, t->name) != 1) return "it is read elsewhere in the function";
+  if (may_assign(c, true)) return "the statement calls a function";
+  if (writes_operand(c, p)) return "the statement assigns an operand of the first";
+  return NULL;
+}
+
+/* A copy of template e with leaf "$k" numbered map[k] ("$skip" becomes `with`); the copies
+   of the nodes in roots[] are stored in copies[]. */
+static Node *renumber(Ax *X, const Node *e, const int *map, int skip, Node *with, Node **roots, Node **copies, int nroots) {
+  if (e->kind == N_IDENT && e->name[0] == '$') {
+    if ((int)e->ival == skip) return with;
+    Node *id = ast_node(X->P->arena, N_IDENT, e->loc);
+    char name[16];
+    snprintf(name, sizeof name, "$%d", map[e->ival]);
+    id->name = arena_strdup(X->P->arena, name);
+    id->slot = -1;
+    id->ival = map[e->ival];
+    return id;
+  }
+  Node *c = ast_node(X->P->arena, e->kind, e->loc);
+  *c = *e;
+  if (e->a) c->a = renumber(X, e->a, map, skip, with, roots, copies, nroots);
+  if (e->b) c->b = renumber(X, e->b, map, skip, with, roots, copies, nroots);
+  if (e->c) c->c = renumber(X, e->c, map, skip, with, roots, copies, nroots);
+  if (e->list.n) {
+    c->list.items = arena_alloc(X->P->arena, e->list.n * sizeof *c->list.items);
+    for (int i = 0; i < e->list.n; i++)
+      c->list.items[i] = renumber(X, e->list.items[i], map, skip, with, roots, copies, nroots);
+  }
+  for (int i = 0; i < nroots; i++)
+    if (roots[i] == e) copies[i] = c;
+  return c;
+}
+
+/* Makes consumer node m (whose leaf kt is t) compute producer p's expression in place of t. */
+static bool fuse_into(Ax *X, Node *m, int kt, Node *p) {
+  ArrayExpr *C = m->aux;
+  const ArrayExpr *P = p->aux;
+  int mapc[MAX_LEAVES], mapp[MAX_LEAVES], n = 0;
+  Node **leaves = arena_alloc(X->P->arena, (size_t)(C->nleaves + P->nleaves) * sizeof *leaves);
+  for (int k = 0; k < C->nleaves; k++)
+    if (k != kt) leaves[mapc[k] = n++] = C->leaves[k];
+  for (int k = 0; k < P->nleaves; k++) {
+    int j = 0;
+    while (j < n && !same_variable(leaves[j], P->leaves[k])) j++;
+    if (j == n) leaves[n++] = P->leaves[k];
+    mapp[k] = j;
+  }
+  if (n > MAX_LEAVES) return false;
+  ArrayExpr *before_fusion = arena_alloc(X->P->arena, sizeof *before_fusion);
+  *before_fusion = *C;
+  Node **fused = arena_alloc(X->P->arena, (size_t)(C->nfused + P->nfused + 1) * sizeof *fused);
+  Node *e1 = renumber(X, P->expr, mapp, -1, NULL, P->fused, fused, P->nfused);
+  Node *before[MAX_LEAVES];
+  memcpy(before, C->fused, (size_t)C->nfused * sizeof *before);
+  C->expr = renumber(X, C->expr, mapc, kt, e1, before, fused + P->nfused, C->nfused);
+  fused[P->nfused + C->nfused] = e1;
+  C->fused = fused;
+  C->nfused += P->nfused + 1;
+  if (C->target_leaf >= 0) C->target_leaf = mapc[C->target_leaf];
+  C->leaves = leaves;
+  C->nleaves = n;
+  C->nslices = 0;
+  for (int k = 0; k < n; k++) C->nslices += leaves[k]->kind == N_INDEX;
+  C->producer = p;
+  C->unfused = before_fusion;
+  return true;
+}
+
+static void explain_fusion(Ax *X, const Node *c, const Node *p, const Node *t, const char *obstacle) {
+  if (!X->opt->explain) return;
+  const char *path = c->loc.file && c->loc.file->path ? c->loc.file->path : "?";
+  if (obstacle)
+    printf("%s:%d:%d: not fused with line %d: %s is not inlined (%s)\n", path, c->loc.line, c->loc.col,
+           p->loc.line, t->name, obstacle);
+  else
+    printf("%s:%d:%d: fused with line %d: its kernel computes %s in place; %s never exists\n", path,
+           c->loc.line, c->loc.col, p->loc.line, t->name, t->name);
+}
+
+/* Fuses l->items[i] into l->items[i + 1] when it can; true when item i is gone. */
+static bool fuse_next(Ax *X, NodeList *l, int i) {
+  Node *p = l->items[i], *c = l->items[i + 1];
+  const Node *t = producer_target(p);
+  bool once = c->kind == N_ARRAYEXPR || c->kind == N_ASSIGN || c->kind == N_EXPR;   /* (not a loop's test) */
+  Node *m = t && once ? consumer_of(c, t) : NULL;
+  if (!m) return false;
+  const char *obstacle = fusion_obstacle(X, p, c, t);
+  int kt = 0;
+  const ArrayExpr *C = m->aux;
+  while (!same_variable(C->leaves[kt], t)) kt++;
+  if (!obstacle && !fuse_into(X, m, kt, p)) obstacle = "too many operands";
+  explain_fusion(X, c, p, t, obstacle);
+  if (obstacle) return false;   /* (a statement fused into c before stays fused) */
+  memmove(l->items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *l->items);
+  l->n--;
+  return true;
+}
+
 static void walk_list(Ax *X, NodeList *l) {
   for (int i = 0; i < l->n; i++) l->items[i] = walk_stmt(X, l->items[i]);
+  for (int i = 0; i + 1 < l->n; i++)
+    if (fuse_next(X, l, i)) i = i > 0 ? i - 2 : i - 1;   /* the pair before it may fuse now */
 }
 
 void arrayexpr_transform(Program *P, const InterpOptions *opt) {
