@@ -41,4 +41,8 @@ bool arrayexpr_exec(Interp *I, Node *n);
 /* The same for a reduction in an expression: true with *out set when it ran as a kernel. */
 bool arrayexpr_eval(Interp *I, Node *n, Value *out);
 
+/* c ? a : b where c is an array: element by element, a and b numbers or arrays of c's
+   shape (both evaluated); the element type is that of a + b. */
+Value arrayexpr_select(Value cond, Value a, Value b, SrcLoc loc);
+
 #endif

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "interp/arrayexpr.h"
+#include "runtime/rt_internal.h"
 #include "device/rt_cuda.h"
 #include "base/config.h"
 
@@ -200,6 +201,13 @@ static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
     *is_array = a || b;
     if (a && b && (e->op == OP_MUL || e->op == OP_DIV || e->op == OP_POW)) return false;
     return !((a || b) && (e->op == OP_AND || e->op == OP_OR));
+  case N_COND: {
+    bool c = false;
+    if (!elementwise_for(e->a, arrays, &c) || !elementwise_for(e->b, arrays, &a) || !elementwise_for(e->c, arrays, &b))
+      return false;
+    *is_array = a || b || c;
+    return true;
+  }
   case N_CALL:
     *is_array = false;
     for (int i = 0; i < e->list.n; i++) {
@@ -211,6 +219,63 @@ static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
     *is_array = false;
     return true;
   }
+}
+
+/* ---- c ? a : b with an array condition: element by element ---- */
+
+static void select_operand(Value v, const Array *c, SrcLoc loc) {
+  char sa[200], sb[200];
+  if (v.kind == V_ARRAY && !same_dims(v.arr->rank, v.arr->dims, c->rank, c->dims))
+    rt_error(loc, "shape mismatch in '?:': %s and %s", rt_dims_str(sa, sizeof sa, c->rank, c->dims),
+             rt_dims_str(sb, sizeof sb, v.arr->rank, v.arr->dims));
+  if (v.kind != V_ARRAY && !v_is_num(v))
+    rt_error(loc, "'?:' with an array condition takes numbers or arrays, not a %s", rt_kind_name(v));
+}
+
+/* The element type of the result: that of a + b (ints stay ints, int and scalar give
+   scalar, anything and complex complex), asked of the runtime on one-element arrays. */
+static ElemType select_type(Value a, Value b, SrcLoc loc) {
+  static const int64_t one = 1;
+  Value p[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    if (p[i].kind != V_ARRAY) { val_retain(p[i]); continue; }
+    Array *t = arr_new(p[i].arr->elem, 1, &one);
+    arr_store(t, 0, 1);
+    p[i] = v_array(t);
+  }
+  Value r = rt_binary(OP_ADD, p[0], p[1], loc);
+  ElemType e = r.kind == V_ARRAY ? r.arr->elem : r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I32;
+  val_release(r);
+  val_release(p[0]);
+  val_release(p[1]);
+  return e;
+}
+
+static void select_copy(Array *r, int64_t i, Value v) {
+  if (v.kind == V_ARRAY) {
+    double re, im;
+    if (el_is_integer(r->elem)) arr_store_i(r, i, arr_load_i(v.arr, i));
+    else arr_load_c(v.arr, i, &re, &im), arr_store_c(r, i, re, im);
+  } else if (v.kind == V_CSCALAR) {
+    arr_store_c(r, i, v.c.re, v.c.im);
+  } else if (v.kind == V_SCALAR) {
+    arr_store(r, i, v.s);
+  } else {
+    arr_store_i(r, i, v.i);
+  }
+}
+
+Value arrayexpr_select(Value cond, Value a, Value b, SrcLoc loc) {
+  const Array *c = cond.arr;
+  select_operand(a, c, loc);
+  select_operand(b, c, loc);
+  Array *r = arr_new_uninit(select_type(a, b, loc), c->rank, c->dims);
+  for (int64_t i = 0; i < c->numel; i++) {
+    double re, im;
+    arr_load_c(c, i, &re, &im);
+    select_copy(r, i, re != 0 || im != 0 ? a : b);
+  }
+  return v_array(r);
 }
 
 /* ---- the result's type: the runtime's operators on one-element arrays ---- */
@@ -228,6 +293,15 @@ static Value probe(const Node *e, const Value *leaf) {
   }
   case N_BINARY: {
     Value a = probe(e->a, leaf), b = probe(e->b, leaf), r = rt_binary(e->op, a, b, e->loc);
+    val_release(a);
+    val_release(b);
+    return r;
+  }
+  case N_COND: {
+    Value c = probe(e->a, leaf), a = probe(e->b, leaf), b = probe(e->c, leaf);
+    Value r = c.kind == V_ARRAY ? arrayexpr_select(c, a, b, e->loc) : rt_truthy(c, e->loc) ? a : b;
+    val_retain(r);
+    val_release(c);
     val_release(a);
     val_release(b);
     return r;
@@ -355,6 +429,7 @@ static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint3
   }
   if (e->a) c->a = kernel_expr(P, e->a, arrays, view, rank);
   if (e->b) c->b = kernel_expr(P, e->b, arrays, view, rank);
+  if (e->c) c->c = kernel_expr(P, e->c, arrays, view, rank);
   return c;
 }
 

@@ -123,6 +123,7 @@ static bool elementwise(const Node *n, int *nleaves) {
   case N_INT: case N_REAL: case N_IMAG: return true;
   case N_UNARY: return (n->op == OP_NEG || n->op == OP_PLUS || n->op == OP_NOT) && elementwise(n->a, nleaves);
   case N_BINARY: return is_elementwise_op(n->op) && elementwise(n->a, nleaves) && elementwise(n->b, nleaves);
+  case N_COND: return elementwise(n->a, nleaves) && elementwise(n->b, nleaves) && elementwise(n->c, nleaves);
   case N_CALL:
     if (!is_elementwise_call(n)) return false;
     for (int i = 0; i < n->list.n; i++)
@@ -158,7 +159,7 @@ static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
 /* A copy of the element-wise expression n with its leaves replaced by "$k". */
 static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
   if (is_leaf(n)) return leaf_ref(X, E, n);
-  if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL) return ast_clone(X->P->arena, n);
+  if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL && n->kind != N_COND) return ast_clone(X->P->arena, n);
   Node *c = ast_node(X->P->arena, n->kind, n->loc);
   c->op = n->op;
   if (n->kind == N_CALL) {
@@ -170,6 +171,7 @@ static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
   }
   c->a = template_of(X, E, n->a);
   if (n->b) c->b = template_of(X, E, n->b);
+  if (n->c) c->c = template_of(X, E, n->c);
   return c;
 }
 
