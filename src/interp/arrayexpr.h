@@ -15,6 +15,7 @@ typedef struct ArrayExpr {
   int nslices;         /* how many leaves are slices x[...] (read into copies here) */
   Op red;              /* OP_NONE: a statement; else how a reduction combines (OP_ADD sum, mean) */
   const char *redname; /* "sum", "mean", "prod", "min", "max"; NULL for a statement */
+  Node *dim;           /* a reduction along a dimension (sum(e, d), max(e, [], d)): d; else NULL */
   Node *target;        /* statements: the variable assigned (an N_IDENT), or the slice */
   int target_leaf;     /* a slice target x[...] = e: its leaf (written in place), else -1 */
   Func **chain;        /* the host functions around it, outermost first (name resolution) */

@@ -60,6 +60,11 @@ typedef struct AxRun {
   int64_t sdims[OQ_MAX_RANK], numel;
   bool on_device;           /* some array leaf is current on the GPU */
   int rank;                 /* of the launch (AxKernel.rank) */
+  /* a reduction along a dimension: the arrays as outer x n x inner around it (a vec is a
+     1 x N row), and the result's shape (runtime's reduce: that dimension becomes 1) */
+  int64_t outer, n_along, inner;
+  int orank;
+  int64_t odims[OQ_MAX_RANK];
 } AxRun;
 
 static void run_release(AxRun *R) {
@@ -412,24 +417,36 @@ static Node *slice_read(Program *P, int k, uint32_t code, int rank, SrcLoc loc) 
 
 /* The kernel's copy of the expression: array leaf k is axk[pos], a slice leaf reads its
    view, a number leaf is axk. */
+static Node *kernel_expr_at(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank,
+                            const Node *at);
+
 static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank) {
+  return kernel_expr_at(P, e, arrays, view, rank, NULL);
+}
+
+/* The same with the array leaves read at index `at` (NULL: pos). */
+static Node *kernel_expr_at(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank,
+                            const Node *at) {
   if (e->kind == N_IDENT && e->name[0] == '$') {
     int k = (int)e->ival;
     if (view[k]) return slice_read(P, k, view[k], rank, e->loc);
     Node *id = ast_ident(P->arena, leaf_name(P, k), e->loc);
-    return arrays >> k & 1 ? at_pos(P, id) : id;
+    if (!(arrays >> k & 1)) return id;
+    Node *ix = at_pos(P, id);
+    if (at) ix->list.items[0] = ast_clone(P->arena, at);
+    return ix;
   }
   Node *c = ast_node(P->arena, e->kind, e->loc);
   *c = *e;
   if (e->kind == N_CALL) {
     c->a = ast_clone(P->arena, e->a);
     c->list.items = arena_alloc(P->arena, (e->list.n + 1) * sizeof *c->list.items);
-    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays, view, rank);
+    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr_at(P, e->list.items[i], arrays, view, rank, at);
     return c;
   }
-  if (e->a) c->a = kernel_expr(P, e->a, arrays, view, rank);
-  if (e->b) c->b = kernel_expr(P, e->b, arrays, view, rank);
-  if (e->c) c->c = kernel_expr(P, e->c, arrays, view, rank);
+  if (e->a) c->a = kernel_expr_at(P, e->a, arrays, view, rank, at);
+  if (e->b) c->b = kernel_expr_at(P, e->b, arrays, view, rank, at);
+  if (e->c) c->c = kernel_expr_at(P, e->c, arrays, view, rank, at);
   return c;
 }
 
@@ -509,6 +526,132 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   return k;
 }
 
+/* ---- reductions along a dimension ---- */
+
+static Node *int_lit(Program *P, int64_t v, SrcLoc loc) {
+  Node *n = ast_node(P->arena, N_INT, loc);
+  n->ival = v;
+  return n;
+}
+
+static Node *assign(Program *P, Node *target, Node *value) {
+  Node *s = ast_node(P->arena, N_ASSIGN, value->loc);
+  s->list.n = 1;
+  s->list.items = arena_alloc(P->arena, sizeof *s->list.items);
+  s->list.items[0] = target;
+  s->b = value;
+  return s;
+}
+
+static Node *cond(Program *P, Node *c, Node *a, Node *b) {
+  Node *n = ast_node(P->arena, N_COND, c->loc);
+  n->a = c, n->b = a, n->c = b;
+  return n;
+}
+
+/* How ax_acc takes in ax_v: + for sum and mean, * for prod; min and max skip NaNs as the
+   runtime does (v == v && (acc != acc || v < acc) ? v : acc). */
+static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
+  Node *acc = ast_ident(P->arena, "ax_acc", loc), *v = ast_ident(P->arena, "ax_v", loc);
+  if (E->red == OP_ADD || E->red == OP_MUL) return binary(P, E->red, acc, v);
+  Node *better = binary(P, E->red == OP_MAX ? OP_GT : OP_LT, v, ast_ident(P->arena, "ax_acc", loc));
+  Node *acc_nan = binary(P, OP_NE, ast_ident(P->arena, "ax_acc", loc), ast_ident(P->arena, "ax_acc", loc));
+  Node *v_num = binary(P, OP_EQ, ast_ident(P->arena, "ax_v", loc), ast_ident(P->arena, "ax_v", loc));
+  return cond(P, binary(P, OP_AND, v_num, binary(P, OP_OR, acc_nan, better)), ast_ident(P->arena, "ax_v", loc), acc);
+}
+
+/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n : int, ax_inner : int, pos : ivec2)
+       ax_b = pos[0] * ax_n * ax_inner + pos[1]
+       ax_acc = e(ax_b)
+       for ax_k = 1..ax_n - 1
+           ax_v = e(ax_b + ax_k * ax_inner)
+           ax_acc = ax_acc + ax_v            (combine)
+       endfor
+       ax_out[pos[0] * ax_inner + pos[1]] = ax_acc   (/ ax_n for mean)
+   One thread per output element, over [outer, inner] around the reduced dimension (n long;
+   the arrays seen as outer x n x inner, row-major). Neighbouring threads differ in pos[1],
+   so reducing any dimension but the last reads coalesced (inner > 1: a warp reads inner-
+   consecutive elements at each step); along the last dimension (inner == 1) each thread
+   walks its own contiguous run, which suits the CPU's caches but not a GPU's loads. */
+static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
+  Program *P = I->prog;
+  SrcLoc loc = n->loc;
+  Func *k = arena_alloc(P->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  k->kind = FK_KERNEL;
+  k->loc = loc;
+  char name[160];
+  const Func *host = E->chain[E->nchain - 1];
+  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
+  k->name = arena_strdup(P->arena, name);
+  k->params = arena_alloc(P->arena, (size_t)(E->nleaves + 4) * sizeof *k->params);
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  add_param(P, k->params, &k->nparams, "ax_n", int_type, loc);
+  add_param(P, k->params, &k->nparams, "ax_inner", int_type, loc);
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+  uint32_t view[MAX_LEAVES] = {0};
+  Node *inner = ast_ident(P->arena, "ax_inner", loc);
+  Node *base = binary(P, OP_ADD, binary(P, OP_MUL, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_n", loc)), inner),
+                      coordinate(P, 2, 1, loc));
+  Node *at_k = binary(P, OP_ADD, ast_ident(P->arena, "ax_b", loc),
+                      binary(P, OP_MUL, ast_ident(P->arena, "ax_k", loc), ast_ident(P->arena, "ax_inner", loc)));
+  Node *loop = ast_node(P->arena, N_FOR, loc);
+  loop->name = "ax_k";
+  loop->a = ast_node(P->arena, N_RANGE, loc);
+  loop->a->a = int_lit(P, 1, loc);
+  loop->a->c = binary(P, OP_SUB, ast_ident(P->arena, "ax_n", loc), int_lit(P, 1, loc));
+  loop->list.n = 2;
+  loop->list.items = arena_alloc(P->arena, 2 * sizeof *loop->list.items);
+  loop->list.items[0] = assign(P, ast_ident(P->arena, "ax_v", loc), kernel_expr_at(P, E->expr, arrays, view, 2, at_k));
+  loop->list.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc), combine(P, E, loc));
+  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_inner", loc)),
+                        coordinate(P, 2, 1, loc));
+  Node *result = ast_ident(P->arena, "ax_acc", loc);
+  if (!strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
+  Node *out = at_pos(P, ast_ident(P->arena, "ax_out", loc));
+  out->list.items[0] = out_at;
+  k->body.n = 4;
+  k->body.items = arena_alloc(P->arena, 4 * sizeof *k->body.items);
+  k->body.items[0] = assign(P, ast_ident(P->arena, "ax_b", loc), base);
+  k->body.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc),
+                            kernel_expr_at(P, E->expr, arrays, view, 2, ast_ident(P->arena, "ax_b", loc)));
+  k->body.items[2] = loop;
+  k->body.items[3] = assign(P, out, result);
+  resolve_nested(P, E->chain, E->nchain, k);
+  func_note_transform(k, "array reduction along a dimension");
+  return k;
+}
+
+/* The element type of E's reduction along a dimension, asked of the runtime's built-in on
+   a one-element array of the expression's type (EL_COUNT: not an array). */
+static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
+  Value pv[MAX_LEAVES];
+  static const int64_t one = 1, none = 0;
+  for (int k = 0; k < R->n; k++) {
+    if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
+    Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
+    arr_store(a, 0, 1);
+    pv[k] = v_array(a);
+  }
+  Value r = probe(E->expr, pv), res = v_none();
+  if (r.kind == V_ARRAY) {
+    Value args[3] = {r, v_array(arr_new(EL_F64, 1, &none)), v_int(0)};
+    bool three = E->red == OP_MIN || E->red == OP_MAX;
+    if (!three) args[1] = v_int(0);
+    res = rt_builtin_lookup(E->redname)->fn(three ? 3 : 2, args, E->expr->loc);
+    val_release(args[1]);
+  }
+  ElemType elem = res.kind == V_ARRAY ? res.arr->elem : EL_COUNT;
+  val_release(res);
+  val_release(r);
+  for (int k = 0; k < R->n; k++) val_release(pv[k]);
+  return elem;
+}
+
 static bool same_sig(const AxKernel *k, const ArrayExpr *E, const AxRun *R) {
   return k->E == E && k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
          !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
@@ -527,6 +670,10 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   k->rank = R->rank;
   k->elem = result_type(E, R, &k->red);
   bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
+  if (E->dim && usable) {   /* (result_type checked the fused statements) */
+    k->elem = along_type(E, R);
+    usable = k->elem != EL_COUNT && !el_is_complex(k->elem);
+  }
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
     for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
@@ -534,7 +681,8 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
         !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
       k->func = o->func;
   }
-  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
+  if (usable && !k->func)
+    k->func = E->dim ? build_along_kernel(I, n, E, R->arrays) : build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
   if (k->func) {
     k->fn = callable_new(CALL_USER, k->func->name);
     k->fn->func = k->func;
@@ -570,6 +718,25 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
   return r;
 }
 
+/* A reduction along a dimension: one thread per element of its result (build_along_kernel). */
+static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
+  Value argv[MAX_LEAVES + 6];
+  int argc = 0;
+  Array *dims = arr_vec(EL_I32, 2);
+  arr_store(dims, 0, (double)R->outer);
+  arr_store(dims, 1, (double)R->inner);
+  argv[argc++] = v_array(dims);
+  Array *out = arr_new_uninit(k->elem, R->orank, R->odims);
+  argv[argc++] = v_array(out);
+  for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
+  argv[argc++] = v_int(R->n_along);
+  argv[argc++] = v_int(R->inner);
+  argv[argc++] = v_func(k->fn);
+  val_release(kernel_parallel_do(I, n, argc, argv));
+  val_release(argv[0]);
+  return v_array(out);
+}
+
 /* The array the statement's result goes to: the target's own, when nothing else holds it
    and no leaf is it (each position is read and written by one thread, but the memory
    manager plans a launch's arguments one by one), else a new one. */
@@ -585,6 +752,33 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
     }
   }
   return arr_new_uninit(elem, R->srank, R->sdims);
+}
+
+/* sum(e, d) and friends: d a dimension the runtime takes, no slice read in place, and a
+   reduced dimension of at least one element (else the runtime's rules: zeros, errors). */
+static bool along_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
+  for (int k = 0; k < R->n; k++)
+    if (R->view[k]) return false;
+  Value d = eval(I, E->dim);
+  bool ok = d.kind == V_INT && d.i >= 0 && d.i < OQ_MAX_RANK;
+  int64_t dim = ok ? d.i : 0;
+  val_release(d);
+  if (!ok) return false;
+  int rank = R->srank;
+  int64_t dims[OQ_MAX_RANK];
+  memcpy(dims, R->sdims, sizeof(int64_t) * (size_t)rank);
+  if (rank == 1) rank = 2, dims[1] = dims[0], dims[0] = 1;   /* a vec is a 1 x N row */
+  R->outer = R->inner = 1;
+  for (int k = 0; k < rank; k++) {
+    if (k < dim) R->outer *= dims[k];
+    else if (k > dim) R->inner *= dims[k];
+  }
+  R->n_along = dim < rank ? dims[dim] : 1;
+  R->orank = rank;
+  for (int k = 0; k < rank; k++) R->odims[k] = k == dim ? 1 : dims[k];
+  rt_shape_normalize(&R->orank, R->odims);
+  R->rank = 2;   /* the launch: [outer, inner] */
+  return R->n_along > 0 && R->outer * R->inner > 0 && R->n_along * R->inner < INT32_MAX;
 }
 
 /* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
@@ -608,8 +802,9 @@ static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *
 static const AxKernel *ready(Interp *I, Node *n, const ArrayExpr *E, AxRun *R) {
   if (!may_have_arrays(I, E)) return NULL;
   bool is_array, ok = eval_leaves(I, E, R) && worth_a_kernel(R) && elementwise_for(E->expr, R->arrays, &is_array);
-  if (ok && E->red != OP_NONE)   /* a matrix's norm is its largest singular value */
+  if (ok && E->red != OP_NONE && !E->dim)   /* a matrix's norm is its largest singular value */
     ok = R->numel > 0 && !(!strcmp(E->redname, "norm") && R->srank != 1);
+  if (ok && E->dim) ok = along_ready(I, E, R);
   const AxKernel *k = ok ? kernel_for(I, n, E, R) : NULL;
   if (k && k->func && slice_target_ok(E, R, k)) return k;
   run_release(R);
@@ -649,6 +844,11 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   const AxKernel *k;
   while (!(k = ready(I, n, E, &R)))
     if (!(E = unfuse(I, E))) return false;
+  if (E->dim) {
+    *out = launch_along(I, n, k, &R);
+    run_release(&R);
+    return true;
+  }
   Value r = launch(I, n, k, &R, v_none());
   bool norm = !strcmp(E->redname, "norm");
   if (!strcmp(E->redname, "mean") || norm) {

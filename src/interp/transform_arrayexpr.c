@@ -32,9 +32,13 @@ static const struct { const char *name; int nargs; } elementwise_builtins[] = {
   {"min", 2}, {"max", 2}, {"clamp", 3}, {"complex", 2},
 };
 
-static const struct { const char *name; Op op; int nargs; } reductions[] = {
-  {"sum", OP_ADD, 1}, {"mean", OP_ADD, 1}, {"prod", OP_MUL, 1}, {"min", OP_MIN, 1},
-  {"max", OP_MAX, 1}, {"dotprod", OP_ADD, 2}, {"norm", OP_ADD, 1},
+/* dim: the argument that is a dimension (the reduction then runs along it: sum(e, d),
+   max(e, [], d)), else -1. */
+static const struct { const char *name; Op op; int nargs, dim; } reductions[] = {
+  {"sum", OP_ADD, 1, -1}, {"mean", OP_ADD, 1, -1}, {"prod", OP_MUL, 1, -1}, {"min", OP_MIN, 1, -1},
+  {"max", OP_MAX, 1, -1}, {"dotprod", OP_ADD, 2, -1}, {"norm", OP_ADD, 1, -1},
+  {"sum", OP_ADD, 2, 1}, {"mean", OP_ADD, 2, 1}, {"prod", OP_MUL, 2, 1}, {"min", OP_MIN, 3, 2},
+  {"max", OP_MAX, 3, 2},
 };
 
 /* Names of the functions that kernels may call (a plain function called from a kernel runs
@@ -192,7 +196,8 @@ static void explain(Ax *X, const Node *n, const ArrayExpr *E) {
   if (!X->opt->explain) return;
   const char *path = n->loc.file && n->loc.file->path ? n->loc.file->path : "?";
   char what[64];
-  if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
+  if (E->dim) snprintf(what, sizeof what, "%s along a dimension of an element-wise expression", E->redname);
+  else if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
   else snprintf(what, sizeof what, "element-wise assignment to %s", E->target->name);
   printf("%s:%d:%d: %s: one kernel when its operands are arrays (%d operand%s%s)\n", path, n->loc.line,
          n->loc.col, what, E->nleaves, E->nleaves == 1 ? "" : "s", E->nslices ? ", slices read in place" : "");
@@ -229,17 +234,23 @@ static Node *mark_reduction(Ax *X, Node *call) {
   const char *name = builtin_callee(call);
   if (!name) return NULL;
   Op op = OP_NONE;
+  int dim = -1;
   for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
-    if (!strcmp(name, reductions[i].name) && call->list.n == reductions[i].nargs) op = reductions[i].op;
+    if (!strcmp(name, reductions[i].name) && call->list.n == reductions[i].nargs)
+      op = reductions[i].op, dim = reductions[i].dim;
   int nleaves = 0;
-  for (int i = 0; i < call->list.n && op != OP_NONE; i++)
-    if (!elementwise(call->list.items[i], &nleaves)) op = OP_NONE;
+  if (dim >= 0 && !pure_index(call->list.items[dim])) op = OP_NONE;
+  if (dim == 2 && (call->list.items[1]->kind != N_MATRIX || call->list.items[1]->list.n)) op = OP_NONE;
+  if (op != OP_NONE && !elementwise(call->list.items[0], &nleaves)) op = OP_NONE;
+  if (op != OP_NONE && dim < 0 && call->list.n == 2 && !elementwise(call->list.items[1], &nleaves)) op = OP_NONE;
   if (op == OP_NONE || !nleaves) return NULL;
   ArrayExpr *E = new_arrayexpr(X, nleaves);
   E->red = op;
   E->redname = name;
   E->expr = template_of(X, E, call->list.items[0]);
-  if (call->list.n == 2) {
+  if (dim >= 0) {
+    E->dim = call->list.items[dim];
+  } else if (call->list.n == 2) {
     Node *m = ast_node(X->P->arena, N_BINARY, call->loc);
     m->op = OP_EMUL;
     m->a = E->expr;
