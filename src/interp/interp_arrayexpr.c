@@ -325,7 +325,7 @@ static Value probe(const Node *e, const Value *leaf) {
 }
 
 /* The element type of the expression's array result, and for a reduction the kind of its
-   value (V_INT, V_SCALAR; V_CSCALAR is left to the runtime). */
+   value (V_INT, V_SCALAR, V_CSCALAR). */
 static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_kind) {
   Value pv[MAX_LEAVES];
   static const int64_t one = 1;
@@ -477,6 +477,40 @@ static Type *pos_type(Program *P, int rank) {
   return t;
 }
 
+static Node *call1(Program *P, const char *fn, Node *arg) {
+  Node *c = ast_node(P->arena, N_CALL, arg->loc);
+  c->a = ast_ident(P->arena, fn, arg->loc);
+  c->list.n = 1;
+  c->list.items = arena_alloc(P->arena, sizeof *c->list.items);
+  c->list.items[0] = arg;
+  return c;
+}
+
+/* A complex sum adds two real outputs (the compiled back ends reduce reals):
+       ax_t = e;  ax_re += real(ax_t);  ax_im += imag(ax_t)
+   `body` (ax_s = e) gives its right side. */
+static void complex_sum_body(Program *P, Func *k, Node *body) {
+  SrcLoc loc = body->loc;
+  Type *scalar = new_type(P, TY_SCALAR, "scalar", 0);
+  k->outs = arena_alloc(P->arena, 2 * sizeof *k->outs);
+  k->nouts = 2;
+  k->outs[0] = (Param){.name = "ax_re", .loc = loc, .type = scalar};
+  k->outs[1] = (Param){.name = "ax_im", .loc = loc, .type = scalar};
+  k->body.n = 3;
+  k->body.items = arena_alloc(P->arena, 3 * sizeof *k->body.items);
+  body->list.items[0] = ast_ident(P->arena, "ax_t", loc);
+  k->body.items[0] = body;
+  for (int i = 0; i < 2; i++) {
+    Node *s = ast_node(P->arena, N_ASSIGN, loc);
+    s->op = OP_ADD;
+    s->list.n = 1;
+    s->list.items = arena_alloc(P->arena, sizeof *s->list.items);
+    s->list.items[0] = ast_ident(P->arena, i ? "ax_im" : "ax_re", loc);
+    s->b = call1(P, i ? "imag" : "real", ast_ident(P->arena, "ax_t", loc));
+    k->body.items[1 + i] = s;
+  }
+}
+
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
                           ValueKind out, int rank) {
   int tl = E->target_leaf;
@@ -501,6 +535,8 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   } else if (E->red == OP_NONE) {
     add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
     body->list.items[0] = at_pos(P, ast_ident(P->arena, "ax_out", loc));
+  } else if (out == V_CSCALAR) {
+    complex_sum_body(P, k, body);
   } else {
     k->outs = arena_alloc(P->arena, sizeof *k->outs);
     k->nouts = 1;
@@ -518,9 +554,11 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
       if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
     }
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
-  k->body.n = 1;
-  k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
-  k->body.items[0] = body;
+  if (!k->body.n) {
+    k->body.n = 1;
+    k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
+    k->body.items[0] = body;
+  }
   resolve_nested(P, E->chain, E->nchain, k);
   func_note_transform(k, E->red == OP_NONE ? "array expression" : "array reduction");
   return k;
@@ -669,7 +707,8 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   memcpy(k->view, R->view, sizeof k->view);
   k->rank = R->rank;
   k->elem = result_type(E, R, &k->red);
-  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
+  bool complex_sum = k->red == V_CSCALAR && E->red == OP_ADD;   /* (prod: the runtime's) */
+  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR || complex_sum);
   if (E->dim && usable) {   /* (result_type checked the fused statements) */
     k->elem = along_type(E, R);
     usable = k->elem != EL_COUNT && !el_is_complex(k->elem);
@@ -850,6 +889,11 @@ bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
     return true;
   }
   Value r = launch(I, n, k, &R, v_none());
+  if (r.kind == V_TUPLE) {   /* a complex sum: its real and imaginary parts */
+    Value z = v_cscalar(rt_to_real(r.tup->v[0], n->loc), rt_to_real(r.tup->v[1], n->loc));
+    val_release(r);
+    r = z;
+  }
   bool norm = !strcmp(E->redname, "norm");
   if (!strcmp(E->redname, "mean") || norm) {
     Value m = norm ? v_scalar(sqrt(rt_to_real(r, n->loc))) : rt_binary(OP_DIV, r, v_int(R.numel), n->loc);
