@@ -30,6 +30,7 @@ typedef struct ArrayExpr {
   const struct ArrayExpr *unfused;
   Node **fused;        /* the templates of the e1 in expr: each must be an array at run time */
   int nfused;
+  bool miss_told;      /* --explain said why this statement does not fuse into the next */
 } ArrayExpr;
 
 /* The transform (after parloop_transform). Nothing is marked for --target interp, whose

@@ -511,7 +511,12 @@ static const char *fusion_obstacle(Ax *X, const Node *p, const Node *c, const No
   const Func *f = X->chain[X->nchain - 1];
   for (int i = 0; i < f->nouts; i++)
     if (!strcmp(f->outs[i].name, t->name)) return "it is an output of the function";
-  if (reads_in_list(&f->body, t->name) != 1) return "it is read elsewhere in the function";
+  int reads = reads_in_list(&f->body, t->name);
+  if (reads != 1) {
+    char why[64];
+    snprintf(why, sizeof why, "it is read %d times in the function", reads);
+    return arena_strdup(X->P->arena, why);
+  }
   if (may_assign(c, true)) return "the statement calls a function";
   if (writes_operand(c, p)) return "the statement assigns an operand of the first";
   return NULL;
@@ -603,7 +608,9 @@ static bool fuse_next(Ax *X, NodeList *l, int i) {
   const ArrayExpr *C = m->aux;
   while (!same_variable(C->leaves[kt], t)) kt++;
   if (!obstacle && !fuse_into(X, m, kt, p)) obstacle = "too many operands";
-  explain_fusion(X, c, p, t, obstacle);
+  ArrayExpr *P = p->aux;
+  if (!obstacle || !P->miss_told) explain_fusion(X, c, p, t, obstacle);
+  P->miss_told |= obstacle != NULL;   /* (the pair is tried again after a fusion before it) */
   if (obstacle) return false;   /* (a statement fused into c before stays fused) */
   memmove(l->items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *l->items);
   l->n--;
