@@ -612,7 +612,11 @@ static bool fuse_next(Ax *X, NodeList *l, int i) {
   if (!obstacle || !P->miss_told) explain_fusion(X, c, p, t, obstacle);
   P->miss_told |= obstacle != NULL;   /* (the pair is tried again after a fusion before it) */
   if (obstacle) return false;   /* (a statement fused into c before stays fused) */
-  memmove(l->items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *l->items);
+  /* a new array: another NodeList may share the old one (the script's body is the root's) */
+  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
+  memcpy(items, l->items, (size_t)i * sizeof *items);
+  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
+  l->items = items;
   l->n--;
   return true;
 }
