@@ -7,13 +7,17 @@
    kernel over the arrays' elements:
        x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
        s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
+       m = sum(a .* b, d)        ->   one thread per element of m, looping along d
+                                      (build_along_kernel)
    launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
    arguments' types, cached, and run on the active back end like every kernel, and the
    arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
    per pattern of array and number leaves (its RunNote keeps them). The result's element
    type is the one the runtime's operators give: they compute it on one-element arrays of
    the leaves' types (probe), so the two cannot disagree. Otherwise, and for arrays of fewer
-   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs. */
+   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs (after
+   the statements fused into it: arrayexpr.h, unfuse). A complex sum adds its real and
+   imaginary parts as two real outputs. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -211,7 +215,7 @@ static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
     if (!elementwise_for(e->a, arrays, &c) || !elementwise_for(e->b, arrays, &a) || !elementwise_for(e->c, arrays, &b))
       return false;
     *is_array = a || b || c;
-    return true;
+    return c;   /* a number chooses one branch, unevaluated the other, and aliases it: the runtime's */
   }
   case N_CALL:
     *is_array = false;

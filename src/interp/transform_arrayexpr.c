@@ -4,12 +4,15 @@
    Runs on the resolved tree after the parallel-loop transform, over the bodies of host
    functions. Two forms are marked, each by an N_ARRAYEXPR node that keeps the original:
    - a reduction call `sum(e)`, `mean(e)`, `prod(e)`, `min(e)`, `max(e)` (one argument) of
-     an element-wise expression e, anywhere in an expression;
+     an element-wise expression e, anywhere in an expression, or along a dimension
+     (`sum(e, d)`, `mean(e, d)`, `prod(e, d)`, `max(e, [], d)`, `min(e, [], d)`);
    - an assignment `x = e` or `x op= e` (op one of + - * / .* ./) to a variable, where e
      is element-wise and has at least one operator or call (`y = x` aliases, it copies
      nothing).
+   Then consecutive marked statements fuse (fuse_next, below).
    An element-wise expression is made of literals, leaves, the operators + - * / ^ .* ./ .^
-   mod, comparisons, && || !, unary minus, and calls of the element-wise built-ins. Leaves
+   mod, comparisons, && || !, unary minus, c ? a : b, and calls of the element-wise
+   built-ins. Leaves
    are what the host evaluates before the launch: variables, named constants, marked
    reductions, and slices `x[...]` of a variable with pure indices. Whether a leaf is an
    array is known only at run time: there the guards check that the operators are
@@ -419,8 +422,9 @@ static Node *walk_stmt(Ax *X, Node *s) {
    or a reduction inside it) reads t as an operand: when t is a local read nowhere else in
    the function (its one read is C's, so no later statement nor the next iteration of a loop
    sees it), is no output, and C cannot change e1's operands before its kernel reads them,
-   e1 replaces t's leaf in C's expression and P moves into C's ArrayExpr (pre), which runs
-   it first when C's guards say no. t never exists. Chains fuse one link at a time. */
+   e1 replaces t's leaf in C's expression and P moves into C's ArrayExpr (producer, with
+   C's expression before the fusion kept as unfused): P runs first when the guards say no.
+   t never exists. Chains fuse one link at a time. */
 
 /* Reads of the variable called `name` under n: every mention but a plain assignment's
    target; the bodies of functions and lambdas defined inside count (they may capture it). */

@@ -35,10 +35,14 @@ for k = 0..numel(x) - 1
 endfor
 assert(abs(s - acc) < 1e-4 * acc)
 
-% a number as condition picks one branch, as before
+% a number as condition picks one branch, as before: the array itself (no copy)
 flag = 1
 z = flag ? x : x * 2
 assert(z[3] == x[3])
+other = zeros(48, 40)
+al = flag == 0 ? x : other
+al[3] = 5
+assert(other[3] == 5)
 
 % complex branches
 zc = x > 0 ? complex(x, 1) : 0
