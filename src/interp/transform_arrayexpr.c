@@ -48,6 +48,17 @@ static const struct { const char *name; Op op; int nargs, dim; } reductions[] = 
    as device code: its statements stay as written). */
 typedef struct Names { const char *v[512]; int n; } Names;
 
+/* A statement list being walked, for fusion's liveness (live_after): the statement at i is
+   the one being walked (the one holding the inner lists); owner is the loop or function
+   whose body it is. */
+typedef enum ListKind { LK_PLAIN, LK_LOOP, LK_FUNC } ListKind;
+typedef struct LFrame {
+  NodeList *l;
+  int i;
+  ListKind kind;
+  const Node *owner;   /* LK_LOOP: the loop (its test runs before each iteration) */
+} LFrame;
+
 typedef struct Ax {
   Program *P;
   const InterpOptions *opt;
@@ -55,6 +66,8 @@ typedef struct Ax {
   Func *chain[64];
   int nchain;
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
+  LFrame frames[256];
+  int nframes;
 } Ax;
 
 /* A call's callee when it is a built-in function of the runtime (not a user function
@@ -365,13 +378,13 @@ static void find_device_functions(Ax *X) {
 
 /* ---- walking the host functions ---- */
 
-static void walk_list(Ax *X, NodeList *l);
+static void walk_list(Ax *X, NodeList *l, ListKind kind, const Node *owner);
 
 static void walk_func(Ax *X, Func *f) {
   if (f->kind != FK_HOST || X->nchain == (int)(sizeof X->chain / sizeof *X->chain)) return;
   if (f->name && has_name(&X->device, f->name)) return;   /* kernels may call it */
   X->chain[X->nchain++] = f;
-  walk_list(X, &f->body);
+  walk_list(X, &f->body, LK_FUNC, NULL);
   X->nchain--;
 }
 
@@ -393,23 +406,19 @@ static Node *walk_stmt(Ax *X, Node *s) {
     return s;
   case N_IF:
     s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
-    walk_list(X, &s->list2);
+    walk_list(X, &s->list, LK_PLAIN, NULL);
+    walk_list(X, &s->list2, LK_PLAIN, NULL);
     return s;
-  case N_WHILE: case N_REPEAT:
+  case N_WHILE: case N_REPEAT: case N_FOR:
     s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
-    return s;
-  case N_FOR:
-    s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
+    walk_list(X, &s->list, LK_LOOP, s);
     return s;
   case N_PARLOOP:   /* the serial loop it keeps for its guards is host code */
     s->a = walk_stmt(X, s->a);
     return s;
-  case N_BLOCK: walk_list(X, &s->list); return s;
+  case N_BLOCK: walk_list(X, &s->list, LK_PLAIN, NULL); return s;
   case N_MATCH:
-    for (int j = 0; j < s->ncases; j++) walk_list(X, &s->cases[j].body);
+    for (int j = 0; j < s->ncases; j++) walk_list(X, &s->cases[j].body, LK_PLAIN, NULL);
     return s;
   case N_FUNCDEF: walk_func(X, s->func); return s;
   default: return s;
@@ -444,12 +453,6 @@ static int reads_of(const Node *n, const char *name) {
       written |= n->list.items[i] == k.node && k.node->kind == N_IDENT;
     if (!written) c += reads_of(k.node, name);
   }
-  return c;
-}
-
-static int reads_in_list(const NodeList *l, const char *name) {
-  int c = 0;
-  for (int i = 0; i < l->n; i++) c += reads_of(l->items[i], name);
   return c;
 }
 
@@ -510,17 +513,84 @@ static bool writes_operand(const Node *c, const Node *p) {
   return false;
 }
 
+/* Whether s assigns the variable `name` a value computed without it (`t = e`). */
+static bool kills(const Node *s, const char *name) {
+  const Node *a = s->kind == N_ARRAYEXPR ? s->a : s;
+  return a->kind == N_ASSIGN && a->op == OP_NONE && a->list.n == 1 && a->list.items[0]->kind == N_IDENT &&
+         !strcmp(a->list.items[0]->name, name) && !reads_of(s, name);
+}
+
+static bool has_return(const Node *n) {
+  if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA) return false;
+  if (n->kind == N_RETURN) return true;
+  if (n->kind == N_ARRAYEXPR) return has_return(n->a);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (has_return(k.node)) return true;
+  return false;
+}
+
+typedef enum Scan { SCAN_ON, SCAN_LIVE, SCAN_DEAD } Scan;
+
+/* Statements from..to-1 of l in order: which comes first, a read of name or a kill. */
+static Scan scan(const NodeList *l, int from, int to, const char *name) {
+  for (int j = from; j < to && j < l->n; j++) {
+    if (kills(l->items[j], name)) return SCAN_DEAD;
+    if (reads_of(l->items[j], name)) return SCAN_LIVE;
+  }
+  return SCAN_ON;
+}
+
+/* Whether the value that the statement at the innermost list's position i gives `name` may
+   be read after the statement at i + 1: by the statements after it, then (a loop body) the
+   loop's test and the next iteration up to the statement itself, then (an if's branch, a
+   block) those after the statement holding the list, outward; at the function's end, when
+   it is an output. Conservative: a statement that reads it anywhere reads it. */
+static bool live_after(const Ax *X, const char *name, bool output) {
+  for (int f = X->nframes - 1; f >= 0; f--) {
+    const LFrame *F = &X->frames[f];
+    int from = F->i + (f == X->nframes - 1 ? 2 : 1);
+    for (int j = from; output && j < F->l->n; j++)   /* a return there ends the function */
+      if (has_return(F->l->items[j])) return true;
+    Scan r = scan(F->l, from, F->l->n, name);
+    if (r != SCAN_ON) return r == SCAN_LIVE;
+    if (F->kind == LK_LOOP) {   /* the next iteration, or the loop ends: both paths */
+      if (reads_of(F->owner->a, name) || scan(F->l, 0, F->i + 1, name) == SCAN_LIVE) return true;
+    }
+    if (F->kind == LK_FUNC) return output;
+  }
+  return output;
+}
+
+/* Whether a function or lambda defined in the statements of l mentions `name` (a closure
+   may read it whenever it is called). */
+static bool captured(const Node *n, const char *name) {
+  if (!n) return false;
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && reads_of(n, name)) return true;
+  if (n->kind == N_ARRAYEXPR) return captured(n->a, name);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (captured(k.node, name)) return true;
+  return false;
+}
+
 /* Why p's `t = e1` cannot fuse into statement c (its consumer), or NULL. */
 static const char *fusion_obstacle(Ax *X, const Node *p, const Node *c, const Node *t) {
   const Func *f = X->chain[X->nchain - 1];
-  for (int i = 0; i < f->nouts; i++)
-    if (!strcmp(f->outs[i].name, t->name)) return "it is an output of the function";
-  int reads = reads_in_list(&f->body, t->name);
+  bool output = false;
+  for (int i = 0; i < f->nouts; i++) output |= !strcmp(f->outs[i].name, t->name);
+  if (t->depth != 0) return "it is a variable of an enclosing function";
+  for (int i = 0; i < f->body.n; i++)
+    if (captured(f->body.items[i], t->name)) return "a function or lambda defined here mentions it";
+  int reads = reads_of(c, t->name);
   if (reads != 1) {
     char why[64];
-    snprintf(why, sizeof why, "it is read %d times in the function", reads);
+    snprintf(why, sizeof why, "the statement reads it %d times", reads);
     return arena_strdup(X->P->arena, why);
   }
+  const Node *ca = c->kind == N_ARRAYEXPR ? c->a : c;   /* t = f(t): c's own value replaces it */
+  bool c_assigns_t = ca->kind == N_ASSIGN && ca->op == OP_NONE && ca->list.n == 1 &&
+                     ca->list.items[0]->kind == N_IDENT && !strcmp(ca->list.items[0]->name, t->name);
+  if (!c_assigns_t && live_after(X, t->name, output))
+    return output ? "it may be the function's output" : "its value may be read later";
   if (may_assign(c, true)) return "the statement calls a function";
   if (writes_operand(c, p)) return "the statement assigns an operand of the first";
   return NULL;
@@ -625,10 +695,14 @@ static bool fuse_next(Ax *X, NodeList *l, int i) {
   return true;
 }
 
-static void walk_list(Ax *X, NodeList *l) {
-  for (int i = 0; i < l->n; i++) l->items[i] = walk_stmt(X, l->items[i]);
-  for (int i = 0; i + 1 < l->n; i++)
-    if (fuse_next(X, l, i)) i = i > 0 ? i - 2 : i - 1;   /* the pair before it may fuse now */
+static void walk_list(Ax *X, NodeList *l, ListKind kind, const Node *owner) {
+  if (X->nframes == (int)(sizeof X->frames / sizeof *X->frames)) return;
+  LFrame *F = &X->frames[X->nframes++];
+  *F = (LFrame){.l = l, .kind = kind, .owner = owner};
+  for (F->i = 0; F->i < l->n; F->i++) l->items[F->i] = walk_stmt(X, l->items[F->i]);
+  for (F->i = 0; F->i + 1 < l->n; F->i++)
+    if (fuse_next(X, l, F->i)) F->i = F->i > 0 ? F->i - 2 : F->i - 1;   /* the pair before it may fuse now */
+  X->nframes--;
 }
 
 void arrayexpr_transform(Program *P, const InterpOptions *opt) {
@@ -637,6 +711,6 @@ void arrayexpr_transform(Program *P, const InterpOptions *opt) {
   Ax X = {.P = P, .opt = opt};
   find_device_functions(&X);
   X.chain[X.nchain++] = P->script;
-  walk_list(&X, &P->script->body);
-  walk_list(&X, &P->root->list2);   /* imported definitions */
+  walk_list(&X, &P->script->body, LK_FUNC, NULL);
+  walk_list(&X, &P->root->list2, LK_FUNC, NULL);   /* imported definitions */
 }

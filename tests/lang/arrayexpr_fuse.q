@@ -140,6 +140,48 @@ for k = 0..numel(x) - 1
 endfor
 near(cz, ref, 1e-5)
 
+% liveness: a temporary name reused later fuses where its value dies; a value read after
+% the loop, by the next iteration, after an if, or as the output does not
+for it = 1..2
+    tmp = x .* y
+    o1 = tmp + 1
+endfor
+tmp = x - y
+o2 = tmp * 2
+near(o1, x .* y + 1, 1e-5)
+near(o2, (x - y) * 2, 1e-5)
+
+for it = 1..3
+    lv = x .* it
+    o3 = lv + 1
+endfor
+near(lv, x * 3, 1e-6)
+near(o3, x * 3 + 1, 1e-5)
+
+acc = zeros(h, w)
+prev = x .* 0
+for it = 1..3
+    acc = acc + prev
+    prev = x .* it
+    o4 = prev + 1
+endfor
+near(acc, x * 3, 1e-5)
+near(o4, x * 3 + 1, 1e-5)
+
+if sum(x) > 0
+    br = x .* 5
+    o5 = br - 1
+endif
+near(br, x * 5, 1e-6)
+
+function [r, s] = outs(a)
+    r = a .* 2
+    s = r + 1
+endfunction
+[r6, s6] = outs(x)
+near(r6, x * 2, 1e-6)
+near(s6, x * 2 + 1, 1e-5)
+
 % empty arrays
 ex = zeros(0, 5)
 et = ex .* 2
