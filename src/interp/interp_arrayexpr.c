@@ -602,19 +602,22 @@ static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
   return cond(P, binary(P, OP_AND, v_num, binary(P, OP_OR, acc_nan, better)), ast_ident(P->arena, "ax_v", loc), acc);
 }
 
-/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n : int, ax_inner : int, pos : ivec2)
-       ax_b = pos[0] * ax_n * ax_inner + pos[1]
+/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n, ax_inner, ax_s0, ax_s1, ax_o0,
+                                      ax_o1 : int, pos : ivec2)
+       ax_b = pos[0] * ax_s0 + pos[1] * ax_s1
        ax_acc = e(ax_b)
        for ax_k = 1..ax_n - 1
            ax_v = e(ax_b + ax_k * ax_inner)
            ax_acc = ax_acc + ax_v            (combine)
        endfor
-       ax_out[pos[0] * ax_inner + pos[1]] = ax_acc   (/ ax_n for mean)
-   One thread per output element, over [outer, inner] around the reduced dimension (n long;
-   the arrays seen as outer x n x inner, row-major). Neighbouring threads differ in pos[1],
-   so reducing any dimension but the last reads coalesced (inner > 1: a warp reads inner-
-   consecutive elements at each step); along the last dimension (inner == 1) each thread
-   walks its own contiguous run, which suits the CPU's caches but not a GPU's loads. */
+       ax_out[pos[0] * ax_o0 + pos[1] * ax_o1] = ax_acc   (/ ax_n for mean)
+   One thread per output element: the arrays seen as outer x n x inner (row-major) around the
+   reduced dimension, element (o, k, i) at (o * n + k) * inner + i. Dimension 0 of a launch
+   is the fastest (threadIdx.x on the GPU, the inner loop of a CPU worker), so launch_along
+   puts i there when inner > 1 (pos = [i, o]: a warp reads consecutive elements at each
+   step k, coalesced), and o when the last dimension is reduced (inner == 1, pos = [o, 0]:
+   each thread walks its own contiguous run, which suits the CPU's caches but not a GPU's
+   loads). The strides ax_s*, ax_o* say which. */
 static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
@@ -626,19 +629,18 @@ static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned
   const Func *host = E->chain[E->nchain - 1];
   snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
   k->name = arena_strdup(P->arena, name);
-  k->params = arena_alloc(P->arena, (size_t)(E->nleaves + 4) * sizeof *k->params);
+  k->params = arena_alloc(P->arena, (size_t)(E->nleaves + 8) * sizeof *k->params);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Type *int_type = new_type(P, TY_INT, "int", 0);
   add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
   for (int i = 0; i < E->nleaves; i++)
     add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
-  add_param(P, k->params, &k->nparams, "ax_n", int_type, loc);
-  add_param(P, k->params, &k->nparams, "ax_inner", int_type, loc);
+  static const char *const ints[] = {"ax_n", "ax_inner", "ax_s0", "ax_s1", "ax_o0", "ax_o1"};
+  for (int i = 0; i < 6; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
   uint32_t view[MAX_LEAVES] = {0};
-  Node *inner = ast_ident(P->arena, "ax_inner", loc);
-  Node *base = binary(P, OP_ADD, binary(P, OP_MUL, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_n", loc)), inner),
-                      coordinate(P, 2, 1, loc));
+  Node *base = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_s0", loc)),
+                      binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_s1", loc)));
   Node *at_k = binary(P, OP_ADD, ast_ident(P->arena, "ax_b", loc),
                       binary(P, OP_MUL, ast_ident(P->arena, "ax_k", loc), ast_ident(P->arena, "ax_inner", loc)));
   Node *loop = ast_node(P->arena, N_FOR, loc);
@@ -650,8 +652,8 @@ static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned
   loop->list.items = arena_alloc(P->arena, 2 * sizeof *loop->list.items);
   loop->list.items[0] = assign(P, ast_ident(P->arena, "ax_v", loc), kernel_expr_at(P, E->expr, arrays, view, 2, at_k));
   loop->list.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc), combine(P, E, loc));
-  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_inner", loc)),
-                        coordinate(P, 2, 1, loc));
+  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_o0", loc)),
+                        binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_o1", loc)));
   Node *result = ast_ident(P->arena, "ax_acc", loc);
   if (!strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
   Node *out = at_pos(P, ast_ident(P->arena, "ax_out", loc));
@@ -763,17 +765,19 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
 
 /* A reduction along a dimension: one thread per element of its result (build_along_kernel). */
 static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
-  Value argv[MAX_LEAVES + 6];
+  Value argv[MAX_LEAVES + 10];
   int argc = 0;
+  bool rows = R->inner == 1;   /* the last dimension reduced: pos = [o, 0], else [i, o] */
   Array *dims = arr_vec(EL_I32, 2);
-  arr_store(dims, 0, (double)R->outer);
-  arr_store(dims, 1, (double)R->inner);
+  arr_store(dims, 0, (double)(rows ? R->outer : R->inner));
+  arr_store(dims, 1, (double)(rows ? 1 : R->outer));
   argv[argc++] = v_array(dims);
   Array *out = arr_new_uninit(k->elem, R->orank, R->odims);
   argv[argc++] = v_array(out);
   for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
-  argv[argc++] = v_int(R->n_along);
-  argv[argc++] = v_int(R->inner);
+  int64_t len = R->n_along, inner = R->inner;
+  int64_t ints[6] = {len, inner, rows ? len : 1, rows ? 0 : len * inner, 1, rows ? 0 : inner};
+  for (int i = 0; i < 6; i++) argv[argc++] = v_int(ints[i]);
   argv[argc++] = v_func(k->fn);
   val_release(kernel_parallel_do(I, n, argc, argv));
   val_release(argv[0]);
