@@ -531,11 +531,34 @@ static bool has_return(const Node *n) {
 
 typedef enum Scan { SCAN_ON, SCAN_LIVE, SCAN_DEAD } Scan;
 
+static Scan scan(const NodeList *l, int from, int to, const char *name);
+
+/* One statement: a kill, a read, or neither. A loop reads the value only if its test does or
+   its body reads it before a kill (no iteration at all: on after it); an if reads it if its
+   test or a branch does, and kills it when both branches do. */
+static Scan scan_stmt(const Node *s, const char *name) {
+  if (kills(s, name)) return SCAN_DEAD;
+  if (!reads_of(s, name)) return SCAN_ON;
+  switch (s->kind) {
+  case N_FOR: case N_WHILE:
+    if (reads_of(s->a, name) || scan(&s->list, 0, s->list.n, name) == SCAN_LIVE) return SCAN_LIVE;
+    return SCAN_ON;
+  case N_IF: {
+    if (reads_of(s->a, name)) return SCAN_LIVE;
+    Scan a = scan(&s->list, 0, s->list.n, name), b = scan(&s->list2, 0, s->list2.n, name);
+    if (a == SCAN_LIVE || b == SCAN_LIVE) return SCAN_LIVE;
+    return a == SCAN_DEAD && b == SCAN_DEAD ? SCAN_DEAD : SCAN_ON;
+  }
+  default:
+    return SCAN_LIVE;
+  }
+}
+
 /* Statements from..to-1 of l in order: which comes first, a read of name or a kill. */
 static Scan scan(const NodeList *l, int from, int to, const char *name) {
   for (int j = from; j < to && j < l->n; j++) {
-    if (kills(l->items[j], name)) return SCAN_DEAD;
-    if (reads_of(l->items[j], name)) return SCAN_LIVE;
+    Scan r = scan_stmt(l->items[j], name);
+    if (r != SCAN_ON) return r;
   }
   return SCAN_ON;
 }

@@ -182,6 +182,26 @@ endfunction
 near(r6, x * 2, 1e-6)
 near(s6, x * 2 + 1, 1e-5)
 
+% a temporary reused by a later loop that assigns it first: both fuse; a loop that may not
+% run does not hide a later read
+for it = 1..2
+    w1 = x .* 2
+    o7 = w1 + 1
+endfor
+for it = 1..2
+    w1 = y .* 3
+    o8 = w1 - 1
+endfor
+near(o7, x * 2 + 1, 1e-5)
+near(o8, y * 3 - 1, 1e-5)
+w2 = x .* 4
+o9 = w2 + 1
+for it = 1..0
+    w2 = y
+endfor
+near(w2, x * 4, 1e-6)
+near(o9, x * 4 + 1, 1e-5)
+
 % empty arrays
 ex = zeros(0, 5)
 et = ex .* 2
