@@ -15,11 +15,22 @@ typedef struct ArrayExpr {
   int nslices;         /* how many leaves are slices x[...] (read into copies here) */
   Op red;              /* OP_NONE: a statement; else how a reduction combines (OP_ADD sum, mean) */
   const char *redname; /* "sum", "mean", "prod", "min", "max"; NULL for a statement */
+  Node *dim;           /* a reduction along a dimension (sum(e, d), max(e, [], d)): d; else NULL */
   Node *target;        /* statements: the variable assigned (an N_IDENT), or the slice */
   int target_leaf;     /* a slice target x[...] = e: its leaf (written in place), else -1 */
   Func **chain;        /* the host functions around it, outermost first (name resolution) */
   int nchain;
   int id;              /* numbers the kernels' names */
+  /* Fusion of consecutive statements (transform_arrayexpr.c, fuse_next): `t = e1` (the
+     marked statement `producer`) followed by this node's statement, which reads t once: e1
+     replaced t's leaf in expr. When the guards say no, the producer runs (as a kernel when
+     it can), then the node as it was before (`unfused`, which may fuse earlier statements
+     in turn), then, at the end of the chain, the original. */
+  Node *producer;
+  const struct ArrayExpr *unfused;
+  Node **fused;        /* the templates of the e1 in expr: each must be an array at run time */
+  int nfused;
+  bool miss_told;      /* --explain said why this statement does not fuse into the next */
 } ArrayExpr;
 
 /* The transform (after parloop_transform). Nothing is marked for --target interp, whose
@@ -31,5 +42,9 @@ void arrayexpr_transform(Program *P, const InterpOptions *opt);
 bool arrayexpr_exec(Interp *I, Node *n);
 /* The same for a reduction in an expression: true with *out set when it ran as a kernel. */
 bool arrayexpr_eval(Interp *I, Node *n, Value *out);
+
+/* c ? a : b where c is an array: element by element, a and b numbers or arrays of c's
+   shape (both evaluated); the element type is that of a + b. */
+Value arrayexpr_select(Value cond, Value a, Value b, SrcLoc loc);
 
 #endif

@@ -117,6 +117,19 @@ static bool truthy(Value v, SrcLoc loc) {
   return rt_truthy(v, loc);
 }
 
+/* c ? a : b with an array c: both branches are evaluated, and each element chosen. */
+static Value eval_select(Interp *I, const Node *n, Value c) {
+  Value a = eval(I, n->b), b = eval(I, n->c);
+  host_reads(c, n->loc);
+  host_reads(a, n->loc);
+  host_reads(b, n->loc);
+  Value r = arrayexpr_select(c, a, b, n->loc);
+  val_release(c);
+  val_release(a);
+  val_release(b);
+  return r;
+}
+
 static bool is_launch(Value fn) {
   return fn.kind == V_FUNC && fn.fn->kind == CALL_IBUILTIN && fn.fn->name &&
          (!strcmp(fn.fn->name, "parallel_do") || !strcmp(fn.fn->name, "serial_do"));
@@ -875,6 +888,7 @@ Value eval(Interp *I, Node *n) {
   case N_RANGE: return eval_range(I, n);
   case N_COND: {
     Value c = eval(I, n->a);
+    if (c.kind == V_ARRAY) return eval_select(I, n, c);   /* element by element */
     bool t = truthy(c, n->a->loc);
     val_release(c);
     return eval(I, t ? n->b : n->c);

@@ -7,17 +7,22 @@
    kernel over the arrays' elements:
        x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
        s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
+       m = sum(a .* b, d)        ->   one thread per element of m, looping along d
+                                      (build_along_kernel)
    launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
    arguments' types, cached, and run on the active back end like every kernel, and the
    arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
    per pattern of array and number leaves (its RunNote keeps them). The result's element
    type is the one the runtime's operators give: they compute it on one-element arrays of
    the leaves' types (probe), so the two cannot disagree. Otherwise, and for arrays of fewer
-   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs. */
+   than OQ_ARRAY_KERNEL_MIN elements that are not on the GPU, the original node runs (after
+   the statements fused into it: arrayexpr.h, unfuse). A complex sum adds its real and
+   imaginary parts as two real outputs. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include "interp/arrayexpr.h"
+#include "runtime/rt_internal.h"
 #include "device/rt_cuda.h"
 #include "base/config.h"
 
@@ -25,6 +30,7 @@
 
 /* A kernel made for one pattern of leaves, and what the leaves' types gave. */
 typedef struct AxKernel {
+  const ArrayExpr *E;              /* the node's expression it computes (fusion makes several) */
   unsigned char sig[MAX_LEAVES];   /* per leaf: 1 + element type of an array, 100 + kind of a number */
   uint32_t view[MAX_LEAVES];       /* per slice leaf: its indices (AxSlice.code), else 0 */
   int rank;                 /* of the launch: 2 or 3 (pos : ivec2, ivec3); 0: flat (pos : int) */
@@ -58,6 +64,11 @@ typedef struct AxRun {
   int64_t sdims[OQ_MAX_RANK], numel;
   bool on_device;           /* some array leaf is current on the GPU */
   int rank;                 /* of the launch (AxKernel.rank) */
+  /* a reduction along a dimension: the arrays as outer x n x inner around it (a vec is a
+     1 x N row), and the result's shape (runtime's reduce: that dimension becomes 1) */
+  int64_t outer, n_along, inner;
+  int orank;
+  int64_t odims[OQ_MAX_RANK];
 } AxRun;
 
 static void run_release(AxRun *R) {
@@ -199,6 +210,13 @@ static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
     *is_array = a || b;
     if (a && b && (e->op == OP_MUL || e->op == OP_DIV || e->op == OP_POW)) return false;
     return !((a || b) && (e->op == OP_AND || e->op == OP_OR));
+  case N_COND: {
+    bool c = false;
+    if (!elementwise_for(e->a, arrays, &c) || !elementwise_for(e->b, arrays, &a) || !elementwise_for(e->c, arrays, &b))
+      return false;
+    *is_array = a || b || c;
+    return c;   /* a number chooses one branch, unevaluated the other, and aliases it: the runtime's */
+  }
   case N_CALL:
     *is_array = false;
     for (int i = 0; i < e->list.n; i++) {
@@ -210,6 +228,63 @@ static bool elementwise_for(const Node *e, unsigned arrays, bool *is_array) {
     *is_array = false;
     return true;
   }
+}
+
+/* ---- c ? a : b with an array condition: element by element ---- */
+
+static void select_operand(Value v, const Array *c, SrcLoc loc) {
+  char sa[200], sb[200];
+  if (v.kind == V_ARRAY && !same_dims(v.arr->rank, v.arr->dims, c->rank, c->dims))
+    rt_error(loc, "shape mismatch in '?:': %s and %s", rt_dims_str(sa, sizeof sa, c->rank, c->dims),
+             rt_dims_str(sb, sizeof sb, v.arr->rank, v.arr->dims));
+  if (v.kind != V_ARRAY && !v_is_num(v))
+    rt_error(loc, "'?:' with an array condition takes numbers or arrays, not a %s", rt_kind_name(v));
+}
+
+/* The element type of the result: that of a + b (ints stay ints, int and scalar give
+   scalar, anything and complex complex), asked of the runtime on one-element arrays. */
+static ElemType select_type(Value a, Value b, SrcLoc loc) {
+  static const int64_t one = 1;
+  Value p[2] = {a, b};
+  for (int i = 0; i < 2; i++) {
+    if (p[i].kind != V_ARRAY) { val_retain(p[i]); continue; }
+    Array *t = arr_new(p[i].arr->elem, 1, &one);
+    arr_store(t, 0, 1);
+    p[i] = v_array(t);
+  }
+  Value r = rt_binary(OP_ADD, p[0], p[1], loc);
+  ElemType e = r.kind == V_ARRAY ? r.arr->elem : r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I32;
+  val_release(r);
+  val_release(p[0]);
+  val_release(p[1]);
+  return e;
+}
+
+static void select_copy(Array *r, int64_t i, Value v) {
+  if (v.kind == V_ARRAY) {
+    double re, im;
+    if (el_is_integer(r->elem)) arr_store_i(r, i, arr_load_i(v.arr, i));
+    else arr_load_c(v.arr, i, &re, &im), arr_store_c(r, i, re, im);
+  } else if (v.kind == V_CSCALAR) {
+    arr_store_c(r, i, v.c.re, v.c.im);
+  } else if (v.kind == V_SCALAR) {
+    arr_store(r, i, v.s);
+  } else {
+    arr_store_i(r, i, v.i);
+  }
+}
+
+Value arrayexpr_select(Value cond, Value a, Value b, SrcLoc loc) {
+  const Array *c = cond.arr;
+  select_operand(a, c, loc);
+  select_operand(b, c, loc);
+  Array *r = arr_new_uninit(select_type(a, b, loc), c->rank, c->dims);
+  for (int64_t i = 0; i < c->numel; i++) {
+    double re, im;
+    arr_load_c(c, i, &re, &im);
+    select_copy(r, i, re != 0 || im != 0 ? a : b);
+  }
+  return v_array(r);
 }
 
 /* ---- the result's type: the runtime's operators on one-element arrays ---- */
@@ -231,6 +306,15 @@ static Value probe(const Node *e, const Value *leaf) {
     val_release(b);
     return r;
   }
+  case N_COND: {
+    Value c = probe(e->a, leaf), a = probe(e->b, leaf), b = probe(e->c, leaf);
+    Value r = c.kind == V_ARRAY ? arrayexpr_select(c, a, b, e->loc) : rt_truthy(c, e->loc) ? a : b;
+    val_retain(r);
+    val_release(c);
+    val_release(a);
+    val_release(b);
+    return r;
+  }
   case N_CALL: {
     Value args[4];
     int n = e->list.n;
@@ -245,10 +329,11 @@ static Value probe(const Node *e, const Value *leaf) {
 }
 
 /* The element type of the expression's array result, and for a reduction the kind of its
-   value (V_INT, V_SCALAR; V_CSCALAR is left to the runtime). */
+   value (V_INT, V_SCALAR, V_CSCALAR). */
 static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_kind) {
   Value pv[MAX_LEAVES];
   static const int64_t one = 1;
+  ElemType elem = EL_COUNT;
   for (int k = 0; k < R->n; k++) {
     if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
     Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
@@ -256,9 +341,15 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
     pv[k] = v_array(a);
   }
   Value r = probe(E->expr, pv);
-  ElemType elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
+  elem = r.kind == V_ARRAY ? r.arr->elem : EL_COUNT;
   if (E->target_leaf >= 0 && v_is_num(r))   /* x[slice] = number: a fill */
     elem = r.kind == V_CSCALAR ? el_cscalar() : r.kind == V_SCALAR ? el_scalar() : EL_I64;
+  for (int f = 0; f < E->nfused; f++) {   /* a fused t: an array whose elements the kernel computes alike */
+    Value t = probe(E->fused[f], pv);
+    ElemType te = t.kind == V_ARRAY ? t.arr->elem : EL_COUNT;
+    if (te != el_scalar() && te != el_cscalar() && te != EL_I32) elem = EL_COUNT;
+    val_release(t);
+  }
   if (E->red != OP_NONE && r.kind == V_ARRAY) {
     Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
     *red_kind = s.kind;
@@ -330,23 +421,36 @@ static Node *slice_read(Program *P, int k, uint32_t code, int rank, SrcLoc loc) 
 
 /* The kernel's copy of the expression: array leaf k is axk[pos], a slice leaf reads its
    view, a number leaf is axk. */
+static Node *kernel_expr_at(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank,
+                            const Node *at);
+
 static Node *kernel_expr(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank) {
+  return kernel_expr_at(P, e, arrays, view, rank, NULL);
+}
+
+/* The same with the array leaves read at index `at` (NULL: pos). */
+static Node *kernel_expr_at(Program *P, const Node *e, unsigned arrays, const uint32_t *view, int rank,
+                            const Node *at) {
   if (e->kind == N_IDENT && e->name[0] == '$') {
     int k = (int)e->ival;
     if (view[k]) return slice_read(P, k, view[k], rank, e->loc);
     Node *id = ast_ident(P->arena, leaf_name(P, k), e->loc);
-    return arrays >> k & 1 ? at_pos(P, id) : id;
+    if (!(arrays >> k & 1)) return id;
+    Node *ix = at_pos(P, id);
+    if (at) ix->list.items[0] = ast_clone(P->arena, at);
+    return ix;
   }
   Node *c = ast_node(P->arena, e->kind, e->loc);
   *c = *e;
   if (e->kind == N_CALL) {
     c->a = ast_clone(P->arena, e->a);
     c->list.items = arena_alloc(P->arena, (e->list.n + 1) * sizeof *c->list.items);
-    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr(P, e->list.items[i], arrays, view, rank);
+    for (int i = 0; i < e->list.n; i++) c->list.items[i] = kernel_expr_at(P, e->list.items[i], arrays, view, rank, at);
     return c;
   }
-  if (e->a) c->a = kernel_expr(P, e->a, arrays, view, rank);
-  if (e->b) c->b = kernel_expr(P, e->b, arrays, view, rank);
+  if (e->a) c->a = kernel_expr_at(P, e->a, arrays, view, rank, at);
+  if (e->b) c->b = kernel_expr_at(P, e->b, arrays, view, rank, at);
+  if (e->c) c->c = kernel_expr_at(P, e->c, arrays, view, rank, at);
   return c;
 }
 
@@ -377,6 +481,40 @@ static Type *pos_type(Program *P, int rank) {
   return t;
 }
 
+static Node *call1(Program *P, const char *fn, Node *arg) {
+  Node *c = ast_node(P->arena, N_CALL, arg->loc);
+  c->a = ast_ident(P->arena, fn, arg->loc);
+  c->list.n = 1;
+  c->list.items = arena_alloc(P->arena, sizeof *c->list.items);
+  c->list.items[0] = arg;
+  return c;
+}
+
+/* A complex sum adds two real outputs (the compiled back ends reduce reals):
+       ax_t = e;  ax_re += real(ax_t);  ax_im += imag(ax_t)
+   `body` (ax_s = e) gives its right side. */
+static void complex_sum_body(Program *P, Func *k, Node *body) {
+  SrcLoc loc = body->loc;
+  Type *scalar = new_type(P, TY_SCALAR, "scalar", 0);
+  k->outs = arena_alloc(P->arena, 2 * sizeof *k->outs);
+  k->nouts = 2;
+  k->outs[0] = (Param){.name = "ax_re", .loc = loc, .type = scalar};
+  k->outs[1] = (Param){.name = "ax_im", .loc = loc, .type = scalar};
+  k->body.n = 3;
+  k->body.items = arena_alloc(P->arena, 3 * sizeof *k->body.items);
+  body->list.items[0] = ast_ident(P->arena, "ax_t", loc);
+  k->body.items[0] = body;
+  for (int i = 0; i < 2; i++) {
+    Node *s = ast_node(P->arena, N_ASSIGN, loc);
+    s->op = OP_ADD;
+    s->list.n = 1;
+    s->list.items = arena_alloc(P->arena, sizeof *s->list.items);
+    s->list.items[0] = ast_ident(P->arena, i ? "ax_im" : "ax_re", loc);
+    s->b = call1(P, i ? "imag" : "real", ast_ident(P->arena, "ax_t", loc));
+    k->body.items[1 + i] = s;
+  }
+}
+
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
                           ValueKind out, int rank) {
   int tl = E->target_leaf;
@@ -401,6 +539,8 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   } else if (E->red == OP_NONE) {
     add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
     body->list.items[0] = at_pos(P, ast_ident(P->arena, "ax_out", loc));
+  } else if (out == V_CSCALAR) {
+    complex_sum_body(P, k, body);
   } else {
     k->outs = arena_alloc(P->arena, sizeof *k->outs);
     k->nouts = 1;
@@ -418,16 +558,146 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
       if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
     }
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
-  k->body.n = 1;
-  k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
-  k->body.items[0] = body;
+  if (!k->body.n) {
+    k->body.n = 1;
+    k->body.items = arena_alloc(P->arena, sizeof *k->body.items);
+    k->body.items[0] = body;
+  }
   resolve_nested(P, E->chain, E->nchain, k);
   func_note_transform(k, E->red == OP_NONE ? "array expression" : "array reduction");
   return k;
 }
 
-static bool same_sig(const AxKernel *k, const AxRun *R) {
-  return k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
+/* ---- reductions along a dimension ---- */
+
+static Node *int_lit(Program *P, int64_t v, SrcLoc loc) {
+  Node *n = ast_node(P->arena, N_INT, loc);
+  n->ival = v;
+  return n;
+}
+
+static Node *assign(Program *P, Node *target, Node *value) {
+  Node *s = ast_node(P->arena, N_ASSIGN, value->loc);
+  s->list.n = 1;
+  s->list.items = arena_alloc(P->arena, sizeof *s->list.items);
+  s->list.items[0] = target;
+  s->b = value;
+  return s;
+}
+
+static Node *cond(Program *P, Node *c, Node *a, Node *b) {
+  Node *n = ast_node(P->arena, N_COND, c->loc);
+  n->a = c, n->b = a, n->c = b;
+  return n;
+}
+
+/* How ax_acc takes in ax_v: + for sum and mean, * for prod; min and max skip NaNs as the
+   runtime does (v == v && (acc != acc || v < acc) ? v : acc). */
+static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
+  Node *acc = ast_ident(P->arena, "ax_acc", loc), *v = ast_ident(P->arena, "ax_v", loc);
+  if (E->red == OP_ADD || E->red == OP_MUL) return binary(P, E->red, acc, v);
+  Node *better = binary(P, E->red == OP_MAX ? OP_GT : OP_LT, v, ast_ident(P->arena, "ax_acc", loc));
+  Node *acc_nan = binary(P, OP_NE, ast_ident(P->arena, "ax_acc", loc), ast_ident(P->arena, "ax_acc", loc));
+  Node *v_num = binary(P, OP_EQ, ast_ident(P->arena, "ax_v", loc), ast_ident(P->arena, "ax_v", loc));
+  return cond(P, binary(P, OP_AND, v_num, binary(P, OP_OR, acc_nan, better)), ast_ident(P->arena, "ax_v", loc), acc);
+}
+
+/* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n, ax_inner, ax_s0, ax_s1, ax_o0,
+                                      ax_o1 : int, pos : ivec2)
+       ax_b = pos[0] * ax_s0 + pos[1] * ax_s1
+       ax_acc = e(ax_b)
+       for ax_k = 1..ax_n - 1
+           ax_v = e(ax_b + ax_k * ax_inner)
+           ax_acc = ax_acc + ax_v            (combine)
+       endfor
+       ax_out[pos[0] * ax_o0 + pos[1] * ax_o1] = ax_acc   (/ ax_n for mean)
+   One thread per output element: the arrays seen as outer x n x inner (row-major) around the
+   reduced dimension, element (o, k, i) at (o * n + k) * inner + i. Dimension 0 of a launch
+   is the fastest (threadIdx.x on the GPU, the inner loop of a CPU worker), so launch_along
+   puts i there when inner > 1 (pos = [i, o]: a warp reads consecutive elements at each
+   step k, coalesced), and o when the last dimension is reduced (inner == 1, pos = [o, 0]:
+   each thread walks its own contiguous run, which suits the CPU's caches but not a GPU's
+   loads). The strides ax_s*, ax_o* say which. */
+static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
+  Program *P = I->prog;
+  SrcLoc loc = n->loc;
+  Func *k = arena_alloc(P->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  k->kind = FK_KERNEL;
+  k->loc = loc;
+  char name[160];
+  const Func *host = E->chain[E->nchain - 1];
+  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
+  k->name = arena_strdup(P->arena, name);
+  k->params = arena_alloc(P->arena, (size_t)(E->nleaves + 8) * sizeof *k->params);
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  static const char *const ints[] = {"ax_n", "ax_inner", "ax_s0", "ax_s1", "ax_o0", "ax_o1"};
+  for (int i = 0; i < 6; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+  uint32_t view[MAX_LEAVES] = {0};
+  Node *base = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_s0", loc)),
+                      binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_s1", loc)));
+  Node *at_k = binary(P, OP_ADD, ast_ident(P->arena, "ax_b", loc),
+                      binary(P, OP_MUL, ast_ident(P->arena, "ax_k", loc), ast_ident(P->arena, "ax_inner", loc)));
+  Node *loop = ast_node(P->arena, N_FOR, loc);
+  loop->name = "ax_k";
+  loop->a = ast_node(P->arena, N_RANGE, loc);
+  loop->a->a = int_lit(P, 1, loc);
+  loop->a->c = binary(P, OP_SUB, ast_ident(P->arena, "ax_n", loc), int_lit(P, 1, loc));
+  loop->list.n = 2;
+  loop->list.items = arena_alloc(P->arena, 2 * sizeof *loop->list.items);
+  loop->list.items[0] = assign(P, ast_ident(P->arena, "ax_v", loc), kernel_expr_at(P, E->expr, arrays, view, 2, at_k));
+  loop->list.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc), combine(P, E, loc));
+  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_o0", loc)),
+                        binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_o1", loc)));
+  Node *result = ast_ident(P->arena, "ax_acc", loc);
+  if (!strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
+  Node *out = at_pos(P, ast_ident(P->arena, "ax_out", loc));
+  out->list.items[0] = out_at;
+  k->body.n = 4;
+  k->body.items = arena_alloc(P->arena, 4 * sizeof *k->body.items);
+  k->body.items[0] = assign(P, ast_ident(P->arena, "ax_b", loc), base);
+  k->body.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc),
+                            kernel_expr_at(P, E->expr, arrays, view, 2, ast_ident(P->arena, "ax_b", loc)));
+  k->body.items[2] = loop;
+  k->body.items[3] = assign(P, out, result);
+  resolve_nested(P, E->chain, E->nchain, k);
+  func_note_transform(k, "array reduction along a dimension");
+  return k;
+}
+
+/* The element type of E's reduction along a dimension, asked of the runtime's built-in on
+   a one-element array of the expression's type (EL_COUNT: not an array). */
+static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
+  Value pv[MAX_LEAVES];
+  static const int64_t one = 1, none = 0;
+  for (int k = 0; k < R->n; k++) {
+    if (!(R->arrays >> k & 1)) { pv[k] = R->leaf[k]; val_retain(pv[k]); continue; }
+    Array *a = arr_new(R->leaf[k].arr->elem, 1, &one);
+    arr_store(a, 0, 1);
+    pv[k] = v_array(a);
+  }
+  Value r = probe(E->expr, pv), res = v_none();
+  if (r.kind == V_ARRAY) {
+    Value args[3] = {r, v_array(arr_new(EL_F64, 1, &none)), v_int(0)};
+    bool three = E->red == OP_MIN || E->red == OP_MAX;
+    if (!three) args[1] = v_int(0);
+    res = rt_builtin_lookup(E->redname)->fn(three ? 3 : 2, args, E->expr->loc);
+    val_release(args[1]);
+  }
+  ElemType elem = res.kind == V_ARRAY ? res.arr->elem : EL_COUNT;
+  val_release(res);
+  val_release(r);
+  for (int k = 0; k < R->n; k++) val_release(pv[k]);
+  return elem;
+}
+
+static bool same_sig(const AxKernel *k, const ArrayExpr *E, const AxRun *R) {
+  return k->E == E && k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
          !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
 }
 
@@ -435,22 +705,29 @@ static bool same_sig(const AxKernel *k, const AxRun *R) {
 static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const AxRun *R) {
   RunNote *note = run_note(I->prog, n);
   for (AxKernel *k = note->arrayexpr; k; k = k->next)
-    if (same_sig(k, R)) return k;
+    if (same_sig(k, E, R)) return k;
   AxKernel *k = arena_alloc(I->prog->arena, sizeof *k);
   memset(k, 0, sizeof *k);
+  k->E = E;
   memcpy(k->sig, R->sig, sizeof k->sig);
   memcpy(k->view, R->view, sizeof k->view);
   k->rank = R->rank;
   k->elem = result_type(E, R, &k->red);
-  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR);
+  bool complex_sum = k->red == V_CSCALAR && E->red == OP_ADD;   /* (prod: the runtime's) */
+  bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR || complex_sum);
+  if (E->dim && usable) {   /* (result_type checked the fused statements) */
+    k->elem = along_type(E, R);
+    usable = k->elem != EL_COUNT && !el_is_complex(k->elem);
+  }
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
     for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
-    if (o->func && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
+    if (o->func && o->E == E && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
         !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
       k->func = o->func;
   }
-  if (usable && !k->func) k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
+  if (usable && !k->func)
+    k->func = E->dim ? build_along_kernel(I, n, E, R->arrays) : build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
   if (k->func) {
     k->fn = callable_new(CALL_USER, k->func->name);
     k->fn->func = k->func;
@@ -486,6 +763,27 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
   return r;
 }
 
+/* A reduction along a dimension: one thread per element of its result (build_along_kernel). */
+static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
+  Value argv[MAX_LEAVES + 10];
+  int argc = 0;
+  bool rows = R->inner == 1;   /* the last dimension reduced: pos = [o, 0], else [i, o] */
+  Array *dims = arr_vec(EL_I32, 2);
+  arr_store(dims, 0, (double)(rows ? R->outer : R->inner));
+  arr_store(dims, 1, (double)(rows ? 1 : R->outer));
+  argv[argc++] = v_array(dims);
+  Array *out = arr_new_uninit(k->elem, R->orank, R->odims);
+  argv[argc++] = v_array(out);
+  for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
+  int64_t len = R->n_along, inner = R->inner;
+  int64_t ints[6] = {len, inner, rows ? len : 1, rows ? 0 : len * inner, 1, rows ? 0 : inner};
+  for (int i = 0; i < 6; i++) argv[argc++] = v_int(ints[i]);
+  argv[argc++] = v_func(k->fn);
+  val_release(kernel_parallel_do(I, n, argc, argv));
+  val_release(argv[0]);
+  return v_array(out);
+}
+
 /* The array the statement's result goes to: the target's own, when nothing else holds it
    and no leaf is it (each position is read and written by one thread, but the memory
    manager plans a launch's arguments one by one), else a new one. */
@@ -501,6 +799,33 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
     }
   }
   return arr_new_uninit(elem, R->srank, R->sdims);
+}
+
+/* sum(e, d) and friends: d a dimension the runtime takes, no slice read in place, and a
+   reduced dimension of at least one element (else the runtime's rules: zeros, errors). */
+static bool along_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
+  for (int k = 0; k < R->n; k++)
+    if (R->view[k]) return false;
+  Value d = eval(I, E->dim);
+  bool ok = d.kind == V_INT && d.i >= 0 && d.i < OQ_MAX_RANK;
+  int64_t dim = ok ? d.i : 0;
+  val_release(d);
+  if (!ok) return false;
+  int rank = R->srank;
+  int64_t dims[OQ_MAX_RANK];
+  memcpy(dims, R->sdims, sizeof(int64_t) * (size_t)rank);
+  if (rank == 1) rank = 2, dims[1] = dims[0], dims[0] = 1;   /* a vec is a 1 x N row */
+  R->outer = R->inner = 1;
+  for (int k = 0; k < rank; k++) {
+    if (k < dim) R->outer *= dims[k];
+    else if (k > dim) R->inner *= dims[k];
+  }
+  R->n_along = dim < rank ? dims[dim] : 1;
+  R->orank = rank;
+  for (int k = 0; k < rank; k++) R->odims[k] = k == dim ? 1 : dims[k];
+  rt_shape_normalize(&R->orank, R->odims);
+  R->rank = 2;   /* the launch: [outer, inner] */
+  return R->n_along > 0 && R->outer * R->inner > 0 && R->n_along * R->inner < INT32_MAX;
 }
 
 /* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */
@@ -521,23 +846,33 @@ static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *
 
 /* The kernel node n runs as with the leaves evaluated into *R, or NULL (R released): the
    original node runs instead. */
-static const AxKernel *ready(Interp *I, Node *n, AxRun *R) {
-  const ArrayExpr *E = n->aux;
+static const AxKernel *ready(Interp *I, Node *n, const ArrayExpr *E, AxRun *R) {
   if (!may_have_arrays(I, E)) return NULL;
   bool is_array, ok = eval_leaves(I, E, R) && worth_a_kernel(R) && elementwise_for(E->expr, R->arrays, &is_array);
-  if (ok && E->red != OP_NONE)   /* a matrix's norm is its largest singular value */
+  if (ok && E->red != OP_NONE && !E->dim)   /* a matrix's norm is its largest singular value */
     ok = R->numel > 0 && !(!strcmp(E->redname, "norm") && R->srank != 1);
+  if (ok && E->dim) ok = along_ready(I, E, R);
   const AxKernel *k = ok ? kernel_for(I, n, E, R) : NULL;
   if (k && k->func && slice_target_ok(E, R, k)) return k;
   run_release(R);
   return NULL;
 }
 
+/* The guards said no to E: its producer runs (arrayexpr.h), and the node as it was before
+   that fusion is tried next; false at the end of the chain (the original runs). */
+static const ArrayExpr *unfuse(Interp *I, const ArrayExpr *E) {
+  if (!E->unfused) return NULL;
+  NodeList producer = {.items = (Node **)&E->producer, .n = 1};
+  exec_block(I, &producer);
+  return E->unfused;
+}
+
 bool arrayexpr_exec(Interp *I, Node *n) {
   const ArrayExpr *E = n->aux;
   AxRun R;
-  const AxKernel *k = ready(I, n, &R);
-  if (!k) return false;
+  const AxKernel *k;
+  while (!(k = ready(I, n, E, &R)))
+    if (!(E = unfuse(I, E))) return false;
   if (E->target_leaf >= 0) {
     val_release(launch(I, n, k, &R, v_none()));
     run_release(&R);
@@ -553,9 +888,20 @@ bool arrayexpr_exec(Interp *I, Node *n) {
 bool arrayexpr_eval(Interp *I, Node *n, Value *out) {
   const ArrayExpr *E = n->aux;
   AxRun R;
-  const AxKernel *k = ready(I, n, &R);
-  if (!k) return false;
+  const AxKernel *k;
+  while (!(k = ready(I, n, E, &R)))
+    if (!(E = unfuse(I, E))) return false;
+  if (E->dim) {
+    *out = launch_along(I, n, k, &R);
+    run_release(&R);
+    return true;
+  }
   Value r = launch(I, n, k, &R, v_none());
+  if (r.kind == V_TUPLE) {   /* a complex sum: its real and imaginary parts */
+    Value z = v_cscalar(rt_to_real(r.tup->v[0], n->loc), rt_to_real(r.tup->v[1], n->loc));
+    val_release(r);
+    r = z;
+  }
   bool norm = !strcmp(E->redname, "norm");
   if (!strcmp(E->redname, "mean") || norm) {
     Value m = norm ? v_scalar(sqrt(rt_to_real(r, n->loc))) : rt_binary(OP_DIV, r, v_int(R.numel), n->loc);

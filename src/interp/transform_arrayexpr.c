@@ -4,12 +4,15 @@
    Runs on the resolved tree after the parallel-loop transform, over the bodies of host
    functions. Two forms are marked, each by an N_ARRAYEXPR node that keeps the original:
    - a reduction call `sum(e)`, `mean(e)`, `prod(e)`, `min(e)`, `max(e)` (one argument) of
-     an element-wise expression e, anywhere in an expression;
+     an element-wise expression e, anywhere in an expression, or along a dimension
+     (`sum(e, d)`, `mean(e, d)`, `prod(e, d)`, `max(e, [], d)`, `min(e, [], d)`);
    - an assignment `x = e` or `x op= e` (op one of + - * / .* ./) to a variable, where e
      is element-wise and has at least one operator or call (`y = x` aliases, it copies
      nothing).
+   Then consecutive marked statements fuse (fuse_next, below).
    An element-wise expression is made of literals, leaves, the operators + - * / ^ .* ./ .^
-   mod, comparisons, && || !, unary minus, and calls of the element-wise built-ins. Leaves
+   mod, comparisons, && || !, unary minus, c ? a : b, and calls of the element-wise
+   built-ins. Leaves
    are what the host evaluates before the launch: variables, named constants, marked
    reductions, and slices `x[...]` of a variable with pure indices. Whether a leaf is an
    array is known only at run time: there the guards check that the operators are
@@ -32,14 +35,29 @@ static const struct { const char *name; int nargs; } elementwise_builtins[] = {
   {"min", 2}, {"max", 2}, {"clamp", 3}, {"complex", 2},
 };
 
-static const struct { const char *name; Op op; int nargs; } reductions[] = {
-  {"sum", OP_ADD, 1}, {"mean", OP_ADD, 1}, {"prod", OP_MUL, 1}, {"min", OP_MIN, 1},
-  {"max", OP_MAX, 1}, {"dotprod", OP_ADD, 2}, {"norm", OP_ADD, 1},
+/* dim: the argument that is a dimension (the reduction then runs along it: sum(e, d),
+   max(e, [], d)), else -1. */
+static const struct { const char *name; Op op; int nargs, dim; } reductions[] = {
+  {"sum", OP_ADD, 1, -1}, {"mean", OP_ADD, 1, -1}, {"prod", OP_MUL, 1, -1}, {"min", OP_MIN, 1, -1},
+  {"max", OP_MAX, 1, -1}, {"dotprod", OP_ADD, 2, -1}, {"norm", OP_ADD, 1, -1},
+  {"sum", OP_ADD, 2, 1}, {"mean", OP_ADD, 2, 1}, {"prod", OP_MUL, 2, 1}, {"min", OP_MIN, 3, 2},
+  {"max", OP_MAX, 3, 2},
 };
 
 /* Names of the functions that kernels may call (a plain function called from a kernel runs
    as device code: its statements stay as written). */
 typedef struct Names { const char *v[512]; int n; } Names;
+
+/* A statement list being walked, for fusion's liveness (live_after): the statement at i is
+   the one being walked (the one holding the inner lists); owner is the loop or function
+   whose body it is. */
+typedef enum ListKind { LK_PLAIN, LK_LOOP, LK_FUNC } ListKind;
+typedef struct LFrame {
+  NodeList *l;
+  int i;
+  ListKind kind;
+  const Node *owner;   /* LK_LOOP: the loop (its test runs before each iteration) */
+} LFrame;
 
 typedef struct Ax {
   Program *P;
@@ -48,6 +66,8 @@ typedef struct Ax {
   Func *chain[64];
   int nchain;
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
+  LFrame frames[256];
+  int nframes;
 } Ax;
 
 /* A call's callee when it is a built-in function of the runtime (not a user function
@@ -123,6 +143,7 @@ static bool elementwise(const Node *n, int *nleaves) {
   case N_INT: case N_REAL: case N_IMAG: return true;
   case N_UNARY: return (n->op == OP_NEG || n->op == OP_PLUS || n->op == OP_NOT) && elementwise(n->a, nleaves);
   case N_BINARY: return is_elementwise_op(n->op) && elementwise(n->a, nleaves) && elementwise(n->b, nleaves);
+  case N_COND: return elementwise(n->a, nleaves) && elementwise(n->b, nleaves) && elementwise(n->c, nleaves);
   case N_CALL:
     if (!is_elementwise_call(n)) return false;
     for (int i = 0; i < n->list.n; i++)
@@ -158,7 +179,7 @@ static Node *leaf_ref(Ax *X, ArrayExpr *E, Node *leaf) {
 /* A copy of the element-wise expression n with its leaves replaced by "$k". */
 static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
   if (is_leaf(n)) return leaf_ref(X, E, n);
-  if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL) return ast_clone(X->P->arena, n);
+  if (n->kind != N_UNARY && n->kind != N_BINARY && n->kind != N_CALL && n->kind != N_COND) return ast_clone(X->P->arena, n);
   Node *c = ast_node(X->P->arena, n->kind, n->loc);
   c->op = n->op;
   if (n->kind == N_CALL) {
@@ -170,6 +191,7 @@ static Node *template_of(Ax *X, ArrayExpr *E, Node *n) {
   }
   c->a = template_of(X, E, n->a);
   if (n->b) c->b = template_of(X, E, n->b);
+  if (n->c) c->c = template_of(X, E, n->c);
   return c;
 }
 
@@ -190,7 +212,8 @@ static void explain(Ax *X, const Node *n, const ArrayExpr *E) {
   if (!X->opt->explain) return;
   const char *path = n->loc.file && n->loc.file->path ? n->loc.file->path : "?";
   char what[64];
-  if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
+  if (E->dim) snprintf(what, sizeof what, "%s along a dimension of an element-wise expression", E->redname);
+  else if (E->red != OP_NONE) snprintf(what, sizeof what, "%s of an element-wise expression", E->redname);
   else snprintf(what, sizeof what, "element-wise assignment to %s", E->target->name);
   printf("%s:%d:%d: %s: one kernel when its operands are arrays (%d operand%s%s)\n", path, n->loc.line,
          n->loc.col, what, E->nleaves, E->nleaves == 1 ? "" : "s", E->nslices ? ", slices read in place" : "");
@@ -227,17 +250,23 @@ static Node *mark_reduction(Ax *X, Node *call) {
   const char *name = builtin_callee(call);
   if (!name) return NULL;
   Op op = OP_NONE;
+  int dim = -1;
   for (size_t i = 0; i < sizeof reductions / sizeof *reductions; i++)
-    if (!strcmp(name, reductions[i].name) && call->list.n == reductions[i].nargs) op = reductions[i].op;
+    if (!strcmp(name, reductions[i].name) && call->list.n == reductions[i].nargs)
+      op = reductions[i].op, dim = reductions[i].dim;
   int nleaves = 0;
-  for (int i = 0; i < call->list.n && op != OP_NONE; i++)
-    if (!elementwise(call->list.items[i], &nleaves)) op = OP_NONE;
+  if (dim >= 0 && !pure_index(call->list.items[dim])) op = OP_NONE;
+  if (dim == 2 && (call->list.items[1]->kind != N_MATRIX || call->list.items[1]->list.n)) op = OP_NONE;
+  if (op != OP_NONE && !elementwise(call->list.items[0], &nleaves)) op = OP_NONE;
+  if (op != OP_NONE && dim < 0 && call->list.n == 2 && !elementwise(call->list.items[1], &nleaves)) op = OP_NONE;
   if (op == OP_NONE || !nleaves) return NULL;
   ArrayExpr *E = new_arrayexpr(X, nleaves);
   E->red = op;
   E->redname = name;
   E->expr = template_of(X, E, call->list.items[0]);
-  if (call->list.n == 2) {
+  if (dim >= 0) {
+    E->dim = call->list.items[dim];
+  } else if (call->list.n == 2) {
     Node *m = ast_node(X->P->arena, N_BINARY, call->loc);
     m->op = OP_EMUL;
     m->a = E->expr;
@@ -349,13 +378,13 @@ static void find_device_functions(Ax *X) {
 
 /* ---- walking the host functions ---- */
 
-static void walk_list(Ax *X, NodeList *l);
+static void walk_list(Ax *X, NodeList *l, ListKind kind, const Node *owner);
 
 static void walk_func(Ax *X, Func *f) {
   if (f->kind != FK_HOST || X->nchain == (int)(sizeof X->chain / sizeof *X->chain)) return;
   if (f->name && has_name(&X->device, f->name)) return;   /* kernels may call it */
   X->chain[X->nchain++] = f;
-  walk_list(X, &f->body);
+  walk_list(X, &f->body, LK_FUNC, NULL);
   X->nchain--;
 }
 
@@ -377,31 +406,326 @@ static Node *walk_stmt(Ax *X, Node *s) {
     return s;
   case N_IF:
     s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
-    walk_list(X, &s->list2);
+    walk_list(X, &s->list, LK_PLAIN, NULL);
+    walk_list(X, &s->list2, LK_PLAIN, NULL);
     return s;
-  case N_WHILE: case N_REPEAT:
+  case N_WHILE: case N_REPEAT: case N_FOR:
     s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
-    return s;
-  case N_FOR:
-    s->a = walk_expr(X, s->a);
-    walk_list(X, &s->list);
+    walk_list(X, &s->list, LK_LOOP, s);
     return s;
   case N_PARLOOP:   /* the serial loop it keeps for its guards is host code */
     s->a = walk_stmt(X, s->a);
     return s;
-  case N_BLOCK: walk_list(X, &s->list); return s;
+  case N_BLOCK: walk_list(X, &s->list, LK_PLAIN, NULL); return s;
   case N_MATCH:
-    for (int j = 0; j < s->ncases; j++) walk_list(X, &s->cases[j].body);
+    for (int j = 0; j < s->ncases; j++) walk_list(X, &s->cases[j].body, LK_PLAIN, NULL);
     return s;
   case N_FUNCDEF: walk_func(X, s->func); return s;
   default: return s;
   }
 }
 
-static void walk_list(Ax *X, NodeList *l) {
-  for (int i = 0; i < l->n; i++) l->items[i] = walk_stmt(X, l->items[i]);
+/* ---- fusing consecutive statements ----
+
+   `t = e1` (a marked statement, P) followed by a statement C whose marked node (C itself,
+   or a reduction inside it) reads t as an operand: when t is a local read nowhere else in
+   the function (its one read is C's, so no later statement nor the next iteration of a loop
+   sees it), is no output, and C cannot change e1's operands before its kernel reads them,
+   e1 replaces t's leaf in C's expression and P moves into C's ArrayExpr (producer, with
+   C's expression before the fusion kept as unfused): P runs first when the guards say no.
+   t never exists. Chains fuse one link at a time. */
+
+/* Reads of the variable called `name` under n: every mention but a plain assignment's
+   target; the bodies of functions and lambdas defined inside count (they may capture it). */
+static int reads_of(const Node *n, const char *name) {
+  if (!n) return 0;
+  if (n->kind == N_IDENT) return n->name && !strcmp(n->name, name);
+  int c = 0;
+  if (n->kind == N_ARRAYEXPR) {   /* with the statements fused into it */
+    for (const ArrayExpr *E = n->aux; E; E = E->unfused) c += reads_of(E->producer, name);
+    return c + reads_of(n->a, name);
+  }
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && n->func)
+    for (int i = 0; i < n->func->body.n; i++) c += reads_of(n->func->body.items[i], name);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) {
+    bool written = false;
+    for (int i = 0; n->kind == N_ASSIGN && n->op == OP_NONE && i < n->list.n; i++)
+      written |= n->list.items[i] == k.node && k.node->kind == N_IDENT;
+    if (!written) c += reads_of(k.node, name);
+  }
+  return c;
+}
+
+/* The variable `t = e1` assigns when s is such a marked statement (no slice, no op=). */
+static const Node *producer_target(const Node *s) {
+  if (s->kind != N_ARRAYEXPR || s->a->kind != N_ASSIGN) return NULL;
+  const ArrayExpr *E = s->aux;
+  if (E->red != OP_NONE || E->target_leaf >= 0 || s->a->op != OP_NONE) return NULL;
+  return E->target->kind == N_IDENT && E->target->slot >= 0 ? E->target : NULL;
+}
+
+/* The marked node under n that reads variable t as an operand, or NULL. */
+static Node *consumer_of(Node *n, const Node *t) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return NULL;
+  if (n->kind == N_ARRAYEXPR) {
+    const ArrayExpr *E = n->aux;
+    for (int k = 0; k < E->nleaves; k++)
+      if (same_variable(E->leaves[k], t)) return n;
+    return consumer_of(n->a, t);
+  }
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) {
+    Node *c = consumer_of(k.node, t);
+    if (c) return c;
+  }
+  return NULL;
+}
+
+/* Whether call's callee is a built-in of the runtime or of the interpreter (print, assert). */
+static bool is_builtin_call(const Node *call) {
+  const Node *f = call->a;
+  if (f->kind != N_IDENT || f->slot >= 0 || !f->aux) return false;
+  const Value *v = &((const Global *)f->aux)->value;
+  return v->kind == V_FUNC && v->fn->kind != CALL_USER;
+}
+
+/* Whether evaluating n may run code that assigns variables (user functions, lambdas,
+   assignments inside expressions). */
+static bool may_assign(const Node *n, bool top) {
+  if (!n) return false;
+  if (n->kind == N_LAMBDA || (n->kind == N_ASSIGN && !top)) return true;
+  if (n->kind == N_CALL && !is_builtin_call(n)) return true;
+  if (n->kind == N_ARRAYEXPR) return may_assign(n->a, top);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (may_assign(k.node, false)) return true;
+  return false;
+}
+
+/* Whether statement c writes, inside its kernel, an array that e1's statement p reads: a
+   slice target x[...] = ... is written in place while the kernel runs (any other target is
+   written after its right side is computed, and output_array sees the alias). */
+static bool writes_operand(const Node *c, const Node *p) {
+  if (c->kind != N_ARRAYEXPR) return false;
+  const ArrayExpr *C = c->aux, *P = p->aux;
+  if (C->target_leaf < 0) return false;
+  const Node *t = C->target->a;
+  for (int k = 0; k < P->nleaves; k++)
+    if (reads_of(P->leaves[k], t->name)) return true;
+  return false;
+}
+
+/* Whether s assigns the variable `name` a value computed without it (`t = e`). */
+static bool kills(const Node *s, const char *name) {
+  const Node *a = s->kind == N_ARRAYEXPR ? s->a : s;
+  return a->kind == N_ASSIGN && a->op == OP_NONE && a->list.n == 1 && a->list.items[0]->kind == N_IDENT &&
+         !strcmp(a->list.items[0]->name, name) && !reads_of(s, name);
+}
+
+static bool has_return(const Node *n) {
+  if (!n || n->kind == N_FUNCDEF || n->kind == N_LAMBDA) return false;
+  if (n->kind == N_RETURN) return true;
+  if (n->kind == N_ARRAYEXPR) return has_return(n->a);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (has_return(k.node)) return true;
+  return false;
+}
+
+typedef enum Scan { SCAN_ON, SCAN_LIVE, SCAN_DEAD } Scan;
+
+static Scan scan(const NodeList *l, int from, int to, const char *name);
+
+/* One statement: a kill, a read, or neither. A loop reads the value only if its test does or
+   its body reads it before a kill (no iteration at all: on after it); an if reads it if its
+   test or a branch does, and kills it when both branches do. */
+static Scan scan_stmt(const Node *s, const char *name) {
+  if (kills(s, name)) return SCAN_DEAD;
+  if (!reads_of(s, name)) return SCAN_ON;
+  switch (s->kind) {
+  case N_FOR: case N_WHILE:
+    if (reads_of(s->a, name) || scan(&s->list, 0, s->list.n, name) == SCAN_LIVE) return SCAN_LIVE;
+    return SCAN_ON;
+  case N_IF: {
+    if (reads_of(s->a, name)) return SCAN_LIVE;
+    Scan a = scan(&s->list, 0, s->list.n, name), b = scan(&s->list2, 0, s->list2.n, name);
+    if (a == SCAN_LIVE || b == SCAN_LIVE) return SCAN_LIVE;
+    return a == SCAN_DEAD && b == SCAN_DEAD ? SCAN_DEAD : SCAN_ON;
+  }
+  default:
+    return SCAN_LIVE;
+  }
+}
+
+/* Statements from..to-1 of l in order: which comes first, a read of name or a kill. */
+static Scan scan(const NodeList *l, int from, int to, const char *name) {
+  for (int j = from; j < to && j < l->n; j++) {
+    Scan r = scan_stmt(l->items[j], name);
+    if (r != SCAN_ON) return r;
+  }
+  return SCAN_ON;
+}
+
+/* Whether the value that the statement at the innermost list's position i gives `name` may
+   be read after the statement at i + 1: by the statements after it, then (a loop body) the
+   loop's test and the next iteration up to the statement itself, then (an if's branch, a
+   block) those after the statement holding the list, outward; at the function's end, when
+   it is an output. Conservative: a statement that reads it anywhere reads it. */
+static bool live_after(const Ax *X, const char *name, bool output) {
+  for (int f = X->nframes - 1; f >= 0; f--) {
+    const LFrame *F = &X->frames[f];
+    int from = F->i + (f == X->nframes - 1 ? 2 : 1);
+    for (int j = from; output && j < F->l->n; j++)   /* a return there ends the function */
+      if (has_return(F->l->items[j])) return true;
+    Scan r = scan(F->l, from, F->l->n, name);
+    if (r != SCAN_ON) return r == SCAN_LIVE;
+    if (F->kind == LK_LOOP) {   /* the next iteration, or the loop ends: both paths */
+      if (reads_of(F->owner->a, name) || scan(F->l, 0, F->i + 1, name) == SCAN_LIVE) return true;
+    }
+    if (F->kind == LK_FUNC) return output;
+  }
+  return output;
+}
+
+/* Whether a function or lambda defined in the statements of l mentions `name` (a closure
+   may read it whenever it is called). */
+static bool captured(const Node *n, const char *name) {
+  if (!n) return false;
+  if ((n->kind == N_FUNCDEF || n->kind == N_LAMBDA) && reads_of(n, name)) return true;
+  if (n->kind == N_ARRAYEXPR) return captured(n->a, name);
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k))
+    if (captured(k.node, name)) return true;
+  return false;
+}
+
+/* Why p's `t = e1` cannot fuse into statement c (its consumer), or NULL. */
+static const char *fusion_obstacle(Ax *X, const Node *p, const Node *c, const Node *t) {
+  const Func *f = X->chain[X->nchain - 1];
+  bool output = false;
+  for (int i = 0; i < f->nouts; i++) output |= !strcmp(f->outs[i].name, t->name);
+  if (t->depth != 0) return "it is a variable of an enclosing function";
+  for (int i = 0; i < f->body.n; i++)
+    if (captured(f->body.items[i], t->name)) return "a function or lambda defined here mentions it";
+  int reads = reads_of(c, t->name);
+  if (reads != 1) {
+    char why[64];
+    snprintf(why, sizeof why, "the statement reads it %d times", reads);
+    return arena_strdup(X->P->arena, why);
+  }
+  const Node *ca = c->kind == N_ARRAYEXPR ? c->a : c;   /* t = f(t): c's own value replaces it */
+  bool c_assigns_t = ca->kind == N_ASSIGN && ca->op == OP_NONE && ca->list.n == 1 &&
+                     ca->list.items[0]->kind == N_IDENT && !strcmp(ca->list.items[0]->name, t->name);
+  if (!c_assigns_t && live_after(X, t->name, output))
+    return output ? "it may be the function's output" : "its value may be read later";
+  if (may_assign(c, true)) return "the statement calls a function";
+  if (writes_operand(c, p)) return "the statement assigns an operand of the first";
+  return NULL;
+}
+
+/* A copy of template e with leaf "$k" numbered map[k] ("$skip" becomes `with`); the copies
+   of the nodes in roots[] are stored in copies[]. */
+static Node *renumber(Ax *X, const Node *e, const int *map, int skip, Node *with, Node **roots, Node **copies, int nroots) {
+  if (e->kind == N_IDENT && e->name[0] == '$') {
+    if ((int)e->ival == skip) return with;
+    Node *id = ast_node(X->P->arena, N_IDENT, e->loc);
+    char name[16];
+    snprintf(name, sizeof name, "$%d", map[e->ival]);
+    id->name = arena_strdup(X->P->arena, name);
+    id->slot = -1;
+    id->ival = map[e->ival];
+    return id;
+  }
+  Node *c = ast_node(X->P->arena, e->kind, e->loc);
+  *c = *e;
+  if (e->a) c->a = renumber(X, e->a, map, skip, with, roots, copies, nroots);
+  if (e->b) c->b = renumber(X, e->b, map, skip, with, roots, copies, nroots);
+  if (e->c) c->c = renumber(X, e->c, map, skip, with, roots, copies, nroots);
+  if (e->list.n) {
+    c->list.items = arena_alloc(X->P->arena, e->list.n * sizeof *c->list.items);
+    for (int i = 0; i < e->list.n; i++)
+      c->list.items[i] = renumber(X, e->list.items[i], map, skip, with, roots, copies, nroots);
+  }
+  for (int i = 0; i < nroots; i++)
+    if (roots[i] == e) copies[i] = c;
+  return c;
+}
+
+/* Makes consumer node m (whose leaf kt is t) compute producer p's expression in place of t. */
+static bool fuse_into(Ax *X, Node *m, int kt, Node *p) {
+  ArrayExpr *C = m->aux;
+  const ArrayExpr *P = p->aux;
+  int mapc[MAX_LEAVES], mapp[MAX_LEAVES], n = 0;
+  Node **leaves = arena_alloc(X->P->arena, (size_t)(C->nleaves + P->nleaves) * sizeof *leaves);
+  for (int k = 0; k < C->nleaves; k++)
+    if (k != kt) leaves[mapc[k] = n++] = C->leaves[k];
+  for (int k = 0; k < P->nleaves; k++) {
+    int j = 0;
+    while (j < n && !same_variable(leaves[j], P->leaves[k])) j++;
+    if (j == n) leaves[n++] = P->leaves[k];
+    mapp[k] = j;
+  }
+  if (n > MAX_LEAVES) return false;
+  ArrayExpr *before_fusion = arena_alloc(X->P->arena, sizeof *before_fusion);
+  *before_fusion = *C;
+  Node **fused = arena_alloc(X->P->arena, (size_t)(C->nfused + P->nfused + 1) * sizeof *fused);
+  Node *e1 = renumber(X, P->expr, mapp, -1, NULL, P->fused, fused, P->nfused);
+  Node *before[MAX_LEAVES];
+  memcpy(before, C->fused, (size_t)C->nfused * sizeof *before);
+  C->expr = renumber(X, C->expr, mapc, kt, e1, before, fused + P->nfused, C->nfused);
+  fused[P->nfused + C->nfused] = e1;
+  C->fused = fused;
+  C->nfused += P->nfused + 1;
+  if (C->target_leaf >= 0) C->target_leaf = mapc[C->target_leaf];
+  C->leaves = leaves;
+  C->nleaves = n;
+  C->nslices = 0;
+  for (int k = 0; k < n; k++) C->nslices += leaves[k]->kind == N_INDEX;
+  C->producer = p;
+  C->unfused = before_fusion;
+  return true;
+}
+
+static void explain_fusion(Ax *X, const Node *c, const Node *p, const Node *t, const char *obstacle) {
+  if (!X->opt->explain) return;
+  const char *path = c->loc.file && c->loc.file->path ? c->loc.file->path : "?";
+  if (obstacle)
+    printf("%s:%d:%d: not fused with line %d: %s is not inlined (%s)\n", path, c->loc.line, c->loc.col,
+           p->loc.line, t->name, obstacle);
+  else
+    printf("%s:%d:%d: fused with line %d: its kernel computes %s in place; %s never exists\n", path,
+           c->loc.line, c->loc.col, p->loc.line, t->name, t->name);
+}
+
+/* Fuses l->items[i] into l->items[i + 1] when it can; true when item i is gone. */
+static bool fuse_next(Ax *X, NodeList *l, int i) {
+  Node *p = l->items[i], *c = l->items[i + 1];
+  const Node *t = producer_target(p);
+  bool once = c->kind == N_ARRAYEXPR || c->kind == N_ASSIGN || c->kind == N_EXPR;   /* (not a loop's test) */
+  Node *m = t && once ? consumer_of(c, t) : NULL;
+  if (!m) return false;
+  const char *obstacle = fusion_obstacle(X, p, c, t);
+  int kt = 0;
+  const ArrayExpr *C = m->aux;
+  while (!same_variable(C->leaves[kt], t)) kt++;
+  if (!obstacle && !fuse_into(X, m, kt, p)) obstacle = "too many operands";
+  ArrayExpr *P = p->aux;
+  if (!obstacle || !P->miss_told) explain_fusion(X, c, p, t, obstacle);
+  P->miss_told |= obstacle != NULL;   /* (the pair is tried again after a fusion before it) */
+  if (obstacle) return false;   /* (a statement fused into c before stays fused) */
+  /* a new array: another NodeList may share the old one (the script's body is the root's) */
+  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
+  memcpy(items, l->items, (size_t)i * sizeof *items);
+  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
+  l->items = items;
+  l->n--;
+  return true;
+}
+
+static void walk_list(Ax *X, NodeList *l, ListKind kind, const Node *owner) {
+  if (X->nframes == (int)(sizeof X->frames / sizeof *X->frames)) return;
+  LFrame *F = &X->frames[X->nframes++];
+  *F = (LFrame){.l = l, .kind = kind, .owner = owner};
+  for (F->i = 0; F->i < l->n; F->i++) l->items[F->i] = walk_stmt(X, l->items[F->i]);
+  for (F->i = 0; F->i + 1 < l->n; F->i++)
+    if (fuse_next(X, l, F->i)) F->i = F->i > 0 ? F->i - 2 : F->i - 1;   /* the pair before it may fuse now */
+  X->nframes--;
 }
 
 void arrayexpr_transform(Program *P, const InterpOptions *opt) {
@@ -410,6 +734,6 @@ void arrayexpr_transform(Program *P, const InterpOptions *opt) {
   Ax X = {.P = P, .opt = opt};
   find_device_functions(&X);
   X.chain[X.nchain++] = P->script;
-  walk_list(&X, &P->script->body);
-  walk_list(&X, &P->root->list2);   /* imported definitions */
+  walk_list(&X, &P->script->body, LK_FUNC, NULL);
+  walk_list(&X, &P->root->list2, LK_FUNC, NULL);   /* imported definitions */
 }
