@@ -367,9 +367,9 @@ static char *inv_term(Em *E, Node *t) {
    a loop where P0.. hold pos as int64 (Em.pos_vars): its value computed in int64 from P<d>,
    which C compilers see as affine in the loop counter (the int32 expression, which wraps,
    kept GCC from vectorizing a host slice's read: c3[:, :, 1] is ax0[s0 + t0 * pos[0], ...]).
-   The two agree wherever the int32 arithmetic does not overflow, which an 'unchecked index
-   (the only one asked) promises: a wrapped value is negative, outside every array. NULL
-   for other forms. */
+   The two agree wherever the int32 arithmetic does not overflow. Only 'unchecked indices
+   are asked: the program promises them inside the array, and one whose arithmetic wrapped
+   reads what the int64 value gives (docs/cpu.md). NULL for other forms. */
 char *em_pos_affine(Em *E, Node *e) {
   if (!E->pos_vars || em_T(E, e).kind != K_INT) return NULL;
   int64_t c;
