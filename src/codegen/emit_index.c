@@ -387,9 +387,11 @@ char *em_pos_affine(Em *E, Node *e) {
 }
 
 /* Whether the tree n holds an 'unchecked access with an index em_pos_affine computes from
-   P<d>, other than an em_fast_access (with E->pos_vars set while it looks). */
+   P<d>, other than an em_fast_access (with E->pos_vars set while it looks), outside loops:
+   the accesses whose loop over positions may vectorize (matmul's A[pos[0], m] in a loop
+   over m does not make the rows' loop any faster). */
 bool em_has_pos_affine(Em *E, Node *n) {
-  if (!n) return false;
+  if (!n || n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_REPEAT) return false;
   PosOff o;
   if (n->kind == N_INDEX && n->a->kind == N_IDENT && rule_of((unsigned)n->a->ival) == R_UNCHECKED &&
       em_T(E, n->a).kind == K_ARRAY && !em_fast_access(E, n, &o, NULL)) {
