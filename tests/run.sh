@@ -383,6 +383,8 @@ cli "check after a failed import: unknown names" 1 err "9:23: error: unknown nam
 cli "check after a failed import: other name errors" 1 err "11:5: error: 'continue' outside a loop" -- check tests/errors/import_check_all.q
 cli "parse --dump prints a tree" 0 out '.' -- parse --dump "$ok_file"
 cli "run --precision double" 0 - '' -- run --precision double --target interp "$ok_file"
+# math functions of floats compute in float only in single precision: in double, exactly the interpreter's
+cli "double-precision math functions are the interpreter's" 0 - '' -- run --precision double --target cpu tests/lang/float_math.q
 cli "emit --target cuda prints CUDA C++" 0 out '^extern "C" __global__ void oqk_entry' -- emit --target cuda tests/lang/kernel_1d.q
 # out of memory (a limit on the address space) is a run-time error naming the statement,
 # never a crash: TinyCC, which crashes when its allocations fail, runs only with room left

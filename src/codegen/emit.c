@@ -333,6 +333,7 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
     /* x^2 of a float: the product is exact in double, so it is pow's result */
     if (!rt_config.double_precision && at && at->kind == N_BINARY && at->b && at->b->kind == N_INT && at->b->ival == 2)
       return em_sf(E, "((oq_real)((double)%s * (double)%s))", x, x);
+    if (em_float_math(ta)) return em_sf(E, "powf((float)%s, (float)%s)", x, y);
     return em_sf(E, "((oq_real)pow((double)%s, (double)%s))", x, y);
   case OP_MOD:
     if (c == K_INT) return em_sf(E, "oq_imod(%s, %d, %s, %s)", E->L, em_div_site(E, at, KE_MODZERO), x, y);
@@ -532,7 +533,16 @@ static char *ex_matrix(Em *E, Node *n) {
 /* ---- built-in functions ---- */
 
 
-static char *math_real(Em *E, const char *fn, char *x) {
+/* Whether a math function of an operand of type t computes in float (cosf, expf, powf, ...):
+   a single-precision real operand (not an int, whose value may not be a float's), as
+   without --precision double. The interpreter computes in double and rounds: the two agree
+   within an ulp or two of float (docs/language.md, "Precision of math functions"). */
+bool em_float_math(KType t) {
+  return !rt_config.double_precision && em_kclass(t) == K_REAL;
+}
+
+static char *math_real(Em *E, const char *fn, char *x, KType t) {
+  if (em_float_math(t)) return em_sf(E, "%sf((float)%s)", fn, x);
   return em_sf(E, "((oq_real)%s((double)%s))", fn, x);
 }
 
@@ -549,7 +559,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
     if (m[i].id == id) {
       if (c == K_CPLX) return em_sf(E, "((oq_cplx)%s((oq_c128)%s))", m[i].cfn, a);
       if (id == KB_SQRT) return em_sf(E, dp ? "sqrt((double)%s)" : "sqrtf((float)%s)", a);
-      return math_real(E, m[i].fn, a);
+      return math_real(E, m[i].fn, a, t);
     }
   switch (id) {
   case KB_ABS:
@@ -783,6 +793,7 @@ static char *ex_builtin(Em *E, Node *n, int id) {
     return em_sf(E, "((int32_t)oq_shift(%s, %s, %d))", x, y, id == KB_SHL);
   }
   case KB_ATAN2:
+    if (em_float_math(t[0]) && em_float_math(t[1])) return em_sf(E, "atan2f((float)%s, (float)%s)", a[0], a[1]);
     return em_sf(E, "((oq_real)atan2((double)%s, (double)%s))", a[0], a[1]);
   case KB_COMPLEX:
     return em_sf(E, "oq_mkc((double)%s, (double)%s)", a[0], argc > 1 ? a[1] : "0");

@@ -56,6 +56,7 @@ typedef struct Em {
   unsigned char *tconst;  /* kernel with barriers: the slot's konst is the thread's index or count */
   unsigned ldg_params;  /* CUDA: kernel parameters read through __ldg ('hwtex_const), bit i */
   Node **posdef;        /* kernel: per slot, the value of a local set once to pos[k] + c (see find_pos_locals) */
+  bool pos_vars;        /* C flat loops: P0.. hold pos as int64 (em_pos_affine) */
   bool lin_pos;         /* emitting linear_pos_loop: x[pos + c] accesses (c zero there) are x.p[_r] */
   const char *pmask;    /* C: the launch's private-copy mask here (NULL: L->priv_mask) */
   bool fiber;           /* C, barriers not every thread may reach: each thread is a fiber (emit_c.c) */
@@ -244,6 +245,7 @@ char *em_tmp(Em *E);
 KType em_T(Em *E, Node *n);
 KType em_kt(KKind k);
 KKind em_kclass(KType t);
+bool em_float_math(KType t);
 const char *em_el_ctype(ElemType e);
 const char *em_ctype(Em *E, KType t);
 char *em_lit_open(Em *E, const char *type);
@@ -280,6 +282,8 @@ char *em_adim(Em *E, const char *arr, KType t, int d);
 char *em_idx64(Em *E, char *e, KType t);
 bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv);
 bool em_fast_access(Em *E, Node *n, PosOff *o, char **name);
+char *em_pos_affine(Em *E, Node *e);
+bool em_has_pos_affine(Em *E, Node *n);
 void em_row_tests(Em *E, Node *n, int in, Buf *t, Buf *r);
 char *em_load(Em *E, ElemType el, char *lv);
 char *em_store_conv(Em *E, ElemType el, char *v, KType t);

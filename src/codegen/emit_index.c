@@ -375,6 +375,57 @@ bool em_pos_comp(Em *E, Node *e, int d, int64_t *c, char **inv) {
   return e->op == OP_ADD && em_pos_comp(E, e->b, d, c, inv) && pos_term(E, e->a, 1, c, inv);
 }
 
+/* An invariant int term of an index: a small literal or an int parameter never assigned. */
+static char *inv_term(Em *E, Node *t) {
+  int64_t v;
+  if (small_lit(t, &v)) return em_sf(E, "(int64_t)%lld", (long long)v);
+  return invariant_int(E, t) ? em_sf(E, "(int64_t)%s", em_ex_ident(E, t)) : NULL;
+}
+
+/* e is a + b * pos[d] in int arithmetic (a, b invariant terms, either absent; + or -), in
+   a loop where P0.. hold pos as int64 (Em.pos_vars): its value computed in int64 from P<d>,
+   which C compilers see as affine in the loop counter (the int32 expression, which wraps,
+   kept GCC from vectorizing a host slice's read: c3[:, :, 1] is ax0[s0 + t0 * pos[0], ...]).
+   The two agree wherever the int32 arithmetic does not overflow. Only 'unchecked indices
+   are asked: the program promises them inside the array, and one whose arithmetic wrapped
+   reads what the int64 value gives (docs/cpu.md). NULL for other forms. */
+char *em_pos_affine(Em *E, Node *e) {
+  if (!E->pos_vars || em_T(E, e).kind != K_INT) return NULL;
+  int64_t c;
+  char *inv;
+  for (int d = 0; d < E->S->D; d++)
+    if (e->kind == N_INDEX && em_pos_comp(E, e, d, &c, &inv)) return em_sf(E, "P%d", d);
+  if (e->kind == N_UNARY && e->op == OP_PLUS) return em_pos_affine(E, e->a);
+  if (e->kind != N_BINARY || (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL)) return NULL;
+  char *x = em_pos_affine(E, e->a), *y = x ? inv_term(E, e->b) : NULL;
+  if (x && y) return em_sf(E, "(%s %s %s)", x, e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-" : "*", y);
+  if (e->op == OP_SUB) return NULL;
+  x = em_pos_affine(E, e->b);
+  y = x ? inv_term(E, e->a) : NULL;
+  return x && y ? em_sf(E, "(%s %s %s)", y, e->op == OP_ADD ? "+" : "*", x) : NULL;
+}
+
+/* Whether the tree n holds an 'unchecked access with an index em_pos_affine computes from
+   P<d>, other than an em_fast_access (with E->pos_vars set while it looks), outside loops:
+   the accesses whose loop over positions may vectorize (matmul's A[pos[0], m] in a loop
+   over m does not make the rows' loop any faster). */
+bool em_has_pos_affine(Em *E, Node *n) {
+  if (!n || n->kind == N_FOR || n->kind == N_WHILE || n->kind == N_REPEAT) return false;
+  PosOff o;
+  if (n->kind == N_INDEX && n->a->kind == N_IDENT && rule_of((unsigned)n->a->ival) == R_UNCHECKED &&
+      em_T(E, n->a).kind == K_ARRAY && !em_fast_access(E, n, &o, NULL)) {
+    bool saved = E->pos_vars, found = false;
+    E->pos_vars = true;
+    for (int d = 0; d < n->list.n && !found; d++) found = em_pos_affine(E, n->list.items[d]) != NULL;
+    E->pos_vars = saved;
+    if (found) return true;
+  }
+  if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return false;
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it))
+    if (em_has_pos_affine(E, it.node)) return true;
+  return false;
+}
+
 /* n is x[pos + c], or x[i0, .., iD-1] with every ik = pos[k] + ck (+ an invariant), on a
    parameter or captured array of rank D; *name gets x's C name. */
 bool em_fast_access(Em *E, Node *n, PosOff *o, char **name) {
@@ -531,6 +582,12 @@ static void plan_build(Em *E, Node *n, char *arr, KType at, Plan *P) {
       P->vlen = t.len;
       P->vt = t;
       P->vec = e->kind == N_RANGE ? em_ex_range_value(E, e) : em_vname(E, em_ex(E, e), t);
+      continue;
+    }
+    char *aff = P->rule == R_UNCHECKED ? em_pos_affine(E, e) : NULL;
+    if (aff) {
+      P->idx[d] = aff;
+      P->ridx[d] = NULL;
       continue;
     }
     index_ints(E, e, 1, &P->idx[d], cheap, P->rule == R_CHECKED, narrow_rule(E, P->rule), &P->ridx[d]);

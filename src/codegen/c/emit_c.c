@@ -289,6 +289,8 @@ static bool linear_pos_loop(Em *E, int v) {
   bool ok = true;
   int found = 0;
   for (int i = 0; i < f->body.n; i++) found += lin_pos_tests(E, f->body.items[i], &t, &ok);
+  /* an index affine in pos (a host slice's read) vectorizes in the rows' loops, not here */
+  for (int i = 0; i < f->body.n && ok; i++) ok = !em_has_pos_affine(E, f->body.items[i]);
   if (found && ok) {
     variant_open(E, v, t.s);
     bool need = false;
@@ -377,7 +379,9 @@ static void flat_loop(Em *E, int in) {
     E->has_return = false;
     E->ret_label = em_sf(E, "_next%d_%d", in, copy);
     em_thread_prelude(E, true);
+    E->pos_vars = true;
     em_block(E, &f->body);
+    E->pos_vars = false;
     if (E->has_return) em_line(E, "%s: ;", E->ret_label);
     em_thread_outputs(E);
     E->ind--;
