@@ -14,7 +14,7 @@ cd "$(dirname "$0")/../.."
 CC=${CC:-cc}
 mkdir -p build/unit
 srcs="src/device/rt_cuda.c src/device/rt_nvrtc.c src/runtime/rt_cache.c src/runtime/cache_admin.c src/device/rt_devmem.c src/runtime/rt_value.c src/runtime/rt_ops.c src/runtime/rt_index.c
-      src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/runtime/rt_stats.c src/base/diag.c src/base/arena.c src/base/config.c"
+      src/runtime/rt_print.c src/runtime/rt_builtins.c src/runtime/rt_object.c src/runtime/rt_stats.c src/base/diag.c src/base/arena.c src/base/config.c src/front/ast.c"
 flags="-std=c11 -g -Wall -Wextra -Werror -D_GNU_SOURCE -fno-omit-frame-pointer -Isrc"
 # shellcheck disable=SC2086 # word splitting of the lists is intended
 if ! $CC $flags -O1 -fsanitize=address,undefined -fno-sanitize-recover=all \
