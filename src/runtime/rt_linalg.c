@@ -3,9 +3,9 @@
    column-major double matrix (Mat), call LAPACK, and copy the factors back into row-major
    arrays of `scalar`; GEMM runs in the operands' own precision with the row-major trick
    (C = A B is C' = B' A' in column-major terms, so no copy is needed). */
+#include <complex.h>   /* first: rt_internal.h defines CMPLX where it lacks (clang: the fuzzers) */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
-#include <complex.h>
 #include <dlfcn.h>
 #include <float.h>
 #include <limits.h>
