@@ -139,24 +139,32 @@ build/asan/obj/%.o: src/%.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) -c -o $@ $<
 
-asan: deps build/asan/oq
+asan-deps:
+	@sh tools/deps.sh asan
+
+asan: deps asan-deps build/asan/oq
 	@bash tools/asan_suite.sh build/asan/oq
 
 FUZZ_SECONDS ?= 600
 FUZZ_CC ?= clang
-FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
-FUZZ_SRC := $(filter-out src/cli/%,$(SRC))
+# oq's sources are compiled one object each (make -j builds them in parallel, a change
+# rebuilds one), instrumented for the fuzzer without its main (fuzzer-no-link)
+FUZZ_SAN := address,undefined -fno-sanitize-recover=undefined
+FUZZ_FLAGS := -g -O1 -std=c11 -D_GNU_SOURCE -Isrc -fsanitize=fuzzer-no-link,$(FUZZ_SAN)
+FUZZ_OBJ := $(patsubst src/%.c,build/fuzz/obj/%.o,$(filter-out src/cli/%,$(SRC)))
 FUZZERS := build/fuzz/fuzz_front build/fuzz/fuzz_imread
 
-build/fuzz/fuzz_front: tools/fuzz/fuzz_front.c $(FUZZ_SRC) Makefile
-	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_SRC) $(LDLIBS)
+build/fuzz/obj/%.o: src/%.c Makefile
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/fuzz_front: tools/fuzz/fuzz_front.c $(FUZZ_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 # imread needs only the image readers and what they stand on
-FUZZ_IMG_SRC := src/runtime/rt_image.c src/runtime/rt_pnm.c src/runtime/rt_value.c src/base/diag.c src/base/arena.c src/base/config.c
-build/fuzz/fuzz_imread: tools/fuzz/fuzz_imread.c $(FUZZ_IMG_SRC) Makefile
-	@mkdir -p build/fuzz
-	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(FUZZ_IMG_SRC) $(LDLIBS)
+FUZZ_IMG_OBJ := $(patsubst %,build/fuzz/obj/%.o,runtime/rt_image runtime/rt_pnm runtime/rt_value runtime/rt_object runtime/rt_print front/types base/diag base/arena base/config)
+build/fuzz/fuzz_imread: tools/fuzz/fuzz_imread.c $(FUZZ_IMG_OBJ)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_IMG_OBJ) $(LDLIBS)
 
 fuzz-build: $(FUZZERS)
 
@@ -169,5 +177,5 @@ fuzz: fuzz-deps fuzz-build
 clean:
 	rm -rf build
 
-.PHONY: all deps test demo examples bench bench-gpu install uninstall clean asan fuzz fuzz-build fuzz-deps test-ci
--include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d)
+.PHONY: all deps test demo examples bench bench-gpu install uninstall clean asan asan-deps fuzz fuzz-build fuzz-deps test-ci
+-include $(OBJ:.o=.d) $(ASAN_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)

@@ -17,8 +17,10 @@
 #      (bench/gpu), then make bench (the CPU back end against threaded C); bench-lib: the
 #      FFT and matrix product against FFTW, OpenBLAS, cuFFT, cuBLAS, CuPy, PyTorch
 #      (bench/lib/run.sh all)
-#   8. compute-sanitizer --tool memcheck and --tool racecheck over the .q suite on
-#      --target cuda (lang, seeds_run, cpu, print): any error or hazard fails the step
+#   8. compute-sanitizer --tool memcheck, racecheck and synccheck (one step each;
+#      GPU_SANITIZE_TOOLS picks some) over every .q test (lang, seeds_run, cpu, gpu, print,
+#      errors, cpu_errors: each by its group's rule) and every example on --target cuda:
+#      a failed test or any error, hazard or barrier misuse fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
 #      a time, then three with OQ_DEV_TILE_LITERAL=1, three with each merge of persistent
 #      blocks forced (OQ_DEV_CUDA_PACKED) and the error tests (tests/errors,
@@ -257,43 +259,86 @@ elif [ $gpu_ok = 0 ]; then
   summary+=("suite-cuda: skipped: $(build/oq run --target cuda tests/print/ints.q 2>&1 | head -n 1)")
 fi
 
-# 8. compute-sanitizer over the suite on the GPU
+# 8. compute-sanitizer over every program on the GPU: memcheck, racecheck and synccheck, one
+#    step each (GPU_SANITIZE_TOOLS picks some, for a run that must stay under 10 minutes).
+#    Every .q test (lang, seeds_run, cpu, gpu, print, errors, cpu_errors) is judged by
+#    tests/run.sh's rule for its group, through a build/oq that runs under the sanitizer and
+#    writes its reports to a file of their own (the program's output stays the test's); every
+#    example (examples/*.q) runs on a small generated image (netpbm: NO_IMAGES builds read
+#    it). A failed test, a timeout or any report (error, race hazard, barrier misuse) fails it.
 sanitizer=""
 for c in "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
          "${CUDA_HOME:-/usr/local/cuda}/compute-sanitizer/compute-sanitizer" "$(command -v compute-sanitizer)"; do
   [ -n "$c" ] && [ -x "$c" ] && { sanitizer=$c; break; }
 done
-sanitize_one() {   # sanitize_one TOOL FILE: prints "FILE: what" for a failure
-  local log
-  log=$(mktemp)
-  timeout -k 5 300 "$SANITIZER" --tool "$1" --print-limit 10 build/oq run --target cuda "$2" >"$log" 2>&1
-  local rc=$?
-  if grep -qE '(ERROR|RACECHECK) SUMMARY: [1-9]' "$log" || [ $rc -ne 0 ]; then
-    echo "FAIL $2 ($1, status $rc):"
-    grep -E '^========= (Invalid|Error|Race|Program hit|ERROR|RACECHECK|  at|    at)|Warning|Error:' "$log" | head -n 12
-    tail -n 3 "$log"
+sanitize_one() {   # sanitize_one TOOL KIND FILE [ARG...]: prints "FAIL ..." for a failure
+  local tool=$1 kind=$2 f=$3 dir rc why=""
+  shift 3
+  dir=$(mktemp -d)
+  printf '#!/bin/sh\nexec "%s" --tool %s --print-limit 10 --log-file "%s/report.%%p" "%s" "$@"\n' \
+    "$SANITIZER" "$tool" "$dir" "$PWD/build/oq" >"$dir/oq"
+  chmod +x "$dir/oq"
+  if [ "$kind" = example ]; then
+    timeout -k 5 300 "$dir/oq" run --target cuda "$f" "$@" >"$dir/out" 2>&1
+    rc=$?
+    [ $rc -ne 0 ] && why="exit status $rc: $(tail -n 2 "$dir/out" | tr '\n' ' ')"
+  else
+    OQ=$dir/oq OQ_TEST_TIMEOUT=300 bash tests/run.sh --one "$kind" cuda "$f" "$dir/res"
+    grep -q '^PASS' "$dir/res" || why=$(head -n 3 "$dir/res" | tr '\n' ' ')
   fi
-  rm -f "$log"
+  if cat "$dir"/report.* 2>/dev/null | grep -qE '(ERROR|RACECHECK) SUMMARY: [1-9]'; then
+    why="${why:+$why; }sanitizer report"
+  fi
+  if [ -n "$why" ]; then
+    echo "FAIL $f ($tool): $why"
+    cat "$dir"/report.* 2>/dev/null |
+      grep -E '^========= (Invalid|Error|Race|Barrier|Program hit|ERROR|RACECHECK|  at|    at)|Warning' |
+      grep -v 'SUMMARY: 0 ' | head -n 12
+  fi
+  rm -rf "$dir"
+}
+sanitize_jobs() {   # sanitize_jobs IMAGE DIR: one line per program, "KIND FILE [ARG...]"
+  local g f
+  for g in lang:run seeds_run:run cpu:run gpu:run print:print errors:error cpu_errors:error; do
+    for f in tests/"${g%%:*}"/*.q; do echo "${g#*:} $f"; done
+  done
+  # the gallery (examples/run_all.sh's arguments) on a 64 x 64 crop
+  for f in gamma rotate gaussian morph bitonic matmul transpose hist_000 hist_002 hist_004; do
+    echo "example examples/$f.q $1 $2/$f.ppm 64"
+  done
+  echo "example examples/mandelbrot.q $2/mandelbrot.ppm 64"
+  echo "example examples/haar.q $1 $2/haar.ppm $2/haar_back.ppm 64"
+  echo "example examples/filter3x3.q $1 $2/f1.ppm $2/f2.ppm $2/f3.ppm 64"
+  echo "example examples/sums.q $1 64"
+  echo "example examples/dot.q $1 64"
 }
 sanitize_all() {   # sanitize_all TOOL
   export SANITIZER=$sanitizer
-  local res n
+  local res dir n total
   res=$(mktemp)
-  ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q |
-    xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -I{} bash -c "sanitize_one $1 {}" | tee "$res"
+  dir=$(mktemp -d)
+  printf 'x = zeros(96, 128, 3)\nfor m = 0..95\n  for n = 0..127\n    for c = 0..2\n      x[m, n, c] = mod(m * 7 + n * 3 + c * 50, 256)\n    end\n  end\nend\nimwrite("%s/in.ppm", x)\n' \
+    "$dir" >"$dir/gen.q"
+  build/oq run --target interp "$dir/gen.q" || { echo "sanitize: cannot write the examples' image"; return 1; }
+  sanitize_jobs "$dir/in.ppm" "$dir" >"$dir/jobs"
+  total=$(wc -l <"$dir/jobs")
+  xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -L 1 bash -c 'sanitize_one '"$1"' "$@"' _ <"$dir/jobs" | tee "$res"
+  ls examples/*.q | while read -r f; do
+    grep -q " $f " "$dir/jobs" || echo "FAIL $f ($1): not in sanitize_jobs (tests/gpu.sh)"
+  done | tee -a "$res"
   n=$(grep -c '^FAIL' "$res")
-  rm -f "$res"
-  echo "$1: $(ls tests/lang/*.q tests/seeds_run/*.q tests/cpu/*.q tests/print/*.q | wc -l) programs checked, $n with errors"
+  rm -rf "$res" "$dir"
+  echo "$1: $total programs checked (tests and examples), $n with errors"
   [ "$n" -eq 0 ]
 }
 if want sanitize && [ $gpu_ok = 1 ]; then
   if [ -n "$sanitizer" ]; then
     export sanitizer
-    export -f sanitize_one sanitize_all
-    step memcheck 600 bash -c "sanitize_all memcheck"
-    grep -A12 '^FAIL' "$logs/memcheck.log" | head -n 40
-    step racecheck 600 bash -c "sanitize_all racecheck"
-    grep -A12 '^FAIL' "$logs/racecheck.log" | head -n 40
+    export -f sanitize_one sanitize_jobs sanitize_all
+    for tool in ${GPU_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
+      step "$tool" 600 bash -c "sanitize_all $tool"
+      grep -A12 '^FAIL' "$logs/$tool.log" | head -n 40
+    done
   else
     summary+=("sanitize: skipped (no compute-sanitizer under ${CUDA_HOME:-/usr/local/cuda})")
   fi

@@ -12,6 +12,7 @@
 # OQ_NO_IMAGES=1 (set by `make NO_IMAGES=1`): neither the image nor the video headers are
 # needed (the video tests are skipped too).
 # `tools/deps.sh fuzz` (make fuzz, fuzz-build): also clang and its libFuzzer runtime.
+# `tools/deps.sh asan` (make asan): also GCC's AddressSanitizer and UBSan run-time libraries.
 # When something is missing: as root it installs the Debian packages; otherwise it prints
 # the command to run and exits 1. (Plain POSIX sh: the Makefile runs it with sh.)
 set -u
@@ -22,6 +23,8 @@ LIB_PKGS="libfftw3-single3 libfftw3-double3 libopenblas0 liblapack3"
 LIBS="libfftw3f.so.3 libfftw3.so.3 libopenblas.so.0 liblapack.so.3"
 FUZZ=""
 [ "${1:-}" = fuzz ] && FUZZ=1 && APT_PKGS="$APT_PKGS clang libclang-rt-14-dev"
+ASAN=""
+[ "${1:-}" = asan ] && ASAN=1 && APT_PKGS="$APT_PKGS libasan8 libubsan1"
 
 missing() {
   miss=""
@@ -40,6 +43,13 @@ missing() {
        ! printf 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }\n' |
          clang -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1; then
       miss="$miss clang-libfuzzer"
+    fi
+  fi
+  if [ -n "$ASAN" ]; then   # make asan links oq and its kernels with both sanitizers
+    if ! command -v cc >/dev/null 2>&1 ||
+       ! printf 'int main(void) { return 0; }\n' |
+         cc -fsanitize=address,undefined -x c -o /dev/null - >/dev/null 2>&1; then
+      miss="$miss libasan-libubsan"
     fi
   fi
   printf '%s' "$miss"

@@ -108,13 +108,17 @@ static SrcFile *load_program(const char *path) {
 }
 
 /* Errors before the program runs: what was loaded goes (make asan checks for leaks). */
-static int load_failed(Arena *arena, SrcFile *file) {
+/* Frees the parse tree and the source of a program that is not run (an error, `oq parse`,
+   no GPU for --target cuda): a loaded program lives until exit, these would be leaks. */
+static int drop_source(Arena *arena, SrcFile *file, int status) {
   arena_free(arena);
   free((void *)file->path);
   free((void *)file->text);
   free(file);
-  return 1;
+  return status;
 }
+
+static int load_failed(Arena *arena, SrcFile *file) { return drop_source(arena, file, 1); }
 
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return 2; }
@@ -197,7 +201,7 @@ int main(int argc, char **argv) {
   if (diag_error_count()) return load_failed(&arena, file);
   if (!strcmp(cmd, "parse")) {
     if (dump) ast_dump(program, 0);
-    return 0;
+    return drop_source(&arena, file, 0);
   }
   if (config()->no_parloop) opt.no_parloop = true;
   if (!strcmp(cmd, "emit")) {
@@ -210,7 +214,7 @@ int main(int argc, char **argv) {
     bool gpu = cuda_available(why, sizeof why);
     if (!gpu && opt.target == TARGET_CUDA && strcmp(cmd, "check")) {
       fprintf(stderr, "oq: error: --target cuda: %s\n", why);
-      return 1;
+      return load_failed(&arena, file);
     }
     if (opt.target == TARGET_AUTO && opt.verbose)
       fprintf(stderr, "oq: --target auto: kernels run %s\n", gpu ? "on the GPU (cuda)" : "on the CPU (no usable GPU)");

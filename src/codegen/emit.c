@@ -327,7 +327,11 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
     }
   }
   switch (op) {
-  case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
+  case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL:
+    if (c == K_INT && E->D->int_wrap_fns)
+      return em_sf(E, "oq_w%s(%s, %s)", op == OP_ADD ? "add" : op == OP_SUB ? "sub" : "mul", x, y);
+    return em_sf(E, "(%s %s %s)", x, cop(op), y);
+  case OP_DIV: case OP_EDIV:
     return em_sf(E, "(%s %s %s)", x, cop(op), y);
   case OP_POW: case OP_EPOW:
     /* x^2 of a float: the product is exact in double, so it is pow's result */
@@ -480,9 +484,12 @@ static char *ex_unary(Em *E, Node *n) {
   if (t.kind == K_VEC) {
     char *v = em_vname(E, a, t), *t0 = em_tmp(E);
     em_line(E, "%s %s;", em_ctype(E, r), t0);
-    for (int k = 0; k < t.len; k++) em_line(E, "%s.v[%d] = -%s.v[%d];", t0, k, v, k);
+    bool wrap = t.elem == K_INT && E->D->int_wrap_fns;
+    for (int k = 0; k < t.len; k++) em_line(E, wrap ? "%s.v[%d] = oq_wneg(%s.v[%d]);" : "%s.v[%d] = -%s.v[%d];", t0, k, v, k);
     return t0;
   }
+  bool small_lit = n->a->kind == N_INT && n->a->ival > INT32_MIN && n->a->ival <= INT32_MAX;
+  if (em_kclass(t) == K_INT && E->D->int_wrap_fns && !small_lit) return em_sf(E, "oq_wneg(%s)", a);
   return em_sf(E, "(-%s)", a);
 }
 
@@ -501,7 +508,8 @@ char *em_ex_range_value(Em *E, Node *n) {
   char *t0 = em_tmp(E);
   em_line(E, "%s %s;", em_ctype(E, r), t0);
   for (int k = 0; k < r.len; k++) {
-    if (r.elem == K_INT) em_line(E, "%s.v[%d] = (int32_t)(%s + %d * %s);", t0, k, a, k, s);
+    if (r.elem == K_INT && E->D->int_wrap_fns) em_line(E, "%s.v[%d] = oq_wadd(%s, oq_wmul(%d, %s));", t0, k, a, k, s);
+    else if (r.elem == K_INT) em_line(E, "%s.v[%d] = (int32_t)(%s + %d * %s);", t0, k, a, k, s);
     else em_line(E, "%s.v[%d] = (oq_real)((double)%s + (double)%d * (double)%s);", t0, k, em_conv(E, a, ta, K_REAL), k,
               em_conv(E, s, ts, K_REAL));
   }
@@ -619,7 +627,8 @@ static char *vec_reduce(Em *E, int id, char *a, KType t, KType r) {
     return m;
   }
   bool real = t.elem == K_REAL || id == KB_MEAN;
-  const char *acc = real ? "double" : "int64_t";
+  /* an int product of three or more components may pass int64: unsigned where that is UB */
+  const char *acc = real ? "double" : E->D->int_wrap_fns && id == KB_PROD ? "uint64_t" : "int64_t";
   em_bputs(&b, id == KB_PROD ? (real ? "1.0" : "(int64_t)1") : (real ? "0.0" : "(int64_t)0"));
   for (int k = 0; k < t.len; k++) {
     char *prev = em_sf(E, "%s", b.s);
@@ -693,7 +702,7 @@ static char *ex_pos2ind(Em *E, char **a, KType *t) {
   char *d[K_MAX_VEC], *p[K_MAX_VEC];
   int nd = int_parts(E, a[0], t[0], d), np = int_parts(E, a[1], t[1], p);
   int n = nd > np ? nd : np;
-  char *acc = "(int64_t)0";
+  char *acc = E->D->int_wrap_fns ? "(uint64_t)0" : "(int64_t)0";   /* huge sizes wrap, without UB */
   for (int k = 0; k < n; k++)
     acc = em_sf(E, "(%s * %s + %s)", acc, k < nd ? d[k] : "1", k < np ? p[k] : "0");
   return em_sf(E, "((int32_t)%s)", acc);

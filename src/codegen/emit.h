@@ -171,6 +171,11 @@ typedef struct EmDialect {
                                 (em_row_tests): locals set to pos[k] + c are found for them */
   bool out_identity;         /* the entry's output accumulators start at the operator's identity
                                 (else at the worker's, W->out_i / W->out_r) */
+  bool int_wrap_fns;         /* signed overflow is undefined in the target's compiler (NVRTC has
+                                no -fwrapv): the ints' + - * and unary minus call the dialect's
+                                oq_wadd, oq_wsub, oq_wmul, oq_wneg, which compute in unsigned
+                                (two's complement, docs/language.md "Integers"); else plain C
+                                operators, which the C compiler's -fwrapv makes wrap */
   /* ---- hooks ---- */
   void (*transforms)(Em *E);             /* last of em_kernel_analysis */
   void (*barrier)(Em *E, Node *n);       /* a statement syncthreads or memfence */

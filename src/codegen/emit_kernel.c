@@ -308,7 +308,8 @@ const char *const em_helpers_common =
   "  return j < n ? j : 2 * n - 1 - j;\n}\n"
   "OQ_FN int64_t oq_clampi(int64_t i, int64_t n) { if (n <= 0) return -1; return i < 0 ? 0 : i >= n ? n - 1 : i; }\n"
   "OQ_FN int64_t oq_dim(const oq_ix *d, int rank, int64_t k) { return k >= 0 && k < rank ? d[k] : 1; }\n"
-  "OQ_FN int32_t oq_iabs(int32_t x) { return x < 0 ? -x : x; }\n"
+  "/* ints wrap (docs/language.md): these compute through unsigned, without UB in either dialect */\n"
+  "OQ_FN int32_t oq_iabs(int32_t x) { return x < 0 ? (int32_t)(0u - (uint32_t)x) : x; }\n"
   "OQ_FN int32_t oq_imax(int32_t x, int32_t y) { return x > y ? x : y; }\n"
   "OQ_FN int32_t oq_imin(int32_t x, int32_t y) { return x < y ? x : y; }\n"
   "OQ_FN int64_t oq_lmax(int64_t x, int64_t y) { return x > y ? x : y; }\n"
@@ -321,7 +322,7 @@ const char *const em_helpers_common =
   "  if (n < 0) { n = -n; left = !left; }\n"
   "  if (left) return n >= 64 ? 0 : (int64_t)((uint64_t)x << n);\n"
   "  return n >= 64 ? (x < 0 ? -1 : 0) : x >> n;\n}\n"
-  "OQ_FN int32_t oq_ipow(int32_t x, int32_t e) { int32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= x; return r; }\n"
+  "OQ_FN int32_t oq_ipow(int32_t x, int32_t e) { uint32_t r = 1; for (int32_t k = 0; k < e && k < 64; k++) r *= (uint32_t)x; return (int32_t)r; }\n"
   "OQ_FN void oq_fail(OqkLaunch *L, int site) { oq_claim(L, site); }\n"
   "OQ_FN void oq_fail_index(OqkLaunch *L, int site, int n, const int64_t *ix, int rank, const oq_ix *dims) {\n"
   "  if (!oq_claim(L, site)) return;\n"
@@ -333,7 +334,7 @@ const char *const em_helpers_common =
   "  return b == -1 ? 0 : a % b;\n}\n"
   "OQ_FN int32_t oq_idiv(OqkLaunch *L, int site, int32_t a, int32_t b) {\n"
   "  if (b == 0) { oq_fail(L, site); return 0; }\n"
-  "  return b == -1 ? -a : a / b;\n}\n";
+  "  return b == -1 ? (int32_t)(0u - (uint32_t)a) : a / b;\n}\n";
 
 static int by_call_site(const void *pa, const void *pb) {
   const NodeInfo *a = *(NodeInfo *const *)pa, *b = *(NodeInfo *const *)pb;

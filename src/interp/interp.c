@@ -842,7 +842,7 @@ COLD static Value eval_call(Interp *I, Node *n) {
   for (int i = 0; i < argc; i++) argv[i] = eval(I, n->list.items[i]);
   if (n->nparams && !I->in_kernel) convert_typed_args(n, argv);
   I->outs_wanted = outs;
-  Value r = call_value(I, fn, argc, argv, n);
+  Value r = kernel_int(I, call_value(I, fn, argc, argv, n));   /* abs(-2^31), prod: wrap as compiled */
   release_all(argv, argc);
   if (argv != stack_args) free(argv);
   val_release(fn);
@@ -1073,7 +1073,7 @@ static void exec_assign(Interp *I, Node *n) {
                             (n->op == OP_DIV || n->op == OP_POW || n->op == OP_EDIV || n->op == OP_EPOW)) &&
           arith_fast(n->op, *p, v, &r)) {
         p = slot_ref(I, t);
-        *p = r;
+        *p = kernel_int(I, r);   /* s += n in a kernel wraps at 32 bits */
         return;
       }
       assign_to(I, t, n->op, v, NULL, n->loc, NULL);

@@ -5,9 +5,9 @@
    GEMM runs in the operands' own precision with the row-major trick (C = A B is C' = B' A'
    in column-major terms, so no copy is needed). The interpreter may offer the GPU's
    factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there. */
+#include <complex.h>   /* first: rt_internal.h defines CMPLX where it lacks (clang: the fuzzers) */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
-#include <complex.h>
 #include <dlfcn.h>
 #include <float.h>
 #include <limits.h>

@@ -32,6 +32,43 @@ end
 parallel_do(2, y, 2147483646, k)
 assert(y[0] == 1)
 assert(y[1] == -1)
+% every int operation of a kernel wraps at 32 bits, as on the GPU (where NVRTC would otherwise
+% treat the overflow as undefined): n = 2^31 - 1, m = -2^31; the references are closed forms
+r = zeros(12)
+function [] = __kernel__ k2(r : vec, n : int, pos : int)
+  m = -n - 1
+  r[0] = m * 2 == 0                 % -2^32
+  r[1] = -m == m
+  r[2] = n * n == 1                 % 2^62 - 2^32 + 1
+  r[3] = m - 1 == n
+  r[4] = abs(m) == m
+  j = 65536
+  j ^= 2                            % 2^32
+  r[5] = j == 0
+  u : ivec3 = [65536, 65536, 3]
+  r[6] = prod(u) == 0               % 3 * 2^32
+  s = 0
+  s += n
+  s += n                            % 2^32 - 2
+  r[7] = s == -2
+  t = 0
+  for i = n - 1..n
+    t += i                          % 2^32 - 3
+  end
+  r[8] = t == -3
+  v : ivec2 = [65536, -65536]
+  w = v * 32768                     % +-2^31
+  r[9] = w[0] == m && w[1] == m
+  x = -w
+  r[10] = x[0] == m
+  q = n
+  q /= -1
+  r[11] = q == m + 1
+end
+parallel_do(1, r, 2147483647, k2)
+for i = 0..11
+  assert(r[i] == 1)
+end
 % a range whose span does not fit an int64 is empty or counted without overflow
 cnt = 0
 for i = m..m

@@ -1196,6 +1196,12 @@ static const char *const cuda_complex_more =
    by the element's size (1 and 2 bytes through the aligned word that holds them; 16 bytes:
    cuda_cas16). */
 static const char *const cuda_helpers =
+  "/* ints wrap around (two's complement); NVRTC has no -fwrapv, so signed overflow would be\n"
+  "   undefined: + - * and unary minus of ints compute in unsigned (the same instructions) */\n"
+  "OQ_FN int32_t oq_wadd(int32_t a, int32_t b) { return (int32_t)((uint32_t)a + (uint32_t)b); }\n"
+  "OQ_FN int32_t oq_wsub(int32_t a, int32_t b) { return (int32_t)((uint32_t)a - (uint32_t)b); }\n"
+  "OQ_FN int32_t oq_wmul(int32_t a, int32_t b) { return (int32_t)((uint32_t)a * (uint32_t)b); }\n"
+  "OQ_FN int32_t oq_wneg(int32_t a) { return (int32_t)(0u - (uint32_t)a); }\n"
   "/* a scalar index as an int, by the conversion intrinsics: defined for every value (C's cast is\n"
   "   not outside the int's range), so the compiler may convert before the bounds test decides */\n"
   "OQ_FN int32_t oq_fix32(float x) { return __float2int_rz(x); }\n"
@@ -1575,6 +1581,7 @@ static const EmDialect dialect_cuda = {
   .shared_needs_barrier = true,
   .vthreads = true,
   .out_identity = true,
+  .int_wrap_fns = true,
   .transforms = em_cuda_transforms,
   .barrier = cuda_barrier,
   .shared_alloc = cuda_shared_alloc,
