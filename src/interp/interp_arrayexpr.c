@@ -515,20 +515,27 @@ static void complex_sum_body(Program *P, Func *k, Node *body) {
   }
 }
 
+/* An empty kernel for the statement at n, named expr_<function>_<line>, with room for
+   maxparams parameters. */
+static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size_t maxparams) {
+  Func *k = arena_alloc(P->arena, sizeof *k);
+  memset(k, 0, sizeof *k);
+  k->kind = FK_KERNEL;
+  k->loc = n->loc;
+  char name[160];
+  const Func *host = E->chain[E->nchain - 1];
+  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, n->loc.line);
+  k->name = arena_strdup(P->arena, name);
+  k->params = arena_alloc(P->arena, maxparams * sizeof *k->params);
+  return k;
+}
+
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
                           ValueKind out, int rank) {
   int tl = E->target_leaf;
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = arena_alloc(P->arena, sizeof *k);
-  memset(k, 0, sizeof *k);
-  k->kind = FK_KERNEL;
-  k->loc = loc;
-  char name[160];
-  const Func *host = E->chain[E->nchain - 1];
-  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
-  k->name = arena_strdup(P->arena, name);
-  k->params = arena_alloc(P->arena, (E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2) * sizeof *k->params);
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Node *body = ast_node(P->arena, N_ASSIGN, loc);
   body->list.n = 1;
@@ -621,15 +628,7 @@ static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
 static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = arena_alloc(P->arena, sizeof *k);
-  memset(k, 0, sizeof *k);
-  k->kind = FK_KERNEL;
-  k->loc = loc;
-  char name[160];
-  const Func *host = E->chain[E->nchain - 1];
-  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, loc.line);
-  k->name = arena_strdup(P->arena, name);
-  k->params = arena_alloc(P->arena, (size_t)(E->nleaves + 8) * sizeof *k->params);
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 8);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Type *int_type = new_type(P, TY_INT, "int", 0);
   add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
