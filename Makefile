@@ -162,7 +162,7 @@ build/fuzz/fuzz_front: tools/fuzz/fuzz_front.c $(FUZZ_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(LDLIBS)
 
 # imread needs only the image readers and what they stand on
-FUZZ_IMG_OBJ := $(patsubst %,build/fuzz/obj/%.o,runtime/rt_image runtime/rt_pnm runtime/rt_value runtime/rt_object runtime/rt_print front/types base/diag base/arena base/config)
+FUZZ_IMG_OBJ := $(patsubst %,build/fuzz/obj/%.o,runtime/rt_image runtime/rt_pnm runtime/rt_value runtime/rt_object runtime/rt_print front/types front/ast base/diag base/arena base/config)
 build/fuzz/fuzz_imread: tools/fuzz/fuzz_imread.c $(FUZZ_IMG_OBJ)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_IMG_OBJ) $(LDLIBS)
 
