@@ -82,4 +82,8 @@ typedef struct CunumLib {
    the library missing, a symbol missing) in why (n bytes). */
 bool cunum_load(const CunumLib *lib, char *why, size_t n);
 
+/* Whether a library is usable, loading it at the first ask (*state: 0 not tried, 1 loaded,
+   -1 missing, with its reason in lib_why, copied to why (n bytes) when why is not NULL). */
+bool cunum_available(CuNum *C, int *state, bool (*load)(CuNum *), const char *lib_why, char *why, size_t n);
+
 #endif

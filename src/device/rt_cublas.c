@@ -24,9 +24,7 @@ static bool load_blas(CuNum *C) {
 }
 
 bool cublas_available(CuNum *C, char *why, size_t n) {
-  if (!C->blas.state) C->blas.state = load_blas(C) ? 1 : -1;
-  if (C->blas.state < 0 && why) snprintf(why, n, "%s", C->blas.why);
-  return C->blas.state > 0;
+  return cunum_available(C, &C->blas.state, load_blas, C->blas.why, why, n);
 }
 
 static int gemm_index(ElemType e) {

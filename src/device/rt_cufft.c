@@ -54,9 +54,7 @@ static bool load_fft(CuNum *C) {
 }
 
 bool cufft_available(CuNum *C, char *why, size_t n) {
-  if (!C->fft.state) C->fft.state = load_fft(C) ? 1 : -1;
-  if (C->fft.state < 0 && why) snprintf(why, n, "%s", C->fft.why);
-  return C->fft.state > 0;
+  return cunum_available(C, &C->fft.state, load_fft, C->fft.why, why, n);
 }
 
 /* ---- helper kernels ---- */

@@ -36,6 +36,12 @@ void *cunum_open(const char *const *names, size_t n) {
   return NULL;
 }
 
+bool cunum_available(CuNum *C, int *state, bool (*load)(CuNum *), const char *lib_why, char *why, size_t n) {
+  if (!*state) *state = load(C) ? 1 : -1;
+  if (*state < 0 && why) snprintf(why, n, "%s", lib_why);
+  return *state > 0;
+}
+
 bool cunum_load(const CunumLib *lib, char *why, size_t n) {
   char gpu[256];
   if (!cuda_available(gpu, sizeof gpu)) {

@@ -58,9 +58,7 @@ static bool load_solver(CuNum *C) {
 }
 
 bool cusolver_available(CuNum *C, char *why, size_t n) {
-  if (!C->solver.state) C->solver.state = load_solver(C) ? 1 : -1;
-  if (C->solver.state < 0 && why) snprintf(why, n, "%s", C->solver.why);
-  return C->solver.state > 0;
+  return cunum_available(C, &C->solver.state, load_solver, C->solver.why, why, n);
 }
 
 /* ---- device buffers ---- */
