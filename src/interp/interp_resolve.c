@@ -280,8 +280,9 @@ static void check_call(Resolver *R, Node *call) {
                required, call->list.n);
 }
 
+/* n, already resolved, names a built-in type (a local variable called `cube` does not). */
 static bool is_type_global(Node *n) {
-  if (n->kind != N_IDENT) return false;
+  if (n->kind != N_IDENT || n->slot >= 0) return false;
   const Global *g = global_lookup(n->name);
   return g && g->value.kind == V_TYPE;
 }
