@@ -441,12 +441,14 @@ static int type_of(const Array *a) {
   return a->elem == EL_F32 ? 0 : a->elem == EL_F64 ? 1 : a->elem == EL_C64 ? 2 : 3;
 }
 
-/* A new rows x cols array (a vec when rows is 0) of type t, or real when real is set, whose
-   device copy is to be written; its device pointer in *d. */
+/* A new rows x cols array (a vec when rows is 0 or 1: Quasar's 1 x N row, as the host's
+   results) of type t, or real when real is set, whose device copy is to be written; its
+   device pointer in *d. */
 static Array *result(int t, bool real, int64_t rows, int64_t cols, CudaPtr *d, SrcLoc loc) {
   ElemType e = real ? (real_of(t) ? EL_F64 : EL_F32) : (ElemType[]){ EL_F32, EL_F64, EL_C64, EL_C128 }[t];
-  int64_t dims[2] = { rows ? rows : cols, cols };
-  Array *R = arr_new_uninit(e, rows ? 2 : 1, dims);
+  bool vec = rows <= 1;
+  int64_t dims[2] = { vec ? cols : rows, cols };
+  Array *R = arr_new_uninit(e, vec ? 1 : 2, dims);
   *d = (CudaPtr)(uintptr_t)cuda_array_device(R, false, loc);
   return R;
 }
