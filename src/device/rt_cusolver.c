@@ -1,12 +1,17 @@
-/* rt_cusolver.c: the dense factorizations on the GPU through cuSOLVER (rt_cunum.h), offered
-   to rt_linalg.c as its LinalgGpu. rt_linalg hands over column-major double matrices on the
-   host (its Mat); each function uploads one (converted to float for `scalar` in single
-   precision), runs cuSOLVER's routine on the legacy default stream after the launches
-   queued before it, and copies the factors back. The transfers are O(n^2) against the
-   O(n^3) of the factorization, so the GPU pays off on large matrices; a matrix whose
-   device copy is current is read back first by the interpreter (a kernel made it), which
-   costs one transfer more. cuSOLVER has no getri (inv solves A X = I) and its gesvd wants
-   m >= n (a wide matrix is done as its transpose). */
+/* rt_cusolver.c: the dense factorizations on the GPU through cuSOLVER (rt_cunum.h), in two
+   ways.
+   Resident (cusolver_resident, the end of this file): on --target cuda the matrix's device
+   copy is factorized where it lies and the factors are new arrays whose device copy is the
+   newest, for real and complex matrices (cuSOLVER's S, D, C and Z routines); layout kernels
+   of our own (NVRTC) move between the row-major arrays and cuSOLVER's column-major buffers.
+   Through the host (LinalgGpu, offered to rt_linalg.c): rt_linalg hands over column-major
+   double matrices on the host (its Mat); each function uploads one (converted to float for
+   `scalar` in single precision), runs cuSOLVER's routine and copies the factors back; this
+   serves the functions the resident way lacks and OQ_LINALG_GPU=1 on the other targets.
+   Library calls run on the legacy default stream after the launches queued before them.
+   The transfers are O(n^2) against the O(n^3) of the factorization. cuSOLVER has no getri
+   (inv solves A X = I) and its gesvd wants m >= n (a wide matrix is done as its
+   transpose). */
 #include "device/rt_cunum.h"
 #include "device/cunum_priv.h"
 #include <stdint.h>

@@ -4,7 +4,9 @@
    arrays of `scalar` (complex ones: a column-major complex copy, CMat, and the z routines);
    GEMM runs in the operands' own precision with the row-major trick (C = A B is C' = B' A'
    in column-major terms, so no copy is needed). The interpreter may offer the GPU's
-   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there. */
+   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there
+   (on --target cuda a matrix on the GPU is factorized there before it reaches this file:
+   device/rt_cusolver.c's cusolver_resident). */
 #include <complex.h>   /* first: rt_internal.h defines CMPLX where it lacks (clang: the fuzzers) */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
