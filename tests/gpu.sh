@@ -11,7 +11,8 @@
 #      tests compare output byte for byte; then tests/gpu/*.q, which only the GPU can run
 #   6. the device pool and the overwrite analysis: tests/gpu/pool*.q under --profile (the
 #      cuMemAlloc and upload counters; arrayexpr_resident.q: host array code moves f up once
-#      and nothing down: its final check is a parallel loop), the launch overhead (tests/gpu/launch.q) and the overlap
+#      and nothing down: its final check is a parallel loop; linalg_resident.q: cuSOLVER
+#      factorizes a matrix on the GPU with nothing moved), the launch overhead (tests/gpu/launch.q) and the overlap
 #      of launches with host work (tests/gpu/overlap.q)
 #   7. make bench-gpu: oq's kernels against CUB and hand-written CUDA in one process
 #      (bench/gpu), then make bench (the CPU back end against threaded C); bench-lib: the
@@ -137,11 +138,16 @@ pool_check() {
   local xu xd
   xu=$(counter "$logs/arrayexpr_resident.out" uploads)
   xd=$(counter "$logs/arrayexpr_resident.out" downloads)
+  build/oq run --target cuda --profile tests/gpu/linalg_resident.q >"$logs/linalg_resident.out" 2>&1 || return 1
+  local lu ld
+  lu=$(counter "$logs/linalg_resident.out" uploads)
+  ld=$(counter "$logs/linalg_resident.out" downloads)
   echo "pool.q: ${a:-?} cuMemAlloc for 1000 zeros(256), ${u:-?} uploads; pool_read.q: ${ur:-?} uploads"
+  echo "linalg_resident.q: ${lu:-?} uploads, ${ld:-?} downloads (want 0 and 0)"
   echo "host_copy.q: ${hu:-?} uploads, ${hd:-?} downloads (want 2 and 3)"
   echo "arrayexpr_resident.q: ${xu:-?} uploads, ${xd:-?} downloads (want 1 and 0)"
   [ -n "$a" ] && [ "$a" -lt 20 ] && [ "$u" = 0 ] && [ -n "$ur" ] && [ "$ur" -ge 1000 ] && [ "$hu" = 2 ] && [ "$hd" = 3 ] &&
-    [ "$xu" = 1 ] && [ "$xd" = 0 ]
+    [ "$xu" = 1 ] && [ "$xd" = 0 ] && [ "${lu:-}" = 0 ] && [ "${ld:-}" = 0 ]
 }
 if want pool && [ $gpu_ok = 1 ]; then
   export logs

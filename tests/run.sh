@@ -603,6 +603,37 @@ elif ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_stub.so" tools/cuda_stub.c 2>/
   done
   OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
     "tests/gpu/linalg_cusolver.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_cusolver.q
+  if nvrtc_found; then
+    # --target cuda: matrices on the "GPU" are factorized where they lie (device/rt_cusolver.c's
+    # cusolver_resident; its layout kernels compile but do not run under the stub driver, so
+    # the values are not checked here: tests/gpu/linalg_*.q does on a GPU); the two host
+    # matrices (P, B) go up and nothing comes down
+    cat >"$tmp/linalg_res.q" <<'QEOF'
+function [] = __kernel__ touch(p : mat, pos : ivec2)
+    p[pos] = p[pos]
+end
+n = 64
+P = rand(n, n) + n * eye(n)
+P = (P + transpose(P)) / 2
+parallel_do(size(P), P, touch)
+R = chol(P)
+X = inv(P)
+[L, U, Pm] = lu(P)
+[Q, Rq] = qr(P)
+[Us, Ss, Vs] = svd(P)
+[V, d] = symeig(P)
+C = complex(P, P)
+parallel_do(size(C), C, __kernel__ (c : cmat, pos : ivec2) -> c[pos] = c[pos])
+[Qc, Rc] = qr(C)
+B = rand(n, 3)
+parallel_do(size(B), B, touch)
+Xb = solve(P, B)
+QEOF
+    OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
+      "factorizations of resident matrices move nothing (cuSOLVER stub)" 0 err \
+      '^cuda: [0-9]+ launches, [0-9]+ waits; 2 uploads \([0-9.]+ MiB\), 0 downloads' \
+      -- run --target cuda --profile "$tmp/linalg_res.q"
+  fi
 else
   echo "skip cli: cuSOLVER stub (tools/cusolver_stub.c does not build against liblapack.so.3)"
 fi

@@ -1,44 +1,69 @@
 /* tools/cusolver_stub.c: a libcusolver for a machine without a GPU, whose dense functions
    call LAPACK on "device" memory that tools/cuda_stub.c keeps in host memory. It checks
    oq's cuSOLVER path (device/rt_cusolver.c: buffers, layouts, the wide SVD done as its
-   transpose, Q from geqrf's reflectors) where no GPU is at hand; gesvd refuses m < n as
+   transpose, Q from geqrf's reflectors) where no GPU is at hand, for the real types S and D and
+   the complex C and Z (whose orgqr and syevd are ungqr and heevd); gesvd refuses m < n as
    cuSOLVER does. Workspaces are the stub's own (bufferSize answers 1).
      cc -O2 -shared -fPIC -o /tmp/libcuda.so.1 tools/cuda_stub.c
      mkdir -p /tmp/cus/lib64 && cc -O2 -shared -fPIC -o /tmp/cus/lib64/libcusolver.so \
         tools/cusolver_stub.c -l:liblapack.so.3
      OQ_LIBCUDA=/tmp/libcuda.so.1 CUDA_HOME=/tmp/cus OQ_LINALG_GPU=1 \
         build/oq run tests/lang/linalg_factor.q */
+#include <complex.h>
 #include <stdlib.h>
 
 typedef int fint;
-#define DECL(T, p)                                                                               \
+typedef float complex cf;
+typedef double complex cd;
+/* R: the real type of T; Q: orgqr or ungqr */
+#define DECL(T, R, p, Q)                                                                         \
   void p##potrf_(const char *, const fint *, T *, const fint *, fint *, size_t);                 \
   void p##getrf_(const fint *, const fint *, T *, const fint *, fint *, fint *);                 \
   void p##getrs_(const char *, const fint *, const fint *, const T *, const fint *, const fint *, \
                  T *, const fint *, fint *, size_t);                                             \
   void p##geqrf_(const fint *, const fint *, T *, const fint *, T *, T *, const fint *, fint *);  \
-  void p##orgqr_(const fint *, const fint *, const fint *, T *, const fint *, const T *, T *,     \
-                 const fint *, fint *);                                                          \
-  void p##gesvd_(const char *, const char *, const fint *, const fint *, T *, const fint *, T *,  \
-                 T *, const fint *, T *, const fint *, T *, const fint *, fint *, size_t, size_t); \
-  void p##syevd_(const char *, const char *, const fint *, T *, const fint *, T *, T *,          \
-                 const fint *, fint *, const fint *, fint *, size_t, size_t);
-DECL(float, s)
-DECL(double, d)
+  void p##Q##_(const fint *, const fint *, const fint *, T *, const fint *, const T *, T *,       \
+               const fint *, fint *);
+DECL(float, float, s, orgqr)
+DECL(double, double, d, orgqr)
+DECL(cf, float, c, ungqr)
+DECL(cd, double, z, ungqr)
+void sgesvd_(const char *, const char *, const fint *, const fint *, float *, const fint *,
+             float *, float *, const fint *, float *, const fint *, float *, const fint *,
+             fint *, size_t, size_t);
+void dgesvd_(const char *, const char *, const fint *, const fint *, double *, const fint *,
+             double *, double *, const fint *, double *, const fint *, double *, const fint *,
+             fint *, size_t, size_t);
+void cgesvd_(const char *, const char *, const fint *, const fint *, cf *, const fint *, float *,
+             cf *, const fint *, cf *, const fint *, cf *, const fint *, float *, fint *, size_t,
+             size_t);
+void zgesvd_(const char *, const char *, const fint *, const fint *, cd *, const fint *, double *,
+             cd *, const fint *, cd *, const fint *, cd *, const fint *, double *, fint *, size_t,
+             size_t);
+void ssyevd_(const char *, const char *, const fint *, float *, const fint *, float *, float *,
+             const fint *, fint *, const fint *, fint *, size_t, size_t);
+void dsyevd_(const char *, const char *, const fint *, double *, const fint *, double *, double *,
+             const fint *, fint *, const fint *, fint *, size_t, size_t);
+void cheevd_(const char *, const char *, const fint *, cf *, const fint *, float *, cf *,
+             const fint *, float *, const fint *, fint *, const fint *, fint *, size_t, size_t);
+void zheevd_(const char *, const char *, const fint *, cd *, const fint *, double *, cd *,
+             const fint *, double *, const fint *, fint *, const fint *, fint *, size_t, size_t);
 
 int cusolverDnCreate(void **h) { *h = malloc(8); return 0; }
 int cusolverDnDestroy(void *h) { free(h); return 0; }
 
 #define ONE(name, ...) int name(__VA_ARGS__) { *lw = 1; return 0; }
-#define STUB(T, P, p)                                                                           \
+/* T the element type, R its real type, P cuSOLVER's letter, p LAPACK's, Q orgqr or ungqr,
+   E syevd or heevd */
+#define STUB(T, R, P, p, Q, E)                                                                  \
   ONE(cusolverDn##P##potrf_bufferSize, void *h, int u, int n, T *a, int lda, int *lw)           \
   ONE(cusolverDn##P##getrf_bufferSize, void *h, int m, int n, T *a, int lda, int *lw)           \
   ONE(cusolverDn##P##geqrf_bufferSize, void *h, int m, int n, T *a, int lda, int *lw)           \
-  ONE(cusolverDn##P##orgqr_bufferSize, void *h, int m, int n, int k, const T *a, int lda,       \
+  ONE(cusolverDn##P##Q##_bufferSize, void *h, int m, int n, int k, const T *a, int lda,         \
       const T *tau, int *lw)                                                                    \
   ONE(cusolverDn##P##gesvd_bufferSize, void *h, int m, int n, int *lw)                          \
-  ONE(cusolverDn##P##syevd_bufferSize, void *h, int j, int u, int n, const T *a, int lda,       \
-      const T *w, int *lw)                                                                      \
+  ONE(cusolverDn##P##E##_bufferSize, void *h, int j, int u, int n, const T *a, int lda,         \
+      const R *w, int *lw)                                                                      \
   int cusolverDn##P##potrf(void *h, int u, int n, T *a, int lda, T *w, int lw, int *info) {     \
     p##potrf_(u ? "U" : "L", &n, a, &lda, info, 1);                                             \
     return 0;                                                                                   \
@@ -49,7 +74,7 @@ int cusolverDnDestroy(void *h) { free(h); return 0; }
   }                                                                                             \
   int cusolverDn##P##getrs(void *h, int t, int n, int r, const T *a, int lda, const int *piv,   \
                            T *b, int ldb, int *info) {                                          \
-    p##getrs_(t ? "T" : "N", &n, &r, a, &lda, piv, b, &ldb, info, 1);                           \
+    p##getrs_(t == 2 ? "C" : t ? "T" : "N", &n, &r, a, &lda, piv, b, &ldb, info, 1);            \
     return 0;                                                                                   \
   }                                                                                             \
   int cusolverDn##P##geqrf(void *h, int m, int n, T *a, int lda, T *tau, T *w, int lw,          \
@@ -60,34 +85,56 @@ int cusolverDnDestroy(void *h) { free(h); return 0; }
     free(work);                                                                                 \
     return 0;                                                                                   \
   }                                                                                             \
-  int cusolverDn##P##orgqr(void *h, int m, int n, int k, T *a, int lda, const T *tau, T *w,     \
-                           int lw, int *info) {                                                 \
+  int cusolverDn##P##Q(void *h, int m, int n, int k, T *a, int lda, const T *tau, T *w,         \
+                       int lw, int *info) {                                                     \
     fint q = 64 * (n + 1);                                                                      \
     T *work = malloc(sizeof(T) * (size_t)q);                                                    \
-    p##orgqr_(&m, &n, &k, a, &lda, tau, work, &q, info);                                        \
+    p##Q##_(&m, &n, &k, a, &lda, tau, work, &q, info);                                          \
     free(work);                                                                                 \
     return 0;                                                                                   \
   }                                                                                             \
   int cusolverDn##P##gesvd(void *h, signed char ju, signed char jv, int m, int n, T *a, int lda, \
-                           T *s, T *u, int ldu, T *vt, int ldvt, T *w, int lw, T *rw,           \
+                           R *s, T *u, int ldu, T *vt, int ldvt, T *w, int lw, R *rw,           \
                            int *info) {                                                         \
     if (m < n) return 3; /* CUSOLVER_STATUS_INVALID_VALUE, as cuSOLVER */                        \
     char cu[2] = { (char)ju, 0 }, cv[2] = { (char)jv, 0 };                                      \
     fint q = 8 * (m + n) + 64 * (m + n);                                                         \
     T *work = malloc(sizeof(T) * (size_t)q);                                                    \
-    p##gesvd_(cu, cv, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &q, info, 1, 1);            \
+    GESVD_##P(cu, cv, &m, &n, a, &lda, s, u, &ldu, vt, &ldvt, work, &q, info);                   \
     free(work);                                                                                 \
     return 0;                                                                                   \
   }                                                                                             \
-  int cusolverDn##P##syevd(void *h, int j, int u, int n, T *a, int lda, T *wv, T *w, int lw,    \
-                           int *info) {                                                         \
-    fint q = 1 + 6 * n + 2 * n * n, iq = 3 + 5 * n;                                              \
+  int cusolverDn##P##E(void *h, int j, int u, int n, T *a, int lda, R *wv, T *w, int lw,        \
+                       int *info) {                                                             \
+    fint q = 1 + 6 * n + 2 * n * n, iq = 3 + 5 * n, rq = 1 + 5 * n + 2 * n * n;                  \
     T *work = malloc(sizeof(T) * (size_t)q);                                                    \
+    R *rwork = malloc(sizeof(R) * (size_t)rq);                                                  \
     fint *iwork = malloc(sizeof(fint) * (size_t)iq);                                            \
-    p##syevd_(j ? "V" : "N", u ? "U" : "L", &n, a, &lda, wv, work, &q, iwork, &iq, info, 1, 1);  \
+    EVD_##P(j ? "V" : "N", u ? "U" : "L", &n, a, &lda, wv, work, &q, rwork, &rq, iwork, &iq,     \
+            info);                                                                              \
     free(work);                                                                                 \
+    free(rwork);                                                                                \
     free(iwork);                                                                                \
     return 0;                                                                                   \
   }
-STUB(float, S, s)
-STUB(double, D, d)
+/* LAPACK's complex gesvd and heevd take a real workspace more */
+#define GESVD_S(...) sgesvd_(__VA_ARGS__, 1, 1)
+#define GESVD_D(...) dgesvd_(__VA_ARGS__, 1, 1)
+#define CGESVD(f, cu, cv, m, n, a, lda, s, u, ldu, vt, ldvt, work, q, info)                      \
+  do {                                                                                          \
+    __typeof__(*(s)) *rw5 = malloc(sizeof *rw5 * 5 * (size_t)(*(n) + 1));                       \
+    f(cu, cv, m, n, a, lda, s, u, ldu, vt, ldvt, work, q, rw5, info, 1, 1);                     \
+    free(rw5);                                                                                  \
+  } while (0)
+#define GESVD_C(...) CGESVD(cgesvd_, __VA_ARGS__)
+#define GESVD_Z(...) CGESVD(zgesvd_, __VA_ARGS__)
+#define EVD_S(jz, ul, n, a, lda, wv, work, q, rwork, rq, iwork, iq, info)                       \
+  ssyevd_(jz, ul, n, a, lda, wv, work, q, iwork, iq, info, 1, 1)
+#define EVD_D(jz, ul, n, a, lda, wv, work, q, rwork, rq, iwork, iq, info)                       \
+  dsyevd_(jz, ul, n, a, lda, wv, work, q, iwork, iq, info, 1, 1)
+#define EVD_C(...) cheevd_(__VA_ARGS__, 1, 1)
+#define EVD_Z(...) zheevd_(__VA_ARGS__, 1, 1)
+STUB(float, float, S, s, orgqr, syevd)
+STUB(double, double, D, d, orgqr, syevd)
+STUB(cf, float, C, c, ungqr, heevd)
+STUB(cd, double, Z, z, ungqr, heevd)

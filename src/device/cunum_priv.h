@@ -36,27 +36,30 @@ typedef struct CublasApi {
                  const void *, int, const void *, void *, int);   /* S, D, C, Z */
 } CublasApi;
 
-/* cuSOLVER's dense functions used, [0] float (S), [1] double (D); device pointers as void *. */
+/* cuSOLVER's dense functions used, [0] float (S), [1] double (D), [2] complex float (C),
+   [3] complex double (Z); device pointers as void *. orgqr and syevd are ungqr and heevd
+   for the complex ones (the same arguments). */
 typedef struct CusolverApi {
   int state;
   char why[300];
   void *handle;              /* cusolverDnHandle_t, made at the first use */
+  CudaModule *kernels;       /* the layout kernels of resident operands (rt_cusolver.c) */
   int (*create)(void **);
   int (*destroy)(void *);
-  int (*potrf_size[2])(void *, int, int, void *, int, int *);
-  int (*potrf[2])(void *, int, int, void *, int, void *, int, int *);
-  int (*getrf_size[2])(void *, int, int, void *, int, int *);
-  int (*getrf[2])(void *, int, int, void *, int, void *, int *, int *);
-  int (*getrs[2])(void *, int, int, int, const void *, int, const int *, void *, int, int *);
-  int (*geqrf_size[2])(void *, int, int, void *, int, int *);
-  int (*geqrf[2])(void *, int, int, void *, int, void *, void *, int, int *);
-  int (*orgqr_size[2])(void *, int, int, int, const void *, int, const void *, int *);
-  int (*orgqr[2])(void *, int, int, int, void *, int, const void *, void *, int, int *);
-  int (*gesvd_size[2])(void *, int, int, int *);
-  int (*gesvd[2])(void *, signed char, signed char, int, int, void *, int, void *, void *, int,
+  int (*potrf_size[4])(void *, int, int, void *, int, int *);
+  int (*potrf[4])(void *, int, int, void *, int, void *, int, int *);
+  int (*getrf_size[4])(void *, int, int, void *, int, int *);
+  int (*getrf[4])(void *, int, int, void *, int, void *, int *, int *);
+  int (*getrs[4])(void *, int, int, int, const void *, int, const int *, void *, int, int *);
+  int (*geqrf_size[4])(void *, int, int, void *, int, int *);
+  int (*geqrf[4])(void *, int, int, void *, int, void *, void *, int, int *);
+  int (*orgqr_size[4])(void *, int, int, int, const void *, int, const void *, int *);
+  int (*orgqr[4])(void *, int, int, int, void *, int, const void *, void *, int, int *);
+  int (*gesvd_size[4])(void *, int, int, int *);
+  int (*gesvd[4])(void *, signed char, signed char, int, int, void *, int, void *, void *, int,
                   void *, int, void *, int, void *, int *);
-  int (*syevd_size[2])(void *, int, int, int, const void *, int, const void *, int *);
-  int (*syevd[2])(void *, int, int, int, void *, int, void *, void *, int, int *);
+  int (*syevd_size[4])(void *, int, int, int, const void *, int, const void *, int *);
+  int (*syevd[4])(void *, int, int, int, void *, int, void *, void *, int, int *);
 } CusolverApi;
 
 struct CuNum {

@@ -15,6 +15,7 @@ void cunum_free(CuNum *C) {
   for (int i = 0; i < C->fft.nplans; i++) C->fft.destroy(C->fft.plans[i].handle);
   if (C->blas.handle) C->blas.destroy(C->blas.handle);
   if (C->solver.handle) C->solver.destroy(C->solver.handle);
+  if (C->solver.kernels) cuda_module_unload(C->solver.kernels);
   free(C);
 }
 

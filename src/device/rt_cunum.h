@@ -40,6 +40,13 @@ bool cusolver_available(CuNum *C, char *why, size_t n);
 /* cuSOLVER's dense factorizations as rt_linalg's LinalgGpu, working through C. */
 LinalgGpu cusolver_linalg(CuNum *C);
 
+/* name's factorization on cuSOLVER with the matrix and the results on the device (no host
+   round trip): chol, blas_chol, inv, solve and mldivide of a square matrix (the right-hand
+   side of its element type), lu, qr, svd, and symeig or eig of a symmetric (Hermitian)
+   matrix, for real and complex matrices of `scalar`/`cscalar`. v_none() when it does not
+   apply (the caller goes the host's way). Errors as rt_linalg.c's. */
+Value cusolver_resident(CuNum *C, const char *name, int argc, const Value *argv, SrcLoc loc);
+
 /* Waits for the library work in flight (tic/toc, the end of the program). */
 void cunum_sync(CuNum *C, SrcLoc loc);
 

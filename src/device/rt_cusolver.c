@@ -1,12 +1,17 @@
-/* rt_cusolver.c: the dense factorizations on the GPU through cuSOLVER (rt_cunum.h), offered
-   to rt_linalg.c as its LinalgGpu. rt_linalg hands over column-major double matrices on the
-   host (its Mat); each function uploads one (converted to float for `scalar` in single
-   precision), runs cuSOLVER's routine on the legacy default stream after the launches
-   queued before it, and copies the factors back. The transfers are O(n^2) against the
-   O(n^3) of the factorization, so the GPU pays off on large matrices; a matrix whose
-   device copy is current is read back first by the interpreter (a kernel made it), which
-   costs one transfer more. cuSOLVER has no getri (inv solves A X = I) and its gesvd wants
-   m >= n (a wide matrix is done as its transpose). */
+/* rt_cusolver.c: the dense factorizations on the GPU through cuSOLVER (rt_cunum.h), in two
+   ways.
+   Resident (cusolver_resident, the end of this file): on --target cuda the matrix's device
+   copy is factorized where it lies and the factors are new arrays whose device copy is the
+   newest, for real and complex matrices (cuSOLVER's S, D, C and Z routines); layout kernels
+   of our own (NVRTC) move between the row-major arrays and cuSOLVER's column-major buffers.
+   Through the host (LinalgGpu, offered to rt_linalg.c): rt_linalg hands over column-major
+   double matrices on the host (its Mat); each function uploads one (converted to float for
+   `scalar` in single precision), runs cuSOLVER's routine and copies the factors back; this
+   serves the functions the resident way lacks and OQ_LINALG_GPU=1 on the other targets.
+   Library calls run on the legacy default stream after the launches queued before them.
+   The transfers are O(n^2) against the O(n^3) of the factorization. cuSOLVER has no getri
+   (inv solves A X = I) and its gesvd wants m >= n (a wide matrix is done as its
+   transpose). */
 #include "device/rt_cunum.h"
 #include "device/cunum_priv.h"
 #include <stdint.h>
@@ -21,36 +26,31 @@ static bool load_solver(CuNum *C) {
   static const char *const names[] = { "libcusolver.so", "libcusolver.so.11",
                                        "libcusolver.so.12", "libcusolver.so.10" };
   CusolverApi *s = &C->solver;
-  /* [0] float, [1] double */
+  /* per type S, D, C, Z; the complex ones' orgqr and syevd are ungqr and heevd */
   static const char *const fns[] = { "potrf_bufferSize", "potrf", "getrf_bufferSize", "getrf",
                                      "getrs", "geqrf_bufferSize", "geqrf", "orgqr_bufferSize",
                                      "orgqr", "gesvd_bufferSize", "gesvd", "syevd_bufferSize",
                                      "syevd" };
-  void **slots[][2] = {
-    { (void **)&s->potrf_size[0], (void **)&s->potrf_size[1] },
-    { (void **)&s->potrf[0], (void **)&s->potrf[1] },
-    { (void **)&s->getrf_size[0], (void **)&s->getrf_size[1] },
-    { (void **)&s->getrf[0], (void **)&s->getrf[1] },
-    { (void **)&s->getrs[0], (void **)&s->getrs[1] },
-    { (void **)&s->geqrf_size[0], (void **)&s->geqrf_size[1] },
-    { (void **)&s->geqrf[0], (void **)&s->geqrf[1] },
-    { (void **)&s->orgqr_size[0], (void **)&s->orgqr_size[1] },
-    { (void **)&s->orgqr[0], (void **)&s->orgqr[1] },
-    { (void **)&s->gesvd_size[0], (void **)&s->gesvd_size[1] },
-    { (void **)&s->gesvd[0], (void **)&s->gesvd[1] },
-    { (void **)&s->syevd_size[0], (void **)&s->syevd_size[1] },
-    { (void **)&s->syevd[0], (void **)&s->syevd[1] },
+  static const char *const cfns[] = { [7] = "ungqr_bufferSize", [8] = "ungqr",
+                                      [11] = "heevd_bufferSize", [12] = "heevd" };
+  void **slots[][4] = {
+#define SLOT4(f) { (void **)&s->f[0], (void **)&s->f[1], (void **)&s->f[2], (void **)&s->f[3] }
+    SLOT4(potrf_size), SLOT4(potrf), SLOT4(getrf_size), SLOT4(getrf), SLOT4(getrs),
+    SLOT4(geqrf_size), SLOT4(geqrf), SLOT4(orgqr_size), SLOT4(orgqr), SLOT4(gesvd_size),
+    SLOT4(gesvd), SLOT4(syevd_size), SLOT4(syevd),
+#undef SLOT4
   };
   enum { NFNS = sizeof fns / sizeof *fns };
-  char names_buf[2 * NFNS][48];
-  CunumSym syms[2 + 2 * NFNS];
+  char names_buf[4 * NFNS][48];
+  CunumSym syms[2 + 4 * NFNS];
   syms[0] = (CunumSym){ "cusolverDnCreate", (void **)&s->create };
   syms[1] = (CunumSym){ "cusolverDnDestroy", (void **)&s->destroy };
   for (int i = 0; i < NFNS; i++)
-    for (int t = 0; t < 2; t++) {
-      char *nm = names_buf[2 * i + t];
-      snprintf(nm, sizeof names_buf[0], "cusolverDn%c%s", t ? 'D' : 'S', fns[i]);
-      syms[2 + 2 * i + t] = (CunumSym){ nm, slots[i][t] };
+    for (int t = 0; t < 4; t++) {
+      char *nm = names_buf[4 * i + t];
+      const char *fn = t >= 2 && cfns[i] ? cfns[i] : fns[i];
+      snprintf(nm, sizeof names_buf[0], "cusolverDn%c%s", "SDCZ"[t], fn);
+      syms[2 + 4 * i + t] = (CunumSym){ nm, slots[i][t] };
     }
   const CunumLib lib = { "cuSOLVER", names, sizeof names / sizeof *names, syms,
                          sizeof syms / sizeof *syms };
@@ -78,7 +78,8 @@ static void dev_free(Dev *d) {
 
 static void *ptr(Dev d) { return (void *)(uintptr_t)d.p; }
 
-static size_t elsize(int t) { return t ? sizeof(double) : sizeof(float); }
+/* The bytes of an element of type t: 0 float, 1 double, 2 complex float, 3 complex double. */
+static size_t elsize(int t) { return t == 0 ? 4 : t == 3 ? 16 : 8; }
 
 /* count doubles of h in a new device buffer of precision t (0 float, 1 double). */
 static Dev put(const double *h, size_t count, int t, SrcLoc loc) {
@@ -125,7 +126,7 @@ static CusolverApi *solver(CuNum *C, SrcLoc loc) {
   return s;
 }
 
-/* A workspace of lwork elements of precision t. */
+/* A workspace of lwork elements of type t. */
 static Dev work_new(int lwork, int t, SrcLoc loc) {
   return dev_new((size_t)(lwork > 1 ? lwork : 1) * elsize(t), loc);
 }
@@ -304,4 +305,459 @@ static int sv_syevd(void *ctx, bool single, int n, double *a, double *w, SrcLoc 
 LinalgGpu cusolver_linalg(CuNum *C) {
   LinalgGpu g = { C, sv_getrf, sv_gesv, sv_potrf, sv_qr, sv_svd, sv_syevd };
   return g;
+}
+
+/* ---- resident operands: the matrix on the device, the results left there ----
+   An array is row-major and cuSOLVER column-major, so the device buffer of an m x n A is the
+   column-major A' (the plain transpose). Each function picks the cheaper of two ways: work
+   on A' directly (chol, inv, solve, symeig: the factor of A' gives A's by a transposed read),
+   or make A's column-major copy with one layout kernel (lu, qr, svd). The factors come back
+   into row-major arrays through the same kernel, which also masks triangles, sets the unit
+   diagonal and conjugates; all of it O(n^2) next to the factorization's O(n^3). */
+
+/* The layout kernels, per element type: 0 float, 1 double, 2 complex float, 3 complex
+   double (oq_unpack_T and oq_setdiag_T, oq_symcheck_T), and the permutation matrix of
+   getrf's pivots (oq_luperm_T, real types). oq_unpack writes the rows x cols row-major out
+   from the column-major w (leading dimension ld): out[i, j] = w[i + j ld], or w[j + i ld]
+   (mode 1: transposed), conjugated (2), zero below the diagonal (4: upper) or unit lower
+   (8: zero above, one on the diagonal). */
+static const char kernels_src[] =
+  "struct alignas(8) c32 { float x, y; };\n"
+  "struct alignas(16) c64 { double x, y; };\n"
+  "__device__ float cj(float a) { return a; }\n"
+  "__device__ double cj(double a) { return a; }\n"
+  "__device__ c32 cj(c32 a) { a.y = -a.y; return a; }\n"
+  "__device__ c64 cj(c64 a) { a.y = -a.y; return a; }\n"
+  "__device__ void setr(float &o, double v) { o = (float)v; }\n"
+  "__device__ void setr(double &o, double v) { o = v; }\n"
+  "__device__ void setr(c32 &o, double v) { o.x = (float)v; o.y = 0.0f; }\n"
+  "__device__ void setr(c64 &o, double v) { o.x = v; o.y = 0.0; }\n"
+  "__device__ double dist(float a, float b) { return fabs((double)a - (double)b); }\n"
+  "__device__ double dist(double a, double b) { return fabs(a - b); }\n"
+  "__device__ double dist(c32 a, c32 b) { return hypot((double)a.x - b.x, (double)a.y - b.y); }\n"
+  "__device__ double dist(c64 a, c64 b) { return hypot(a.x - b.x, a.y - b.y); }\n"
+  "#define LOOP(n) for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < (n); \\\n"
+  "                     t += (long long)gridDim.x * blockDim.x)\n"
+  "template <class T> __device__ void unpack(const T *w, long long ld, T *out, long long rows,\n"
+  "                                          long long cols, int mode) {\n"
+  "  LOOP(rows * cols) {\n"
+  "    long long i = t / cols, j = t % cols;\n"
+  "    T v = (mode & 1) ? w[j + i * ld] : w[i + j * ld];\n"
+  "    if (mode & 2) v = cj(v);\n"
+  "    if (((mode & 4) && j < i) || ((mode & 8) && j > i)) setr(v, 0.0);\n"
+  "    else if ((mode & 8) && j == i) setr(v, 1.0);\n"
+  "    out[t] = v;\n"
+  "  }\n"
+  "}\n"
+  "template <class T, class R> __device__ void setdiag(T *out, long long cols, long long k,\n"
+  "                                                    const R *vals) {\n"
+  "  LOOP(k) { T v; setr(v, vals ? (double)vals[t] : 1.0); out[t * cols + t] = v; }\n"
+  "}\n"
+  /* the largest |a[i, j] - conj(a[j, i])| and |a[i, j]| (as float bits: non-negative floats
+     order as their bits), reduced in each warp first */
+  "template <class T> __device__ void symcheck(const T *a, long long n, unsigned *out) {\n"
+  "  float d = 0.0f, b = 0.0f;\n"
+  "  T zero; setr(zero, 0.0);\n"
+  "  LOOP(n * n) {\n"
+  "    long long i = t / n, j = t % n;\n"
+  "    double dd = dist(a[t], cj(a[j * n + i])), bb = dist(a[t], zero);\n"
+  "    d = fmaxf(d, dd <= 3.0e38 ? (float)dd : 3.0e38f);   /* NaN: not symmetric */\n"
+  "    b = fmaxf(b, bb <= 3.0e38 ? (float)bb : 3.0e38f);\n"
+  "  }\n"
+  "  unsigned ud = __float_as_uint(d), ub = __float_as_uint(b);\n"
+  "  for (int o = 16; o; o >>= 1) {\n"
+  "    ud = max(ud, __shfl_xor_sync(0xffffffffu, ud, o));\n"
+  "    ub = max(ub, __shfl_xor_sync(0xffffffffu, ub, o));\n"
+  "  }\n"
+  "  if ((threadIdx.x & 31) == 0) { atomicMax(out, ud); atomicMax(out + 1, ub); }\n"
+  "}\n"
+  "template <class T> __device__ void luperm(const int *ipiv, int k, int m, int *perm, T *P) {\n"
+  "  if (blockIdx.x || threadIdx.x) return;\n"
+  "  for (int i = 0; i < m; i++) perm[i] = i;\n"
+  "  for (int i = 0; i < k; i++) {\n"
+  "    int p = ipiv[i] - 1, s = perm[i];\n"
+  "    perm[i] = perm[p];\n"
+  "    perm[p] = s;\n"
+  "  }\n"
+  "  for (int i = 0; i < m; i++) P[(long long)i * m + perm[i]] = (T)1;\n"
+  "}\n"
+  "#define INST(S, T, R) \\\n"
+  "extern \"C\" __global__ void oq_unpack_##S(const T *w, long long ld, T *out, long long rows, \\\n"
+  "    long long cols, int mode) { unpack(w, ld, out, rows, cols, mode); } \\\n"
+  "extern \"C\" __global__ void oq_setdiag_##S(T *out, long long cols, long long k, \\\n"
+  "    const R *vals) { setdiag(out, cols, k, vals); } \\\n"
+  "extern \"C\" __global__ void oq_symcheck_##S(const T *a, long long n, unsigned *out) { \\\n"
+  "    symcheck(a, n, out); }\n"
+  "INST(0, float, float) INST(1, double, double) INST(2, c32, float) INST(3, c64, double)\n"
+  "extern \"C\" __global__ void oq_luperm_0(const int *ipiv, int k, int m, int *perm, float *P) {\n"
+  "  luperm(ipiv, k, m, perm, P); }\n"
+  "extern \"C\" __global__ void oq_luperm_1(const int *ipiv, int k, int m, int *perm, double *P) {\n"
+  "  luperm(ipiv, k, m, perm, P); }\n";
+
+enum { UN_PLAIN = 0, UN_TRANS = 1, UN_CONJ = 2, UN_UPPER = 4, UN_UNIT_LOWER = 8 };
+
+static CudaKernel *layout_kernel(CuNum *C, const char *base, int t, SrcLoc loc) {
+  CusolverApi *s = &C->solver;
+  if (!s->kernels) {
+    void *image;
+    size_t size;
+    char *log = NULL;
+    if (!cuda_compile(kernels_src, "oq_cusolver", cuda_device()->arch, &image, &size, &log, loc))
+      rt_error(loc, "cuSOLVER's layout kernels did not compile: %s", log ? log : "?");
+    free(log);
+    s->kernels = cuda_module_load(image, size, "oq_cusolver", loc);
+    free(image);
+  }
+  char name[32];
+  snprintf(name, sizeof name, "oq_%s_%d", base, t);
+  return cuda_kernel(s->kernels, name, loc);
+}
+
+static void launch_over(CudaKernel *k, int64_t n, void **params, SrcLoc loc) {
+  int64_t blocks = (n + 255) / 256, cap = (int64_t)cuda_device()->sm_count * 32;
+  unsigned grid[3] = { (unsigned)(blocks < 1 ? 1 : blocks > cap ? cap : blocks), 1, 1 };
+  unsigned block[3] = { 256, 1, 1 };
+  cuda_launch(k, grid, block, 0, false, params, loc);
+}
+
+/* out (rows x cols, row-major) from the column-major w of leading dimension ld (UN_*). */
+static void unpack(CuNum *C, int t, CudaPtr w, int64_t ld, CudaPtr out, int64_t rows,
+                   int64_t cols, int mode, SrcLoc loc) {
+  if (!rows || !cols) return;
+  long long l = ld, r = rows, c = cols;
+  void *params[] = { &w, &l, &out, &r, &c, &mode };
+  launch_over(layout_kernel(C, "unpack", t, loc), rows * cols, params, loc);
+}
+
+/* The first k diagonal elements of the row-major out (cols columns): vals (reals of t's
+   precision), or 1 where vals is 0. */
+static void set_diag(CuNum *C, int t, CudaPtr out, int64_t cols, int64_t k, CudaPtr vals, SrcLoc loc) {
+  if (!k) return;
+  long long c = cols, kk = k;
+  void *params[] = { &out, &c, &kk, &vals };
+  launch_over(layout_kernel(C, "setdiag", t, loc), k, params, loc);
+}
+
+static size_t type_size(int t) { return elsize(t); }
+static int real_of(int t) { return t & 1; }
+
+/* The type index of an array's elements; -1 for any other than scalar and cscalar. */
+static int type_of(const Array *a) {
+  if (a->elem != el_scalar() && a->elem != el_cscalar()) return -1;
+  return a->elem == EL_F32 ? 0 : a->elem == EL_F64 ? 1 : a->elem == EL_C64 ? 2 : 3;
+}
+
+/* A new rows x cols array (a vec when rows is 0 or 1: Quasar's 1 x N row, as the host's
+   results) of type t, or real when real is set, whose device copy is to be written; its
+   device pointer in *d. */
+static Array *result(int t, bool real, int64_t rows, int64_t cols, CudaPtr *d, SrcLoc loc) {
+  ElemType e = real ? (real_of(t) ? EL_F64 : EL_F32) : (ElemType[]){ EL_F32, EL_F64, EL_C64, EL_C128 }[t];
+  bool vec = rows <= 1;
+  int64_t dims[2] = { vec ? cols : rows, cols };
+  Array *R = arr_new_uninit(e, vec ? 1 : 2, dims);
+  *d = (CudaPtr)(uintptr_t)cuda_array_device(R, false, loc);
+  return R;
+}
+
+static CudaPtr dptr(Array *a, SrcLoc loc) { return (CudaPtr)(uintptr_t)cuda_array_device(a, true, loc); }
+
+static Dev dev_copy(CudaPtr src, size_t bytes, SrcLoc loc) {
+  Dev d = dev_new(bytes, loc);
+  cuda_raw_dtod(d.p, src, bytes, loc);
+  return d;
+}
+
+static Value pair(Array *a, Array *b) {
+  Value v = v_tuple(2);
+  v.tup->v[0] = v_array(a);
+  v.tup->v[1] = v_array(b);
+  return v;
+}
+
+static Value triple(Array *a, Array *b, Array *c) {
+  Value v = v_tuple(3);
+  v.tup->v[0] = v_array(a);
+  v.tup->v[1] = v_array(b);
+  v.tup->v[2] = v_array(c);
+  return v;
+}
+
+static Value done(CuNum *C, Value v) {
+  C->pending = true;
+  return v;
+}
+
+/* R = chol(A): potrf (lower) of A's buffer, which is A' (conj(A) for a Hermitian A): its
+   factor L has L L' = A', so R = transpose(L) (read transposed, the rest zero) has
+   R' R = A; potrf reads A's upper triangle, as LAPACK does on the host. */
+static Value res_chol(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0], lwork = 0;
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  check(s->potrf_size[t](s->handle, 0, n, ptr(W), n, &lwork), "potrf_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->potrf[t](s->handle, 0, n, ptr(W), n, ptr(work), lwork, (int *)ptr(info)), "potrf", loc);
+  int r = get_info(info, loc);
+  dev_free(&work);
+  dev_free(&info);
+  if (r > 0) {
+    dev_free(&W);
+    rt_error(loc, "%s: the matrix is not positive definite", fn);
+  }
+  CudaPtr d;
+  Array *R = result(t, false, n, n, &d, loc);
+  unpack(C, t, W.p, n, d, n, n, UN_TRANS | UN_UPPER, loc);
+  cuda_submit();
+  dev_free(&W);   /* ordered on the stream after the kernel */
+  cuda_array_written(R);
+  return done(C, v_array(R));
+}
+
+/* getrf of the n x n buffer W (A' of a row-major A) into piv; an error when singular. */
+static void factor_square(CusolverApi *s, int t, int n, Dev W, Dev piv, Dev info, const char *fn, SrcLoc loc) {
+  int lwork = 0;
+  check(s->getrf_size[t](s->handle, n, n, ptr(W), n, &lwork), "getrf_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->getrf[t](s->handle, n, n, ptr(W), n, ptr(work), (int *)ptr(piv), (int *)ptr(info)), "getrf", loc);
+  int r = get_info(info, loc);
+  dev_free(&work);
+  if (r > 0) rt_error(loc, "%s: the matrix is singular", fn);
+}
+
+/* inv(A): A' = P' L U (getrf of the buffer), then A' X = I (getrs) gives X = inv(A') =
+   transpose(inv(A)), whose column-major buffer is inv(A) row-major: the result as is. */
+static Value res_inv(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0];
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc);
+  Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
+  factor_square(s, t, n, W, piv, info, "inv", loc);
+  CudaPtr d;
+  Array *X = result(t, false, n, n, &d, loc);
+  cuda_raw_memset(d, 0, cells(n, n) * type_size(t), loc);
+  set_diag(C, t, d, n, n, 0, loc);
+  cuda_submit();
+  check(s->getrs[t](s->handle, CUBLAS_OP_N, n, n, ptr(W), n, (const int *)ptr(piv), (void *)(uintptr_t)d, n,
+                    (int *)ptr(info)), "getrs", loc);
+  dev_free(&W);
+  dev_free(&piv);
+  dev_free(&info);
+  cuda_array_written(X);
+  return done(C, v_array(X));
+}
+
+/* solve(A, B) of a square A: getrf of A' and getrs transposed (op T: (A')' X = B). A vec b
+   is one column as it is; a matrix B goes to column-major and X back by the layout kernel. */
+static Value res_solve(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcLoc loc) {
+  enum { OP_T = 1 };
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0];
+  bool vec = B->rank == 1;
+  int nrhs = vec ? 1 : (int)B->dims[1];
+  size_t es = type_size(t);
+  CudaPtr bd = dptr(B, loc);
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * es, loc);
+  Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
+  factor_square(s, t, n, W, piv, info, fn, loc);
+  CudaPtr d;
+  Array *X = result(t, false, vec ? 0 : n, vec ? n : nrhs, &d, loc);
+  Dev Xc = { 0, 0 };
+  if (vec) {
+    cuda_raw_dtod(d, bd, (size_t)n * es, loc);
+  } else {
+    Xc = dev_new(cells(n, nrhs) * es, loc);
+    unpack(C, t, bd, nrhs, Xc.p, nrhs, n, UN_PLAIN, loc);   /* B column-major */
+    cuda_submit();
+  }
+  check(s->getrs[t](s->handle, OP_T, n, nrhs, ptr(W), n, (const int *)ptr(piv),
+                    vec ? (void *)(uintptr_t)d : ptr(Xc), n, (int *)ptr(info)), "getrs", loc);
+  if (!vec) unpack(C, t, Xc.p, n, d, n, nrhs, UN_PLAIN, loc);
+  cuda_submit();
+  dev_free(&Xc);
+  dev_free(&W);
+  dev_free(&piv);
+  dev_free(&info);
+  cuda_array_written(X);
+  return done(C, v_array(X));
+}
+
+/* A's column-major copy (m x n, leading dimension m). */
+static Dev column_major(CuNum *C, Array *A, int t, int m, int n, SrcLoc loc) {
+  Dev W = dev_new(cells(m, n) * type_size(t), loc);
+  unpack(C, t, dptr(A, loc), n, W.p, n, m, UN_PLAIN, loc);
+  cuda_submit();
+  return W;
+}
+
+/* [L, U, P] = lu(A): getrf of A's column-major copy; L, U by masked reads, P from the
+   pivots on the device (P real). */
+static Value res_lu(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int m = (int)A->dims[0], n = (int)A->dims[1], k = m < n ? m : n, lwork = 0;
+  Dev W = column_major(C, A, t, m, n, loc);
+  Dev piv = dev_new(sizeof(int) * (size_t)k, loc), info = dev_new(sizeof(int), loc);
+  check(s->getrf_size[t](s->handle, m, n, ptr(W), m, &lwork), "getrf_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->getrf[t](s->handle, m, n, ptr(W), m, ptr(work), (int *)ptr(piv), (int *)ptr(info)), "getrf", loc);
+  get_info(info, loc);   /* > 0: U is singular, still valid */
+  CudaPtr dl, du, dp;
+  Array *L = result(t, false, m, k, &dl, loc), *U = result(t, false, k, n, &du, loc);
+  Array *P = result(t, true, m, m, &dp, loc);
+  unpack(C, t, W.p, m, dl, m, k, UN_UNIT_LOWER, loc);
+  unpack(C, t, W.p, m, du, k, n, UN_UPPER, loc);
+  cuda_raw_memset(dp, 0, cells(m, m) * type_size(real_of(t)), loc);
+  Dev perm = dev_new(sizeof(int) * (size_t)m, loc);
+  CudaPtr pv = piv.p, pm = perm.p;
+  void *params[] = { &pv, &k, &m, &pm, &dp };
+  unsigned one[3] = { 1, 1, 1 };
+  cuda_launch(layout_kernel(C, "luperm", real_of(t), loc), one, one, 0, false, params, loc);
+  cuda_submit();
+  Dev *all[] = { &W, &piv, &info, &work, &perm };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  cuda_array_written(L);
+  cuda_array_written(U);
+  cuda_array_written(P);
+  return done(C, triple(L, U, P));
+}
+
+/* [Q, R] = qr(A): geqrf of A's column-major copy, Q (m x m) by orgqr/ungqr from the
+   reflectors, R the upper part. */
+static Value res_qr(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int m = (int)A->dims[0], n = (int)A->dims[1], k = m < n ? m : n, lwork = 0;
+  size_t es = type_size(t);
+  Dev W = column_major(C, A, t, m, n, loc);
+  Dev tau = dev_new(es * (size_t)k, loc), info = dev_new(sizeof(int), loc);
+  check(s->geqrf_size[t](s->handle, m, n, ptr(W), m, &lwork), "geqrf_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->geqrf[t](s->handle, m, n, ptr(W), m, ptr(tau), ptr(work), lwork, (int *)ptr(info)), "geqrf", loc);
+  get_info(info, loc);
+  dev_free(&work);
+  Dev Qc = dev_new(cells(m, m) * es, loc);
+  cuda_raw_memset(Qc.p, 0, cells(m, m) * es, loc);
+  cuda_raw_dtod(Qc.p, W.p, cells(m, k) * es, loc);
+  check(s->orgqr_size[t](s->handle, m, m, k, ptr(Qc), m, ptr(tau), &lwork), "orgqr_bufferSize", loc);
+  work = work_new(lwork, t, loc);
+  check(s->orgqr[t](s->handle, m, m, k, ptr(Qc), m, ptr(tau), ptr(work), lwork, (int *)ptr(info)), "orgqr", loc);
+  get_info(info, loc);
+  CudaPtr dq, dr;
+  Array *Q = result(t, false, m, m, &dq, loc), *R = result(t, false, m, n, &dr, loc);
+  unpack(C, t, Qc.p, m, dq, m, m, UN_PLAIN, loc);
+  unpack(C, t, W.p, m, dr, m, n, UN_UPPER, loc);
+  cuda_submit();
+  Dev *all[] = { &W, &tau, &info, &work, &Qc };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  cuda_array_written(Q);
+  cuda_array_written(R);
+  return done(C, pair(Q, R));
+}
+
+/* [U, S, V] = svd(A) by gesvd, which wants m >= n: a tall A from its column-major copy
+   (U as it comes, V = (V')' read transposed and conjugated); a wide A from its buffer,
+   the tall A' = U2 S V2' (so A = conj(V2) S U2^T: U = V2' read transposed, V = conj(U2)). */
+static Value res_svd(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int m = (int)A->dims[0], n = (int)A->dims[1], lwork = 0;
+  bool tall = m >= n;
+  int gm = tall ? m : n, gn = tall ? n : m;   /* the shape gesvd factors */
+  size_t es = type_size(t), rs = type_size(real_of(t));
+  Dev W = tall ? column_major(C, A, t, m, n, loc) : dev_copy(dptr(A, loc), cells(m, n) * es, loc);
+  Dev Sv = dev_new(rs * (size_t)gn, loc), Uc = dev_new(cells(gm, gm) * es, loc);
+  Dev VTc = dev_new(cells(gn, gn) * es, loc), rwork = dev_new(rs * (size_t)gn, loc);
+  Dev info = dev_new(sizeof(int), loc);
+  check(s->gesvd_size[t](s->handle, gm, gn, &lwork), "gesvd_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->gesvd[t](s->handle, 'A', 'A', gm, gn, ptr(W), gm, ptr(Sv), ptr(Uc), gm, ptr(VTc), gn,
+                    ptr(work), lwork, ptr(rwork), (int *)ptr(info)), "gesvd", loc);
+  int r = get_info(info, loc);
+  if (r > 0) rt_error(loc, "svd: the SVD did not converge");
+  CudaPtr du, ds, dv;
+  Array *U = result(t, false, m, m, &du, loc), *S = result(t, true, m, n, &ds, loc);
+  Array *V = result(t, false, n, n, &dv, loc);
+  if (tall) {
+    unpack(C, t, Uc.p, m, du, m, m, UN_PLAIN, loc);
+    unpack(C, t, VTc.p, n, dv, n, n, UN_TRANS | UN_CONJ, loc);
+  } else {
+    unpack(C, t, VTc.p, m, du, m, m, UN_TRANS, loc);
+    unpack(C, t, Uc.p, n, dv, n, n, UN_CONJ, loc);
+  }
+  cuda_raw_memset(ds, 0, cells(m, n) * rs, loc);
+  set_diag(C, real_of(t), ds, n, gn, Sv.p, loc);
+  cuda_submit();
+  Dev *all[] = { &W, &Sv, &Uc, &VTc, &rwork, &info, &work };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  cuda_array_written(U);
+  cuda_array_written(S);
+  cuda_array_written(V);
+  return done(C, triple(U, S, V));
+}
+
+/* Whether the n x n device matrix equals its conjugate transpose within 64 eps of its
+   largest element (as rt_linalg.c's test on the host). */
+static bool res_symmetric(CuNum *C, Array *A, int t, SrcLoc loc) {
+  Dev out = dev_new(2 * sizeof(unsigned), loc);
+  cuda_raw_memset(out.p, 0, 2 * sizeof(unsigned), loc);
+  CudaPtr a = dptr(A, loc), o = out.p;
+  long long n = A->dims[0];
+  void *params[] = { &a, &n, &o };
+  launch_over(layout_kernel(C, "symcheck", t, loc), n * n, params, loc);
+  unsigned bits[2];
+  cuda_raw_dtoh(bits, out.p, sizeof bits, loc);
+  dev_free(&out);
+  float diff, big;
+  memcpy(&diff, &bits[0], sizeof diff);
+  memcpy(&big, &bits[1], sizeof big);
+  double eps = real_of(t) ? 2.220446049250313e-16 : 1.1920929e-7;
+  return diff <= 64 * eps * big;
+}
+
+/* [V, d] = symeig(A) of a symmetric (Hermitian) A: syevd (heevd) of A's buffer, which is
+   conj(A) with A's eigenvalues and the conjugate eigenvectors: V = conj of them. */
+static Value res_symeig(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0], lwork = 0;
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  CudaPtr dv, dd;
+  Array *V = result(t, false, n, n, &dv, loc), *d = result(t, true, 0, n, &dd, loc);
+  check(s->syevd_size[t](s->handle, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, n, ptr(W), n,
+                         (void *)(uintptr_t)dd, &lwork), "syevd_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->syevd[t](s->handle, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, n, ptr(W), n,
+                    (void *)(uintptr_t)dd, ptr(work), lwork, (int *)ptr(info)), "syevd", loc);
+  int r = get_info(info, loc);
+  if (r > 0) rt_error(loc, "symeig: the eigenvalues did not converge");
+  unpack(C, t, W.p, n, dv, n, n, UN_CONJ, loc);
+  cuda_submit();
+  dev_free(&W);
+  dev_free(&info);
+  dev_free(&work);
+  cuda_array_written(V);
+  cuda_array_written(d);
+  return done(C, pair(V, d));
+}
+
+static bool square(const Array *a) { return a->dims[0] == a->dims[1]; }
+
+Value cusolver_resident(CuNum *C, const char *name, int argc, const Value *argv, SrcLoc loc) {
+  if (argc < 1 || argv[0].kind != V_ARRAY) return v_none();
+  Array *A = argv[0].arr;
+  int t = type_of(A);
+  if (t < 0 || A->rank != 2 || !A->numel || A->dims[0] > 0x7fffffff || A->dims[1] > 0x7fffffff)
+    return v_none();
+  bool sq = square(A);
+  if ((!strcmp(name, "chol") || !strcmp(name, "blas_chol")) && sq) return res_chol(C, name, A, t, loc);
+  if (!strcmp(name, "inv") && sq) return res_inv(C, A, t, loc);
+  if ((!strcmp(name, "solve") || !strcmp(name, "mldivide")) && sq && argc == 2) {
+    Value b = argv[1];
+    if (b.kind != V_ARRAY || b.arr->elem != A->elem || b.arr->rank > 2 || !b.arr->numel ||
+        b.arr->dims[0] != A->dims[0] || (b.arr->rank == 2 && b.arr->dims[1] > 0x7fffffff))
+      return v_none();
+    return res_solve(C, name, A, b.arr, t, loc);
+  }
+  if (!strcmp(name, "lu")) return res_lu(C, A, t, loc);
+  if (!strcmp(name, "qr")) return res_qr(C, A, t, loc);
+  if (!strcmp(name, "svd")) return res_svd(C, A, t, loc);
+  if ((!strcmp(name, "symeig") || !strcmp(name, "eig")) && sq && res_symmetric(C, A, t, loc))
+    return res_symeig(C, A, t, loc);
+  return v_none();
 }

@@ -5,8 +5,10 @@
    call). On --target cuda an FFT or a product runs on the GPU when its operand's device copy
    is current or the operand is large (NUMLIB_GPU_MIN elements), or FFTW is missing, and
    cuFFT/cuBLAS load; a factorization runs on cuSOLVER when its matrix's device copy is
-   current or it is large (LINALG_GPU_MIN), or OQ_LINALG_GPU=1; everything else runs on the
-   host. */
+   current or it is large (LINALG_GPU_MIN), or OQ_LINALG_GPU=1: on --target cuda with the
+   matrix and its factors on the device (cusolver_resident; real and complex), else (another
+   target with OQ_LINALG_GPU=1, a function it lacks) through the host (rt_linalg.c's
+   LinalgGpu, real matrices); everything else runs on the host. */
 #include <malloc.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,11 +167,30 @@ static const LinalgGpu *linalg_gpu(Interp *I, const char *name, int argc, Value 
   return g;
 }
 
+/* Whether a factorization may run on cuSOLVER with its operand and results on the device
+   (cusolver_resident): on --target cuda, unless OQ_LINALG_GPU=0, for a matrix (real or
+   complex) on the GPU, of LINALG_GPU_MIN elements and more, or any with OQ_LINALG_GPU=1. */
+static bool linalg_resident(Interp *I, const char *name, int argc, Value *argv) {
+  int mode = config()->linalg_gpu;
+  if (mode == 0 || !on_gpu_target(I) || argc < 1 || argv[0].kind != V_ARRAY || !factorizes(name))
+    return false;
+  const Array *a = argv[0].arr;
+  if (!a->numel || !(mode > 0 || (a->state & ARR_DEVICE_VALID) || a->numel >= LINALG_GPU_MIN))
+    return false;
+  return cusolver_available(numlib(I)->cu, NULL, 0);
+}
+
 static Value linalg_call(Interp *I, Node *call, int argc, Value *argv, const char *name) {
   const LinalgBuiltin *b = linalg_lookup(name);
   if (argc < b->min_args || (b->max_args >= 0 && argc > b->max_args))
     rt_error(call->loc, "wrong number of arguments to '%s' (got %d)", name, argc);
   NumLib *L = numlib(I);
+  if (linalg_resident(I, name, argc, argv)) {
+    Value r = cusolver_resident(L->cu, name, argc, argv, call->loc);
+    if (r.kind != V_NONE) return r;
+  }
+  for (int i = 0; i < argc; i++)   /* the host's way: the host copies made current */
+    if (argv[i].kind == V_ARRAY) cuda_host_read(argv[i].arr, call->loc);
   LinalgGpu g;
   lapack_set_gpu(L->lapack, linalg_gpu(I, name, argc, argv, &g, call->loc));
   Value r = b->fn(L->lapack, argc, argv, call->loc);
@@ -236,5 +257,7 @@ InterpBuiltinFn numlib_lookup(const char *name, const char **stored_name) {
 bool numlib_moves_own(InterpBuiltinFn fn) {
   for (size_t i = 0; i < sizeof fft_fns / sizeof *fft_fns; i++)
     if (fft_fns[i].fn == fn) return true;
+  for (size_t i = 0; i < sizeof linalg_fns / sizeof *linalg_fns; i++)
+    if (linalg_fns[i].fn == fn) return true;
   return false;
 }

@@ -4,7 +4,9 @@
    arrays of `scalar` (complex ones: a column-major complex copy, CMat, and the z routines);
    GEMM runs in the operands' own precision with the row-major trick (C = A B is C' = B' A'
    in column-major terms, so no copy is needed). The interpreter may offer the GPU's
-   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there. */
+   factorizations for a call (LinalgGpu, lapack_set_gpu): the real ones then run there
+   (on --target cuda a matrix on the GPU is factorized there before it reaches this file:
+   device/rt_cusolver.c's cusolver_resident). */
 #include <complex.h>   /* first: rt_internal.h defines CMPLX where it lacks (clang: the fuzzers) */
 #include "runtime/rt_linalg.h"
 #include "runtime/rt_internal.h"
@@ -48,7 +50,7 @@ typedef struct LapackApi {
                const fint *, fint *, flen, flen);
   void (*trtrs)(const char *, const char *, const char *, const fint *, const fint *,
                 const double *, const fint *, double *, const fint *, fint *, flen, flen, flen);
-  /* complex double (z): inv, det, solve, svd, eig of complex matrices */
+  /* complex double (z): every factorization of complex matrices */
   void (*zgetrf)(const fint *, const fint *, double complex *, const fint *, fint *, fint *);
   void (*zgetri)(const fint *, double complex *, const fint *, const fint *, double complex *,
                  const fint *, fint *);
@@ -66,6 +68,11 @@ typedef struct LapackApi {
   void (*zheevd)(const char *, const char *, const fint *, double complex *, const fint *,
                  double *, double complex *, const fint *, double *, const fint *, fint *,
                  const fint *, fint *, flen, flen);
+  void (*zpotrf)(const char *, const fint *, double complex *, const fint *, fint *, flen);
+  void (*zgeqrf)(const fint *, const fint *, double complex *, const fint *, double complex *,
+                 double complex *, const fint *, fint *);
+  void (*zungqr)(const fint *, const fint *, const fint *, double complex *, const fint *,
+                 const double complex *, double complex *, const fint *, fint *);
   void (*set_threads)(int);                                /* OpenBLAS only */
   const LinalgGpu *gpu;     /* the factorizations of the current call run there (NULL: here) */
   char *(*get_config)(void);                               /* OpenBLAS only */
@@ -108,7 +115,8 @@ static bool bind_all(LapackLib *L, void *h) {
     { "zgetrf_", offsetof(LapackApi, zgetrf) }, { "zgetri_", offsetof(LapackApi, zgetri) },
     { "zgetrs_", offsetof(LapackApi, zgetrs) }, { "zgels_", offsetof(LapackApi, zgels) },
     { "zgesdd_", offsetof(LapackApi, zgesdd) }, { "zgeev_", offsetof(LapackApi, zgeev) },
-    { "zheevd_", offsetof(LapackApi, zheevd) },
+    { "zheevd_", offsetof(LapackApi, zheevd) }, { "zpotrf_", offsetof(LapackApi, zpotrf) },
+    { "zgeqrf_", offsetof(LapackApi, zgeqrf) }, { "zungqr_", offsetof(LapackApi, zungqr) },
   };
   for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
     void *p = dlsym(h, t[i].sym);
@@ -182,7 +190,8 @@ static Mat mat_from(const char *fn, Value v, SrcLoc loc) {
   int64_t m, n;
   shape_of(fn, v, &m, &n, loc);
   if (val_class(v) == NC_COMPLEX)
-    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, svd, eig and symeig take them)", fn);
+    rt_error(loc, "%s: complex matrices are not supported (inv, det, solve, chol, lu, qr, svd, pinv, "
+             "eig and symeig take them)", fn);
   Mat M = mat_new(fit(fn, m, loc), fit(fn, n, loc));
   for (int64_t i = 0; i < m; i++)
     for (int64_t j = 0; j < n; j++)
@@ -516,31 +525,40 @@ static Value csolve(const LapackApi *f, const char *fn, Value a, Value b, SrcLoc
   return r;
 }
 
-/* [U, S, V] = svd(A) of a complex A: A = U S V' (V' the conjugate transpose), U and V
-   unitary (cmat), S real m x n with the singular values descending (zgesdd). */
-static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
-  CMat A = cmat_from(fn, a, loc);
+/* The full SVD of the complex A (overwritten, zgesdd): the min(m, n) values s descending,
+   U (m x m) and V' (n x n, the conjugate transpose of V). */
+static void csvd_run(const LapackApi *f, const char *fn, CMat A, double *s, CMat *U, CMat *VT,
+                     SrcLoc loc) {
   fint m = A.m, n = A.n, k = m < n ? m : n, mx = m > n ? m : n, info = 0, lwork = -1;
-  CMat U = cmat_new(m, m), VT = cmat_new(n, n);
-  double *s = calloc((size_t)k + 1, sizeof(double));
-  if (k) {
-    size_t lrwork = (size_t)k * (size_t)(5 * k + 7 > 2 * mx + 2 * k + 1 ? 5 * k + 7 : 2 * mx + 2 * k + 1);
-    double *rwork = malloc(sizeof(double) * (lrwork ? lrwork : 1));
-    fint *iwork = malloc(sizeof(fint) * 8 * (size_t)k);
-    double complex q;
-    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, &q, &lwork, rwork, iwork, &info, 1);
-    lwork = zlwork(q);
-    double complex *work = malloc(sizeof *work * (size_t)lwork);
-    f->zgesdd("A", &m, &n, A.a, &m, s, U.a, &m, VT.a, &n, work, &lwork, rwork, iwork, &info, 1);
-    free(work);
-    free(rwork);
-    free(iwork);
-    check_info(fn, info, loc);
-    if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
-  } else {
-    for (fint i = 0; i < m; i++) U.a[i + i * m] = 1;
-    for (fint i = 0; i < n; i++) VT.a[i + i * n] = 1;
+  *U = cmat_new(m, m);
+  *VT = cmat_new(n, n);
+  if (!k) {
+    for (fint i = 0; i < m; i++) U->a[i + i * m] = 1;
+    for (fint i = 0; i < n; i++) VT->a[i + i * n] = 1;
+    return;
   }
+  size_t lrwork = (size_t)k * (size_t)(5 * k + 7 > 2 * mx + 2 * k + 1 ? 5 * k + 7 : 2 * mx + 2 * k + 1);
+  double *rwork = malloc(sizeof(double) * (lrwork ? lrwork : 1));
+  fint *iwork = malloc(sizeof(fint) * 8 * (size_t)k);
+  double complex q;
+  f->zgesdd("A", &m, &n, A.a, &m, s, U->a, &m, VT->a, &n, &q, &lwork, rwork, iwork, &info, 1);
+  lwork = zlwork(q);
+  double complex *work = malloc(sizeof *work * (size_t)lwork);
+  f->zgesdd("A", &m, &n, A.a, &m, s, U->a, &m, VT->a, &n, work, &lwork, rwork, iwork, &info, 1);
+  free(work);
+  free(rwork);
+  free(iwork);
+  check_info(fn, info, loc);
+  if (info > 0) rt_error(loc, "%s: the SVD did not converge", fn);
+}
+
+/* [U, S, V] = svd(A) of a complex A: A = U S V' (V' the conjugate transpose), U and V
+   unitary (cmat), S real m x n with the singular values descending. */
+static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
+  CMat A = cmat_from(fn, a, loc), U, VT;
+  fint m = A.m, n = A.n, k = m < n ? m : n;
+  double *s = calloc((size_t)k + 1, sizeof(double));
+  csvd_run(f, fn, A, s, &U, &VT, loc);
   Mat S = mat_new(m, n);
   for (fint i = 0; i < k; i++) AT(S, i, i) = s[i];
   Value r = tuple3(cmat_to(U), mat_to(S), cmat_part(VT, 0, 0, n, n, true));
@@ -549,6 +567,105 @@ static Value csvd(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
   cmat_free(&A);
   cmat_free(&U);
   cmat_free(&VT);
+  return r;
+}
+
+/* pinv of a complex A: V diag(1/s) U' over the singular values above tol (as the real one). */
+static Value cpinv(const LapackApi *f, Value a, double tol, bool has_tol, SrcLoc loc) {
+  CMat A = cmat_from("pinv", a, loc), U, VT;
+  fint m = A.m, n = A.n, k = m < n ? m : n;
+  double *s = calloc((size_t)k + 1, sizeof(double));
+  csvd_run(f, "pinv", A, s, &U, &VT, loc);
+  if (!has_tol) tol = (m > n ? m : n) * (k ? s[0] : 0) * eps_scalar();
+  CMat P = cmat_new(n, m);
+  for (fint r = 0; r < k; r++) {
+    if (s[r] <= tol) continue;
+    for (fint j = 0; j < m; j++) {
+      double complex uj = conj(U.a[j + r * m]) / s[r];   /* U'[r, j] / s_r */
+      for (fint i = 0; i < n; i++) P.a[i + j * n] += conj(VT.a[r + i * n]) * uj;   /* V[i, r] */
+    }
+  }
+  Value res = cmat_to(P);
+  free(s);
+  cmat_free(&A);
+  cmat_free(&U);
+  cmat_free(&VT);
+  cmat_free(&P);
+  return res;
+}
+
+/* R = chol(A) of a complex A: the upper R with R' R = A (zpotrf on A's upper triangle). */
+static Value cchol(const LapackApi *f, const char *fn, Value a, SrcLoc loc) {
+  CMat M = csquare_from(fn, a, loc);
+  fint n = M.n, info = 0;
+  if (n) f->zpotrf("U", &n, M.a, &n, &info, 1);
+  check_info(fn, info, loc);
+  if (info > 0) {
+    cmat_free(&M);
+    rt_error(loc, "%s: the matrix is not positive definite", fn);
+  }
+  for (fint j = 0; j < n; j++)
+    for (fint i = j + 1; i < n; i++) M.a[i + j * n] = 0;
+  Value r = cmat_to(M);
+  cmat_free(&M);
+  return r;
+}
+
+/* The permutation matrix P (m x m, real) with P A = the rows of A exchanged as getrf's ipiv
+   (k exchanges, 1-based) says. */
+static Value perm_matrix(const fint *ipiv, fint m, fint k);
+
+/* [L, U, P] = lu(A) of a complex A (zgetrf): P A = L U, L unit lower m x k, U upper k x n. */
+static Value clu(const LapackApi *f, Value a, SrcLoc loc) {
+  CMat A = cmat_from("lu", a, loc);
+  fint m = A.m, n = A.n, k = m < n ? m : n, info = 0;
+  fint *ipiv = calloc((size_t)(k ? k : 1), sizeof(fint));
+  if (k) f->zgetrf(&m, &n, A.a, &m, ipiv, &info);   /* info > 0: U is singular, still valid */
+  check_info("lu", info, loc);
+  CMat Lm = cmat_new(m, k), U = cmat_new(k, n);
+  for (fint i = 0; i < m; i++)
+    for (fint j = 0; j < k; j++) Lm.a[i + j * m] = i == j ? 1 : i > j ? A.a[i + j * m] : 0;
+  for (fint i = 0; i < k; i++)
+    for (fint j = i; j < n; j++) U.a[i + j * k] = A.a[i + j * m];
+  Value r = tuple3(cmat_to(Lm), cmat_to(U), perm_matrix(ipiv, m, k));
+  free(ipiv);
+  cmat_free(&A);
+  cmat_free(&Lm);
+  cmat_free(&U);
+  return r;
+}
+
+/* [Q, R] = qr(A) of a complex A (zgeqrf, zungqr): Q m x m unitary, R m x n upper, Q R = A. */
+static Value cqr(const LapackApi *f, Value a, SrcLoc loc) {
+  CMat A = cmat_from("qr", a, loc);
+  fint m = A.m, n = A.n, k = m < n ? m : n, info = 0, lwork = -1;
+  CMat Q = cmat_new(m, m);
+  if (k) {
+    double complex *tau = calloc((size_t)k, sizeof *tau), q;
+    f->zgeqrf(&m, &n, A.a, &m, tau, &q, &lwork, &info);
+    lwork = zlwork(q);
+    double complex *work = malloc(sizeof *work * (size_t)lwork);
+    f->zgeqrf(&m, &n, A.a, &m, tau, work, &lwork, &info);
+    free(work);
+    check_info("qr", info, loc);
+    for (fint j = 0; j < k; j++)
+      for (fint i = 0; i < m; i++) Q.a[i + j * m] = A.a[i + j * m];
+    lwork = -1;
+    f->zungqr(&m, &m, &k, Q.a, &m, tau, &q, &lwork, &info);
+    lwork = zlwork(q);
+    work = malloc(sizeof *work * (size_t)lwork);
+    f->zungqr(&m, &m, &k, Q.a, &m, tau, work, &lwork, &info);
+    free(work);
+    free(tau);
+    check_info("qr", info, loc);
+  } else {
+    for (fint i = 0; i < m; i++) Q.a[i + i * m] = 1;
+  }
+  for (fint j = 0; j < n; j++)
+    for (fint i = j + 1; i < m; i++) A.a[i + j * m] = 0;
+  Value r = tuple2(cmat_to(Q), cmat_to(A));
+  cmat_free(&A);
+  cmat_free(&Q);
   return r;
 }
 
@@ -770,6 +887,7 @@ static void cholesky(const LapackApi *f, const char *fn, Mat M, SrcLoc loc) {
 
 static Value chol_value(LapackLib *L, const char *fn, Value a, SrcLoc loc) {
   const LapackApi *f = api(L, fn, loc);
+  if (is_complex(a)) return cchol(f, fn, a, loc);
   Mat M = square_from(fn, a, loc);
   cholesky(f, fn, M, loc);
   Value r = mat_to(M);
@@ -783,15 +901,25 @@ LA(chol) { (void)argc; return chol_value(L, "chol", argv[0], loc); }
 LA(lu) {
   (void)argc;
   const LapackApi *f = api(L, "lu", loc);
+  if (is_complex(argv[0])) return clu(f, argv[0], loc);
   Mat A = mat_from("lu", argv[0], loc);
   fint m = A.m, n = A.n, k = m < n ? m : n;
   fint *ipiv = calloc((size_t)(k ? k : 1), sizeof(fint));
   if (k) getrf_any(f, "lu", A, ipiv, loc);   /* info > 0: U is singular, still valid */
-  Mat Lm = mat_new(m, k), U = mat_new(k, n), P = mat_new(m, m);
+  Mat Lm = mat_new(m, k), U = mat_new(k, n);
   for (fint i = 0; i < m; i++)
     for (fint j = 0; j < k; j++) AT(Lm, i, j) = i == j ? 1 : i > j ? AT(A, i, j) : 0;
   for (fint i = 0; i < k; i++)
     for (fint j = i; j < n; j++) AT(U, i, j) = AT(A, i, j);
+  Value r = tuple3(mat_to(Lm), mat_to(U), perm_matrix(ipiv, m, k));
+  free(ipiv);
+  mat_free(&A);
+  mat_free(&Lm);
+  mat_free(&U);
+  return r;
+}
+
+static Value perm_matrix(const fint *ipiv, fint m, fint k) {
   fint *perm = malloc(sizeof(fint) * (size_t)(m ? m : 1));
   for (fint i = 0; i < m; i++) perm[i] = i;
   for (fint i = 0; i < k; i++) {
@@ -799,13 +927,10 @@ LA(lu) {
     perm[i] = perm[ipiv[i] - 1];
     perm[ipiv[i] - 1] = t;
   }
+  Mat P = mat_new(m, m);
   for (fint i = 0; i < m; i++) AT(P, i, perm[i]) = 1;   /* (P A)[i] = A[perm[i]] */
-  Value r = tuple3(mat_to(Lm), mat_to(U), mat_to(P));
+  Value r = mat_to(P);
   free(perm);
-  free(ipiv);
-  mat_free(&A);
-  mat_free(&Lm);
-  mat_free(&U);
   mat_free(&P);
   return r;
 }
@@ -844,6 +969,7 @@ static Mat q_factor(const LapackApi *f, const char *fn, Mat A, const double *tau
 LA(qr) {
   (void)argc;
   const LapackApi *f = api(L, "qr", loc);
+  if (is_complex(argv[0])) return cqr(f, argv[0], loc);
   Mat A = mat_from("qr", argv[0], loc);
   double *tau = calloc((size_t)(A.m < A.n ? A.m : A.n) + 1, sizeof(double));
   Mat Q;
@@ -1023,6 +1149,7 @@ LA(eig) {
    max(m, n) * s_max * eps of `scalar`). */
 LA(pinv) {
   const LapackApi *f = api(L, "pinv", loc);
+  if (is_complex(argv[0])) return cpinv(f, argv[0], argc > 1 ? rt_to_real(argv[1], loc) : 0, argc > 1, loc);
   Mat A = mat_from("pinv", argv[0], loc);
   fint m = A.m, n = A.n, k = m < n ? m : n;
   double *s = calloc((size_t)k + 1, sizeof(double));

@@ -4,8 +4,9 @@
 
    Matrices are row-major arrays of rank 2; a vec used as a matrix is a 1 x N row (Quasar's
    rule). The factorizations run in double precision on a column-major copy and return
-   arrays of `scalar`; complex matrices go to LAPACK's z routines in inv, det, solve, svd,
-   eig and symeig (Hermitian), which return `cscalar` arrays, and to GEMM in the product.
+   arrays of `scalar`; complex matrices go to LAPACK's z routines in inv, det, solve, chol,
+   lu, qr, svd, pinv, eig and symeig (Hermitian), which return `cscalar` arrays, and to GEMM
+   in the product.
    Every function takes borrowed arguments, returns a new reference (a tuple for several
    outputs) and names itself in its errors. */
 #ifndef OQ_RT_LINALG_H

@@ -1,10 +1,19 @@
 % tests/gpu.sh: the factorizations on cuSOLVER (on --target cuda a matrix that a kernel
-% made, or one of 65536 elements and more) checked by the identities that define them and
-% against LAPACK's answers for the same matrix made on the host (a host write drops the
-% device copy, and a smaller matrix stays on the host).
+% made, or one of 65536 elements and more; the factors stay on the GPU) checked by the
+% identities that define them and against LAPACK's answers for the same matrix made on the
+% host (a host write drops the device copy, and a smaller matrix stays on the host); real
+% matrices and complex ones (cuSOLVER's C/Z routines).
 
 function [] = __kernel__ fill(x : mat, seed : scalar, pos : ivec2)
     x[pos] = sin(pos[0] * 0.37 + pos[1] * seed) + (pos[0] == pos[1] ? 4.0 : 0.0)
+end
+
+function [] = __kernel__ cfill(x : cmat, seed : scalar, pos : ivec2)
+    x[pos] = complex(sin(pos[0] * 0.37 + pos[1] * seed), cos(pos[0] * seed - pos[1] * 0.19)) + (pos[0] == pos[1] ? 4.0 : 0.0)
+end
+
+function h = herm(a)                   % the conjugate transpose
+    h = conj(transpose(a))
 end
 
 function d = maxdiff(a, b)
@@ -87,4 +96,63 @@ assert(maxdiff(G * inv(G), eye(300)) < tol)
 S = mat(n, n)
 parallel_do(size(S), S, 0.0, __kernel__ (s : mat, z : scalar, pos : ivec2) -> s[pos] = z)
 assert(det(S) == 0)
+% wide lu on the GPU
+[Lw, Uw, Pw] = lu(Wd)
+assert(maxdiff(Pw * Wd, Lw * Uw) < tol && size(Lw, 1) == 30 && size(Uw, 0) == 30)
+
+% ---- complex matrices: cuSOLVER's C/Z routines ----
+C = cmat(n, n)
+parallel_do(size(C), C, 0.23, cfill)
+Ch = on_host(C)
+Ci = inv(C)
+assert(maxdiff(C * Ci, I) < tol && maxdiff(Ci, inv(Ch)) < tol)
+cb = complex(rand(n), rand(n))
+cx = solve(C, cb)
+assert(maxdiff(C * transpose(cx), transpose(cb)) < tol && maxdiff(cx, solve(Ch, cb)) < tol)
+CB = complex(rand(n, 3), rand(n, 3))
+assert(maxdiff(C * mldivide(C, CB), CB) < tol)
+
+% chol of a Hermitian positive definite matrix: R' R = H
+H = herm(Ch) * Ch + complex(n * I, 0 * I)
+H = (H + herm(H)) / 2
+Hd = cmat(n, n)
+parallel_do(size(H), H, Hd, __kernel__ (p : cmat, q : cmat, pos : ivec2) -> q[pos] = p[pos])
+Rc = chol(Hd)
+assert(maxdiff(herm(Rc) * Rc, H) < tol * max(abs(H)))
+assert(maxdiff(Rc, chol(on_host(H))) < tol * max(abs(Rc)))
+assert(abs(Rc[1, 0]) == 0 && abs(imag(Rc[0, 0])) < tol)
+
+% lu: P A = L U
+[Lc, Uc, Pc] = lu(C)
+assert(maxdiff(Pc * C, Lc * Uc) < tol && abs(Lc[0, 0] - 1) == 0 && abs(Uc[1, 0]) == 0)
+
+% qr of a tall and of a wide matrix: Q R = A, Q unitary
+Tc = cmat(n, 40)
+parallel_do(size(Tc), Tc, 0.11, cfill)
+[Qc, Rqc] = qr(Tc)
+assert(maxdiff(Qc * Rqc, Tc) < tol && maxdiff(herm(Qc) * Qc, I) < tol)
+Wc = cmat(30, 70)
+parallel_do(size(Wc), Wc, 0.41, cfill)
+[Qw, Rw] = qr(Wc)
+assert(maxdiff(Qw * Rw, Wc) < tol && maxdiff(herm(Qw) * Qw, eye(30)) < tol)
+
+% svd of a tall and of a wide matrix: U S V' = A, U and V unitary, the values as LAPACK's
+[Ut, St, Vt] = svd(Tc)
+assert(maxdiff(Ut * St * herm(Vt), Tc) < tol && maxdiff(herm(Vt) * Vt, eye(40)) < tol)
+[Uth, Sth, Vth] = svd(on_host(Tc))
+assert(maxdiff(St, Sth) < tol * Sth[0, 0])
+[Uwc, Swc, Vwc] = svd(Wc)
+assert(maxdiff(Uwc * Swc * herm(Vwc), Wc) < tol && maxdiff(herm(Uwc) * Uwc, eye(30)) < tol)
+assert(maxdiff(herm(Vwc) * Vwc, eye(70)) < tol)
+
+% symeig (and eig) of a Hermitian matrix: H V = V diag(d), the values as LAPACK's
+[Vc, dc] = symeig(Hd)
+assert(maxdiff(Hd * Vc, Vc * diag(dc)) < tol * max(abs(dc)) && maxdiff(herm(Vc) * Vc, I) < tol)
+[Vch, dch] = symeig(on_host(H))
+assert(maxdiff(dc, dch) < tol * max(abs(dc)))
+[Ve, de] = eig(Hd)
+assert(maxdiff(de, dch) < tol * max(abs(dc)))
+% eig of a matrix that is not Hermitian: LAPACK's zgeev on the host
+[Vg, lg] = eig(C)
+assert(maxdiff(C * Vg, Vg * diag(lg)) < tol * max(abs(lg)))
 print "ok"
