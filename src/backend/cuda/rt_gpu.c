@@ -554,26 +554,24 @@ static void grid_head(GSpec *g, SrcLoc loc) {
   }
 }
 
-/* One cuLaunchKernel of the current G.param on `grid` blocks. */
-static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3], SrcLoc loc) {
+/* One cuLaunchKernel of the current G.param: chunk c of the launch d. */
+static void launch_one(GSpec *g, const CudaDims *d, const CudaChunk *c, SrcLoc loc) {
   if (G.nslots == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
-  cuda_launch(g->k, grid, block, g->h.tr.tiled ? g->grid.tshared : g->grid.shared, g->cooperative, params, loc);
+  memcpy(((OqkGridHead *)G.param)->boff, c->boff, sizeof c->boff);
+  cuda_launch(g->k, c->grid, d->block, d->shared, g->cooperative, params, loc);
   G.pending = true;
   G.since++;
   G.last = g;
   G.last_loc = loc;
 }
 
-/* The launch. A grid beyond the device's y or z limit (blocks are independent here: no grid
-   barrier, not tiled) runs as chunks of at most the limit, OqkGridHead.boff their first
-   block; cuLaunchKernel copies the parameters at each call. */
+/* The launch: the plan's grid, in the plan's chunks (cuLaunchKernel copies the parameters
+   at each call). */
 static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
   SrcLoc loc = cl->site->loc;
-  int64_t full[3];
-  unsigned grid[3] = {1, 1, 1}, block[3];
-  plan_cuda_dims(&g->h, &g->grid, cl->D, blk, cnt, full, block);
+  CudaDims dims = plan_cuda_dims(&g->h, &g->grid, cuda_device(), cl->D, blk, cnt);
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -582,17 +580,8 @@ static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
     cuda_event_record(t->start, loc);
   }
-  const int *most = cuda_device()->max_grid_dim;
-  int64_t *boff = ((OqkGridHead *)G.param)->boff;
-  grid[0] = (unsigned)full[0];
-  for (int64_t z = 0; z < full[2]; z += most[2])
-    for (int64_t y = 0; y < full[1]; y += most[1]) {
-      grid[1] = (unsigned)(full[1] - y < most[1] ? full[1] - y : most[1]);
-      grid[2] = (unsigned)(full[2] - z < most[2] ? full[2] - z : most[2]);
-      if (cl->D >= 2) boff[cl->D - 2] = y;
-      if (cl->D >= 3) boff[cl->D - 3] = z;
-      launch_one(g, grid, block, loc);
-    }
+  CudaChunk c;
+  for (int64_t i = 0; plan_cuda_chunk(&dims, i, &c); i++) launch_one(g, &dims, &c, loc);
   if (t) cuda_event_record(t->stop, loc);
 }
 
