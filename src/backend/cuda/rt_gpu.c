@@ -126,6 +126,7 @@ static struct {
   SiteMemo memo[MEMO_SLOTS];   /* by call site (find_spec) */
   CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
   CudaKernel *bare;
+  GSpec *specs;                /* every specialization, compiled or refused (lookup) */
 } G;
 
 static const Knobs *knobs(void) {
@@ -138,15 +139,13 @@ static const Knobs *knobs(void) {
   return k;
 }
 
-static GSpec *specs;
-
 static GSpec *lookup(const char *key) {
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (!strcmp(g->h.key, key)) return g;
   GSpec *g = calloc(1, sizeof *g);
   g->h.key = strdup(key);
-  g->next = specs;
-  specs = g;
+  g->next = G.specs;
+  G.specs = g;
   return g;
 }
 
@@ -768,7 +767,7 @@ int gpu_max_block_threads(Func *f) {
   const CudaDevice *dev = cuda_device();
   if (!dev) return 0;
   int n = dev->max_threads_per_block;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
   return n;
 }
@@ -779,7 +778,7 @@ int64_t gpu_resident_blocks(Func *f, int64_t threads) {
   const CudaDevice *dev = cuda_device();
   if (!dev || threads < 1 || threads > dev->max_threads_per_block) return 0;
   int64_t per_sm = -1;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->func == f && g->k) {
       int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->grid.shared, (SrcLoc){0});
       if (per_sm < 0 || n < per_sm) per_sm = n;
@@ -797,7 +796,7 @@ void gpu_profile_report(FILE *out) {
   if (!cuda_stats.launches) return;
   gpu_sync((SrcLoc){0});
   fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->launches)
       fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->h.name, g->launches, g->gpu_ms,
               g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
@@ -815,7 +814,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
   gpu_sync((SrcLoc){0});
   *launches = 0;
   *device_ms = *best_ms = 0;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->launches && g->h.name && !strcmp(g->h.name, name)) {
       *launches += g->launches;
       *device_ms += g->gpu_ms;
@@ -826,7 +825,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
 
 void gpu_profile_reset(void) {
   gpu_sync((SrcLoc){0});
-  for (GSpec *g = specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
+  for (GSpec *g = G.specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
 }
 
 /* ---- OQ_CUDA_CHECK ---- */
