@@ -337,8 +337,8 @@ static void sweep_grid(const LaunchSpec *h, const KLaunch *cl, CudaGrid *gr) {
    replicas each, the most that fit in OQ_PRIV_SHMEM, OQ_DEV_CUDA_LGR at most): xf's bits
    0-7, the replicas' log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as
    many blocks as are resident at once (fewer for small launches). */
-void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
-                      const CudaOcc *occ, CudaGrid *gr) {
+static void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args,
+                             int64_t npos, const CudaOcc *occ, CudaGrid *gr) {
   const KTransforms *tr = &h->tr;
   Func *f = S->kfunc;
   unsigned mask = 0;
@@ -382,8 +382,8 @@ void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, co
    scratch: the blocks-done counter and the shadows of the epilogue's float arrays. Under
    coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds V launch blocks'
    threads (OQ_DEV_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
-void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
-                      const CudaOcc *occ, CudaGrid *gr) {
+static void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
+                             const CudaOcc *occ, CudaGrid *gr) {
   const KTransforms *tr = &h->tr;
   const OqDevConfig *knob = &config()->dev;
   int64_t blocks = 1, threads = 1;
@@ -414,6 +414,12 @@ void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk
     bytes += v.kind == V_ARRAY ? (size_t)v.arr->numel * 8 * tr->merge_copies : 0;
   }
   gr->scratch = bytes;
+}
+
+void plan_cuda_kind_grid(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                         const int64_t *blk, const int64_t *cnt, const CudaOcc *occ, CudaGrid *gr) {
+  if (h->tr.tiled) plan_cuda_tiling(h, cl, S, args, npos, occ, gr);
+  if (h->tr.coarse) plan_cuda_coarse(h, cl, blk, cnt, occ, gr);
 }
 
 /* Dimension 0's blocks hold vthreads Quasar threads per GPU thread and vblocks launch blocks;

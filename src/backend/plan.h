@@ -106,7 +106,7 @@ typedef struct CudaOcc {
 #define OQ_TILE_THREADS 256
 
 /* The grid of one CUDA launch of a compiled kernel: plan_cuda_vblocks and plan_cuda_shared
-   at every launch, plan_cuda_tiling or plan_cuda_coarse for their kernels, then
+   at every launch, plan_cuda_kind_grid for tiled and persistent-block kernels, then
    plan_cuda_dims and its chunks; rt_gpu.c carries it out (OqkGridHead.xf, .scr and .boff,
    cuLaunchKernel). */
 typedef struct CudaGrid {
@@ -133,15 +133,13 @@ CudaGrid plan_cuda_grid_init(const LaunchSpec *h);
    each of its `vblocks` virtual blocks'. */
 size_t plan_cuda_shared(const LaunchSpec *h, int vblocks, int D, const int64_t *blk);
 
-/* A tiled launch of npos positions (gr->tgrid, xf, tshared, scratch): which private arrays
-   get shared-memory copies, and how many blocks. args: the launch's arguments as marshalled
-   (device addresses: two names of one array get no copy). */
-void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
-                      const CudaOcc *occ, CudaGrid *gr);
-
-/* A launch of persistent blocks (KTransforms.coarse; gr->cgroups, stride_blocks, scratch). */
-void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
-                      const CudaOcc *occ, CudaGrid *gr);
+/* The grid of a launch of tiled or persistent-block code h (KTransforms.tiled, .coarse) once
+   its arguments are marshalled (args: device addresses, for aliases), in GPU blocks blk, cnt
+   of npos positions: tiled, which private arrays get shared-memory copies and how many
+   blocks (gr->tgrid, xf, tshared, scratch); persistent blocks, how many and their coarse
+   groups (gr->cgroups, stride_blocks, scratch). Nothing for other code. */
+void plan_cuda_kind_grid(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                         const int64_t *blk, const int64_t *cnt, const CudaOcc *occ, CudaGrid *gr);
 
 /* One CUDA launch as cuLaunchKernel takes it (plan_cuda_dims): the whole grid (x, y, z;
    Quasar's last dimension is x), the block, and the dynamic shared memory of a block. A

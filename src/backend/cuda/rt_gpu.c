@@ -597,8 +597,7 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
     if (g->h.nouts) reset_outputs(g, loc);
     OccAsk ask = {g, loc};
     CudaOcc occ = occupancy(&ask);
-    if (g->h.tr.tiled) plan_cuda_tiling(&g->h, cl, S, G.args, npos, &occ, &g->grid);
-    if (g->h.tr.coarse) plan_cuda_coarse(&g->h, cl, blk, cnt, &occ, &g->grid);
+    plan_cuda_kind_grid(&g->h, cl, S, G.args, npos, blk, cnt, &occ, &g->grid);
     grid_head(g, loc);
     launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
