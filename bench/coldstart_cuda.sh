@@ -1,12 +1,19 @@
 #!/usr/bin/env bash
-# bench/coldstart_cuda.sh [IN.ppm [SIZE]]: the start of every example of examples/ on
+# bench/coldstart_cuda.sh [--dry-run] [IN.ppm [SIZE]]: the start of every example of examples/ on
 # --target cuda (tests/gpu.sh's step cold-cuda), cold (an empty kernel cache: NVRTC compiles
 # every kernel) and warm (the same cache again), and each CUDA kernel's compile ms on the
 # cold run (--profile=wide: specialization, code generation and NVRTC, or the cache's image).
 # IN: the input image as netpbm (the GPU machine reads no PNG); without it, a 512 x 512
 # test image is made. Prints one line per example, then the slowest compile and the sums.
+# --dry-run (first): prints the examples' invocations (tests/examples/gpu_list.sh, the list
+# tests/examples/gpu.sh runs) and runs nothing.
 set -u
 cd "$(dirname "$0")/.." || exit 1
+. tests/examples/gpu_list.sh
+if [ "${1:-}" = --dry-run ]; then
+  gallery_each gallery_print "${2:-IN.ppm}" "${3:-0}"
+  exit 0
+fi
 OQ=${OQ:-build/oq}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-coldcuda.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
@@ -55,22 +62,7 @@ run() {   # run NAME ARGS... (OUT/ in ARGS: a temporary folder)
   grep -q 'error' "$tmp/$name.cold" && grep 'error' "$tmp/$name.cold" | head -n 2 | sed 's/^/    | /'
   echo "$name $cold $warm $n $max" >>"$tmp/rows"
 }
-M=${S/#0/768}
-run gamma "$IN" OUT/gamma.ppm "$S"
-run mandelbrot OUT/mandelbrot.pgm "$M"
-run rotate "$IN" OUT/rotate.ppm "$S"
-run haar "$IN" OUT/haar.ppm OUT/haar_back.ppm "$S"
-run filter3x3 "$IN" OUT/f1.ppm OUT/f2.ppm OUT/f3.ppm "$S"
-run gaussian "$IN" OUT/gaussian.ppm "$S"
-run morph "$IN" OUT/morph.ppm "$S"
-run bitonic "$IN" OUT/bitonic.pgm "$S"
-run matmul "$IN" OUT/matmul.pgm "$S"
-run transpose "$IN" OUT/transpose.ppm "$S"
-run sums "$IN" "$S"
-run dot "$IN" "$S"
-run hist_000 "$IN" OUT/hist_000.pgm "$S" 1
-run hist_002 "$IN" OUT/hist_002.ppm "$S"
-run hist_004 "$IN" OUT/hist_004.pgm "$S"
+gallery_each run "$IN" "$S"
 awk '{ c += $2; w += $3; k += $4; if ($5 > m) { m = $5; mk = $1 } }
   END { printf "cold-cuda: %d examples, cold %d ms, warm %d ms in all; %d CUDA kernels compiled; slowest compile %d ms (%s)\n",
         NR, c, w, k, m, mk }' "$tmp/rows"

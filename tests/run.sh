@@ -586,6 +586,39 @@ if nvrtc_found; then   # a CUDA compile error shows the generated line and the Q
     -- run --target cpu --no-parloop tests/lang/kernel_1d.q
   unset OQ_CUDA_CHECK OQ_DEV_CUDA_BREAK
 fi
+# grids past the device's y or z limit (65535 blocks on the stub's device) run in chunks
+# (backend/plan.c, plan_cuda_chunk): over tools/cuda_stub.c, which logs each cuLaunchKernel,
+# every chunk's grid, shared bytes and first blocks (OqkGridHead.boff) are a plain walk's
+chunk_walk() {   # chunk_walk Y Z SHARED D: the chunks of a grid of 1 x Y x Z blocks, z outer
+  local y z gy gz most=65535
+  for ((z = 0; z < $2; z += most)); do
+    for ((y = 0; y < $1; y += most)); do
+      gy=$(($1 - y < most ? $1 - y : most)) gz=$(($2 - z < most ? $2 - z : most))
+      if [ "$4" = 2 ]; then echo "grid 1 $gy $gz shared $3 boff $y 0 0"; else echo "grid 1 $gy $gz shared $3 boff $z $y 0"; fi
+    done
+  done
+}
+if nvrtc_found && ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_log.so" tools/cuda_stub.c 2>/dev/null; then
+  printf '%s\n' 'function [] = __kernel__ k2(y : vec, pos : ivec2)' '    y[pos[0]] = 1' 'endfunction' \
+    'function [] = __kernel__ k3(y : vec, pos : ivec3)' '    y[pos[0]] = 1' 'endfunction' \
+    'function [] = __kernel__ ks(y : vec, pos : ivec2, blkpos : ivec2, blkdim : ivec2)' \
+    '    s = shared(blkdim[0])' '    s[blkpos[0]] = pos[0]' '    syncthreads' \
+    '    y[pos[0]] = s[blkdim[0] - 1 - blkpos[0]]' 'endfunction' \
+    'y = zeros(600000)' 'parallel_do([[200000, 1], [1, 1]], y, k2)' \
+    'parallel_do([[70000, 70000, 1], [1, 1, 1]], y, k3)' 'parallel_do([[600000, 1], [8, 1]], y, ks)' >"$tmp/chunks.q"
+  rm -f "$tmp/launch.log"
+  STUB_LAUNCH_LOG=$tmp/launch.log OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/chunk_cache timeout -k 5 60 \
+    "$OQ" run --target cuda "$tmp/chunks.q" >/dev/null 2>"$tmp/chunks.err" </dev/null
+  want=$(chunk_walk 200000 1 0 2; chunk_walk 70000 70000 0 3; chunk_walk 75000 1 32 2)
+  got=$(awk '{ print "grid", $2, $3, $4, "shared", $10, "boff", $21, $22, $23 }' "$tmp/launch.log" 2>/dev/null)
+  if [ "$got" = "$want" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: chunks of grids past the device's limits (plan_cuda_chunk): launches differ from a plain walk"
+    diff <(printf '%s\n' "$want") <(printf '%s\n' "$got") | head -n 6
+    first_lines "$tmp/chunks.err" 3
+    cli_fail=$((cli_fail + 1))
+  fi
+fi
 # cuSOLVER's path (device/rt_cusolver.c) without a GPU: tools/cuda_stub.c keeps "device"
 # memory on the host and tools/cusolver_stub.c answers on LAPACK; the factorizations'
 # identities must hold through it (OQ_LINALG_GPU=1), and without a GPU forcing it is an error

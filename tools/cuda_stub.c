@@ -6,6 +6,7 @@
    (loop.q: launches in a host loop, like tests/gpu/launch.q without its assert). Programs
    that read what kernels wrote get wrong values (kernels do not run); the device attributes
    are an H100's. Session 4 used it for the launch overhead (docs/cuda.md). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
@@ -44,9 +45,22 @@ volatile long launches;
 long long stub_ran[1 << 16];
 static void ran(void **p) { if (launches < (1 << 16)) stub_ran[launches] = p ? *(long long *)p[0] : -1; launches++; }
 static int capturing, captured;   /* launch_variants.c's graphs: launches while a stream is captured */
+/* STUB_LAUNCH_LOG=FILE: each cuLaunchKernel appends a line to FILE: its grid, block, dynamic
+   shared bytes, and the first 14 eight-byte words of its first parameter (oq's OqkGridHead:
+   dims, blk, cnt, boff, xf, scr); tests/run.sh checks the chunks of large grids with it. */
+static void log_launch(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void **p) {
+  const char *path = getenv("STUB_LAUNCH_LOG");
+  FILE *f = path ? fopen(path, "a") : NULL;
+  if (!f) return;
+  fprintf(f, "grid %u %u %u block %u %u %u shared %u head", a, b, c, d, e, g, s);
+  for (int i = 0; i < 14 && p && p[0]; i++) fprintf(f, " %lld", ((long long *)p[0])[i]);
+  fputc('\n', f);
+  fclose(f);
+}
 R cuLaunchKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p, void **x) {
-  (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)x;
+  (void)f; (void)st; (void)x;
   if (capturing) captured++; else ran(p);
+  log_launch(a, b, c, d, e, g, s, p);
   return 0;
 }
 R cuLaunchCooperativeKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p) {

@@ -240,7 +240,7 @@ const char *plan_cuda_shape_refusal(const KLaunch *cl, const CudaDevice *dev, co
     int axis = cl->D - 1 - d;
     threads *= blk[d];
     /* a tiled kernel's grid and blocks are plan_cuda_tiling's, whatever the data's shape; grids
-       beyond the y and z limits run in chunks (rt_gpu.c launch), unless a grid barrier spans
+       beyond the y and z limits run in chunks (plan_cuda_chunk), unless a grid barrier spans
        them */
     bool chunked = axis > 0 && !cooperative;
     if (!tr->tiled && (blk[d] > dev->max_block_dim[axis] || (cnt[d] > dev->max_grid_dim[axis] && !chunked)))
@@ -337,8 +337,8 @@ static void sweep_grid(const LaunchSpec *h, const KLaunch *cl, CudaGrid *gr) {
    replicas each, the most that fit in OQ_PRIV_SHMEM, OQ_DEV_CUDA_LGR at most): xf's bits
    0-7, the replicas' log in bits 8-10; a 1-D grid of OQ_TILE_THREADS threads per block, as
    many blocks as are resident at once (fewer for small launches). */
-void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
-                      const CudaOcc *occ, CudaGrid *gr) {
+static void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args,
+                             int64_t npos, const CudaOcc *occ, CudaGrid *gr) {
   const KTransforms *tr = &h->tr;
   Func *f = S->kfunc;
   unsigned mask = 0;
@@ -382,8 +382,8 @@ void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, co
    scratch: the blocks-done counter and the shadows of the epilogue's float arrays. Under
    coarse groups (coarse.c's em_cuda_coarse_ahead) a GPU block holds V launch blocks'
    threads (OQ_DEV_CUDA_COARSE_GROUPS, 4 at most) around one accumulator. */
-void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
-                      const CudaOcc *occ, CudaGrid *gr) {
+static void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
+                             const CudaOcc *occ, CudaGrid *gr) {
   const KTransforms *tr = &h->tr;
   const OqDevConfig *knob = &config()->dev;
   int64_t blocks = 1, threads = 1;
@@ -416,21 +416,46 @@ void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk
   gr->scratch = bytes;
 }
 
+void plan_cuda_kind_grid(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                         const int64_t *blk, const int64_t *cnt, const CudaOcc *occ, CudaGrid *gr) {
+  if (h->tr.tiled) plan_cuda_tiling(h, cl, S, args, npos, occ, gr);
+  if (h->tr.coarse) plan_cuda_coarse(h, cl, blk, cnt, occ, gr);
+}
+
 /* Dimension 0's blocks hold vthreads Quasar threads per GPU thread and vblocks launch blocks;
    a tiled launch is 1-D blocks of OQ_TILE_THREADS; persistent blocks of cvec Quasar threads
    per GPU thread are 1-D blocks of cgroups launch blocks; grid-stride kinds start
    stride_blocks blocks. */
-void plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, int D, const int64_t *blk, const int64_t *cnt,
-                    int64_t grid[3], unsigned block[3]) {
+CudaDims plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, const CudaDevice *dev, int D, const int64_t *blk,
+                        const int64_t *cnt) {
   const KTransforms *tr = &h->tr;
-  for (int a = 0; a < 3; a++) grid[a] = 1, block[a] = 1;
+  CudaDims c = {.D = D, .shared = tr->tiled ? gr->tshared : gr->shared};
+  for (int a = 0; a < 3; a++) c.grid[a] = 1, c.block[a] = 1, c.most[a] = dev->max_grid_dim[a] > 0 ? dev->max_grid_dim[a] : 1;
   for (int d = 0; d < D; d++) {
-    grid[D - 1 - d] = cnt[d];
-    block[D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / tr->vthreads * gr->vblocks);
+    c.grid[D - 1 - d] = cnt[d];
+    c.block[D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / tr->vthreads * gr->vblocks);
   }
-  grid[D - 1] /= gr->vblocks;   /* (plan_cuda_vblocks: it divides the grid there) */
-  if (tr->tiled) grid[0] = gr->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
-  if (tr->cvec > 1) block[0] = block[0] * block[1] * block[2] / tr->cvec * gr->cgroups, block[1] = block[2] = 1;
-  if (tr->grid_stride || tr->coarse) grid[0] = gr->stride_blocks;
-  if (tr->tiled || tr->grid_stride || tr->coarse) grid[1] = grid[2] = 1;
+  c.grid[D - 1] /= gr->vblocks;   /* (plan_cuda_vblocks: it divides the grid there) */
+  if (tr->tiled) c.grid[0] = gr->tgrid, c.block[0] = OQ_TILE_THREADS, c.block[1] = c.block[2] = 1;
+  if (tr->cvec > 1) c.block[0] = c.block[0] * c.block[1] * c.block[2] / tr->cvec * gr->cgroups, c.block[1] = c.block[2] = 1;
+  if (tr->grid_stride || tr->coarse) c.grid[0] = gr->stride_blocks;
+  if (tr->tiled || tr->grid_stride || tr->coarse) c.grid[1] = c.grid[2] = 1;
+  return c;
+}
+
+/* The blocks of the chunk that starts at block `first` of an axis of n blocks. */
+static unsigned chunk_blocks(int64_t n, int64_t most, int64_t first) {
+  return (unsigned)(n - first < most ? n - first : most);
+}
+
+/* Quasar dimension D-2 is CUDA y, D-3 is z. */
+bool plan_cuda_chunk(const CudaDims *d, int64_t i, CudaChunk *c) {
+  int64_t ny = (d->grid[1] + d->most[1] - 1) / d->most[1], nz = (d->grid[2] + d->most[2] - 1) / d->most[2];
+  if (i < 0 || i >= ny * nz) return false;
+  int64_t y = i % ny * d->most[1], z = i / ny * d->most[2];
+  *c = (CudaChunk){.grid = {(unsigned)d->grid[0], chunk_blocks(d->grid[1], d->most[1], y),
+                            chunk_blocks(d->grid[2], d->most[2], z)}};
+  if (d->D >= 2) c->boff[d->D - 2] = y;
+  if (d->D >= 3) c->boff[d->D - 3] = z;
+  return true;
 }

@@ -106,8 +106,9 @@ typedef struct CudaOcc {
 #define OQ_TILE_THREADS 256
 
 /* The grid of one CUDA launch of a compiled kernel: plan_cuda_vblocks and plan_cuda_shared
-   at every launch, plan_cuda_tiling or plan_cuda_coarse for their kernels, then
-   plan_cuda_dims; rt_gpu.c carries it out (OqkGridHead.xf and .scr, cuLaunchKernel). */
+   at every launch, plan_cuda_kind_grid for tiled and persistent-block kernels, then
+   plan_cuda_dims and its chunks; rt_gpu.c carries it out (OqkGridHead.xf, .scr and .boff,
+   cuLaunchKernel). */
 typedef struct CudaGrid {
   int vblocks;              /* launch blocks per GPU block along dimension 0 (at most
                                KTransforms.vblocks, emit_cuda's) */
@@ -132,20 +133,44 @@ CudaGrid plan_cuda_grid_init(const LaunchSpec *h);
    each of its `vblocks` virtual blocks'. */
 size_t plan_cuda_shared(const LaunchSpec *h, int vblocks, int D, const int64_t *blk);
 
-/* A tiled launch of npos positions (gr->tgrid, xf, tshared, scratch): which private arrays
-   get shared-memory copies, and how many blocks. args: the launch's arguments as marshalled
-   (device addresses: two names of one array get no copy). */
-void plan_cuda_tiling(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
-                      const CudaOcc *occ, CudaGrid *gr);
+/* The grid of a launch of tiled or persistent-block code h (KTransforms.tiled, .coarse) once
+   its arguments are marshalled (args: device addresses, for aliases), in GPU blocks blk, cnt
+   of npos positions: tiled, which private arrays get shared-memory copies and how many
+   blocks (gr->tgrid, xf, tshared, scratch); persistent blocks, how many and their coarse
+   groups (gr->cgroups, stride_blocks, scratch). Nothing for other code. */
+void plan_cuda_kind_grid(const LaunchSpec *h, const KLaunch *cl, const KSpec *S, const OqkArg *args, int64_t npos,
+                         const int64_t *blk, const int64_t *cnt, const CudaOcc *occ, CudaGrid *gr);
 
-/* A launch of persistent blocks (KTransforms.coarse; gr->cgroups, stride_blocks, scratch). */
-void plan_cuda_coarse(const LaunchSpec *h, const KLaunch *cl, const int64_t *blk, const int64_t *cnt,
-                      const CudaOcc *occ, CudaGrid *gr);
+/* One CUDA launch as cuLaunchKernel takes it (plan_cuda_dims): the whole grid (x, y, z;
+   Quasar's last dimension is x), the block, and the dynamic shared memory of a block. A
+   grid beyond the device's y or z limit runs in chunks (plan_cuda_chunk). */
+typedef struct CudaDims {
+  int D;                    /* the launch's Quasar dimensions */
+  int64_t grid[3];          /* y and z may exceed most[] */
+  unsigned block[3];
+  size_t shared;            /* tiled: the private copies' (CudaGrid.tshared); else the
+                               shared() calls' (CudaGrid.shared) */
+  int64_t most[3];          /* the device's grid limits, x, y, z */
+} CudaDims;
 
-/* The CUDA grid (x, y, z; y and z may exceed the device's limits: the launcher runs them in
-   chunks) and block of a launch of blocks blk, cnt under gr; Quasar's last dimension is x. */
-void plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, int D, const int64_t *blk, const int64_t *cnt,
-                    int64_t grid[3], unsigned block[3]);
+/* One cuLaunchKernel of a launch: its grid, and its first block per Quasar dimension
+   (OqkGridHead.boff, which the kernel adds to its block index). */
+typedef struct CudaChunk {
+  unsigned grid[3];
+  int64_t boff[3];
+} CudaChunk;
+
+/* The launch of blocks blk, cnt under gr on dev: dimension 0's blocks hold vthreads Quasar
+   threads per GPU thread and vblocks launch blocks; tiled, persistent-block and grid-stride
+   kernels take their grids of gr. */
+CudaDims plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, const CudaDevice *dev, int D, const int64_t *blk,
+                        const int64_t *cnt);
+
+/* Chunk i (from 0) of the launch d into *c, false past the last: z outer, y inner, each at
+   most the device's limit (blocks are independent: no grid barrier, which
+   plan_cuda_shape_refusal refuses chunked; tiled and grid-stride grids are one chunk). A
+   grid of no blocks has no chunk. */
+bool plan_cuda_chunk(const CudaDims *d, int64_t i, CudaChunk *c);
 
 /* Whether OQ_CUDA_CHECK asks for CUDA sources to be compiled without a GPU (NVRTC present). */
 bool plan_cuda_check_enabled(void);

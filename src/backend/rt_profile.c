@@ -377,24 +377,41 @@ static void json_kernel(FILE *out, const ProfRow *r) {
   fputs("]}", out);
 }
 
+/* A number of the report's total object: milliseconds, or a count (is_count). */
+typedef struct JsonField {
+  const char *name;
+  double ms;
+  unsigned long long count;
+  bool is_count;
+} JsonField;
+
+static JsonField json_ms(const char *name, double ms) { return (JsonField){.name = name, .ms = ms}; }
+static JsonField json_count(const char *name, unsigned long long n) {
+  return (JsonField){.name = name, .count = n, .is_count = true};
+}
+
+static void json_object(FILE *out, const JsonField *f, int n) {
+  fputc('{', out);
+  for (int i = 0; i < n; i++) {
+    fprintf(out, "%s\"%s\": ", i ? ", " : "", f[i].name);
+    if (f[i].is_count) fprintf(out, "%llu", f[i].count);
+    else json_num(out, f[i].ms);
+  }
+  fputc('}', out);
+}
+
 static void report_json(FILE *out) {
   Totals t = totals();
-  fputs("{\n  \"total\": {\"wall_ms\": ", out);
-  json_num(out, t.wall);
-  fputs(", \"host_ms\": ", out);
-  json_num(out, t.host);
-  fputs(", \"kernels_ms\": ", out);
-  json_num(out, t.kernels);
-  fputs(", \"compile_ms\": ", out);
-  json_num(out, t.compile);
-  fputs(", \"gpu_ms\": ", out);
-  json_num(out, t.gpu);
-  fputs(", \"host_ops_ms\": ", out);
-  json_num(out, t.host_ops);
-  fprintf(out, ", \"bytes_up\": %llu, \"bytes_down\": %llu, \"uploads\": %ld, \"downloads\": %ld},\n",
-          (unsigned long long)cuda_stats.bytes_up, (unsigned long long)cuda_stats.bytes_down,
-          cuda_stats.uploads, cuda_stats.downloads);
-  fputs("  \"kernels\": [", out);
+  const CudaStats *c = &cuda_stats;
+  const JsonField total[] = {
+    json_ms("wall_ms", t.wall), json_ms("host_ms", t.host), json_ms("kernels_ms", t.kernels),
+    json_ms("compile_ms", t.compile), json_ms("gpu_ms", t.gpu), json_ms("host_ops_ms", t.host_ops),
+    json_count("bytes_up", c->bytes_up), json_count("bytes_down", c->bytes_down),
+    json_count("uploads", (unsigned long long)c->uploads), json_count("downloads", (unsigned long long)c->downloads),
+  };
+  fputs("{\n  \"total\": ", out);
+  json_object(out, total, (int)(sizeof total / sizeof *total));
+  fputs(",\n  \"kernels\": [", out);
   const char *sep = "\n";
   for (ProfRow *r = prof.rows; r; r = r->next) {
     if (!shown(r)) continue;

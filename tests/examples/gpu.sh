@@ -4,13 +4,18 @@
 # as a netpbm file (IN, made from chelsea.png where libpng exists), at SIZE; images are
 # compared with tests/examples/compare.q, printed lines with diff (timings left out); then
 # the --profile test including its GPU part. Prints one line per example.
-# Usage: bash tests/examples/gpu.sh IN.ppm [SIZE]. Make IN.ppm where libpng is, e.g. with a
-# one-line program: imwrite("chelsea.ppm", imread("examples/data/chelsea.png")).
+# Usage: bash tests/examples/gpu.sh [--dry-run] IN.ppm [SIZE]. Make IN.ppm where libpng is,
+# e.g. with a one-line program: imwrite("chelsea.ppm", imread("examples/data/chelsea.png")).
+# --dry-run prints the examples' invocations (tests/examples/gpu_list.sh) and runs nothing.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+. tests/examples/gpu_list.sh
+dry=
+if [ "${1:-}" = --dry-run ]; then dry=1; shift; fi
 OQ=${OQ:-build/oq}
-IN=$1
+IN=${1:?usage: tests/examples/gpu.sh [--dry-run] IN.ppm [SIZE]}
 S=${2:-0}
+if [ -n "$dry" ]; then gallery_each gallery_print "$IN" "$S"; exit 0; fi
 out=${OUT:-/tmp}/gallery
 mkdir -p "$out/cpu" "$out/cuda"
 run() {   # run NAME ARGS... (OUT/ in ARGS is the target's folder)
@@ -18,16 +23,19 @@ run() {   # run NAME ARGS... (OUT/ in ARGS is the target's folder)
   shift
   for t in cpu cuda; do
     local args=("${@//OUT/$out/$t}")
-    local t0=$(date +%s%N)
+    local t0
+    t0=$(date +%s%N)
     timeout 300 "$OQ" run --target "$t" --verbose "examples/$name.q" "${args[@]}" >"$out/$t/$name.txt" 2>"$out/$t/$name.err"
     echo "$?" >"$out/$t/$name.rc"
     echo "$(( ($(date +%s%N) - t0) / 1000000 )) ms" >"$out/$t/$name.time"
   done
-  local line="$name: cpu rc $(cat "$out/cpu/$name.rc") ($(cat "$out/cpu/$name.time")), cuda rc $(cat "$out/cuda/$name.rc") ($(cat "$out/cuda/$name.time"))"
+  local line
+  line="$name: cpu rc $(cat "$out/cpu/$name.rc") ($(cat "$out/cpu/$name.time")), cuda rc $(cat "$out/cuda/$name.rc") ($(cat "$out/cuda/$name.time"))"
   local f
   for f in "$out/cpu/"*.ppm "$out/cpu/"*.pgm; do
     [ -e "$f" ] || continue
-    local g=$out/cuda/$(basename "$f")
+    local g
+    g=$out/cuda/$(basename "$f")
     line="$line; $(basename "$f"): $("$OQ" run tests/examples/compare.q "$f" "$g" 1 2>&1 | sed 's/^compare: //')"
     mv "$f" "$f.done"
   done
@@ -41,21 +49,6 @@ run() {   # run NAME ARGS... (OUT/ in ARGS is the target's folder)
   [ "$(cat "$out/cuda/$name.rc")" != 0 ] && line="$line; cuda stderr: $(grep -v '^oq: kernel' "$out/cuda/$name.err" | head -3 | tr '\n' '|' | cut -c1-300)"
   echo "$line"
 }
-M=${S/#0/768}
-run gamma "$IN" OUT/gamma.ppm "$S"
-run mandelbrot OUT/mandelbrot.pgm "$M"
-run rotate "$IN" OUT/rotate.ppm "$S"
-run haar "$IN" OUT/haar.ppm OUT/haar_back.ppm "$S"
-run filter3x3 "$IN" OUT/f1.ppm OUT/f2.ppm OUT/f3.ppm "$S"
-run gaussian "$IN" OUT/gaussian.ppm "$S"
-run morph "$IN" OUT/morph.ppm "$S"
-run bitonic "$IN" OUT/bitonic.pgm "$S"
-run matmul "$IN" OUT/matmul.pgm "$S"
-run transpose "$IN" OUT/transpose.ppm "$S"
-run sums "$IN" "$S"
-run dot "$IN" "$S"
-run hist_000 "$IN" OUT/hist_000.pgm "$S" 1
-run hist_002 "$IN" OUT/hist_002.ppm "$S"
-run hist_004 "$IN" OUT/hist_004.pgm "$S"
+gallery_each run "$IN" "$S"
 echo "== profile test (cpu and cuda)"
 bash tests/examples/run.sh profile

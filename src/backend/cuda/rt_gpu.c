@@ -126,6 +126,7 @@ static struct {
   SiteMemo memo[MEMO_SLOTS];   /* by call site (find_spec) */
   CudaModule *bare_mod;        /* gpu_bare_launch_us's empty kernel */
   CudaKernel *bare;
+  GSpec *specs;                /* every specialization, compiled or refused (lookup) */
 } G;
 
 static const Knobs *knobs(void) {
@@ -138,15 +139,13 @@ static const Knobs *knobs(void) {
   return k;
 }
 
-static GSpec *specs;
-
 static GSpec *lookup(const char *key) {
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (!strcmp(g->h.key, key)) return g;
   GSpec *g = calloc(1, sizeof *g);
   g->h.key = strdup(key);
-  g->next = specs;
-  specs = g;
+  g->next = G.specs;
+  G.specs = g;
   return g;
 }
 
@@ -554,26 +553,24 @@ static void grid_head(GSpec *g, SrcLoc loc) {
   }
 }
 
-/* One cuLaunchKernel of the current G.param on `grid` blocks. */
-static void launch_one(GSpec *g, const unsigned grid[3], const unsigned block[3], SrcLoc loc) {
+/* One cuLaunchKernel of the current G.param: chunk c of the launch d. */
+static void launch_one(GSpec *g, const CudaDims *d, const CudaChunk *c, SrcLoc loc) {
   if (G.nslots == RING) gpu_sync(loc);
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
-  cuda_launch(g->k, grid, block, g->h.tr.tiled ? g->grid.tshared : g->grid.shared, g->cooperative, params, loc);
+  memcpy(((OqkGridHead *)G.param)->boff, c->boff, sizeof c->boff);
+  cuda_launch(g->k, c->grid, d->block, d->shared, g->cooperative, params, loc);
   G.pending = true;
   G.since++;
   G.last = g;
   G.last_loc = loc;
 }
 
-/* The launch. A grid beyond the device's y or z limit (blocks are independent here: no grid
-   barrier, not tiled) runs as chunks of at most the limit, OqkGridHead.boff their first
-   block; cuLaunchKernel copies the parameters at each call. */
+/* The launch: the plan's grid, in the plan's chunks (cuLaunchKernel copies the parameters
+   at each call). */
 static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
   SrcLoc loc = cl->site->loc;
-  int64_t full[3];
-  unsigned grid[3] = {1, 1, 1}, block[3];
-  plan_cuda_dims(&g->h, &g->grid, cl->D, blk, cnt, full, block);
+  CudaDims dims = plan_cuda_dims(&g->h, &g->grid, cuda_device(), cl->D, blk, cnt);
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -582,17 +579,8 @@ static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_
     if (!t->start) t->start = cuda_event_new(loc), t->stop = cuda_event_new(loc);
     cuda_event_record(t->start, loc);
   }
-  const int *most = cuda_device()->max_grid_dim;
-  int64_t *boff = ((OqkGridHead *)G.param)->boff;
-  grid[0] = (unsigned)full[0];
-  for (int64_t z = 0; z < full[2]; z += most[2])
-    for (int64_t y = 0; y < full[1]; y += most[1]) {
-      grid[1] = (unsigned)(full[1] - y < most[1] ? full[1] - y : most[1]);
-      grid[2] = (unsigned)(full[2] - z < most[2] ? full[2] - z : most[2]);
-      if (cl->D >= 2) boff[cl->D - 2] = y;
-      if (cl->D >= 3) boff[cl->D - 3] = z;
-      launch_one(g, grid, block, loc);
-    }
+  CudaChunk c;
+  for (int64_t i = 0; plan_cuda_chunk(&dims, i, &c); i++) launch_one(g, &dims, &c, loc);
   if (t) cuda_event_record(t->stop, loc);
 }
 
@@ -609,8 +597,7 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
     if (g->h.nouts) reset_outputs(g, loc);
     OccAsk ask = {g, loc};
     CudaOcc occ = occupancy(&ask);
-    if (g->h.tr.tiled) plan_cuda_tiling(&g->h, cl, S, G.args, npos, &occ, &g->grid);
-    if (g->h.tr.coarse) plan_cuda_coarse(&g->h, cl, blk, cnt, &occ, &g->grid);
+    plan_cuda_kind_grid(&g->h, cl, S, G.args, npos, blk, cnt, &occ, &g->grid);
     grid_head(g, loc);
     launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
@@ -779,7 +766,7 @@ int gpu_max_block_threads(Func *f) {
   const CudaDevice *dev = cuda_device();
   if (!dev) return 0;
   int n = dev->max_threads_per_block;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->func == f && g->k && g->k->max_threads < n) n = g->k->max_threads;
   return n;
 }
@@ -790,7 +777,7 @@ int64_t gpu_resident_blocks(Func *f, int64_t threads) {
   const CudaDevice *dev = cuda_device();
   if (!dev || threads < 1 || threads > dev->max_threads_per_block) return 0;
   int64_t per_sm = -1;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->func == f && g->k) {
       int n = cuda_occupancy_blocks_per_sm(g->k, (int)threads, g->grid.shared, (SrcLoc){0});
       if (per_sm < 0 || n < per_sm) per_sm = n;
@@ -808,7 +795,7 @@ void gpu_profile_report(FILE *out) {
   if (!cuda_stats.launches) return;
   gpu_sync((SrcLoc){0});
   fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->launches)
       fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->h.name, g->launches, g->gpu_ms,
               g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
@@ -826,7 +813,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
   gpu_sync((SrcLoc){0});
   *launches = 0;
   *device_ms = *best_ms = 0;
-  for (GSpec *g = specs; g; g = g->next)
+  for (GSpec *g = G.specs; g; g = g->next)
     if (g->launches && g->h.name && !strcmp(g->h.name, name)) {
       *launches += g->launches;
       *device_ms += g->gpu_ms;
@@ -837,7 +824,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
 
 void gpu_profile_reset(void) {
   gpu_sync((SrcLoc){0});
-  for (GSpec *g = specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
+  for (GSpec *g = G.specs; g; g = g->next) g->launches = 0, g->gpu_ms = g->host_ms = g->best_ms = 0;
 }
 
 /* ---- OQ_CUDA_CHECK ---- */
