@@ -30,6 +30,9 @@
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 #   cold-cuda: bench/coldstart_cuda.sh: each example's cold (empty cache) and warm start on
 #      --target cuda, and each CUDA kernel's NVRTC compile ms
+# GPU_SANITIZE_JOBS (default: half the cores) programs at a time under the sanitizer, and
+# GPU_SANITIZE_LIMIT (600 s) each tool's limit: three runs of this script, one tool each
+# (GPU_SANITIZE_TOOLS), fit one device call when run side by side with fewer jobs each.
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib bench-expr xform
 # cold-cuda suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
@@ -338,7 +341,7 @@ sanitize_all() {   # sanitize_all TOOL
   build/oq run --target interp "$dir/gen.q" || { echo "sanitize: cannot write the examples' image"; return 1; }
   sanitize_jobs "$dir/in.ppm" "$dir" >"$dir/jobs"
   total=$(wc -l <"$dir/jobs")
-  xargs -P "$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))" -L 1 bash -c 'sanitize_one '"$1"' "$@"' _ <"$dir/jobs" | tee "$res"
+  xargs -P "${GPU_SANITIZE_JOBS:-$(( $(nproc) / 2 > 1 ? $(nproc) / 2 : 1 ))}" -L 1 bash -c 'sanitize_one '"$1"' "$@"' _ <"$dir/jobs" | tee "$res"
   [ -n "${GPU_SANITIZE_ONLY:-}" ] || ls examples/*.q | while read -r f; do
     grep -q " $f " "$dir/jobs" || echo "FAIL $f ($1): not in sanitize_jobs (tests/gpu.sh)"
   done | tee -a "$res"
@@ -352,7 +355,7 @@ if want sanitize && [ $gpu_ok = 1 ]; then
     export sanitizer
     export -f sanitize_one sanitize_jobs sanitize_all
     for tool in ${GPU_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-      step "$tool" 600 bash -c "sanitize_all $tool"
+      step "$tool" "${GPU_SANITIZE_LIMIT:-600}" bash -c "sanitize_all $tool"
       grep -A12 '^FAIL' "$logs/$tool.log" | head -n 40
     done
   else
