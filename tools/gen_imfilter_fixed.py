@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""tools/gen_imfilter_fixed.py: writes the fixed-size kernels of lib/imfilter.q (the section
-from "% ---- Fixed-size kernels" up to imfilter itself) to stdout. The macros are spelled
+"""tools/gen_imfilter_fixed.py: writes the fixed-size kernels of lib/imfilter.q and their
+tiled versions for the GPU (the section from "% ---- Fixed-size kernels" up to imfilter
+itself) to stdout. The macros are spelled
 out with literal row and tap numbers, one call per row and per tap row, because kernels
 compile them to straight-line code only when every number is a literal (the C compiler and
 NVRTC do not unroll Quasar's loops); writing those calls by hand would be error-prone.
 Usage: python3 tools/gen_imfilter_fixed.py [K]   (K: output rows a thread, default 8, at
-most KMAX), then replace the section of lib/imfilter.q with the output; run
-tests/lang/lib_imfilter_fixed.q after."""
+most KMAX; the tiles' rows are TK below), then replace the section of lib/imfilter.q with
+the output; run tests/lang/lib_imfilter_fixed.q, lib_imfilter_separable*.q and
+lib_imfilter_tiled*.q after (and tests/gpu/lib_filter_tiled.q on a GPU)."""
 L = []
 A = L.append
 KMAX = 8
