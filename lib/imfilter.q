@@ -316,15 +316,15 @@ macro [] = fir_acc(r, m, tm, R, C, K)
     endif
 endmacro
 
-% Input row r of the window (R + K - 1 rows), added to every output row it reaches; the
-% row by the boundary rule (rule) or directly.
+% Input row r of the window (R + K - 1 rows), added to every output row it reaches;
+% the row by the boundary rule (rule) or directly.
 macro [] = fir_row(r, R, C, K, rule, NC)
     if r < R + K - 1
         i = i0 + r - cy
         if rule
             i = bnd_index(i, h, mode)
         endif
-        if i >= 0
+        if !rule || i >= 0
             fir_load(C, NC)
             fir_acc(r, 0, t0, R, C, K)
             fir_acc(r, 1, t1, R, C, K)
@@ -415,7 +415,8 @@ macro [] = sep_edge(T, K)
 endmacro
 
 % Separable: input row r filtered along the row (taps tx), then times tap m of ty into
-% output row r - m, for each output row it reaches.
+% output row r - m, for each output row it reaches;
+% the row by the boundary rule (rule) or directly.
 macro [] = sep_row(r, T, K, rule, NC)
     if r < T + K - 1
         i = i0 + r - cy
@@ -611,6 +612,457 @@ macro [] = sep_body(T, K, NC)
     endif
 endmacro
 
+% ---- GPU tiles: the same filters for --target cuda ----
+% On a GPU the kernels above leave the memory idle much of the time (50-75 % of a copy's
+% bandwidth at best): every thread reads its window's columns from L1, each load a warp's
+% 32 numbers at an offset of nc, most of them two cache lines. Here a block of 128 threads
+% computes a tile of 8 rows x 128 flat columns: each thread reads a column of the tile
+% (and one of the halo, the (C-1)*nc columns the windows reach past the tile, when t is
+% below its width) straight down, a warp's loads aligned and coalesced, with the boundary
+% rule for the column once; the rows go into block-shared memory, from which each thread
+% takes its window's samples (consecutive threads, consecutive numbers: no bank
+% conflicts). The separable filters filter each column down (taps gy) before the shared
+% memory, so only 8 rows go there, then along the rows (gx). Rows of 192 numbers hold a
+% halo of at most 64 flat columns; wider ones (many channels and taps) take the
+% kernels above. Written for literal sizes like them.
+
+% The flat column f of a row (at least cx*nc to the left of it) by the boundary rule: the
+% flat index of the sample it reads, -1 for a zero.
+function col : int = __device__ tile_col(f : int, w : int, nc : int, wc : int, cx : int, _
+        mode : int)
+    col = f
+    if f < 0 || f >= wc
+        j = f + cx * nc
+        j /= nc
+        c = f + cx * nc - j * nc
+        jj = bnd_index(j - cx, w, mode)
+        col = jj >= 0 ? jj * nc + c : -1
+    endif
+endfunction
+
+% What a tiled kernel starts with: its thread t, the block's first output row i0 and flat
+% column q0, the thread's column q (at tile position t + hl) and, for t < hw (the halo's
+% width HW), the halo column at tile position tp2; the flat indices they read (c1, c2);
+% whether the tile's window rows lie inside the image (rows).
+macro [] = tile_start(R, K, HW)
+    t = blkpos[1]
+    i0 = K * blkidx[0]
+    q0 = 128 * blkidx[1]
+    q = q0 + t
+    hl = cx * nc
+    hw = HW
+    tp2 = t >= hl ? t + 128 : t
+    c1 = tile_col(q, w, nc, wc, cx, mode)
+    c2 = tile_col(q0 - hl + tp2, w, nc, wc, cx, mode)
+    rows = i0 - cy >= 0 && i0 + K - 1 + R - 1 - cy < h
+endmacro
+
+
+% Separable tiles: input row r of column tcol times tap m of ty into output row r - m;
+% the row by the boundary rule (rule) or directly.
+macro [] = sep_vrow(r, T, K, rule, NC)
+    if r < T + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
+        if !rule || i >= 0
+            v = x[i * wc + tcol]
+            if 0 < T && r - 0 >= 0 && r - 0 < K
+                a[r - 0] += ty[0] * v
+            endif
+            if 1 < T && r - 1 >= 0 && r - 1 < K
+                a[r - 1] += ty[1] * v
+            endif
+            if 2 < T && r - 2 >= 0 && r - 2 < K
+                a[r - 2] += ty[2] * v
+            endif
+            if 3 < T && r - 3 >= 0 && r - 3 < K
+                a[r - 3] += ty[3] * v
+            endif
+            if 4 < T && r - 4 >= 0 && r - 4 < K
+                a[r - 4] += ty[4] * v
+            endif
+            if 5 < T && r - 5 >= 0 && r - 5 < K
+                a[r - 5] += ty[5] * v
+            endif
+            if 6 < T && r - 6 >= 0 && r - 6 < K
+                a[r - 6] += ty[6] * v
+            endif
+            if 7 < T && r - 7 >= 0 && r - 7 < K
+                a[r - 7] += ty[7] * v
+            endif
+            if 8 < T && r - 8 >= 0 && r - 8 < K
+                a[r - 8] += ty[8] * v
+            endif
+            if 9 < T && r - 9 >= 0 && r - 9 < K
+                a[r - 9] += ty[9] * v
+            endif
+            if 10 < T && r - 10 >= 0 && r - 10 < K
+                a[r - 10] += ty[10] * v
+            endif
+            if 11 < T && r - 11 >= 0 && r - 11 < K
+                a[r - 11] += ty[11] * v
+            endif
+            if 12 < T && r - 12 >= 0 && r - 12 < K
+                a[r - 12] += ty[12] * v
+            endif
+        endif
+    endif
+endmacro
+
+% Separable tiles, pass 1: column col (-1: zeros) filtered down into the K rows of tile
+% position sp.
+macro [] = sep_vcol(col, sp, T, K)
+    tcol = col
+    a = zeros(K)
+    if tcol >= 0
+        if rows
+            sep_vrow(0, T, K, false, nc)
+            sep_vrow(1, T, K, false, nc)
+            sep_vrow(2, T, K, false, nc)
+            sep_vrow(3, T, K, false, nc)
+            sep_vrow(4, T, K, false, nc)
+            sep_vrow(5, T, K, false, nc)
+            sep_vrow(6, T, K, false, nc)
+            sep_vrow(7, T, K, false, nc)
+            sep_vrow(8, T, K, false, nc)
+            sep_vrow(9, T, K, false, nc)
+            sep_vrow(10, T, K, false, nc)
+            sep_vrow(11, T, K, false, nc)
+            sep_vrow(12, T, K, false, nc)
+            sep_vrow(13, T, K, false, nc)
+            sep_vrow(14, T, K, false, nc)
+            sep_vrow(15, T, K, false, nc)
+            sep_vrow(16, T, K, false, nc)
+            sep_vrow(17, T, K, false, nc)
+            sep_vrow(18, T, K, false, nc)
+            sep_vrow(19, T, K, false, nc)
+        else
+            sep_vrow(0, T, K, true, nc)
+            sep_vrow(1, T, K, true, nc)
+            sep_vrow(2, T, K, true, nc)
+            sep_vrow(3, T, K, true, nc)
+            sep_vrow(4, T, K, true, nc)
+            sep_vrow(5, T, K, true, nc)
+            sep_vrow(6, T, K, true, nc)
+            sep_vrow(7, T, K, true, nc)
+            sep_vrow(8, T, K, true, nc)
+            sep_vrow(9, T, K, true, nc)
+            sep_vrow(10, T, K, true, nc)
+            sep_vrow(11, T, K, true, nc)
+            sep_vrow(12, T, K, true, nc)
+            sep_vrow(13, T, K, true, nc)
+            sep_vrow(14, T, K, true, nc)
+            sep_vrow(15, T, K, true, nc)
+            sep_vrow(16, T, K, true, nc)
+            sep_vrow(17, T, K, true, nc)
+            sep_vrow(18, T, K, true, nc)
+            sep_vrow(19, T, K, true, nc)
+        endif
+    endif
+    if 0 < K
+        sh[0 + sp] = a[0]
+    endif
+    if 1 < K
+        sh[192 + sp] = a[1]
+    endif
+    if 2 < K
+        sh[384 + sp] = a[2]
+    endif
+    if 3 < K
+        sh[576 + sp] = a[3]
+    endif
+    if 4 < K
+        sh[768 + sp] = a[4]
+    endif
+    if 5 < K
+        sh[960 + sp] = a[5]
+    endif
+    if 6 < K
+        sh[1152 + sp] = a[6]
+    endif
+    if 7 < K
+        sh[1344 + sp] = a[7]
+    endif
+endmacro
+
+% Separable tiles, pass 2: output row k of the tile, along the row from shared memory (tx).
+macro [] = sep_hrow(k, T, K)
+    if k < K && i0 + k < h && q < wc
+        b = 192 * k + t
+        o = tx[0] * sh[b]
+        if 1 < T
+            o += tx[1] * sh[b + 1 * nc]
+        endif
+        if 2 < T
+            o += tx[2] * sh[b + 2 * nc]
+        endif
+        if 3 < T
+            o += tx[3] * sh[b + 3 * nc]
+        endif
+        if 4 < T
+            o += tx[4] * sh[b + 4 * nc]
+        endif
+        if 5 < T
+            o += tx[5] * sh[b + 5 * nc]
+        endif
+        if 6 < T
+            o += tx[6] * sh[b + 6 * nc]
+        endif
+        if 7 < T
+            o += tx[7] * sh[b + 7 * nc]
+        endif
+        if 8 < T
+            o += tx[8] * sh[b + 8 * nc]
+        endif
+        if 9 < T
+            o += tx[9] * sh[b + 9 * nc]
+        endif
+        if 10 < T
+            o += tx[10] * sh[b + 10 * nc]
+        endif
+        if 11 < T
+            o += tx[11] * sh[b + 11 * nc]
+        endif
+        if 12 < T
+            o += tx[12] * sh[b + 12 * nc]
+        endif
+        y[(i0 + k) * wc + q] = o
+    endif
+endmacro
+
+% A separable filter of T taps each way (T at most 13) on tiles of K rows.
+macro [] = sep_tiled_body(T, K)
+    tile_start(T, K, (T - 1) * nc)
+    sh = shared(K * 192)
+    tx = zeros(13)
+    ty = zeros(13)
+    if 0 < T
+        tx[0] = gx[0]
+        ty[0] = gy[0]
+    endif
+    if 1 < T
+        tx[1] = gx[1]
+        ty[1] = gy[1]
+    endif
+    if 2 < T
+        tx[2] = gx[2]
+        ty[2] = gy[2]
+    endif
+    if 3 < T
+        tx[3] = gx[3]
+        ty[3] = gy[3]
+    endif
+    if 4 < T
+        tx[4] = gx[4]
+        ty[4] = gy[4]
+    endif
+    if 5 < T
+        tx[5] = gx[5]
+        ty[5] = gy[5]
+    endif
+    if 6 < T
+        tx[6] = gx[6]
+        ty[6] = gy[6]
+    endif
+    if 7 < T
+        tx[7] = gx[7]
+        ty[7] = gy[7]
+    endif
+    if 8 < T
+        tx[8] = gx[8]
+        ty[8] = gy[8]
+    endif
+    if 9 < T
+        tx[9] = gx[9]
+        ty[9] = gy[9]
+    endif
+    if 10 < T
+        tx[10] = gx[10]
+        ty[10] = gy[10]
+    endif
+    if 11 < T
+        tx[11] = gx[11]
+        ty[11] = gy[11]
+    endif
+    if 12 < T
+        tx[12] = gx[12]
+        ty[12] = gy[12]
+    endif
+    sep_vcol(c1, t + hl, T, K)
+    if t < hw
+        sep_vcol(c2, tp2, T, K)
+    endif
+    syncthreads
+    sep_hrow(0, T, K)
+    sep_hrow(1, T, K)
+    sep_hrow(2, T, K)
+    sep_hrow(3, T, K)
+    sep_hrow(4, T, K)
+    sep_hrow(5, T, K)
+    sep_hrow(6, T, K)
+    sep_hrow(7, T, K)
+endmacro
+
+
+% 2-D tiles: input row r of column tcol into tile position tpos (a row outside
+% the image, by the zero rule, leaves the zero of shared());
+% the row by the boundary rule (rule) or directly.
+macro [] = fir_tload(r, R, K, rule, NC)
+    if r < R + K - 1
+        i = i0 + r - cy
+        if rule
+            i = bnd_index(i, h, mode)
+        endif
+        if !rule || i >= 0
+            sh[192 * r + tpos] = x[i * wc + tcol]
+        endif
+    endif
+endmacro
+
+% 2-D tiles, pass 1: the rows of column col (-1: zeros) into tile position sp.
+macro [] = fir_tcol(col, sp, R, K)
+    tcol = col
+    tpos = sp
+    if tcol >= 0
+        if rows
+            fir_tload(0, R, K, false, nc)
+            fir_tload(1, R, K, false, nc)
+            fir_tload(2, R, K, false, nc)
+            fir_tload(3, R, K, false, nc)
+            fir_tload(4, R, K, false, nc)
+            fir_tload(5, R, K, false, nc)
+            fir_tload(6, R, K, false, nc)
+            fir_tload(7, R, K, false, nc)
+            fir_tload(8, R, K, false, nc)
+            fir_tload(9, R, K, false, nc)
+            fir_tload(10, R, K, false, nc)
+            fir_tload(11, R, K, false, nc)
+            fir_tload(12, R, K, false, nc)
+            fir_tload(13, R, K, false, nc)
+        else
+            fir_tload(0, R, K, true, nc)
+            fir_tload(1, R, K, true, nc)
+            fir_tload(2, R, K, true, nc)
+            fir_tload(3, R, K, true, nc)
+            fir_tload(4, R, K, true, nc)
+            fir_tload(5, R, K, true, nc)
+            fir_tload(6, R, K, true, nc)
+            fir_tload(7, R, K, true, nc)
+            fir_tload(8, R, K, true, nc)
+            fir_tload(9, R, K, true, nc)
+            fir_tload(10, R, K, true, nc)
+            fir_tload(11, R, K, true, nc)
+            fir_tload(12, R, K, true, nc)
+            fir_tload(13, R, K, true, nc)
+        endif
+    endif
+endmacro
+
+% 2-D tiles, pass 2: tile row r (C samples from the thread's column) times each mask row m
+% (taps tm) into output row r - m.
+macro [] = fir_trow(r, R, C, K)
+    if r < K + R - 1
+        b = 192 * r + t
+        if 0 < C
+            v[0] = sh[b + 0 * nc]
+        endif
+        if 1 < C
+            v[1] = sh[b + 1 * nc]
+        endif
+        if 2 < C
+            v[2] = sh[b + 2 * nc]
+        endif
+        if 3 < C
+            v[3] = sh[b + 3 * nc]
+        endif
+        if 4 < C
+            v[4] = sh[b + 4 * nc]
+        endif
+        if 5 < C
+            v[5] = sh[b + 5 * nc]
+        endif
+        if 6 < C
+            v[6] = sh[b + 6 * nc]
+        endif
+        fir_acc(r, 0, t0, R, C, K)
+        fir_acc(r, 1, t1, R, C, K)
+        fir_acc(r, 2, t2, R, C, K)
+        fir_acc(r, 3, t3, R, C, K)
+        fir_acc(r, 4, t4, R, C, K)
+        fir_acc(r, 5, t5, R, C, K)
+        fir_acc(r, 6, t6, R, C, K)
+    endif
+endmacro
+
+% A correlation with an R x C mask (R, C at most 7) on tiles of K rows.
+macro [] = fir_tiled_body(R, C, K)
+    tile_start(R, K, (C - 1) * nc)
+    sh = shared((K + R - 1) * 192)
+    fir_tcol(c1, t + hl, R, K)
+    if t < hw
+        fir_tcol(c2, tp2, R, K)
+    endif
+    t0 = zeros(7)
+    t1 = zeros(7)
+    t2 = zeros(7)
+    t3 = zeros(7)
+    t4 = zeros(7)
+    t5 = zeros(7)
+    t6 = zeros(7)
+    fir_taps(0, t0, R, C)
+    fir_taps(1, t1, R, C)
+    fir_taps(2, t2, R, C)
+    fir_taps(3, t3, R, C)
+    fir_taps(4, t4, R, C)
+    fir_taps(5, t5, R, C)
+    fir_taps(6, t6, R, C)
+    v = zeros(7)
+    a = zeros(K)
+    syncthreads
+    fir_trow(0, R, C, K)
+    fir_trow(1, R, C, K)
+    fir_trow(2, R, C, K)
+    fir_trow(3, R, C, K)
+    fir_trow(4, R, C, K)
+    fir_trow(5, R, C, K)
+    fir_trow(6, R, C, K)
+    fir_trow(7, R, C, K)
+    fir_trow(8, R, C, K)
+    fir_trow(9, R, C, K)
+    fir_trow(10, R, C, K)
+    fir_trow(11, R, C, K)
+    fir_trow(12, R, C, K)
+    fir_trow(13, R, C, K)
+    if q < wc
+        if 0 < K && i0 + 0 < h
+            y[(i0 + 0) * wc + q] = a[0]
+        endif
+        if 1 < K && i0 + 1 < h
+            y[(i0 + 1) * wc + q] = a[1]
+        endif
+        if 2 < K && i0 + 2 < h
+            y[(i0 + 2) * wc + q] = a[2]
+        endif
+        if 3 < K && i0 + 3 < h
+            y[(i0 + 3) * wc + q] = a[3]
+        endif
+        if 4 < K && i0 + 4 < h
+            y[(i0 + 4) * wc + q] = a[4]
+        endif
+        if 5 < K && i0 + 5 < h
+            y[(i0 + 5) * wc + q] = a[5]
+        endif
+        if 6 < K && i0 + 6 < h
+            y[(i0 + 6) * wc + q] = a[6]
+        endif
+        if 7 < K && i0 + 7 < h
+            y[(i0 + 7) * wc + q] = a[7]
+        endif
+    endif
+endmacro
+
 function [] = __kernel__ imfilter_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
@@ -665,6 +1117,71 @@ function [] = __kernel__ separable_13(x : cube'unchecked, y : cube'unchecked'noc
     sep_body(13, 8, nc)
 endfunction
 
+function [] = __kernel__ imfilter_tiled_3x3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    fir_tiled_body(3, 3, 8)
+endfunction
+
+function [] = __kernel__ imfilter_tiled_5x5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    fir_tiled_body(5, 5, 8)
+endfunction
+
+function [] = __kernel__ imfilter_tiled_7x7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
+        wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    fir_tiled_body(7, 7, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_3(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(3, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_5(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(5, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_7(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(7, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_9(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(9, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_11(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(11, 8)
+endfunction
+
+function [] = __kernel__ separable_tiled_13(x : cube'unchecked, y : cube'unchecked'nocopy, _
+        gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
+        w : int, nc : int, wc : int, mode : int, blkidx : ivec2, blkpos : ivec2)
+    sep_tiled_body(13, 8)
+endfunction
+
+% The launch of a tiled kernel: blocks of 1 x 128 threads, one a tile of 8 rows x 128
+% flat columns.
+function d = tiled_dims(xr)
+    d = [[ceil(size(xr, 0) / 8), 128 * ceil(size(xr, 1) * size(xr, 2) / 128)], [1, 128]]
+endfunction
+
+% Whether a tile's rows hold the halo of a window of n columns.
+function ok : bool = tiled_fits(xr, n : int)
+    ok = (n - 1) * size(xr, 2) <= 64 && numel(xr) < 2^31 - 2^26
+endfunction
+
 % The rows a thread of the fixed-size kernels computes.
 function k : int = fixed_rows()
     k = 8
@@ -681,13 +1198,63 @@ function ok : bool = fixed_fits(xr)
     ok = numel(xr) < 2^31 - 2^26
 endfunction
 
+% imfilter through a tiled kernel when the mask is 3x3, 5x5 or 7x7 and the halo fits
+% (done), else nothing is done.
+function [y, done : bool] = imfilter_tiled(xr, taps, rows : int, cols : int, cy : int, _
+        cx : int, mode : int)
+    y = xr
+    done = rows == cols && (rows == 3 || rows == 5 || rows == 7) && tiled_fits(xr, cols)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = tiled_dims(xr)
+        if rows == 3
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_tiled_3x3)
+        elseif rows == 5
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_tiled_5x5)
+        elseif rows == 7
+            parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_tiled_7x7)
+        endif
+    endif
+endfunction
+
+% A separable filter through a tiled kernel when gy and gx have one odd length of 3 to 13
+% and the halo fits (done), else nothing is done.
+function [y, done : bool] = separable_tiled(xr, gy, cy : int, gx, cx : int, mode : int)
+    y = xr
+    T = numel(gx)
+    done = numel(gy) == T && T >= 3 && T <= 13 && mod(T, 2) == 1 && tiled_fits(xr, T)
+    if done
+        [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
+        y = uninit(size(xr))
+        d = tiled_dims(xr)
+        if T == 3
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_3)
+        elseif T == 5
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_5)
+        elseif T == 7
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_7)
+        elseif T == 9
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_9)
+        elseif T == 11
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_11)
+        elseif T == 13
+            parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_tiled_13)
+        endif
+    endif
+endfunction
+
 % imfilter through a fixed-size kernel when the mask is 3x3, 5x5 or 7x7 (done), else
-% nothing is done.
+% nothing is done; on the GPU the tiled kernel when the halo fits.
 function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy : int, _
         cx : int, mode : int)
     y = xr
-    done = rows == cols && (rows == 3 || rows == 5 || rows == 7) && fixed_fits(xr)
-    if done
+    done = false
+    if $target("gpu")
+        [y, done] = imfilter_tiled(xr, taps, rows, cols, cy, cx, mode)
+    endif
+    if !done && rows == cols && (rows == 3 || rows == 5 || rows == 7) && fixed_fits(xr)
+        done = true
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
@@ -702,12 +1269,16 @@ function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy 
 endfunction
 
 % A separable filter through a fixed-size kernel when gy and gx have one odd length of 3 to
-% 13 (done), else nothing is done.
+% 13 (done), else nothing is done; on the GPU the tiled kernel when the halo fits.
 function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode : int)
     y = xr
     T = numel(gx)
-    done = numel(gy) == T && T >= 3 && T <= 13 && mod(T, 2) == 1 && fixed_fits(xr)
-    if done
+    done = false
+    if $target("gpu")
+        [y, done] = separable_tiled(xr, gy, cy, gx, cx, mode)
+    endif
+    if !done && numel(gy) == T && T >= 3 && T <= 13 && mod(T, 2) == 1 && fixed_fits(xr)
+        done = true
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)

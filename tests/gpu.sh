@@ -223,7 +223,7 @@ fi
 # and the image library's filters against a copy (bench/imfilter.sh)
 if want bench-expr && [ $gpu_ok = 1 ]; then
   step bench-expr 600 bash -c 'bash bench/arrayexpr/run.sh 2048 20 && PEERS=jax AX_TARGETS=cuda bash bench/arrayexpr/run.sh 4096 10 && bash bench/imfilter.sh cuda'
-  grep -E '^\||^n =|psnr|imfilter|gaussian|copy' "$logs/bench-expr.log" | tail -n 40
+  grep -E '^\||^n =|psnr|imfilter|gaussian|copy|^cuda |cupyx|Memcpy' "$logs/bench-expr.log" | tail -n 60
 fi
 
 if want xform && [ $gpu_ok = 1 ] && command -v nvcc >/dev/null 2>&1; then
