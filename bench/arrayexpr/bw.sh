@@ -9,7 +9,7 @@ N=${1:-4096}
 out=${2:-/tmp/oq-bw}
 mkdir -p "$out"
 OQ=${OQ:-build/oq}
-for fl in "-fmad=false" "-fmad=true" "-fmad=false -prec-div=false -prec-sqrt=false" "-use_fast_math"; do
+for fl in "-fmad=false" "-fmad=false -prec-div=false -prec-sqrt=false" "-use_fast_math"; do
   echo "==== nvcc $fl"
   nvcc -O3 -arch=sm_90 -std=c++17 $fl -o "$out/bw" bench/arrayexpr/bw.cu && "$out/bw" "$N"
 done
