@@ -22,6 +22,9 @@ typedef struct OqDevConfig {
                                never; -1 (else): decide */
   int cuda_pipe;            /* OQ_DEV_CUDA_PIPE=0|1: vectors loaded a step ahead; -1: decide */
   int cuda_unroll;          /* OQ_DEV_CUDA_UNROLL 1..16: positions per step; 0: decide */
+  bool cuda_stream;         /* OQ_DEV_CUDA_STREAM (not 0): element-wise kernels run tiled */
+  int cuda_block_most;      /* OQ_DEV_CUDA_BLOCK_MOST 32..1024: threads per block of a kernel
+                               that does not see its blocks, most (256) */
   int cuda_merge;           /* OQ_DEV_CUDA_MERGE 1..64, a power of 2: copies of the counts (8) */
   int cuda_lgr;             /* OQ_DEV_CUDA_LGR 0..5: log2 of a private copy's replicas, most (5) */
   int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: a tiled launch's positions per thread,
