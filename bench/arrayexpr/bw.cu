@@ -95,6 +95,12 @@ template <int U> __global__ void tv_rows(const float *__restrict__ x, float *__r
 #pragma unroll
   for (int u = 0; u < U; u++) if (P0b + u < n0) g[(P0b + u) * n1 + P1] = tv_at(x, P0b + u, P1, n0, n1);
 }
+template <int U> __global__ void tv_rows_nr(float *x, float *g, int n0, int n1) {   // tv_rows, may alias
+  int P1 = blockIdx.x * blockDim.x + threadIdx.x, P0b = (blockIdx.y * blockDim.y + threadIdx.y) * U;
+  if (P1 >= n1) return;
+#pragma unroll
+  for (int u = 0; u < U; u++) if (P0b + u < n0) g[(P0b + u) * n1 + P1] = tv_at(x, P0b + u, P1, n0, n1);
+}
 __global__ void upd_gen(float *o, float *u, float *f, float *g, int n0, int n1) {
   int P0 = blockIdx.y * blockDim.y + threadIdx.y, P1 = blockIdx.x * blockDim.x + threadIdx.x;
   if (P0 < n0 && P1 < n1) {
@@ -197,6 +203,10 @@ int main(int argc, char **argv) {
     timeit(nm, (const void *)tv_rows<2>, 2.0 * B, [&] { tv_rows<2><<<r2, blk>>>(x, g, n, n); });
     snprintf(nm, sizeof nm, "tv rows4 %dx1", bx);
     timeit(nm, (const void *)tv_rows<4>, 2.0 * B, [&] { tv_rows<4><<<r4, blk>>>(x, g, n, n); });
+    snprintf(nm, sizeof nm, "tv rows4, may alias %dx1", bx);
+    timeit(nm, (const void *)tv_rows_nr<4>, 2.0 * B, [&] { tv_rows_nr<4><<<r4, blk>>>(x, g, n, n); });
+    snprintf(nm, sizeof nm, "tv rows2, may alias %dx1", bx);
+    timeit(nm, (const void *)tv_rows_nr<2>, 2.0 * B, [&] { tv_rows_nr<2><<<r2, blk>>>(x, g, n, n); });
   }
   CK(cudaDeviceSynchronize());
   return 0;

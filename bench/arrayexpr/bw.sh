@@ -9,7 +9,9 @@ N=${1:-4096}
 out=${2:-/tmp/oq-bw}
 mkdir -p "$out"
 OQ=${OQ:-build/oq}
-for fl in "-fmad=false" "-fmad=false -prec-div=false -prec-sqrt=false" "-use_fast_math"; do
+# BW_FLAGS: the nvcc flag sets, separated by ";" ("" for none)
+IFS=';' read -r -a flagsets <<<"${BW_FLAGS--fmad=false;-fmad=false -prec-div=false -prec-sqrt=false;-use_fast_math}"
+for fl in "${flagsets[@]}"; do
   echo "==== nvcc $fl"
   nvcc -O3 -arch=sm_90 -std=c++17 $fl -o "$out/bw" bench/arrayexpr/bw.cu && "$out/bw" "$N"
 done
