@@ -90,6 +90,18 @@ static int cuda_cvec(const KLaunch *cl) {
   return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
 }
 
+/* (tv20) Rows per GPU thread proposed for a 2-D kernel that does not see its blocks: 4 from
+   2^22 positions. The TV gradient of bench/arrayexpr (4096^2, H200, precise division and
+   square root) ran 12 % faster so: the row's index arithmetic and launch share is paid once
+   per 4 positions (bench/arrayexpr/bw.sh, tv rows4). OQ_DEV_CUDA_ROWS=R asks for R (1: none). */
+static int cuda_rows(const KLaunch *cl) {
+  FuncInfo *fi = func_info(cl->kernel->func);
+  if (cl->D != 2 || cl->explicit_blk || fi->block_params || fi->uses_barrier) return 1;
+  int want = config()->dev.cuda_rows;
+  if (want) return want;
+  return cl->dims[0] * cl->dims[1] >= (1 << 22) ? 4 : 1;
+}
+
 static void cuda_key(const KLaunch *cl, PlanKey *k) {
   if (cuda_block_keyed(cl))
     for (int d = 0; d < cl->D; d++) k->cblk[d] = cl->blk[d];
@@ -97,6 +109,7 @@ static void cuda_key(const KLaunch *cl, PlanKey *k) {
   k->proposals = true;
   k->vthreads = cuda_vthreads(cl);
   k->cvec = cuda_cvec(cl);
+  k->rows = cuda_rows(cl);
 }
 
 char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
@@ -104,11 +117,13 @@ char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
   S->idx32 &= k->idx32;
   S->tr.vthreads = k->vthreads;
   S->tr.cvec = k->cvec;
+  S->tr.rows = k->rows;
   char *key = ksema_key(S, args);
   if (!k->proposals) return key;
   size_t n = strlen(key);
-  key = realloc(key, n + 24);
-  snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
+  key = realloc(key, n + 48);
+  size_t m = n + (size_t)snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
+  if (S->tr.rows > 1) snprintf(key + m, 24, "|rw%d", S->tr.rows);
   return key;
 }
 
@@ -444,6 +459,7 @@ void plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, int D, const int64_
     block[D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / tr->vthreads * gr->vblocks);
   }
   grid[D - 1] /= gr->vblocks;   /* (plan_cuda_vblocks: it divides the grid there) */
+  if (tr->rows > 1) grid[D - 1] = (grid[D - 1] + tr->rows - 1) / tr->rows;
   if (tr->tiled) grid[0] = gr->tgrid, block[0] = OQ_TILE_THREADS, block[1] = block[2] = 1;
   if (tr->cvec > 1) block[0] = block[0] * block[1] * block[2] / tr->cvec * gr->cgroups, block[1] = block[2] = 1;
   if (tr->grid_stride || tr->coarse) grid[0] = gr->stride_blocks;

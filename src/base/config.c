@@ -70,6 +70,7 @@ static void load_dev(OqDevConfig *d) {
   d->cuda_lgr = int_in("OQ_DEV_CUDA_LGR", 0, 5, 5);
   d->cuda_tile_min = int_in("OQ_DEV_CUDA_TILE_MIN", 1, 1 << 20, 0);
   d->cuda_vthreads = int_in("OQ_DEV_CUDA_VTHREADS", 1, 32, 0);
+  d->cuda_rows = int_in("OQ_DEV_CUDA_ROWS", 1, 16, 0);
   d->cuda_vblocks = int_in("OQ_DEV_CUDA_VBLOCKS", 1, 4, 4);
   d->coarse_occ = int_in("OQ_DEV_CUDA_COARSE_OCC", 1, 64, 64);
   d->coarse_run = int_in("OQ_DEV_CUDA_COARSE_RUN", 1, 1 << 20, 32);

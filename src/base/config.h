@@ -30,6 +30,8 @@ typedef struct OqDevConfig {
   int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: a tiled launch's positions per thread,
                                least; 0: one step */
   int cuda_vthreads;        /* OQ_DEV_CUDA_VTHREADS 1..32: virtual threads; 0: decide */
+  int cuda_rows;            /* OQ_DEV_CUDA_ROWS 1..16: rows per GPU thread of a flat 2-D
+                               kernel; 0: decide */
   int cuda_vblocks;         /* OQ_DEV_CUDA_VBLOCKS 1..4: most virtual blocks (4) */
   int coarse_occ;           /* OQ_DEV_CUDA_COARSE_OCC 1..64: persistent blocks per SM, most (64) */
   int coarse_run;           /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, least (32) */
