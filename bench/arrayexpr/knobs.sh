@@ -14,9 +14,10 @@ for line in sys.stdin:
     f = line.split(); v = sorted(map(float, f[1:]))
     if len(v) >= 5: print(f"  {f[0]:16s} {len(v):4d} launches, min {v[0]:.4f} median {v[len(v)//2]:.4f} ms")'
 }
-for knobs in "" "OQ_DEV_CUDA_STREAM=0 OQ_DEV_CUDA_BLOCK_MOST=1024 OQ_DEV_CUDA_ROWS=1" \
-    "OQ_DEV_CUDA_UNROLL=8" "OQ_DEV_CUDA_UNROLL=16" "OQ_DEV_CUDA_PIPE=0" "OQ_DEV_CUDA_ROWS=1" \
-    "OQ_DEV_CUDA_ROWS=2" "OQ_DEV_CUDA_ROWS=8" "OQ_DEV_CUDA_BLOCK_MOST=512" "OQ_DEV_CUDA_BLOCK_MOST=128"; do
+SETTINGS=${SETTINGS:-"-;OQ_DEV_CUDA_STREAM=0 OQ_DEV_CUDA_BLOCK_MOST=1024 OQ_DEV_CUDA_ROWS=1;OQ_DEV_CUDA_UNROLL=8;OQ_DEV_CUDA_ROWS=1;OQ_DEV_CUDA_ROWS=2;OQ_DEV_CUDA_BLOCK_MOST=512"}
+IFS=';' read -r -a settings <<<"$SETTINGS"   # ";"-separated; "-": the defaults
+for knobs in "${settings[@]}"; do
+  [ "$knobs" = - ] && knobs=
   echo "== ${knobs:-defaults}"
   env $knobs OQ_DEV_CUDA_KTIME=1 "$OQ" run --target cuda bench/arrayexpr/exprs.q "$N" 5 2>&1 | summary
 done
