@@ -63,7 +63,7 @@ static void load_dev(OqDevConfig *d) {
   d->cuda_packed = is("OQ_DEV_CUDA_PACKED", "1") ? 1 : is("OQ_DEV_CUDA_PACKED", "0") ? 0 : -1;
   d->cuda_pipe = set("OQ_DEV_CUDA_PIPE") ? is("OQ_DEV_CUDA_PIPE", "1") : -1;
   d->cuda_unroll = int_in("OQ_DEV_CUDA_UNROLL", 1, 16, 0);
-  d->cuda_stream = !is("OQ_DEV_CUDA_STREAM", "0");
+  d->cuda_stream = set("OQ_DEV_CUDA_STREAM") ? is("OQ_DEV_CUDA_STREAM", "1") : -1;
   d->cuda_block_most = int_in("OQ_DEV_CUDA_BLOCK_MOST", 32, 1024, 256);
   int merge = int_in("OQ_DEV_CUDA_MERGE", 1, 64, 8);
   d->cuda_merge = merge & (merge - 1) ? 8 : merge;

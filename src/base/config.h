@@ -22,7 +22,8 @@ typedef struct OqDevConfig {
                                never; -1 (else): decide */
   int cuda_pipe;            /* OQ_DEV_CUDA_PIPE=0|1: vectors loaded a step ahead; -1: decide */
   int cuda_unroll;          /* OQ_DEV_CUDA_UNROLL 1..16: positions per step; 0: decide */
-  bool cuda_stream;         /* OQ_DEV_CUDA_STREAM (not 0): element-wise kernels run tiled */
+  int cuda_stream;          /* OQ_DEV_CUDA_STREAM=0|1: element-wise kernels run tiled never,
+                               always; -1: those that read 3 arrays or more */
   int cuda_block_most;      /* OQ_DEV_CUDA_BLOCK_MOST 32..1024: threads per block of a kernel
                                that does not see its blocks, most (256) */
   int cuda_merge;           /* OQ_DEV_CUDA_MERGE 1..64, a power of 2: copies of the counts (8) */

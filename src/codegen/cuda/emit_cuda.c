@@ -291,6 +291,16 @@ static void cuda_vthread_body(Em *E) {
   }
 }
 
+static int pf_collect(Em *E);
+
+/* The arrays an element-wise kernel would load ahead (pf_collect's), counted. */
+static int stream_arrays(Em *E) {
+  pf_collect(E);
+  int n = E->npf;
+  E->npf = 0;
+  return n;
+}
+
 void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
@@ -301,10 +311,13 @@ void em_cuda_transforms(Em *E) {
   char tb[80] = "";
   if (attr) ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb);
   /* element-wise kernels (every pos an x[pos] of the launch's shape: host array expressions,
-     maps) stream too: one position per GPU thread has one load in flight per array and
-     reached 64-70 % of a copy's bandwidth at 4096^2 on the H200, the tiled loop's vector
-     loads ahead the copy's (bench/arrayexpr/bw.sh) */
-  bool stream = E->lin_slot >= 0 && config()->dev.cuda_stream;
+     maps) that read 3 arrays or more stream too. Measured in oq at 4096^2 on the H200
+     (bench/arrayexpr/knobs.sh): the TV update u - 0.05*((u - f) - 0.2*g) went from 0.082 to
+     0.056 ms (84 % of DRAM bandwidth), but the maps of 2 arrays (x .* h + 0.5*cos(x),
+     max(sqrt(x.^2 + h.^2), 1e-10)) from 0.080 to 0.100 ms, for a cause not found yet: they
+     keep one GPU thread per position. OQ_DEV_CUDA_STREAM=1: every such kernel, 0: none. */
+  int want = config()->dev.cuda_stream;
+  bool stream = E->lin_slot >= 0 && want != 0 && (want == 1 || stream_arrays(E) >= 3);
   S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0 || stream);
   S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
   S->tr.block_reduce = f->nouts > 0 && S->facts.nshared == 0;   /* its scratch is static shared memory */
