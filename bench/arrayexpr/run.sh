@@ -15,7 +15,7 @@ targets=${AX_TARGETS:-"cuda cpu"}
 for t in $targets; do
   # cuda0: the CUDA launch shapes before session 15 (one GPU thread per position, blocks of
   # up to 1024 threads), for a before/after in the same run
-  if [ "$t" = cuda0 ]; then knobs="OQ_DEV_CUDA_STREAM=0 OQ_DEV_CUDA_BLOCK_MOST=1024" tt=cuda; else knobs= tt=$t; fi
+  if [ "$t" = cuda0 ]; then knobs="OQ_DEV_CUDA_STREAM=0 OQ_DEV_CUDA_BLOCK_MOST=1024 OQ_DEV_CUDA_ROWS=1" tt=cuda; else knobs= tt=$t; fi
   env $knobs "$OQ" run --target "$tt" bench/arrayexpr/exprs.q "$N" "$REPS" >"$tmp/oq-$t.log" 2>&1 ||
     { echo "oq --target $t failed:"; tail -5 "$tmp/oq-$t.log"; }
 done
