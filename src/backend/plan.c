@@ -208,11 +208,12 @@ CpuWork plan_cpu_work(const CpuShape *s, const LaunchSpec *h, const KLaunch *cl,
 
 /* ---- the GPU's blocks ---- */
 
-/* (tv20) The most threads of such a block: 256 (OQ_DEV_CUDA_BLOCK_MOST). At 4096^2 on the H200, one-position-per-thread
-   copy, map and TV-gradient kernels ran 13-17 % faster in blocks of 256 than of 1024 (the
-   occupancy calculator's answer for small kernels); 128 was slower than both
-   (bench/arrayexpr/bw.sh). Not where the last dimension's extent has no divisor from 32 to
-   256 but a larger one up to the old budget: short rows would cost more. */
+/* (tv20) The most threads of such a block: 256 (OQ_DEV_CUDA_BLOCK_MOST). At 4096^2 on the
+   H200, one-position-per-thread copy, map and TV-gradient kernels ran 13-17 % faster in
+   blocks of 256 than of 1024, the occupancy calculator's answer for small kernels; 128 was
+   slower than both (bench/arrayexpr/bw.sh; in oq, tv_grad 0.107 -> 0.096 ms, knobs.sh). Not
+   where the last dimension's extent has no divisor from 32 to 256 but a larger one up to the
+   old budget: short rows would cost more. */
 static int64_t cuda_free_budget(const KLaunch *cl, int64_t budget) {
   const int64_t most = config()->dev.cuda_block_most;
   if (budget <= most) return budget;
