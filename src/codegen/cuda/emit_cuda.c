@@ -669,11 +669,12 @@ static int pf_collect(Em *E) {
   if (E->nreach > 1) return 0;
   for (int i = 0; i < E->S->kfunc->body.n; i++) em_cuda_pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return 0;
-  /* a kernel without outputs or private copies (an element-wise one: no merge to amortize)
-     takes 4 positions a step: at 16, the map of bench/arrayexpr held 64 registers, half the
-     H200's threads, and ran at 48 % of a copy's bandwidth (4096^2) */
-  bool merges = E->S->kfunc->nouts > 0 || E->S->tr.npriv > 0;
-  int U = E->npf <= 2 && merges ? 16 : 4;
+  /* a kernel tiled only as element-wise (em_cuda_transforms' stream: no outputs, no private
+     copies, no !kernel_tiling) takes 4 positions a step: at 16, the map of bench/arrayexpr
+     held 64 registers, half the H200's threads, and ran at 48 % of a copy's bandwidth */
+  KTiling attr;
+  bool stream = E->S->kfunc->nouts == 0 && E->S->tr.npriv == 0 && !ktiling_of(E->S->kfunc, true, &attr);
+  int U = E->npf <= 2 && !stream ? 16 : 4;
   if (config()->dev.cuda_unroll) U = config()->dev.cuda_unroll;   /* a tuning knob: positions per step */
   return U;
 }
