@@ -222,7 +222,7 @@ fi
 # host array expressions against JAX, PyTorch, CuPy, NumPy and threaded C (bench/arrayexpr),
 # and the image library's filters against a copy (bench/imfilter.sh)
 if want bench-expr && [ $gpu_ok = 1 ]; then
-  step bench-expr 600 bash -c 'bash bench/arrayexpr/run.sh 2048 20 && PEERS=jax AX_TARGETS=cuda bash bench/arrayexpr/run.sh 4096 10 && bash bench/imfilter.sh cuda'
+  step bench-expr 600 bash -c 'bash bench/arrayexpr/run.sh 2048 20 && PEERS=jax,copy AX_TARGETS="cuda cuda0" bash bench/arrayexpr/run.sh 4096 10 && bash bench/imfilter.sh cuda'
   grep -E '^\||^n =|psnr|imfilter|gaussian|copy|^cuda |cupyx|Memcpy' "$logs/bench-expr.log" | tail -n 60
 fi
 

@@ -63,10 +63,12 @@ def run(name, xp, to, sync, jit=lambda f: f):
     u = tv()
     mse = float(xp.mean((u - clean) ** 2))
     print(f"{name} tv100: {t:.4f} ms (psnr {10*np.log10(1/mse):.2f} dB)", flush=True)
-    if name == "cupy":   # the device's bandwidth: a copy of 256 MiB (read + write)
-        big = xp.zeros(64 << 20, dtype=xp.float32); dst = xp.empty_like(big)
-        t = best(lambda: xp.copyto(dst, big), sync, reps)
-        print(f"{name} copy256: {t:.4f} ms ({2 * big.nbytes / t / 1e9:.0f} GB/s)", flush=True)
+    if name == "cupy": copy256(xp, sync)
+
+def copy256(cp, sync):   # the device's bandwidth: a copy of 256 MiB (read + write), by CuPy
+    big = cp.zeros(64 << 20, dtype=cp.float32); dst = cp.empty_like(big)
+    t = best(lambda: cp.copyto(dst, big), sync, reps)
+    print(f"cupy copy256: {t:.4f} ms ({2 * big.nbytes / t / 1e9:.0f} GB/s)", flush=True)
 
 which = sys.argv[3].split(",") if len(sys.argv) > 3 else ["jax", "torch", "cupy", "numpy"]
 if "jax" in which:
@@ -91,6 +93,11 @@ if "cupy" in which:
     try:
         import cupy as cp
         run("cupy", cp, cp.asarray, cp.cuda.Device().synchronize)
+    except Exception as e: print("cupy: unavailable:", e)
+if "copy" in which and "cupy" not in which:
+    try:
+        import cupy as cp
+        copy256(cp, cp.cuda.Device().synchronize)
     except Exception as e: print("cupy: unavailable:", e)
 if "numpy" in which:
     run("numpy", np, lambda a: a, lambda: None)

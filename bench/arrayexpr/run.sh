@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # bench/arrayexpr/run.sh [N] [REPS]: issue 20's host array expressions, oq on each target
 # it can use (cuda when a GPU is there, cpu) next to hand-written threaded C (baseline.c), JAX,
-# PyTorch, CuPy and NumPy in the same run (PEERS=jax,numpy picks Python peers). Prints one table: ms per evaluation (fastest of 3 rounds), and for the GPU the bytes
+# PyTorch, CuPy and NumPy in the same run (PEERS=jax,numpy picks Python peers; "copy": CuPy's
+# device copy alone; AX_TARGETS="cuda cuda0" adds the launch shapes of session 14). Prints one table: ms per evaluation (fastest of 3 rounds), and for the GPU the bytes
 # each evaluation must move per ms as a percentage of a 256 MiB device copy (CuPy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
@@ -12,7 +13,10 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-ax.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 targets=${AX_TARGETS:-"cuda cpu"}
 for t in $targets; do
-  "$OQ" run --target "$t" bench/arrayexpr/exprs.q "$N" "$REPS" >"$tmp/oq-$t.log" 2>&1 ||
+  # cuda0: the CUDA launch shapes before session 15 (one GPU thread per position, blocks of
+  # up to 1024 threads), for a before/after in the same run
+  if [ "$t" = cuda0 ]; then knobs="OQ_DEV_CUDA_STREAM=0 OQ_DEV_CUDA_BLOCK_MOST=1024 OQ_DEV_CUDA_ROWS=1" tt=cuda; else knobs= tt=$t; fi
+  env $knobs "$OQ" run --target "$tt" bench/arrayexpr/exprs.q "$N" "$REPS" >"$tmp/oq-$t.log" 2>&1 ||
     { echo "oq --target $t failed:"; tail -5 "$tmp/oq-$t.log"; }
 done
 python3 bench/arrayexpr/peers.py "$N" "$REPS" ${PEERS:-} >"$tmp/peers.log" 2>&1 || tail -5 "$tmp/peers.log"
@@ -40,9 +44,10 @@ copy = min(res.get(("cupy", "copy256"), [0]))
 bw = 2 * (64 << 20) * 4 / copy if copy else 0   # bytes per ms of a device copy
 print(f"n = {n}, {reps} repetitions; ms per evaluation (tv100: 100 iterations)")
 cpu_col = cols.index("oq cpu") if "oq cpu" in cols else None
+gpu_cols = [k for k in cols if k.startswith("oq cuda")] if bw else []
 print("| case | " + " | ".join(cols) + " | oq cuda / jax | oq cpu / C | oq cpu vs numpy |" +
-      (" oq cuda % of copy bandwidth |" if bw else ""))
-print("|---" * (len(cols) + 4 + bool(bw)) + "|")
+      "".join(f" {k} % of copy bandwidth |" for k in gpu_cols))
+print("|---" * (len(cols) + 4 + len(gpu_cols)) + "|")
 for c in cases:
     row = [min(res[(k, c)]) if (k, c) in res else None for k in cols]
     cells = [f"{v:.4g}" if v is not None else "-" for v in row]
@@ -53,9 +58,9 @@ for c in cases:
         if res.get(("C", c)): cpu_c = f"{row[cpu_col] / min(res[('C', c)]):.2f}"
         if res.get(("numpy", c)): cpu_np = f"{min(res[('numpy', c)]) / row[cpu_col]:.1f}x faster"
     ratio += f" | {cpu_c} | {cpu_np}"
-    extra = ""
-    if bw and row[0] is not None and c != "tv100":
-        extra = f" {100 * gb[c] * n * n * 4 / row[0] / bw:.0f}% |"
-    elif bw: extra = " - |"
+    extra = ""   # (tv100: 6 arrays an iteration, the gradient kernel's 2 and the update's 4)
+    for k in gpu_cols:
+        v = row[cols.index(k)]
+        extra += f" {100 * gb[c] * n * n * 4 / v / bw:.0f}% |" if v is not None else " - |"
     print(f"| {c} | " + " | ".join(cells) + f" | {ratio} |" + extra)
 PY

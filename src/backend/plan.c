@@ -90,6 +90,18 @@ static int cuda_cvec(const KLaunch *cl) {
   return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
 }
 
+/* (tv20) Rows per GPU thread proposed for a 2-D kernel that does not see its blocks: 4 from
+   2^22 positions. The TV gradient of bench/arrayexpr (4096^2, H200, precise division and
+   square root) ran 12 % faster so: the row's index arithmetic and launch share is paid once
+   per 4 positions (bench/arrayexpr/bw.sh, tv rows4). OQ_DEV_CUDA_ROWS=R asks for R (1: none). */
+static int cuda_rows(const KLaunch *cl) {
+  FuncInfo *fi = func_info(cl->kernel->func);
+  if (cl->D != 2 || cl->explicit_blk || fi->block_params || fi->uses_barrier) return 1;
+  int want = config()->dev.cuda_rows;
+  if (want) return want;
+  return cl->dims[0] * cl->dims[1] >= (1 << 22) ? 4 : 1;
+}
+
 static void cuda_key(const KLaunch *cl, PlanKey *k) {
   if (cuda_block_keyed(cl))
     for (int d = 0; d < cl->D; d++) k->cblk[d] = cl->blk[d];
@@ -97,6 +109,7 @@ static void cuda_key(const KLaunch *cl, PlanKey *k) {
   k->proposals = true;
   k->vthreads = cuda_vthreads(cl);
   k->cvec = cuda_cvec(cl);
+  k->rows = cuda_rows(cl);
 }
 
 char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
@@ -104,11 +117,13 @@ char *plan_key(const PlanKey *k, KSpec *S, Value *args) {
   S->idx32 &= k->idx32;
   S->tr.vthreads = k->vthreads;
   S->tr.cvec = k->cvec;
+  S->tr.rows = k->rows;
   char *key = ksema_key(S, args);
   if (!k->proposals) return key;
   size_t n = strlen(key);
-  key = realloc(key, n + 24);
-  snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
+  key = realloc(key, n + 48);
+  size_t m = n + (size_t)snprintf(key + n, 24, "|vt%d|cv%d", S->tr.vthreads, S->tr.cvec);
+  if (S->tr.rows > 1) snprintf(key + m, 24, "|rw%d", S->tr.rows);
   return key;
 }
 
@@ -193,6 +208,22 @@ CpuWork plan_cpu_work(const CpuShape *s, const LaunchSpec *h, const KLaunch *cl,
 
 /* ---- the GPU's blocks ---- */
 
+/* (tv20) The most threads of such a block: 256 (OQ_DEV_CUDA_BLOCK_MOST). At 4096^2 on the
+   H200, one-position-per-thread copy, map and TV-gradient kernels ran 13-17 % faster in
+   blocks of 256 than of 1024, the occupancy calculator's answer for small kernels; 128 was
+   slower than both (bench/arrayexpr/bw.sh; in oq, tv_grad 0.107 -> 0.096 ms, knobs.sh). Not
+   where the last dimension's extent has no divisor from 32 to 256 but a larger one up to the
+   old budget: short rows would cost more. */
+static int64_t cuda_free_budget(const KLaunch *cl, int64_t budget) {
+  const int64_t most = config()->dev.cuda_block_most;
+  if (budget <= most) return budget;
+  int D = cl->D;
+  int64_t ext = D > 1 ? cl->cnt[D - 1] * cl->blk[D - 1] : 0;
+  if (D > 1 && ext > most && rt_largest_divisor(ext, most) < 32 && rt_largest_divisor(ext, budget) >= 32)
+    return budget;
+  return most;
+}
+
 /* A kernel that sees blocks (blkpos, blkdim, shared, barriers), or an explicit [dims,
    blkdims], runs with the oracle's. Another gets the occupancy calculator's threads per block
    for its registers, filled from Quasar's last dimension (CUDA x: consecutive threads touch
@@ -206,7 +237,7 @@ void plan_cuda_blocks(const KLaunch *cl, const CudaOcc *occ, bool own_blocks, in
     memcpy(cnt, cl->cnt, cl->D * sizeof *cnt);
     return;
   }
-  int64_t budget = occ->block_size(occ->ctx);
+  int64_t budget = cuda_free_budget(cl, occ->block_size(occ->ctx));
   for (int d = cl->D - 1; d >= 0; d--) {
     int64_t cap = budget < dev->max_block_dim[cl->D - 1 - d] ? budget : dev->max_block_dim[cl->D - 1 - d];
     if (d == 0) {
@@ -436,6 +467,7 @@ CudaDims plan_cuda_dims(const LaunchSpec *h, const CudaGrid *gr, const CudaDevic
     c.block[D - 1 - d] = (unsigned)(d ? blk[d] : blk[0] / tr->vthreads * gr->vblocks);
   }
   c.grid[D - 1] /= gr->vblocks;   /* (plan_cuda_vblocks: it divides the grid there) */
+  if (tr->rows > 1) c.grid[D - 1] = (c.grid[D - 1] + tr->rows - 1) / tr->rows;
   if (tr->tiled) c.grid[0] = gr->tgrid, c.block[0] = OQ_TILE_THREADS, c.block[1] = c.block[2] = 1;
   if (tr->cvec > 1) c.block[0] = c.block[0] * c.block[1] * c.block[2] / tr->cvec * gr->cgroups, c.block[1] = c.block[2] = 1;
   if (tr->grid_stride || tr->coarse) c.grid[0] = gr->stride_blocks;

@@ -27,6 +27,8 @@ typedef struct PlanKey {
   int vthreads;             /* CUDA: virtual threads proposed (KSpec.tr.vthreads; 1: none) */
   int cvec;                 /* CUDA: persistent blocks' Quasar threads per GPU thread
                                proposed (KSpec.tr.cvec; 1: none) */
+  int rows;                 /* CUDA: rows per GPU thread proposed (KSpec.tr.rows; 1: none;
+                               "|rw<R>" ends the key when above 1) */
 } PlanKey;
 
 typedef struct LaunchPlan {

@@ -63,11 +63,14 @@ static void load_dev(OqDevConfig *d) {
   d->cuda_packed = is("OQ_DEV_CUDA_PACKED", "1") ? 1 : is("OQ_DEV_CUDA_PACKED", "0") ? 0 : -1;
   d->cuda_pipe = set("OQ_DEV_CUDA_PIPE") ? is("OQ_DEV_CUDA_PIPE", "1") : -1;
   d->cuda_unroll = int_in("OQ_DEV_CUDA_UNROLL", 1, 16, 0);
+  d->cuda_stream = set("OQ_DEV_CUDA_STREAM") ? is("OQ_DEV_CUDA_STREAM", "1") : -1;
+  d->cuda_block_most = int_in("OQ_DEV_CUDA_BLOCK_MOST", 32, 1024, 256);
   int merge = int_in("OQ_DEV_CUDA_MERGE", 1, 64, 8);
   d->cuda_merge = merge & (merge - 1) ? 8 : merge;
   d->cuda_lgr = int_in("OQ_DEV_CUDA_LGR", 0, 5, 5);
   d->cuda_tile_min = int_in("OQ_DEV_CUDA_TILE_MIN", 1, 1 << 20, 0);
   d->cuda_vthreads = int_in("OQ_DEV_CUDA_VTHREADS", 1, 32, 0);
+  d->cuda_rows = int_in("OQ_DEV_CUDA_ROWS", 1, 16, 0);
   d->cuda_vblocks = int_in("OQ_DEV_CUDA_VBLOCKS", 1, 4, 4);
   d->coarse_occ = int_in("OQ_DEV_CUDA_COARSE_OCC", 1, 64, 64);
   d->coarse_run = int_in("OQ_DEV_CUDA_COARSE_RUN", 1, 1 << 20, 32);

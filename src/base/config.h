@@ -22,11 +22,17 @@ typedef struct OqDevConfig {
                                never; -1 (else): decide */
   int cuda_pipe;            /* OQ_DEV_CUDA_PIPE=0|1: vectors loaded a step ahead; -1: decide */
   int cuda_unroll;          /* OQ_DEV_CUDA_UNROLL 1..16: positions per step; 0: decide */
+  int cuda_stream;          /* OQ_DEV_CUDA_STREAM=0|1: element-wise kernels run tiled never,
+                               always; -1: those that read 3 arrays or more */
+  int cuda_block_most;      /* OQ_DEV_CUDA_BLOCK_MOST 32..1024: threads per block of a kernel
+                               that does not see its blocks, most (256) */
   int cuda_merge;           /* OQ_DEV_CUDA_MERGE 1..64, a power of 2: copies of the counts (8) */
   int cuda_lgr;             /* OQ_DEV_CUDA_LGR 0..5: log2 of a private copy's replicas, most (5) */
   int cuda_tile_min;        /* OQ_DEV_CUDA_TILE_MIN: a tiled launch's positions per thread,
                                least; 0: one step */
   int cuda_vthreads;        /* OQ_DEV_CUDA_VTHREADS 1..32: virtual threads; 0: decide */
+  int cuda_rows;            /* OQ_DEV_CUDA_ROWS 1..16: rows per GPU thread of a flat 2-D
+                               kernel; 0: decide */
   int cuda_vblocks;         /* OQ_DEV_CUDA_VBLOCKS 1..4: most virtual blocks (4) */
   int coarse_occ;           /* OQ_DEV_CUDA_COARSE_OCC 1..64: persistent blocks per SM, most (64) */
   int coarse_run;           /* OQ_DEV_CUDA_COARSE_RUN: blocks per persistent block, least (32) */

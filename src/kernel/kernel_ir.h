@@ -188,6 +188,10 @@ typedef struct KTransforms {
                                 cblk, both in the key); emit_cuda keeps it when every GPU
                                 thread can run F of the block's threads along dimension 0
                                 (docs/cuda.md), else sets 1 */
+  int rows;                  /* CUDA: rows per GPU thread of a flat 2-D kernel (the launcher
+                                proposes R, in the key; emit_cuda keeps it for a kernel that
+                                runs one GPU thread per position): thread row r runs rows
+                                R r .. R r + R - 1 of blocks; 0 or 1: none */
   int vblocks;               /* ... and up to V virtual blocks (emit_cuda's cuda_vblocks): a
                                 GPU block runs V of the launch's blocks, consecutive along
                                 dimension 0; the launch says how many (OqkGrid.xf) */

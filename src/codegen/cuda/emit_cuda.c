@@ -291,6 +291,16 @@ static void cuda_vthread_body(Em *E) {
   }
 }
 
+static int pf_collect(Em *E);
+
+/* The arrays an element-wise kernel would load ahead (pf_collect's), counted. */
+static int stream_arrays(Em *E) {
+  pf_collect(E);
+  int n = E->npf;
+  E->npf = 0;
+  return n;
+}
+
 void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
@@ -300,7 +310,15 @@ void em_cuda_transforms(Em *E) {
   attr = attr && flat;
   char tb[80] = "";
   if (attr) ktiling_streaming(&S->tr.tiling, E->lin_slot >= 0, tb, sizeof tb);
-  S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0);
+  /* element-wise kernels (every pos an x[pos] of the launch's shape: host array expressions,
+     maps) that read 3 arrays or more stream too. Measured in oq at 4096^2 on the H200
+     (bench/arrayexpr/knobs.sh): the TV update u - 0.05*((u - f) - 0.2*g) went from 0.082 to
+     0.056 ms (84 % of DRAM bandwidth), but the maps of 2 arrays (x .* h + 0.5*cos(x),
+     max(sqrt(x.^2 + h.^2), 1e-10)) from 0.080 to 0.100 ms, for a cause not found yet: they
+     keep one GPU thread per position. OQ_DEV_CUDA_STREAM=1: every such kernel, 0: none. */
+  int want = config()->dev.cuda_stream;
+  bool stream = E->lin_slot >= 0 && want != 0 && (want == 1 || stream_arrays(E) >= 3);
+  S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0 || stream);
   S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
   S->tr.block_reduce = f->nouts > 0 && S->facts.nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
@@ -341,6 +359,10 @@ void em_cuda_transforms(Em *E) {
     em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->tr.cvec), em_block_threads(E));
   }
   if (S->tr.vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->tr.vthreads));
+  if (S->tr.rows > 1 && (S->D != 2 || !flat || S->coop || S->tr.tiled || S->tr.coarse || S->tr.vthreads > 1 ||
+                         S->facts.nshared || S->tr.grid_stride))
+    S->tr.rows = 1;
+  if (S->tr.rows > 1) em_xform_note(S, "rows(%s)", em_sf(E, "%d", S->tr.rows));
 }
 
 /* ---- digits of a position, stepped by a stride with carries ----
@@ -469,12 +491,33 @@ static void entry_header(Em *E, Buf *body) {
   em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
+/* Rows (S->tr.rows = R, a flat 2-D kernel): GPU thread row r of the grid runs the rows of
+   blocks R r .. R r + R - 1 (plan_cuda_dims divides the grid's y by R), one after the other. */
+static void cuda_rows_body(Em *E) {
+  thread_coords(E, 1);
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _w = 0; _w < %d; _w++) {", E->S->tr.rows);
+  E->ind++;
+  em_line(E, "const oq_ix T0 = threadIdx.y, B0 = (blockIdx.y + P.boff[0]) * %d + _w, P0 = B0 * b0 + T0;", E->S->tr.rows);
+  em_line(E, "if (P0 < n0 && P1 < n1) {");
+  E->ind++;
+  cuda_one_position(E, "_next");
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
 /* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
    x, the one before on y, then z. Threads outside the data do nothing unless there are
    barriers or warp collectives (then they must reach them, as in the interpreter). */
 static void cuda_thread_body(Em *E) {
   KSpec *S = E->S;
   int D = S->D;
+  if (S->tr.rows > 1) {
+    cuda_rows_body(E);
+    return;
+  }
   for (int d = 0; d < D; d++) thread_coords(E, d);
   if (S->facts.nshared) em_line(E, "size_t _shoff = 0;");
   Buf in = {0};
@@ -626,7 +669,12 @@ static int pf_collect(Em *E) {
   if (E->nreach > 1) return 0;
   for (int i = 0; i < E->S->kfunc->body.n; i++) em_cuda_pf_walk(E, E->S->kfunc->body.items[i], false);
   if (!E->npf) return 0;
-  int U = E->npf <= 2 ? 16 : 4;
+  /* a kernel tiled only as element-wise (em_cuda_transforms' stream: no outputs, no private
+     copies, no !kernel_tiling) takes 4 positions a step: at 16, the map of bench/arrayexpr
+     held 64 registers, half the H200's threads, and ran at 48 % of a copy's bandwidth */
+  KTiling attr;
+  bool stream = E->S->kfunc->nouts == 0 && E->S->tr.npriv == 0 && !ktiling_of(E->S->kfunc, true, &attr);
+  int U = E->npf <= 2 && !stream ? 16 : 4;
   if (config()->dev.cuda_unroll) U = config()->dev.cuda_unroll;   /* a tuning knob: positions per step */
   return U;
 }
@@ -1098,6 +1146,7 @@ static void emit_cuda_kernel(Em *E, Buf *out) {
             : S->tr.tiled ? "a grid-stride loop over the positions"
             : S->tr.coarse ? "persistent blocks, each runs the bodies of many blocks between one prologue and one epilogue"
             : S->tr.vthreads > 1 ? "each GPU thread runs several Quasar threads of its block, phase by phase"
+            : S->tr.rows > 1 ? "each GPU thread runs one position in each of several rows"
                         : "one GPU thread per Quasar thread");
     if (S->xforms[0]) em_bprintf(&body, "/* transforms: %s */\n", S->xforms);
     entry_header(E, &body);
