@@ -761,6 +761,55 @@ static const char *const helpers_c_tcc =
   "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n"
   "#endif\n";
 
+/* Complex numbers under TinyCC, which has no _Complex: the TinyCC variant of the source
+   (dialect_c_tcc) keeps them in structs of the same layout as the C compiler's float and
+   double _Complex (arrays and the launch's arguments are shared as they are) and writes
+   their operators, conversions and functions as calls of these helpers. Each computes what
+   the C compiler's code does: in double complex, rounded by part to oq_cplx; the product is
+   GCC's formula, with Annex G's recovery from the process when both parts are NaN; quotients,
+   powers and the functions are the process's, compiled by GCC (cpu_tcc.c registers them).
+   OQ_TC_DP: --precision double. */
+static const char *const helpers_c_tcc_cplx =
+  "#ifdef __TINYC__\n"
+  "#define OQ_TC_DP %d\n"
+  "typedef struct { float re, im; } oq_c64;\n"
+  "typedef struct { double re, im; } oq_c128;\n"
+  "static inline oq_c128 oq_tc_wide(oq_c64 z) { oq_c128 r; r.re = z.re; r.im = z.im; return r; }\n"
+  "static inline oq_c64 oq_tc_narrow(oq_c128 z) { oq_c64 r; r.re = (float)z.re; r.im = (float)z.im; return r; }\n"
+  "#if OQ_TC_DP\n"
+  "typedef oq_c128 oq_cplx;\n#define oq_tc_w(z) (z)\n#define oq_tc_n(z) (z)\n"
+  "#else\n"
+  "typedef oq_c64 oq_cplx;\n#define oq_tc_w(z) oq_tc_wide(z)\n#define oq_tc_n(z) oq_tc_narrow(z)\n"
+  "#endif\n"
+  "#define creal(z) ((double)(z).re)\n#define cimag(z) ((double)(z).im)\n"
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; z.re = (oq_real)re; z.im = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n"
+  "static inline oq_cplx oq_tc_neg(oq_cplx a) { a.re = -a.re; a.im = -a.im; return a; }\n"
+  "static inline oq_cplx oq_tc_conj(oq_cplx a) { a.im = -a.im; return a; }\n"
+  "static inline oq_cplx oq_tc_add(oq_cplx a, oq_cplx b) {\n"
+  "  oq_c128 x = oq_tc_w(a), y = oq_tc_w(b); x.re = x.re + y.re; x.im = x.im + y.im; return oq_tc_n(x);\n}\n"
+  "static inline oq_cplx oq_tc_sub(oq_cplx a, oq_cplx b) {\n"
+  "  oq_c128 x = oq_tc_w(a), y = oq_tc_w(b); x.re = x.re - y.re; x.im = x.im - y.im; return oq_tc_n(x);\n}\n"
+  "void oq_tcc_cmul(oq_c128 *r, const oq_c128 *a, const oq_c128 *b);\n"
+  "static inline oq_cplx oq_tc_mul(oq_cplx a, oq_cplx b) {\n"
+  "  oq_c128 x = oq_tc_w(a), y = oq_tc_w(b), r;\n"
+  "  double ac = x.re * y.re, bd = x.im * y.im, ad = x.re * y.im, bc = x.im * y.re;\n"
+  "  r.re = ac - bd; r.im = ad + bc;\n"
+  "  if (r.re != r.re && r.im != r.im) oq_tcc_cmul(&r, &x, &y);\n"
+  "  return oq_tc_n(r);\n}\n"
+  "#define OQ_TC_FN2(f) void oq_tcc_##f(oq_c128 *r, const oq_c128 *a, const oq_c128 *b); \\\n"
+  "  static inline oq_cplx oq_tc_##f(oq_cplx a, oq_cplx b) { oq_c128 x = oq_tc_w(a), y = oq_tc_w(b), r; oq_tcc_##f(&r, &x, &y); return oq_tc_n(r); }\n"
+  "#define OQ_TC_FN1(f) void oq_tcc_##f(oq_c128 *r, const oq_c128 *a); \\\n"
+  "  static inline oq_cplx oq_tc_##f(oq_cplx a) { oq_c128 x = oq_tc_w(a), r; oq_tcc_##f(&r, &x); return oq_tc_n(r); }\n"
+  "#define OQ_TC_FNR(f) double oq_tcc_##f(const oq_c128 *a); \\\n"
+  "  static inline double oq_tc_##f(oq_cplx a) { oq_c128 x = oq_tc_w(a); return oq_tcc_##f(&x); }\n"
+  "OQ_TC_FN2(div) OQ_TC_FN2(pow)\n"
+  "OQ_TC_FN1(cexp) OQ_TC_FN1(clog) OQ_TC_FN1(csin) OQ_TC_FN1(ccos) OQ_TC_FN1(ctan)\n"
+  "OQ_TC_FN1(csinh) OQ_TC_FN1(ccosh) OQ_TC_FN1(ctanh) OQ_TC_FN1(csqrt)\n"
+  "OQ_TC_FNR(cabs) OQ_TC_FNR(carg)\n"
+  "#endif\n";
+
 /* Helpers of the C dialect only: complex numbers (not under TinyCC), cvtt, errors through
    __atomic, scratch memory. cvtt in inline asm (no <immintrin.h>: it took
    0.3 s of every kernel's compile; GCC folds its intrinsics of a NaN constant to 0). */
@@ -889,6 +938,8 @@ static bool c_native_update(Em *E, const Update *u) {
   return true;
 }
 
+static const EmDialect dialect_c_tcc;
+
 static const EmDialect dialect_c = {
   .name = "C",
   .lit_fmt = "(%s){",
@@ -915,8 +966,38 @@ static const EmDialect dialect_c = {
   .native_update = c_native_update,
 };
 
-char *emit_c(KSpec *S) {
-  Em E = {.S = S, .D = &dialect_c};
+/* TinyCC's variant of the C dialect: complex numbers are structs (helpers_c_tcc_cplx). */
+static const EmDialect dialect_c_tcc = {
+  .name = "C",
+  .lit_fmt = "(%s){",
+  .func_qual = "static",
+  .launch_at = "L->",
+  .arg_fmt = "L->args[%d]",
+  .trunc32 = "%s",
+  .trunc64 = "%s",
+  .off32_fmt = "(int32_t)%s",
+  .fadd = NULL,
+#if defined(__x86_64__)
+  .cvtt = true,
+#endif
+  .cas16 = false,
+  .xchg16 = true,
+  .serial_blocks = true,
+  .shared_zeroed = true,
+  .block_phases = true,
+  .row_tests = true,
+  .cplx_fns = true,
+  .barrier = c_barrier,
+  .shared_alloc = c_shared_alloc,
+  .priv_loads = c_priv_loads,
+  .priv_update = c_priv_update,
+  .native_update = c_native_update,
+};
+
+/* S's source in dialect D; *cplx: it has complex values. */
+static char *emit_source(KSpec *S, const EmDialect *D, bool *cplx) {
+  Em E = {.S = S, .D = D};
+  *cplx = false;
   if (setjmp(S->fail)) {
     free(E.arrtypes.s);
     free(E.tuptypes.s);
@@ -941,6 +1022,7 @@ char *emit_c(KSpec *S) {
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
   em_bputs(&out, helpers_c_tcc);
+  em_bprintf(&out, helpers_c_tcc_cplx, dp);
   em_bputs(&out, helpers_c);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
@@ -949,5 +1031,27 @@ char *emit_c(KSpec *S) {
   if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");
   if (E.fiber) em_bputs(&out, helpers_fiber);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);
+  *cplx = E.cplx;
   return out.s;
+}
+
+/* The C compiler's source of S; with tcc_src, TinyCC's too when it differs (complex numbers:
+   dialect_c_tcc), else *tcc_src is NULL. Both emissions start from the same KSpec (what the
+   emitter records in it, its transforms and error sites, comes out the same). */
+char *emit_c(KSpec *S, char **tcc_src) {
+  KTransforms tr0 = S->tr;
+  int nsites0 = S->nsites;
+  bool cplx;
+  char *src = emit_source(S, &dialect_c, &cplx);
+  if (!tcc_src) return src;
+  *tcc_src = NULL;
+  if (!src || !cplx) return src;
+  KTransforms tr1 = S->tr;
+  int nsites1 = S->nsites;
+  S->tr = tr0;
+  S->nsites = nsites0;
+  *tcc_src = emit_source(S, &dialect_c_tcc, &cplx);
+  S->tr = tr1;
+  S->nsites = nsites1;
+  return src;
 }
