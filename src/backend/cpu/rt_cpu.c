@@ -13,8 +13,9 @@
    the C compiler and renames its object into the cache; a later launch that finds the
    object loads it and drops TinyCC's build. The program does not wait for it: a background
    build that outlives the program still publishes its object for the next run. Both builds
-   compile the same source with the same floating-point rules (no contraction, no fast-math),
-   so they compute the same results (tests/run.sh compares them over the seed programs). */
+   compile the same source (TinyCC's variant keeps complex numbers in structs: emit_c) with
+   the same floating-point rules (no contraction, no fast-math), so they compute the same
+   results (tests/run.sh compares them over the seed programs). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>

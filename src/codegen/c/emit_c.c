@@ -785,8 +785,12 @@ static const char *const helpers_c_tcc_cplx =
   "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; z.re = (oq_real)re; z.im = (oq_real)im; return z; }\n"
   "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
   "static inline int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n"
-  "static inline oq_cplx oq_tc_neg(oq_cplx a) { a.re = -a.re; a.im = -a.im; return a; }\n"
-  "static inline oq_cplx oq_tc_conj(oq_cplx a) { a.im = -a.im; return a; }\n"
+  /* TinyCC's -x is 0 - x, which keeps a NaN's sign: negation flips the sign bit */
+  "static inline float oq_tc_negf(float x) { uint32_t u; memcpy(&u, &x, 4); u ^= 0x80000000u; memcpy(&x, &u, 4); return x; }\n"
+  "static inline double oq_tc_negd(double x) { uint64_t u; memcpy(&u, &x, 8); u ^= (uint64_t)1 << 63; memcpy(&x, &u, 8); return x; }\n"
+  "#define oq_tc_negr(x) _Generic((x), float: oq_tc_negf, default: oq_tc_negd)(x)\n"
+  "static inline oq_cplx oq_tc_neg(oq_cplx a) { a.re = oq_tc_negr(a.re); a.im = oq_tc_negr(a.im); return a; }\n"
+  "static inline oq_cplx oq_tc_conj(oq_cplx a) { a.im = oq_tc_negr(a.im); return a; }\n"
   "static inline oq_cplx oq_tc_add(oq_cplx a, oq_cplx b) {\n"
   "  oq_c128 x = oq_tc_w(a), y = oq_tc_w(b); x.re = x.re + y.re; x.im = x.im + y.im; return oq_tc_n(x);\n}\n"
   "static inline oq_cplx oq_tc_sub(oq_cplx a, oq_cplx b) {\n"
@@ -1022,7 +1026,7 @@ static char *emit_source(KSpec *S, const EmDialect *D, bool *cplx) {
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
   em_bputs(&out, helpers_c_tcc);
-  em_bprintf(&out, helpers_c_tcc_cplx, dp);
+  if (E.cplx) em_bprintf(&out, helpers_c_tcc_cplx, dp);   /* only where needed: sources stay as they were */
   em_bputs(&out, helpers_c);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
