@@ -311,6 +311,26 @@ int em_div_site(Em *E, Node *at, KErrKind k) {
   return S->nsites++;
 }
 
+/* Complex a op b where complex numbers are structs (TinyCC, EmDialect.cplx_fns), which it
+   copies by calling memmove: + - * are statements on the parts of named operands into a
+   temporary (mandelbrot's loop ran 10x slower than GCC's with a call per operation). */
+static char *tc_op(Em *E, Op op, char *x, char *y, Node *at) {
+  const char *fn = NULL;
+  switch (op) {
+  case OP_ADD: fn = "add"; break;
+  case OP_SUB: fn = "sub"; break;
+  case OP_MUL: case OP_EMUL: fn = "mul"; break;
+  case OP_DIV: case OP_EDIV: return em_sf(E, "oq_tc_div(%s, %s)", x, y);
+  case OP_POW: case OP_EPOW: return em_sf(E, "oq_tc_pow(%s, %s)", x, y);
+  default: em_efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
+  }
+  x = em_vname(E, x, em_kt(K_CPLX));
+  y = em_vname(E, y, em_kt(K_CPLX));
+  char *t0 = em_tmp(E);
+  em_line(E, "oq_cplx %s; oq_tc_%s(%s, %s, %s);", t0, fn, t0, x, y);
+  return t0;
+}
+
 /* a op b on numbers of types ta, tb (not vectors). */
 char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
   KKind c = em_kclass(ta) > em_kclass(tb) ? em_kclass(ta) : em_kclass(tb);
@@ -330,16 +350,7 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
   default: break;
   }
   char *x = em_conv(E, a, ta, c), *y = em_conv(E, b, tb, c);
-  if (c == K_CPLX && em_cfns(E)) {
-    switch (op) {
-    case OP_ADD: return em_sf(E, "oq_tc_add(%s, %s)", x, y);
-    case OP_SUB: return em_sf(E, "oq_tc_sub(%s, %s)", x, y);
-    case OP_MUL: case OP_EMUL: return em_sf(E, "oq_tc_mul(%s, %s)", x, y);
-    case OP_DIV: case OP_EDIV: return em_sf(E, "oq_tc_div(%s, %s)", x, y);
-    case OP_POW: case OP_EPOW: return em_sf(E, "oq_tc_pow(%s, %s)", x, y);
-    default: em_efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
-    }
-  }
+  if (c == K_CPLX && em_cfns(E)) return tc_op(E, op, x, y, at);
   if (c == K_CPLX) {
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
@@ -512,7 +523,11 @@ static char *ex_unary(Em *E, Node *n) {
   }
   bool small_lit = n->a->kind == N_INT && n->a->ival > INT32_MIN && n->a->ival <= INT32_MAX;
   if (em_kclass(t) == K_INT && E->D->int_wrap_fns && !small_lit) return em_sf(E, "oq_wneg(%s)", a);
-  if (em_kclass(t) == K_CPLX && em_cfns(E)) return em_sf(E, "oq_tc_neg(%s)", a);
+  if (em_kclass(t) == K_CPLX && em_cfns(E)) {
+    char *v = em_vname(E, a, t), *t0 = em_tmp(E);
+    em_line(E, "oq_cplx %s; oq_tc_neg(%s, %s);", t0, t0, v);
+    return t0;
+  }
   return em_sf(E, "(-%s)", a);
 }
 
@@ -597,7 +612,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_ABS:
     if (c == K_INT) return em_sf(E, "oq_iabs(%s)", a);
     if (c == K_REAL) return em_sf(E, dp ? "fabs(%s)" : "fabsf(%s)", a);
-    if (em_cfns(E)) return em_sf(E, "((oq_real)oq_tc_cabs(%s))", a);
+    if (em_cfns(E)) return em_sf(E, "((oq_real)oq_tc_cabs(%s))", em_vname(E, a, t));
     return em_sf(E, "((oq_real)cabs((oq_c128)%s))", a);
   case KB_FLOOR: case KB_CEIL: case KB_ROUND:
     if (c == K_INT) return a;
@@ -618,7 +633,11 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_REAL: return c == K_CPLX ? em_sf(E, "((oq_real)creal(%s))", a) : a;
   case KB_IMAG: return c == K_CPLX ? em_sf(E, "((oq_real)cimag(%s))", a) : (c == K_INT ? "0" : "((oq_real)0)");
   case KB_CONJ:
-    if (c == K_CPLX && em_cfns(E)) return em_sf(E, "oq_tc_conj(%s)", a);
+    if (c == K_CPLX && em_cfns(E)) {
+      char *v = em_vname(E, a, t), *t0 = em_tmp(E);
+      em_line(E, "oq_cplx %s; oq_tc_conj(%s, %s);", t0, t0, v);
+      return t0;
+    }
     return c == K_CPLX ? em_sf(E, "((oq_cplx)conj(%s))", a) : a;
   case KB_ANGLE:
     if (c == K_CPLX && em_cfns(E)) return em_sf(E, "((oq_real)oq_tc_carg(%s))", a);

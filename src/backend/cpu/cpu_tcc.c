@@ -55,7 +55,6 @@ static void tcc_cpow(TccC128 *r, const TccC128 *a, const TccC128 *b) {
   static void tcc_##f(TccC128 *r, const TccC128 *a) { tcc_put(r, f(tcc_z(a))); }
 TCC_FN1(cexp) TCC_FN1(clog) TCC_FN1(csin) TCC_FN1(ccos) TCC_FN1(ctan)
 TCC_FN1(csinh) TCC_FN1(ccosh) TCC_FN1(ctanh) TCC_FN1(csqrt)
-static double tcc_cabs(const TccC128 *a) { return cabs(tcc_z(a)); }
 static double tcc_carg(const TccC128 *a) { return carg(tcc_z(a)); }
 
 /* The names the TinyCC source declares (emit_c.c, helpers_c_tcc_cplx). */
@@ -70,7 +69,7 @@ static void tcc_add_complex(TCCState *s) {
     {"oq_tcc_ccos", (const void *)tcc_ccos},   {"oq_tcc_ctan", (const void *)tcc_ctan},
     {"oq_tcc_csinh", (const void *)tcc_csinh}, {"oq_tcc_ccosh", (const void *)tcc_ccosh},
     {"oq_tcc_ctanh", (const void *)tcc_ctanh}, {"oq_tcc_csqrt", (const void *)tcc_csqrt},
-    {"oq_tcc_cabs", (const void *)tcc_cabs},   {"oq_tcc_carg", (const void *)tcc_carg},
+    {"oq_tcc_carg", (const void *)tcc_carg},
   };
   for (size_t i = 0; i < sizeof fns / sizeof *fns; i++) tcc_add_symbol(s, fns[i].name, fns[i].fn);
 }
