@@ -764,10 +764,11 @@ static const char *const helpers_c_tcc =
 /* Complex numbers under TinyCC, which has no _Complex: the TinyCC variant of the source
    (dialect_c_tcc) keeps them in structs of the same layout as the C compiler's float and
    double _Complex (arrays and the launch's arguments are shared as they are) and writes
-   their operators, conversions and functions as calls of these helpers. Each computes what
-   the C compiler's code does: in double complex, rounded by part to oq_cplx; the product is
-   GCC's formula, with Annex G's recovery from the process when both parts are NaN; quotients,
-   powers and the functions are the process's, compiled by GCC (cpu_tcc.c registers them).
+   their operators, conversions and functions with these helpers (+ - * negation and conj
+   as statements into a temporary: emit.c's tc_op). Each computes what the C compiler's
+   code does: in double complex, rounded by part to oq_cplx; the product is GCC's formula,
+   with Annex G's recovery from the process when both parts are NaN; quotients, powers and
+   the functions are the process's, compiled by GCC (cpu_tcc.c registers them).
    OQ_TC_DP: --precision double. */
 static const char *const helpers_c_tcc_cplx =
   "#ifdef __TINYC__\n"
