@@ -994,6 +994,11 @@ static void store_slot(Em *E, int slot, char *v, KType vt) {
   }
   if (st_.kind == K_ARRAY || st_.kind == K_TUPLE) { em_line(E, "%s = %s;", lv, v); return; }
   if (st_.kind == K_BOOL) { em_line(E, "%s = %s;", lv, em_truthy(E, v, vt)); return; }
+  if (st_.kind == K_CPLX && em_cfns(E)) {   /* by part: TinyCC copies a struct with memmove */
+    char *x = em_vname(E, em_conv(E, v, vt, K_CPLX), em_kt(K_CPLX));
+    em_line(E, "%s.re = %s.re; %s.im = %s.im;", lv, x, lv, x);
+    return;
+  }
   em_line(E, "%s = %s;", lv, em_conv(E, v, vt, st_.kind));
 }
 
