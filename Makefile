@@ -27,7 +27,7 @@ IMAGES := build/obj/images-$(if $(filter 1,$(NO_IMAGES)),off,on)
 HAVE_TCC := $(if $(filter 1,$(NO_TCC)),,$(wildcard /usr/include/libtcc.h))
 TCC := build/obj/tcc-$(if $(HAVE_TCC),on,off)
 ifneq ($(HAVE_TCC),)
-build/obj/backend/cpu/cpu_tcc.o: CFLAGS += -DOQ_HAVE_LIBTCC
+build/obj/backend/cpu/cpu_tcc.o: CFLAGS += -DOQ_HAVE_LIBTCC -ffp-contract=off
 LDLIBS := -ltcc $(LDLIBS)
 endif
 build/obj/backend/cpu/cpu_tcc.o: $(TCC)

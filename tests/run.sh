@@ -704,8 +704,8 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
     kc "tiers: an identical kernel takes its twin's TinyCC build" \
       "$([ $rc -eq 0 ] && grep -q "'scale_b' .*TinyCC's build of an identical kernel" "$tmp/kc.err" &&
          [ "$(grep -c 'by TinyCC' "$tmp/kc.err")" -eq 2 ] && echo ok)"
-    # TinyCC builds every seed example's kernels but those with complex numbers
-    for prog in examples/dot.q examples/sums.q; do
+    # TinyCC builds every seed example's kernels (complex numbers too: mandelbrot)
+    for prog in examples/dot.q examples/sums.q tests/seeds_run/mandelbrot_102.q; do
       OQ_CACHE_DIR=$tmp/kcache_$(basename "$prog" .q) timeout 120 "$OQ" run --target cpu --verbose "$prog" >/dev/null 2>"$tmp/kc.err"
       rc=$?
       kc "tiers: TinyCC builds every kernel of $prog (fiber kernels too)" \
@@ -725,6 +725,22 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
       cp "$tmp/tcc.out" "$tmp/kc.err"
       kc "tiers: $prog prints the same from TinyCC's and the C compiler's builds" \
         "$([ $r1 -eq $r2 ] && cmp -s <(grep -v ' ms$' "$tmp/tcc.out") <(grep -v ' ms$' "$tmp/cc.out") && echo ok)"
+    done
+    # complex numbers, which TinyCC's source keeps in structs (emit_c.c): every complex
+    # kernel of these is TinyCC's build, and prints what the C compiler's does, in both
+    # precisions
+    for prog in tests/cpu/complex_tiers.q tests/lang/kernel_complex.q tests/lang/complex_compound.q \
+                tests/lang/complex_accumulate.q tests/seeds_run/mandelbrot_102.q; do
+      for prec in single double; do
+        OQ_DEV_CPU_TCC_ONLY=1 timeout 120 "$OQ" run --target cpu --precision $prec --verbose "$prog" \
+          >"$tmp/tcc.out" 2>"$tmp/kc.err" </dev/null
+        r1=$?
+        OQ_CPU_TIERS=0 timeout 120 "$OQ" run --target cpu --precision $prec "$prog" >"$tmp/cc.out" 2>&1 </dev/null
+        r2=$?
+        kc "tiers: $prog ($prec) prints the same from TinyCC's complex structs and the C compiler's" \
+          "$([ $r1 -eq 0 ] && [ $r2 -eq 0 ] && grep -q 'by TinyCC' "$tmp/kc.err" && ! grep -q 'TinyCC cannot' "$tmp/kc.err" &&
+             cmp -s "$tmp/tcc.out" "$tmp/cc.out" && echo ok)"
+      done
     done
   fi
   # the rest waits for the C compiler: its results are in the cache when a run ends

@@ -5,8 +5,9 @@
 #include "kernel/kernel_ir.h"
 
 /* emit_c.c, emit_cuda.c */
-/* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. */
-char *emit_c(KSpec *S);
+/* The C source of a specialization (malloc'ed); NULL with S->reason set on failure. With
+   tcc_src: TinyCC's variant when it differs (complex numbers as structs), else NULL. */
+char *emit_c(KSpec *S, char **tcc_src);
 /* The CUDA C++ of a specialization for NVRTC (malloc'ed): `extern "C" __global__ void
    oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W)`: the launch's
    sizes and arguments by value (struct OqkGrid { int64_t dims[3], blk[3], cnt[3]; OqkArg

@@ -94,6 +94,13 @@ KKind em_kclass(KType t) {
   return t.kind == K_BOOL ? K_INT : t.kind;
 }
 
+/* A complex value is emitted here: marks the code (Em.cplx); true when the dialect's complex
+   numbers are structs, whose operators and casts are calls (EmDialect.cplx_fns). */
+bool em_cfns(Em *E) {
+  E->cplx = true;
+  return E->D->cplx_fns;
+}
+
 /* ---- C types ---- */
 
 const char *em_el_ctype(ElemType e) {
@@ -117,9 +124,10 @@ const char *em_ctype(Em *E, KType t) {
   switch (t.kind) {
   case K_BOOL: case K_INT: return "int32_t";
   case K_REAL: return "oq_real";
-  case K_CPLX: return "oq_cplx";
+  case K_CPLX: em_cfns(E); return "oq_cplx";
   case K_VEC: return em_sf(E, "oqv_%c%d", t.elem == K_INT ? 'i' : 'r', t.len);
   case K_ARRAY:
+    if (el_is_complex(t.el)) em_cfns(E);
     if (!E->arrdone[t.el][t.rank]) {
       E->arrdone[t.el][t.rank] = true;
       em_bprintf(&E->arrtypes, "typedef struct { %s *p; oq_ix d[%d]; } oqa_%d_%d;\n", em_el_ctype(t.el), t.rank,
@@ -209,6 +217,7 @@ static char *real_lit(Em *E, double x) {
 
 /* An imaginary literal's coefficient (1e999i is Inf i; %.17g would print "inf"). */
 static char *imag_lit(Em *E, double x) {
+  em_cfns(E);
   if (x != x) return "oq_mkc(0, NAN)";
   if (isinf(x)) return x > 0 ? "oq_mkc(0, INFINITY)" : "oq_mkc(0, -INFINITY)";
   return em_sf(E, "oq_mkc(0, %.17g)", x);
@@ -219,10 +228,13 @@ char *em_conv(Em *E, char *e, KType from, KKind to) {
   KKind c = em_kclass(from);
   if (to == K_BOOL) to = K_INT;
   if (c == to) return e;
+  /* complex to real or int takes the real part, as a C cast does */
+  if (c == K_CPLX && em_cfns(E)) e = em_sf(E, "creal(%s)", e);
   switch (to) {
   case K_INT: return em_sf(E, "((int32_t)oq_trunc64((double)%s))", e);   /* only int() asks this */
   case K_REAL: return em_sf(E, "((oq_real)%s)", e);
   case K_CPLX:
+    em_cfns(E);
     if (c == K_INT) return em_sf(E, "oq_mkc((double)%s, 0)", e);
     return em_sf(E, "oq_mkc(%s, 0)", e);
   default: return e;
@@ -299,6 +311,26 @@ int em_div_site(Em *E, Node *at, KErrKind k) {
   return S->nsites++;
 }
 
+/* Complex a op b where complex numbers are structs (TinyCC, EmDialect.cplx_fns), which it
+   copies by calling memmove: + - * are statements on the parts of named operands into a
+   temporary (mandelbrot's loop ran 10x slower than GCC's with a call per operation). */
+static char *tc_op(Em *E, Op op, char *x, char *y, Node *at) {
+  const char *fn = NULL;
+  switch (op) {
+  case OP_ADD: fn = "add"; break;
+  case OP_SUB: fn = "sub"; break;
+  case OP_MUL: case OP_EMUL: fn = "mul"; break;
+  case OP_DIV: case OP_EDIV: return em_sf(E, "oq_tc_div(%s, %s)", x, y);
+  case OP_POW: case OP_EPOW: return em_sf(E, "oq_tc_pow(%s, %s)", x, y);
+  default: em_efail(E, at->loc, "operator '%s' on complex numbers", op_name(op));
+  }
+  x = em_vname(E, x, em_kt(K_CPLX));
+  y = em_vname(E, y, em_kt(K_CPLX));
+  char *t0 = em_tmp(E);
+  em_line(E, "oq_cplx %s; oq_tc_%s(%s, %s, %s);", t0, fn, t0, x, y);
+  return t0;
+}
+
 /* a op b on numbers of types ta, tb (not vectors). */
 char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
   KKind c = em_kclass(ta) > em_kclass(tb) ? em_kclass(ta) : em_kclass(tb);
@@ -318,6 +350,7 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
   default: break;
   }
   char *x = em_conv(E, a, ta, c), *y = em_conv(E, b, tb, c);
+  if (c == K_CPLX && em_cfns(E)) return tc_op(E, op, x, y, at);
   if (c == K_CPLX) {
     switch (op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_EMUL: case OP_DIV: case OP_EDIV:
@@ -490,6 +523,11 @@ static char *ex_unary(Em *E, Node *n) {
   }
   bool small_lit = n->a->kind == N_INT && n->a->ival > INT32_MIN && n->a->ival <= INT32_MAX;
   if (em_kclass(t) == K_INT && E->D->int_wrap_fns && !small_lit) return em_sf(E, "oq_wneg(%s)", a);
+  if (em_kclass(t) == K_CPLX && em_cfns(E)) {
+    char *v = em_vname(E, a, t), *t0 = em_tmp(E);
+    em_line(E, "oq_cplx %s; oq_tc_neg(%s, %s);", t0, t0, v);
+    return t0;
+  }
   return em_sf(E, "(-%s)", a);
 }
 
@@ -565,6 +603,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   };
   for (size_t i = 0; i < sizeof m / sizeof *m; i++)
     if (m[i].id == id) {
+      if (c == K_CPLX && em_cfns(E)) return em_sf(E, "oq_tc_%s(%s)", m[i].cfn, a);
       if (c == K_CPLX) return em_sf(E, "((oq_cplx)%s((oq_c128)%s))", m[i].cfn, a);
       if (id == KB_SQRT) return em_sf(E, dp ? "sqrt((double)%s)" : "sqrtf((float)%s)", a);
       return math_real(E, m[i].fn, a, t);
@@ -573,6 +612,7 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
   case KB_ABS:
     if (c == K_INT) return em_sf(E, "oq_iabs(%s)", a);
     if (c == K_REAL) return em_sf(E, dp ? "fabs(%s)" : "fabsf(%s)", a);
+    if (em_cfns(E)) return em_sf(E, "((oq_real)oq_tc_cabs(%s))", em_vname(E, a, t));
     return em_sf(E, "((oq_real)cabs((oq_c128)%s))", a);
   case KB_FLOOR: case KB_CEIL: case KB_ROUND:
     if (c == K_INT) return a;
@@ -592,8 +632,15 @@ static char *map1(Em *E, int id, char *a, KType t, KKind rc, Node *at) {
     return em_sf(E, "(~(int32_t)oq_trunc64((double)%s))", a);
   case KB_REAL: return c == K_CPLX ? em_sf(E, "((oq_real)creal(%s))", a) : a;
   case KB_IMAG: return c == K_CPLX ? em_sf(E, "((oq_real)cimag(%s))", a) : (c == K_INT ? "0" : "((oq_real)0)");
-  case KB_CONJ: return c == K_CPLX ? em_sf(E, "((oq_cplx)conj(%s))", a) : a;
+  case KB_CONJ:
+    if (c == K_CPLX && em_cfns(E)) {
+      char *v = em_vname(E, a, t), *t0 = em_tmp(E);
+      em_line(E, "oq_cplx %s; oq_tc_conj(%s, %s);", t0, t0, v);
+      return t0;
+    }
+    return c == K_CPLX ? em_sf(E, "((oq_cplx)conj(%s))", a) : a;
   case KB_ANGLE:
+    if (c == K_CPLX && em_cfns(E)) return em_sf(E, "((oq_real)oq_tc_carg(%s))", a);
     if (c == K_CPLX) return em_sf(E, "((oq_real)carg((oq_c128)%s))", a);
     return em_sf(E, "((oq_real)atan2(0.0, (double)%s))", a);
   case KB_ISNAN: case KB_ISINF: case KB_ISFINITE: {
@@ -805,6 +852,7 @@ static char *ex_builtin(Em *E, Node *n, int id) {
     if (em_float_math(t[0]) && em_float_math(t[1])) return em_sf(E, "atan2f((float)%s, (float)%s)", a[0], a[1]);
     return em_sf(E, "((oq_real)atan2((double)%s, (double)%s))", a[0], a[1]);
   case KB_COMPLEX:
+    em_cfns(E);
     return em_sf(E, "oq_mkc((double)%s, (double)%s)", a[0], argc > 1 ? a[1] : "0");
   default:
     if (t[0].kind == K_VEC) {
@@ -946,6 +994,11 @@ static void store_slot(Em *E, int slot, char *v, KType vt) {
   }
   if (st_.kind == K_ARRAY || st_.kind == K_TUPLE) { em_line(E, "%s = %s;", lv, v); return; }
   if (st_.kind == K_BOOL) { em_line(E, "%s = %s;", lv, em_truthy(E, v, vt)); return; }
+  if (st_.kind == K_CPLX && em_cfns(E)) {   /* by part: TinyCC copies a struct with memmove */
+    char *x = em_vname(E, em_conv(E, v, vt, K_CPLX), em_kt(K_CPLX));
+    em_line(E, "%s.re = %s.re; %s.im = %s.im;", lv, x, lv, x);
+    return;
+  }
   em_line(E, "%s = %s;", lv, em_conv(E, v, vt, st_.kind));
 }
 

@@ -77,6 +77,7 @@ typedef struct Em {
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */
   const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
                            in launch-shaped arguments (KSpec.at_launch) */
+  bool cplx;            /* the code has complex values (em_cfns): emit_c writes TinyCC's variant */
 } Em;
 
 /* ---- locals that are constants: assigned once, a literal ---- */
@@ -176,6 +177,9 @@ typedef struct EmDialect {
                                 oq_wadd, oq_wsub, oq_wmul, oq_wneg, which compute in unsigned
                                 (two's complement, docs/language.md "Integers"); else plain C
                                 operators, which the C compiler's -fwrapv makes wrap */
+  bool cplx_fns;             /* complex numbers are structs (TinyCC, which has no _Complex):
+                                their operators, casts and functions are calls of the
+                                preamble's oq_tc_* (emit_c.c's TinyCC variant of the source) */
   /* ---- hooks ---- */
   void (*transforms)(Em *E);             /* last of em_kernel_analysis */
   void (*barrier)(Em *E, Node *n);       /* a statement syncthreads or memfence */
@@ -250,6 +254,7 @@ char *em_tmp(Em *E);
 KType em_T(Em *E, Node *n);
 KType em_kt(KKind k);
 KKind em_kclass(KType t);
+bool em_cfns(Em *E);
 bool em_float_math(KType t);
 const char *em_el_ctype(ElemType e);
 const char *em_ctype(Em *E, KType t);

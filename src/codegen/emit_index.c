@@ -704,6 +704,10 @@ static void plan_elem(Em *E, Plan *P, int k, char **off, char **valid) {
 /* An element of array type at, as the value a read gives. */
 char *em_load(Em *E, ElemType el, char *lv) {
   bool dp = rt_config.double_precision;
+  if (el_is_complex(el) && em_cfns(E)) {   /* structs: the parts converted */
+    if (el == EL_C64) return dp ? em_sf(E, "oq_tc_wide(%s)", lv) : lv;
+    return dp ? lv : em_sf(E, "oq_tc_narrow(%s)", lv);
+  }
   switch (el) {
   case EL_F32: return dp ? em_sf(E, "((double)%s)", lv) : lv;
   case EL_F64: return dp ? lv : em_sf(E, "((float)%s)", lv);
@@ -720,6 +724,11 @@ char *em_store_conv(Em *E, ElemType el, char *v, KType t) {
     if (c == K_INT) return em_sf(E, "((%s)%s)", em_el_ctype(el), v);
     return em_sf(E, "((%s)oq_trunc64((double)%s))", em_el_ctype(el), v);
   }
+  if (el_is_complex(el) && em_cfns(E)) {   /* structs: oq_cplx converted to the element's */
+    if (c != K_CPLX) v = em_conv(E, v, t, K_CPLX);
+    bool same = (el == EL_C128) == rt_config.double_precision;
+    return same ? v : em_sf(E, "oq_tc_%s(%s)", el == EL_C64 ? "narrow" : "wide", v);
+  }
   if (el_is_complex(el)) {
     if (c == K_CPLX) return em_sf(E, "((%s)%s)", em_el_ctype(el), v);
     return em_sf(E, "((%s)(double)%s)", em_el_ctype(el), v);
@@ -728,7 +737,10 @@ char *em_store_conv(Em *E, ElemType el, char *v, KType t) {
   return em_sf(E, "((%s)%s)", em_el_ctype(el), v);
 }
 
-static char *zero_of(KKind c) { return c == K_CPLX ? "((oq_cplx)0)" : c == K_REAL ? "((oq_real)0)" : "0"; }
+static char *zero_of(Em *E, KKind c) {
+  if (c == K_CPLX && em_cfns(E)) return "oq_mkc(0, 0)";
+  return c == K_CPLX ? "((oq_cplx)0)" : c == K_REAL ? "((oq_real)0)" : "0";
+}
 
 /* CUDA tiling: the register that holds arr's element of the current position, loaded ahead
    (NULL when arr is not loaded ahead). */
@@ -830,7 +842,7 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
   const Narrow narrow = narrow_rule(E, P.rule);
   char *acc = em_tmp(E);
   KType r = em_T(E, n);
-  em_line(E, "%s %s = %s;", em_ctype(E, r), acc, zero_of(em_kclass(r)));
+  em_line(E, "%s %s = %s;", em_ctype(E, r), acc, zero_of(E, em_kclass(r)));
   for (int corner = 0; corner < 1 << P.ndim; corner++) {
     Buf wt = {0};
     bool skip = false;
@@ -908,7 +920,7 @@ char *em_index_read(Em *E, Node *n) {
     /* read now, so the index temporaries die here */
     char *t0 = em_tmp(E);
     if (!strcmp(valid, "1")) em_line(E, "const %s %s = %s;", em_ctype(E, r), t0, lv);
-    else em_line(E, "const %s %s = %s ? %s : %s;", em_ctype(E, r), t0, valid, lv, zero_of(ec));
+    else em_line(E, "const %s %s = %s ? %s : %s;", em_ctype(E, r), t0, valid, lv, zero_of(E, ec));
     return t0;
   }
   char *t0 = em_tmp(E);
@@ -917,7 +929,7 @@ char *em_index_read(Em *E, Node *n) {
     char *off, *valid;
     plan_elem(E, &P, k, &off, &valid);
     char *lv = em_load(E, at.el, em_sf(E, elem_fmt, arr, off));
-    em_line(E, "%s.v[%d] = %s ? %s : %s;", t0, k, valid, lv, zero_of(ec));
+    em_line(E, "%s.v[%d] = %s ? %s : %s;", t0, k, valid, lv, zero_of(E, ec));
   }
   return t0;
 }
@@ -1045,7 +1057,7 @@ static void store_elem(Em *E, Plan *P, KType at, int k, Op op, char *v, KType vt
   if (res) {
     em_line(E, "} else {");
     E->ind++;
-    em_line(E, "%s = %s;", res, em_load(E, el, em_store_conv(E, el, em_num_op(E, op, zero_of(et.kind), et, v, vt, at_node), rc)));
+    em_line(E, "%s = %s;", res, em_load(E, el, em_store_conv(E, el, em_num_op(E, op, zero_of(E, et.kind), et, v, vt, at_node), rc)));
     E->ind--;
   }
   em_line(E, "}");

@@ -13,8 +13,9 @@
    the C compiler and renames its object into the cache; a later launch that finds the
    object loads it and drops TinyCC's build. The program does not wait for it: a background
    build that outlives the program still publishes its object for the next run. Both builds
-   compile the same source with the same floating-point rules (no contraction, no fast-math),
-   so they compute the same results (tests/run.sh compares them over the seed programs). */
+   compile the same source (TinyCC's variant keeps complex numbers in structs: emit_c) with
+   the same floating-point rules (no contraction, no fast-math), so they compute the same
+   results (tests/run.sh compares them over the seed programs). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -330,9 +331,11 @@ static void adopt_built(const char *so, uint64_t h) {
 
 /* Finds or builds src's code for c: the cached object (c's `lib`, *cached true), TinyCC's
    build with the C compiler's started in the background (c->fast), or the C compiler's
-   object, waited for. Returns the dlopen handle, NULL for TinyCC's build. The source is
-   kept beside the object (oqk_<hash>.c), to look at when the compiler fails. */
-static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, bool verbose, bool *cached) {
+   object, waited for. Returns the dlopen handle, NULL for TinyCC's build (of tcc_src, when
+   given: its variant of the source). The source is kept beside the object (oqk_<hash>.c),
+   to look at when the compiler fails. */
+static void *build(Compiled *c, const char *src, const char *tcc_src, const char *kname, SrcLoc loc, bool verbose,
+                   bool *cached) {
   Entry e;
   entry_names(&e, src);
   *cached = false;
@@ -349,7 +352,7 @@ static void *build(Compiled *c, const char *src, const char *kname, SrcLoc loc, 
     char why[256];
     c->fast = tcc_twin(e.so);   /* identical kernels written twice compile once */
     c->fast_shared = c->fast != NULL;
-    if (!c->fast) c->fast = cpu_tcc_build(src, why, sizeof why);
+    if (!c->fast) c->fast = cpu_tcc_build(tcc_src ? tcc_src : src, why, sizeof why);
     if (c->fast && tcc_only) return NULL;
     if (c->fast) {
       write_source(&e, src, kname, loc);
@@ -420,7 +423,9 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     launch_spec_fail(&c->h, S->reason);
     return;
   }
-  char *src = emit_c(S);
+  char *tcc_src = NULL;
+  bool tiers = (config()->cpu_tiers || config()->dev.cpu_tcc_only) && cpu_tcc_available();
+  char *src = emit_c(S, tiers ? &tcc_src : NULL);
   if (!src) {
     launch_spec_fail(&c->h, S->reason);
     return;
@@ -430,6 +435,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     snprintf(why, sizeof why, "more than %d kernel outputs", OQK_MAX_OUTS);
     launch_spec_fail(&c->h, why);
     free(src);
+    free(tcc_src);
     return;
   }
   if (cl->opt && cl->opt->emit_c) {
@@ -437,8 +443,9 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     fflush(stdout);
   }
   bool cached;
-  void *lib = build(c, src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, &cached);
+  void *lib = build(c, src, tcc_src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, &cached);
   free(src);
+  free(tcc_src);
   c->entry = (OqkEntry)code_sym(c, lib, "oqk_entry");
   if (!c->entry) rt_error(cl->site->loc, "kernel '%s': the compiled code has no entry point", S->name);
   launch_spec_compiled(&c->h, S);

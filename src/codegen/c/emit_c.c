@@ -761,6 +761,64 @@ static const char *const helpers_c_tcc =
   "#define oq_cvtt(x) _Generic((x), float: oq_cvttf, default: oq_cvttd)(x)\n"
   "#endif\n";
 
+/* Complex numbers under TinyCC, which has no _Complex: the TinyCC variant of the source
+   (dialect_c_tcc) keeps them in structs of the same layout as the C compiler's float and
+   double _Complex (arrays and the launch's arguments are shared as they are) and writes
+   their operators, conversions and functions with these helpers (+ - * negation and conj
+   as statements into a temporary: emit.c's tc_op). Each computes what the C compiler's
+   code does: in double complex, rounded by part to oq_cplx; the product is GCC's formula,
+   with Annex G's recovery from the process when both parts are NaN; quotients, powers and
+   the functions are the process's, compiled by GCC (cpu_tcc.c registers them).
+   OQ_TC_DP: --precision double. */
+static const char *const helpers_c_tcc_cplx =
+  "#ifdef __TINYC__\n"
+  "#define OQ_TC_DP %d\n"
+  "typedef struct { float re, im; } oq_c64;\n"
+  "typedef struct { double re, im; } oq_c128;\n"
+  "static inline oq_c128 oq_tc_wide(oq_c64 z) { oq_c128 r; r.re = z.re; r.im = z.im; return r; }\n"
+  "static inline oq_c64 oq_tc_narrow(oq_c128 z) { oq_c64 r; r.re = (float)z.re; r.im = (float)z.im; return r; }\n"
+  "#if OQ_TC_DP\n"
+  "typedef oq_c128 oq_cplx;\n#define oq_tc_w(z) (z)\n#define oq_tc_n(z) (z)\n"
+  "#else\n"
+  "typedef oq_c64 oq_cplx;\n#define oq_tc_w(z) oq_tc_wide(z)\n#define oq_tc_n(z) oq_tc_narrow(z)\n"
+  "#endif\n"
+  "#define creal(z) ((double)(z).re)\n#define cimag(z) ((double)(z).im)\n"
+  "static inline oq_cplx oq_mkc(double re, double im) { oq_cplx z; z.re = (oq_real)re; z.im = (oq_real)im; return z; }\n"
+  "static inline int oq_ceq(oq_cplx a, oq_cplx b) { return a.re == b.re && a.im == b.im; }\n"
+  "static inline int oq_ctruthy(oq_cplx a) { return a.re != 0 || a.im != 0; }\n"
+  /* statements r = a op b on named values (tc_op in emit.c): no struct is copied */
+  "#define oq_tc_add(r, a, b) ((r).re = (oq_real)((double)(a).re + (double)(b).re), (r).im = (oq_real)((double)(a).im + (double)(b).im))\n"
+  "#define oq_tc_sub(r, a, b) ((r).re = (oq_real)((double)(a).re - (double)(b).re), (r).im = (oq_real)((double)(a).im - (double)(b).im))\n"
+  /* GCC's product: the formula, and Annex G's recovery (the process's) when both parts are NaN */
+  "void oq_tcc_cmul(oq_c128 *r, const oq_c128 *a, const oq_c128 *b);\n"
+  "static void oq_tc_mulnan(double *re, double *im, double ar, double ai, double br, double bi) {\n"
+  "  oq_c128 x, y, m; x.re = ar; x.im = ai; y.re = br; y.im = bi;\n"
+  "  oq_tcc_cmul(&m, &x, &y); *re = m.re; *im = m.im;\n}\n"
+  "#define oq_tc_mul(r, a, b) do {\\\n"
+  "  double oq_re_ = (double)(a).re * (double)(b).re - (double)(a).im * (double)(b).im;\\\n"
+  "  double oq_im_ = (double)(a).re * (double)(b).im + (double)(a).im * (double)(b).re;\\\n"
+  "  if (oq_re_ != oq_re_ && oq_im_ != oq_im_) oq_tc_mulnan(&oq_re_, &oq_im_, (a).re, (a).im, (b).re, (b).im);\\\n"
+  "  (r).re = (oq_real)oq_re_; (r).im = (oq_real)oq_im_; } while (0)\n"
+  /* TinyCC's -x is 0 - x, which keeps a NaN's sign: negation flips the sign bit */
+  "static inline float oq_tc_negf(float x) { uint32_t u; memcpy(&u, &x, 4); u ^= 0x80000000u; memcpy(&x, &u, 4); return x; }\n"
+  "static inline double oq_tc_negd(double x) { uint64_t u; memcpy(&u, &x, 8); u ^= (uint64_t)1 << 63; memcpy(&x, &u, 8); return x; }\n"
+  "#define oq_tc_negr(x) _Generic((x), float: oq_tc_negf, default: oq_tc_negd)(x)\n"
+  "#define oq_tc_neg(r, a) ((r).re = oq_tc_negr((a).re), (r).im = oq_tc_negr((a).im))\n"
+  "#define oq_tc_conj(r, a) ((r).re = (a).re, (r).im = oq_tc_negr((a).im))\n"
+  /* glibc's cabs is hypot of the parts */
+  "#define oq_tc_cabs(a) hypot((a).re, (a).im)\n"
+  "#define OQ_TC_FN2(f) void oq_tcc_##f(oq_c128 *r, const oq_c128 *a, const oq_c128 *b); \\\n"
+  "  static inline oq_cplx oq_tc_##f(oq_cplx a, oq_cplx b) { oq_c128 x = oq_tc_w(a), y = oq_tc_w(b), r; oq_tcc_##f(&r, &x, &y); return oq_tc_n(r); }\n"
+  "#define OQ_TC_FN1(f) void oq_tcc_##f(oq_c128 *r, const oq_c128 *a); \\\n"
+  "  static inline oq_cplx oq_tc_##f(oq_cplx a) { oq_c128 x = oq_tc_w(a), r; oq_tcc_##f(&r, &x); return oq_tc_n(r); }\n"
+  "#define OQ_TC_FNR(f) double oq_tcc_##f(const oq_c128 *a); \\\n"
+  "  static inline double oq_tc_##f(oq_cplx a) { oq_c128 x = oq_tc_w(a); return oq_tcc_##f(&x); }\n"
+  "OQ_TC_FN2(div) OQ_TC_FN2(pow)\n"
+  "OQ_TC_FN1(cexp) OQ_TC_FN1(clog) OQ_TC_FN1(csin) OQ_TC_FN1(ccos) OQ_TC_FN1(ctan)\n"
+  "OQ_TC_FN1(csinh) OQ_TC_FN1(ccosh) OQ_TC_FN1(ctanh) OQ_TC_FN1(csqrt)\n"
+  "OQ_TC_FNR(carg)\n"
+  "#endif\n";
+
 /* Helpers of the C dialect only: complex numbers (not under TinyCC), cvtt, errors through
    __atomic, scratch memory. cvtt in inline asm (no <immintrin.h>: it took
    0.3 s of every kernel's compile; GCC folds its intrinsics of a NaN constant to 0). */
@@ -889,6 +947,8 @@ static bool c_native_update(Em *E, const Update *u) {
   return true;
 }
 
+static const EmDialect dialect_c_tcc;
+
 static const EmDialect dialect_c = {
   .name = "C",
   .lit_fmt = "(%s){",
@@ -915,8 +975,38 @@ static const EmDialect dialect_c = {
   .native_update = c_native_update,
 };
 
-char *emit_c(KSpec *S) {
-  Em E = {.S = S, .D = &dialect_c};
+/* TinyCC's variant of the C dialect: complex numbers are structs (helpers_c_tcc_cplx). */
+static const EmDialect dialect_c_tcc = {
+  .name = "C",
+  .lit_fmt = "(%s){",
+  .func_qual = "static",
+  .launch_at = "L->",
+  .arg_fmt = "L->args[%d]",
+  .trunc32 = "%s",
+  .trunc64 = "%s",
+  .off32_fmt = "(int32_t)%s",
+  .fadd = NULL,
+#if defined(__x86_64__)
+  .cvtt = true,
+#endif
+  .cas16 = false,
+  .xchg16 = true,
+  .serial_blocks = true,
+  .shared_zeroed = true,
+  .block_phases = true,
+  .row_tests = true,
+  .cplx_fns = true,
+  .barrier = c_barrier,
+  .shared_alloc = c_shared_alloc,
+  .priv_loads = c_priv_loads,
+  .priv_update = c_priv_update,
+  .native_update = c_native_update,
+};
+
+/* S's source in dialect D; *cplx: it has complex values. */
+static char *emit_source(KSpec *S, const EmDialect *D, bool *cplx) {
+  Em E = {.S = S, .D = D};
+  *cplx = false;
   if (setjmp(S->fail)) {
     free(E.arrtypes.s);
     free(E.tuptypes.s);
@@ -941,6 +1031,7 @@ char *emit_c(KSpec *S) {
   em_bprintf(&out, em_preamble_fmt, S->name, OQK_ABI_TEXT, dp ? "double" : "float", dp ? "double" : "float");
   em_vec_types(&out);
   em_bputs(&out, helpers_c_tcc);
+  if (E.cplx) em_bprintf(&out, helpers_c_tcc_cplx, dp);   /* only where needed: sources stay as they were */
   em_bputs(&out, helpers_c);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
@@ -949,5 +1040,27 @@ char *emit_c(KSpec *S) {
   if (E.fiber) em_bputs(&out, "#include <setjmp.h>\n#include <ucontext.h>\n");
   if (E.fiber) em_bputs(&out, helpers_fiber);
   em_emit_tail(&E, &out, &protos, &cx, &funcs);
+  *cplx = E.cplx;
   return out.s;
+}
+
+/* The C compiler's source of S; with tcc_src, TinyCC's too when it differs (complex numbers:
+   dialect_c_tcc), else *tcc_src is NULL. Both emissions start from the same KSpec (what the
+   emitter records in it, its transforms and error sites, comes out the same). */
+char *emit_c(KSpec *S, char **tcc_src) {
+  KTransforms tr0 = S->tr;
+  int nsites0 = S->nsites;
+  bool cplx;
+  char *src = emit_source(S, &dialect_c, &cplx);
+  if (!tcc_src) return src;
+  *tcc_src = NULL;
+  if (!src || !cplx) return src;
+  KTransforms tr1 = S->tr;
+  int nsites1 = S->nsites;
+  S->tr = tr0;
+  S->nsites = nsites0;
+  *tcc_src = emit_source(S, &dialect_c_tcc, &cplx);
+  S->tr = tr1;
+  S->nsites = nsites1;
+  return src;
 }
