@@ -788,6 +788,26 @@ static const char *const helpers_c =
   "  if (!__atomic_compare_exchange_n(&L->err, &z, 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) return 0;\n"
   "  L->err_site = site;\n  return 1;\n}\n";
 
+/* ... and glibc's vector math (libmvec, linked through libm.so's AS_NEEDED): math.h
+   declares the vector variants only under -ffast-math, which kernels do not use (IEEE
+   + - * /). Declared here, GCC vectorizes a loop calling cosf, expf, powf, ... with
+   `_ZGV*` calls (8 or 16 floats at once: the map `x .* h + 0.5*cos(x)` is 4-5x faster).
+   glibc documents these within 4 ulps (its scalar float functions: 1-2); the interpreter
+   rounds the double result, tests/lang/float_math.q allows 6 ulps. Float functions
+   only: the double ones must stay exactly the interpreter's (--precision double, ints).
+   sin, cos, exp, log and pow are in glibc 2.22, the others in 2.35. */
+static const char *const helpers_c_vmath =
+  "#if defined(__x86_64__) && defined(__GLIBC__) && !defined(__TINYC__) && !defined(__FAST_MATH__)\n"
+  "#define OQ_VEC __attribute__((__simd__(\"notinbranch\")))\n"
+  "float sinf(float) OQ_VEC; float cosf(float) OQ_VEC; float expf(float) OQ_VEC; float logf(float) OQ_VEC;\n"
+  "float powf(float, float) OQ_VEC;\n"
+  "#if __GLIBC_PREREQ(2, 35)\n"
+  "float tanf(float) OQ_VEC; float asinf(float) OQ_VEC; float acosf(float) OQ_VEC; float atanf(float) OQ_VEC;\n"
+  "float sinhf(float) OQ_VEC; float coshf(float) OQ_VEC; float tanhf(float) OQ_VEC; float log2f(float) OQ_VEC;\n"
+  "float log10f(float) OQ_VEC; float atan2f(float, float) OQ_VEC;\n"
+  "#endif\n"
+  "#endif\n";
+
 /* ... and 16-byte elements (double complex) updated under one of 64 spin-locks picked by
    the address, a cache line each: GCC's 16-byte compare-and-swap is a call into libatomic,
    which kernels do not link. The locks are the module's: CPU launches run one at a time. */
@@ -942,6 +962,7 @@ char *emit_c(KSpec *S) {
   em_vec_types(&out);
   em_bputs(&out, helpers_c_tcc);
   em_bputs(&out, helpers_c);
+  em_bputs(&out, helpers_c_vmath);
   em_index_types(S, &out);
   em_bputs(&out, em_helpers_common);
   em_bputs(&out, helpers_c_shared);
