@@ -1,11 +1,12 @@
 /* bench/arrayexpr/vmath_ulps.c: the accuracy of the float math functions as C kernels call
-   them: compiled with the kernels' flags (bench/arrayexpr/vmath.sh), the loops below call
+   them: compiled with the kernels' flags (rt_cpu.c CFLAGS_KERNEL), the loops below call
    glibc's vector variants (libmvec, `_ZGV*`) through the same declarations as emit_c.c's
-   helpers_c_vmath; the scalar column calls the ordinary functions one at a time (a loop
-   GCC is told not to vectorize). Error in ulps of the float result against the double
+   helpers_c_vmath; the scalar column calls the ordinary functions one at a time (through a
+   function pointer, which has no vector variant). Error in ulps of the float result against the double
    function (itself within an ulp of double: far finer than float's), the largest over
    2^22 random arguments per function and range, plus a few edge values.
-     vmath_ulps [SAMPLES] */
+     cc -O3 -march=native -ffp-contract=off -fno-math-errno -fwrapv -fno-tree-slp-vectorize \
+        -std=gnu11 -o vmath_ulps bench/arrayexpr/vmath_ulps.c -lm && ./vmath_ulps [SAMPLES] */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -77,7 +78,6 @@ int main(int argc, char **argv) {
     x[0] = 0, x[1] = -0.0f, x[2] = NAN, x[3] = INFINITY, x[4] = -INFINITY, x[5] = 1, x[6] = 1e-40f;
     vec_eval(F->vid, x, x2, y, n);
     double vmax = 0, smax = 0;
-#pragma GCC novector
     for (int64_t i = 0; i < n; i++) {
       double want = F->f1 ? F->d1(x[i]) : F->d2(x[i], x2[i]);
       float s = F->f1 ? F->f1(x[i]) : F->f2(x[i], x2[i]);   /* through the pointer: scalar */
