@@ -51,6 +51,22 @@ static void sumsq(int64_t lo, int64_t hi, int id) {
   for (int64_t i = lo; i < hi; i++) s += X[i] * X[i];
   partial[id] = s;
 }
+/* sum(x .* h, 0): each thread a block of columns, walking the rows (contiguous inner loop) */
+static void sumcol(int64_t lo, int64_t hi, int id) {
+  (void)id;
+  for (int64_t j = lo; j < hi; j++) Y[j] = X[j] * H[j];
+  for (int64_t i = 1; i < N; i++)
+    for (int64_t j = lo; j < hi; j++) Y[j] += X[i * N + j] * H[i * N + j];
+}
+/* sum(x, 1): each thread a block of rows, each row in order */
+static void sumrow(int64_t lo, int64_t hi, int id) {
+  (void)id;
+  for (int64_t i = lo; i < hi; i++) {
+    float s = X[i * N];
+    for (int64_t j = 1; j < N; j++) s += X[i * N + j];
+    Y[i] = s;
+  }
+}
 static void slice(int64_t lo, int64_t hi, int id) {
   (void)id;
   for (int64_t i = lo; i < hi; i++) Y[i] = C3[3 * i + 1] * 2 + C3[3 * i];
@@ -108,6 +124,8 @@ int main(int argc, char **argv) {
   report("maxsqrt", maxsqrt, n, reps);
   report("sumsq", sumsq, n, reps);
   report("slice", slice, n, reps);
+  report("sumcol", sumcol, N, reps);
+  report("sumrow", sumrow, N, reps);
   double best = 1e30;
   for (int round = 0; round < 2; round++) {
     double t0 = now_ms();

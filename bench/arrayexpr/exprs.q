@@ -26,6 +26,8 @@ function [] = main(n : int = 2048, reps : int = 20)
     y = max(sqrt(x.^2 + h.^2), 1e-10)
     s = sum(x .* x)
     w = c3[:, :, 1] .* 2 + c3[:, :, 0]
+    col = sum(x .* h, 0)
+    row = sum(x, 1)
     for round = 1..3
         tic()
         for r = 1..reps
@@ -47,6 +49,16 @@ function [] = main(n : int = 2048, reps : int = 20)
             w = c3[:, :, 1] .* 2 + c3[:, :, 0]
         endfor
         toc("oq slice total")
+        tic()
+        for r = 1..reps
+            col = sum(x .* h, 0)
+        endfor
+        toc("oq sumcol total")
+        tic()
+        for r = 1..reps
+            row = sum(x, 1)
+        endfor
+        toc("oq sumrow total")
     endfor
     % TV denoising: 100 iterations of a gradient kernel and a host update
     clean = zeros(n, n)

@@ -44,6 +44,8 @@ def run(name, xp, to, sync, jit=lambda f: f):
         "map": jit(lambda x, h: x * h + 0.5 * xp.cos(x)),
         "maxsqrt": jit(lambda x, h: xp.maximum(xp.sqrt(x**2 + h**2), 1e-10)),
         "sumsq": jit(lambda x, h: xp.sum(x * x)),
+        "sumcol": jit(lambda x, h: xp.sum(x * h, axis=0)),
+        "sumrow": jit(lambda x, h: xp.sum(x, axis=1)),
     }
     for k, f in cases.items():
         print(f"{name} {k}: {best(lambda: f(x, h), sync, reps):.4f} ms", flush=True)
@@ -82,7 +84,7 @@ if "torch" in which:
         class T:   # the numpy names the cases use
             cos, sqrt, maximum, floor, mean = torch.cos, torch.sqrt, torch.maximum, torch.floor, torch.mean
             @staticmethod
-            def sum(x): return torch.sum(x)
+            def sum(x, axis=None): return torch.sum(x) if axis is None else torch.sum(x, dim=axis)
             @staticmethod
             def concatenate(l, a): return torch.cat(l, a)
         dev = torch.device("cuda")

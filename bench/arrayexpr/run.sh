@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# bench/arrayexpr/run.sh [N] [REPS]: issue 20's host array expressions, oq on each target
+# bench/arrayexpr/run.sh [N] [REPS]: issue 20's host array expressions (and sums along
+# dimension 0, sumcol = sum(x .* h, 0), and 1, sumrow = sum(x, 1)), oq on each target
 # it can use (cuda when a GPU is there, cpu) next to hand-written threaded C (baseline.c), JAX,
 # PyTorch, CuPy and NumPy in the same run (PEERS=jax,numpy picks Python peers; "copy": CuPy's
 # device copy alone; AX_TARGETS="cuda cuda0" adds the launch shapes of session 14). Prints one table: ms per evaluation (fastest of 3 rounds), and for the GPU the bytes
@@ -19,7 +20,7 @@ for t in $targets; do
   env $knobs "$OQ" run --target "$tt" bench/arrayexpr/exprs.q "$N" "$REPS" >"$tmp/oq-$t.log" 2>&1 ||
     { echo "oq --target $t failed:"; tail -5 "$tmp/oq-$t.log"; }
 done
-python3 bench/arrayexpr/peers.py "$N" "$REPS" ${PEERS:-} >"$tmp/peers.log" 2>&1 || tail -5 "$tmp/peers.log"
+${PYTHON:-python3} bench/arrayexpr/peers.py "$N" "$REPS" ${PEERS:-} >"$tmp/peers.log" 2>&1 || tail -5 "$tmp/peers.log"
 ${CC:-cc} -O3 -march=native -std=c11 -D_GNU_SOURCE -pthread -o "$tmp/baseline" bench/arrayexpr/baseline.c -lm &&
   "$tmp/baseline" "$N" "$REPS" >>"$tmp/peers.log" 2>&1
 python3 - "$tmp" "$N" "$REPS" $targets <<'PY'
@@ -38,8 +39,8 @@ for line in open(f"{tmp}/peers.log"):
     if m: res.setdefault((m.group(1), m.group(2)), []).append(float(m.group(3)))
     elif "unavailable" in line or "psnr" in line: print(line.strip())
 cols = [f"oq {t}" for t in targets] + ["C", "jax", "torch", "cupy", "numpy"]
-cases = ["map", "maxsqrt", "sumsq", "slice", "tv100"]
-gb = {"map": 3, "maxsqrt": 3, "sumsq": 1, "slice": 3, "tv100": 100 * 6}   # arrays of n*n floats moved
+cases = ["map", "maxsqrt", "sumsq", "slice", "sumcol", "sumrow", "tv100"]
+gb = {"map": 3, "maxsqrt": 3, "sumsq": 1, "slice": 3, "sumcol": 2, "sumrow": 1, "tv100": 100 * 6}   # arrays of n*n floats moved
 copy = min(res.get(("cupy", "copy256"), [0]))
 bw = 2 * (64 << 20) * 4 / copy if copy else 0   # bytes per ms of a device copy
 print(f"n = {n}, {reps} repetitions; ms per evaluation (tv100: 100 iterations)")

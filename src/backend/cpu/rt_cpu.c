@@ -84,7 +84,7 @@ static const char *compiler(void) {
 }
 
 /* -fno-tree-slp-vectorize: GCC 12 drops (double)(float)x round trips in straight-line SLP code */
-#define CFLAGS_KERNEL "-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -fno-tree-slp-vectorize -std=gnu11 -w"
+#define CFLAGS_KERNEL "-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fno-math-errno -fwrapv -fno-tree-slp-vectorize -std=gnu11 -w"
 
 static char *read_file_head(const char *path, int max_lines) {
   FILE *f = fopen(path, "r");
@@ -565,6 +565,16 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   launch_report(&c->h, L, at);
 }
 
+/* A reduction along a dimension (interp_arrayexpr.c's build_along_kernel): every position
+   walks the reduced dimension, so a flat kernel's 4096 positions per chunk would give
+   sum(x, 0) of a 2048 x 2048 matrix to one worker. 64 positions: the C code's lanes
+   (emit_c.c along_loop) take 16 rows or up to 256 columns at a time. */
+static bool along_reduction(const Func *f) {
+  for (int i = 0; i < f->ntransforms; i++)
+    if (!strcmp(f->transforms[i], "array reduction along a dimension")) return true;
+  return false;
+}
+
 static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
@@ -595,6 +605,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
   int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
+  if (along_reduction(f)) min_chunk = 64;
   if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
