@@ -158,7 +158,11 @@ ElemType el_from_type(const Type *t, SrcLoc loc) {
 
 /* ---- arrays ---- */
 
-Array *arr_new_uninit(ElemType e, int rank, const int64_t *dims) {
+/* An array of the given shape; its elements zeroed when `zeroed`. Zeroing goes through calloc:
+   a large block comes from fresh pages, which are zero without being written, so an array
+   made by zeros() and then written by a kernel is never touched on the host (on the GPU its
+   host copy is never written at all; a memset cost 25-400 ms per 50 MB in page faults). */
+static Array *arr_alloc(ElemType e, int rank, const int64_t *dims, bool zeroed) {
   if (rank < 1 || rank > OQ_MAX_RANK) rt_error(noloc, "array rank %d is not supported", rank);
   Array *a = xmalloc(sizeof *a);
   a->refcount = 1;
@@ -172,17 +176,17 @@ Array *arr_new_uninit(ElemType e, int rank, const int64_t *dims) {
       rt_error(noloc, "array too large");
     a->numel *= a->dims[d];
   }
-  a->data = xmalloc((size_t)a->numel * el_size(e));
+  size_t bytes = (size_t)a->numel * el_size(e);
+  a->data = zeroed ? calloc(bytes ? bytes : 1, 1) : malloc(bytes ? bytes : 1);
+  if (!a->data) rt_error(noloc, "out of memory (%zu bytes)", bytes);
   a->device = NULL;
   a->state = 0;
   return a;
 }
 
-Array *arr_new(ElemType e, int rank, const int64_t *dims) {
-  Array *a = arr_new_uninit(e, rank, dims);
-  memset(a->data, 0, (size_t)a->numel * el_size(e));
-  return a;
-}
+Array *arr_new_uninit(ElemType e, int rank, const int64_t *dims) { return arr_alloc(e, rank, dims, false); }
+
+Array *arr_new(ElemType e, int rank, const int64_t *dims) { return arr_alloc(e, rank, dims, true); }
 
 Array *arr_vec(ElemType e, int64_t n) { return arr_new(e, 1, &n); }
 
