@@ -78,7 +78,7 @@ typedef struct GSpec {
    covered). Only a GSpec compiled (or refused) already is taken: compiling needs the key's
    KSpec. */
 #define MEMO_SLOTS 64
-#define MEMO_ARGS 8
+#define MEMO_ARGS 16   /* the library's fixed-size filters take 10 (a miss costs a walk of the body) */
 #define MEMO_RANK 4
 typedef struct ArgShape { int kind, elem, rank; int64_t dims[MEMO_RANK]; } ArgShape;
 typedef struct SiteMemo {
