@@ -371,7 +371,10 @@ static void load_file(Mx *M, Node *program, char *real) {
       continue;
     }
     char *real = real_path(M, f);
-    if (loaded_already(M, real)) continue;
+    if (loaded_already(M, real)) {   /* imported twice: the first load's tree is used */
+      srcfile_free(f);
+      continue;
+    }
     int before = diag_error_count();
     n->a = parse_file(M->arena, f);
     if (diag_error_count() > before) M->files[0]->ival = 1;   /* what parsed is still used */

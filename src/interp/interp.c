@@ -55,6 +55,34 @@ void frame_release(Frame *f) {
   }
 }
 
+/* A closure kept in a slot of the frame it closes over (`g = () -> ...` in a function that
+   reads its own names) holds that frame, which holds the closure: a cycle that reference
+   counts never free. When the call ends and only such closures hold the frame (each held
+   by these slots alone), nothing can reach the cycle any more: the slots go first, which
+   frees the closures and then the frame. A closure held elsewhere too (returned, stored in
+   an object) keeps the frame alive as before. */
+static void frame_end(Frame *f) {
+  int held = 0;
+  for (int i = 0; i < f->nslots; i++) {
+    Value v = f->slots[i];
+    if (v.kind != V_FUNC || v.fn->env != f) continue;
+    int seen = 0, here = 0;
+    for (int j = 0; j < f->nslots; j++)
+      if (f->slots[j].kind == V_FUNC && f->slots[j].fn == v.fn) { here++; seen += j < i; }
+    if (seen) continue;   /* counted at its first slot */
+    if (here != v.fn->refcount) { frame_release(f); return; }
+    held++;
+  }
+  if (held && f->refcount == 1 + held) {
+    for (int i = 0; i < f->nslots; i++) {
+      Value v = f->slots[i];
+      f->slots[i] = v_none();
+      val_release(v);
+    }
+  }
+  frame_release(f);
+}
+
 Callable *callable_new(CallableKind kind, const char *name) {
   Callable *c = calloc(1, sizeof *c);
   c->refcount = 1;
@@ -779,7 +807,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   I->in_kernel = saved.in_kernel;
   I->flow = saved.flow;
   I->depth = saved.depth;
-  if (!preset) frame_release(fr);
+  if (!preset) frame_end(fr);
   return result;
 }
 
