@@ -525,27 +525,40 @@ static Value construct_positional(Interp *I, Type *cls, int argc, Value *argv, N
   return v_object(o);
 }
 
-/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
-   the others take their default values (the empty value of their type without one). */
-COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
-  Object *o = obj_new(cls);
-  Value ov = v_object(o);
+/* The field each argument of the construction call gives, into field[], or an error: before
+   the object is made (an error exits; the object would be left unreferenced). */
+static void construct_fields(Type *cls, Node *call, int *field) {
   bool named = false;
   for (int i = 0; i < call->list.n; i++) {
     Node *arg = call->list.items[i];
     int f = i;
     if (arg->kind == N_NAMEDARG) {
       named = true;
-      f = obj_field_index(o, arg->name);
+      f = -1;
+      for (int j = 0; j < cls->nfields && f < 0; j++)
+        if (!strcmp(cls->fields[j].name, arg->name)) f = j;
       if (f < 0) rt_error(arg->loc, "class '%s' has no field '%s'", cls->name, arg->name);
     } else if (named) {
       rt_error(arg->loc, "a positional argument after a named one in the construction of '%s'", cls->name);
     } else if (f >= cls->nfields) {
       rt_error(arg->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
     }
-    if (o->vals[f].kind != V_NONE)
-      rt_error(arg->loc, "field '%s' of '%s' is given twice", o->names[f], cls->name);
-    obj_init_field(o, f, eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
+    for (int j = 0; j < i; j++)
+      if (field[j] == f) rt_error(arg->loc, "field '%s' of '%s' is given twice", cls->fields[f].name, cls->name);
+    field[i] = f;
+  }
+}
+
+/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
+   the others take their default values (the empty value of their type without one). */
+COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
+  int field[cls->nfields + 1];   /* each argument a field of its own: at most nfields */
+  construct_fields(cls, call, field);
+  Object *o = obj_new(cls);
+  Value ov = v_object(o);
+  for (int i = 0; i < call->list.n; i++) {
+    Node *arg = call->list.items[i];
+    obj_init_field(o, field[i], eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
   }
   for (int f = 0; f < cls->nfields; f++) {
     if (o->vals[f].kind != V_NONE) continue;
