@@ -37,6 +37,13 @@ SrcFile *srcfile_load(const char *path) {
   return f;
 }
 
+void srcfile_free(SrcFile *f) {
+  if (!f) return;
+  free((void *)f->path);
+  free((void *)f->text);
+  free(f);
+}
+
 /* Prints the source line of loc and a caret under its column. */
 static void show_line(SrcLoc loc) {
   if (!loc.file || loc.line < 1) return;

@@ -18,6 +18,7 @@ typedef struct SrcLoc {
 
 SrcFile *srcfile_load(const char *path);            /* NULL if unreadable (errno set) */
 SrcFile *srcfile_from_string(const char *path, const char *text);
+void srcfile_free(SrcFile *f);                      /* a file nothing points into any more */
 
 /* The source text of the first argument of the call at loc (from the '(' after the callee
    to the matching ')' or a ',' at the same depth, on that line), for messages such as

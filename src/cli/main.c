@@ -112,9 +112,7 @@ static SrcFile *load_program(const char *path) {
    no GPU for --target cuda): a loaded program lives until exit, these would be leaks. */
 static int drop_source(Arena *arena, SrcFile *file, int status) {
   arena_free(arena);
-  free((void *)file->path);
-  free((void *)file->text);
-  free(file);
+  srcfile_free(file);
   return status;
 }
 

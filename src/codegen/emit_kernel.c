@@ -252,6 +252,8 @@ void em_kernel_loads(Em *E) {
 }
 
 void em_kernel_end(Em *E) {
+  free(E->lin_test.s);   /* (find_linear's: the C dialect's flat entry reads it, when not tiled) */
+  E->lin_test = (Buf){0};
   free(E->sc);
   free(E->posdef);
   E->posdef = NULL;

@@ -351,6 +351,17 @@ static SrcFile *import_source(const Node *program, const Node *imp) {
   return f ? f : library_source(imp->str);
 }
 
+/* An imported file moved into the program's arena: it lives as long as the trees that point
+   into it, and goes with them when loading fails (make asan's leak check). */
+static SrcFile *arena_file(Mx *M, SrcFile *f) {
+  SrcFile *g = arena_alloc(M->arena, sizeof *g);
+  *g = *f;
+  g->path = arena_strdup(M->arena, f->path);
+  g->text = arena_strndup(M->arena, f->text, (size_t)f->len);
+  srcfile_free(f);
+  return g;
+}
+
 /* Takes in program's macros, then loads the files it imports, theirs too. */
 static void load_file(Mx *M, Node *program, char *real) {
   M->files = grow_array(M, M->files, M->nfiles, &M->fcap);
@@ -370,8 +381,9 @@ static void load_file(Mx *M, Node *program, char *real) {
       M->files[0]->ival = 1;
       continue;
     }
+    f = arena_file(M, f);
     char *real = real_path(M, f);
-    if (loaded_already(M, real)) continue;
+    if (loaded_already(M, real)) continue;   /* imported twice: the first load's tree is used */
     int before = diag_error_count();
     n->a = parse_file(M->arena, f);
     if (diag_error_count() > before) M->files[0]->ival = 1;   /* what parsed is still used */

@@ -55,6 +55,34 @@ void frame_release(Frame *f) {
   }
 }
 
+/* A closure kept in a slot of the frame it closes over (`g = () -> ...` in a function that
+   reads its own names) holds that frame, which holds the closure: a cycle that reference
+   counts never free. When the call ends and only such closures hold the frame (each held
+   by these slots alone), nothing can reach the cycle any more: the slots go first, which
+   frees the closures and then the frame. A closure held elsewhere too (returned, stored in
+   an object) keeps the frame alive as before. */
+static void frame_end(Frame *f) {
+  int held = 0;
+  for (int i = 0; i < f->nslots; i++) {
+    Value v = f->slots[i];
+    if (v.kind != V_FUNC || v.fn->env != f) continue;
+    int seen = 0, here = 0;
+    for (int j = 0; j < f->nslots; j++)
+      if (f->slots[j].kind == V_FUNC && f->slots[j].fn == v.fn) { here++; seen += j < i; }
+    if (seen) continue;   /* counted at its first slot */
+    if (here != v.fn->refcount) { frame_release(f); return; }
+    held++;
+  }
+  if (held && f->refcount == 1 + held) {
+    for (int i = 0; i < f->nslots; i++) {
+      Value v = f->slots[i];
+      f->slots[i] = v_none();
+      val_release(v);
+    }
+  }
+  frame_release(f);
+}
+
 Callable *callable_new(CallableKind kind, const char *name) {
   Callable *c = calloc(1, sizeof *c);
   c->refcount = 1;
@@ -497,27 +525,40 @@ static Value construct_positional(Interp *I, Type *cls, int argc, Value *argv, N
   return v_object(o);
 }
 
-/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
-   the others take their default values (the empty value of their type without one). */
-COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
-  Object *o = obj_new(cls);
-  Value ov = v_object(o);
+/* The field each argument of the construction call gives, into field[], or an error: before
+   the object is made (an error exits; the object would be left unreferenced). */
+static void construct_fields(Type *cls, Node *call, int *field) {
   bool named = false;
   for (int i = 0; i < call->list.n; i++) {
     Node *arg = call->list.items[i];
     int f = i;
     if (arg->kind == N_NAMEDARG) {
       named = true;
-      f = obj_field_index(o, arg->name);
+      f = -1;
+      for (int j = 0; j < cls->nfields && f < 0; j++)
+        if (!strcmp(cls->fields[j].name, arg->name)) f = j;
       if (f < 0) rt_error(arg->loc, "class '%s' has no field '%s'", cls->name, arg->name);
     } else if (named) {
       rt_error(arg->loc, "a positional argument after a named one in the construction of '%s'", cls->name);
     } else if (f >= cls->nfields) {
       rt_error(arg->loc, "too many arguments to '%s' (it has %d fields)", cls->name, cls->nfields);
     }
-    if (o->vals[f].kind != V_NONE)
-      rt_error(arg->loc, "field '%s' of '%s' is given twice", o->names[f], cls->name);
-    obj_init_field(o, f, eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
+    for (int j = 0; j < i; j++)
+      if (field[j] == f) rt_error(arg->loc, "field '%s' of '%s' is given twice", cls->fields[f].name, cls->name);
+    field[i] = f;
+  }
+}
+
+/* point(x := 1, y := 2), also with positional arguments first: each field at most once;
+   the others take their default values (the empty value of their type without one). */
+COLD static Value construct_object(Interp *I, Type *cls, Node *call) {
+  int field[cls->nfields + 1];   /* each argument a field of its own: at most nfields */
+  construct_fields(cls, call, field);
+  Object *o = obj_new(cls);
+  Value ov = v_object(o);
+  for (int i = 0; i < call->list.n; i++) {
+    Node *arg = call->list.items[i];
+    obj_init_field(o, field[i], eval(I, arg->kind == N_NAMEDARG ? arg->a : arg), arg->loc);
   }
   for (int f = 0; f < cls->nfields; f++) {
     if (o->vals[f].kind != V_NONE) continue;
@@ -779,7 +820,7 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   I->in_kernel = saved.in_kernel;
   I->flow = saved.flow;
   I->depth = saved.depth;
-  if (!preset) frame_release(fr);
+  if (!preset) frame_end(fr);
   return result;
 }
 

@@ -308,8 +308,13 @@ static Value probe(const Node *e, const Value *leaf) {
   }
   case N_COND: {
     Value c = probe(e->a, leaf), a = probe(e->b, leaf), b = probe(e->c, leaf);
-    Value r = c.kind == V_ARRAY ? arrayexpr_select(c, a, b, e->loc) : rt_truthy(c, e->loc) ? a : b;
-    val_retain(r);
+    Value r;
+    if (c.kind == V_ARRAY) {
+      r = arrayexpr_select(c, a, b, e->loc);   /* a new array: ours already */
+    } else {
+      r = rt_truthy(c, e->loc) ? a : b;
+      val_retain(r);
+    }
     val_release(c);
     val_release(a);
     val_release(b);
@@ -682,9 +687,8 @@ static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
   }
   Value r = probe(E->expr, pv), res = v_none();
   if (r.kind == V_ARRAY) {
-    Value args[3] = {r, v_array(arr_new(EL_F64, 1, &none)), v_int(0)};
-    bool three = E->red == OP_MIN || E->red == OP_MAX;
-    if (!three) args[1] = v_int(0);
+    bool three = E->red == OP_MIN || E->red == OP_MAX;   /* max(x, [], dim); sum(x, dim) */
+    Value args[3] = {r, three ? v_array(arr_new(EL_F64, 1, &none)) : v_int(0), v_int(0)};
     res = rt_builtin_lookup(E->redname)->fn(three ? 3 : 2, args, E->expr->loc);
     val_release(args[1]);
   }

@@ -666,8 +666,10 @@ static bool fuse_into(Ax *X, Node *m, int kt, Node *p) {
   *before_fusion = *C;
   Node **fused = arena_alloc(X->P->arena, (size_t)(C->nfused + P->nfused + 1) * sizeof *fused);
   Node *e1 = renumber(X, P->expr, mapp, -1, NULL, P->fused, fused, P->nfused);
-  Node *before[MAX_LEAVES];
-  memcpy(before, C->fused, (size_t)C->nfused * sizeof *before);
+  /* C's fused expressions as they were (a chain of fusions has more of them than leaves;
+     none at C's first fusion, and memcpy takes no NULL) */
+  Node **before = arena_alloc(X->P->arena, (size_t)(C->nfused + 1) * sizeof *before);
+  if (C->nfused) memcpy(before, C->fused, (size_t)C->nfused * sizeof *before);
   C->expr = renumber(X, C->expr, mapc, kt, e1, before, fused + P->nfused, C->nfused);
   fused[P->nfused + C->nfused] = e1;
   C->fused = fused;

@@ -1055,14 +1055,15 @@ static KType ex_call(Sx *C, Node *n) {
   if (f->kind == FK_KERNEL) ksema_fail(S, n->loc, "calling a __kernel__ function");
   if (argc > f->nparams) ksema_type_error(S, n->loc, "too many arguments to '%s'", fname(f));
   if (argc < f->nparams) ksema_fail(S, n->loc, "default arguments of device functions are not supported yet");
-  KType *a = calloc(f->nparams + 1, sizeof *a);
+  /* in the spec's arena: a ksema_fail below (a rejected kernel) jumps past any free */
+  KType *a = arena_alloc(S->arena, (f->nparams + 1) * sizeof *a);
+  memset(a, 0, (f->nparams + 1) * sizeof *a);
   for (int i = 0; i < argc; i++) {
     a[i] = ex(C, n->list.items[i]);
-    if (unknown(C, a[i], n->list.items[i])) { free(a); return note(C, n, kt(K_NONE))->t; }
+    if (unknown(C, a[i], n->list.items[i])) return note(C, n, kt(K_NONE))->t;
     a[i] = convert_to_decl(C, a[i], f->params[i].type, n->list.items[i]);
   }
   FSpec *callee_spec = spec_device(C, ft.fn, a, f->nparams, n->loc);
-  free(a);
   NodeInfo *ni = note(C, n, callee_spec->result);
   ni->callee = callee_spec;
   return ni->t;
@@ -1328,13 +1329,12 @@ static void st_assign(Sx *C, Node *n) {
   /* [a, b] = ...: a literal of as many values, a vector, or a tuple of outputs */
   int count = n->list.n;
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
-    KType *vs = calloc(count, sizeof *vs);
+    KType *vs = arena_alloc(S->arena, count * sizeof *vs);   /* (ksema_fail jumps past a free) */
     for (int i = 0; i < count; i++) vs[i] = ex(C, n->b->list.items[i]);
     for (int i = 0; i < count; i++) {
       if (vs[i].kind == K_TUPLE) ksema_fail(S, n->loc, "several outputs inside a literal");
       assign_one(C, n, n->list.items[i], vs[i]);
     }
-    free(vs);
     note(C, n, kt(K_NONE));
     return;
   }

@@ -71,7 +71,7 @@ static bool list_files(const char *dir, Listing *L) {
     f->mtime = st.st_mtime;
   }
   closedir(d);
-  qsort(L->files, L->nfiles, sizeof *L->files, by_name);
+  if (L->nfiles) qsort(L->files, L->nfiles, sizeof *L->files, by_name);   /* (an empty cache: no array) */
   return true;
 }
 

@@ -582,7 +582,6 @@ static void flat_entry(Em *E) {
     E->lin = false;
     E->has_return = ret;
     variant_close(E, nv++);
-    free(E->lin_test.s);
   } else if (!E->phases && linear_pos_loop(E, nv)) {
     nv++;
   }
