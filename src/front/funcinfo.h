@@ -23,6 +23,7 @@ typedef struct FuncInfo {
   int *out_param;           /* per output: the parameter it starts as (same name), or -1 */
   NodeList hoisted;         /* nested function definitions, bound at entry */
   NodeList typedefs;        /* `type` definitions of this function, bound at entry (N_TYPEDEF) */
+  struct KOuterRefs *outer; /* kernel/kernel_sema.c's notes of the body, made at its first launch */
 } FuncInfo;
 
 /* Cooperative groups (docs/language.md): a field or method of the kernel parameter

@@ -186,10 +186,10 @@ static Frame *frame_up(Frame *f, int n) {
 }
 
 /* A function body the gathering walked already, with the frames it sees. */
-typedef struct Seen { Func *f; Frame *env; int nvirt; } Seen;
+typedef struct Seen { Func *f; Frame *env; } Seen;
 typedef struct Gather { KSpec *S; Seen *seen; int nseen, cap; char *refs; size_t nrefs, refcap; } Gather;
 
-static void gather_func(Gather *G, Func *f, Frame *env, int nvirt);
+static void gather_func(Gather *G, Func *f, Frame *env);
 
 static void gather_ref(Gather *G, int cap) {
   char buf[16];
@@ -203,40 +203,73 @@ static void gather_ref(Gather *G, int cap) {
 }
 
 static void gather_value(Gather *G, Value v) {
-  if (v.kind == V_FUNC && v.fn->kind == CALL_USER) gather_func(G, v.fn->func, v.fn->env, 0);
+  if (v.kind == V_FUNC && v.fn->kind == CALL_USER) gather_func(G, v.fn->func, v.fn->env);
 }
 
-static void gather_node(Gather *G, Node *n, Frame *env, int nvirt) {
+/* What gathering needs of a function's body, found by one walk at its first launch (a walk at
+   every launch cost 2 ms for the library's unrolled filters, 20 times their GPU time): the
+   names it reads from enclosing frames in the walk's order, each with the nesting depth of
+   the function it is read in (nested lambdas and functions included), and whether it slices. */
+typedef struct OuterRef { const Node *id; int nvirt; } OuterRef;
+struct KOuterRefs { OuterRef *refs; int n, cap; bool slices; };
+
+static void outer_walk(struct KOuterRefs *o, Node *n, int nvirt) {
   if (!n) return;
-  if (n->kind == N_COLON) G->S->slices = true;
+  if (n->kind == N_COLON) o->slices = true;
   switch (n->kind) {
   case N_IDENT:
-    if (n->slot >= 0 && n->depth > nvirt) {
-      Frame *fr = frame_up(env, n->depth - nvirt - 1);
-      if (!fr || n->slot >= fr->nslots) return;
-      int before = G->S->ncaps;
-      int k = capture_add(G->S, fr, n->slot, fr->slots[n->slot]);
-      gather_ref(G, k);
-      if (k == before) gather_value(G, fr->slots[n->slot]);
+    if (n->slot < 0 || n->depth <= nvirt) return;
+    if (o->n == o->cap) {
+      o->cap = o->cap ? 2 * o->cap : 8;
+      o->refs = realloc(o->refs, o->cap * sizeof *o->refs);
     }
+    o->refs[o->n++] = (OuterRef){n, nvirt};
     return;
-  case N_LAMBDA: case N_FUNCDEF: gather_func(G, n->func, env, nvirt + 1); return;
+  case N_LAMBDA: case N_FUNCDEF:
+    for (int i = 0; i < n->func->body.n; i++) outer_walk(o, n->func->body.items[i], nvirt + 1);
+    return;
   case N_TYPE: case N_ATTR: case N_MACRO: case N_REDUCTION: case N_TYPEDEF: case N_IMPORT: return;
   default:
-    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) gather_node(G, it.node, env, nvirt);
+    for (AstKids it = ast_kids(n); it.node; ast_next(&it)) outer_walk(o, it.node, nvirt);
     return;
   }
 }
 
-static void gather_func(Gather *G, Func *f, Frame *env, int nvirt) {
+/* f's notes, kept in its FuncInfo (a function without one gets them in *tmp, freed by the
+   caller). */
+static const struct KOuterRefs *outer_refs(Func *f, struct KOuterRefs *tmp) {
+  FuncInfo *fi = func_info(f);
+  if (fi && fi->outer) return fi->outer;
+  struct KOuterRefs *o = fi ? calloc(1, sizeof *o) : tmp;
+  if (!o) o = tmp;
+  for (int i = 0; i < f->body.n; i++) outer_walk(o, f->body.items[i], 0);
+  if (fi && o != tmp) fi->outer = o;
+  return o;
+}
+
+static void gather_ref_at(Gather *G, OuterRef r, Frame *env) {
+  const Node *n = r.id;
+  Frame *fr = frame_up(env, n->depth - r.nvirt - 1);
+  if (!fr || n->slot >= fr->nslots) return;
+  int before = G->S->ncaps;
+  int k = capture_add(G->S, fr, n->slot, fr->slots[n->slot]);
+  gather_ref(G, k);
+  if (k == before) gather_value(G, fr->slots[n->slot]);
+}
+
+static void gather_func(Gather *G, Func *f, Frame *env) {
   for (int i = 0; i < G->nseen; i++)
-    if (G->seen[i].f == f && G->seen[i].env == env && G->seen[i].nvirt == nvirt) return;
+    if (G->seen[i].f == f && G->seen[i].env == env) return;
   if (G->nseen == G->cap) {
     G->cap = G->cap ? 2 * G->cap : 8;
     G->seen = realloc(G->seen, G->cap * sizeof *G->seen);
   }
-  G->seen[G->nseen++] = (Seen){f, env, nvirt};
-  for (int i = 0; i < f->body.n; i++) gather_node(G, f->body.items[i], env, nvirt);
+  G->seen[G->nseen++] = (Seen){f, env};
+  struct KOuterRefs tmp = {0};
+  const struct KOuterRefs *o = outer_refs(f, &tmp);
+  if (o->slices) G->S->slices = true;
+  for (int i = 0; i < o->n; i++) gather_ref_at(G, o->refs[i], env);
+  free(tmp.refs);
 }
 
 /* Captures in a fixed order: the kernel's generic arguments (frame NULL), then the names its
@@ -249,7 +282,7 @@ static char *gather(KSpec *S, Value *args) {
   for (int g = 0; g < S->kfunc->ngenerics; g++)
     capture_add(S, NULL, g, g < k->ngeneric_args ? k->generic_args[g] : v_none());
   for (int i = 0; i < S->kfunc->nparams; i++) gather_value(&G, args[i]);
-  gather_func(&G, S->kfunc, k->env, 0);
+  gather_func(&G, S->kfunc, k->env);
   free(G.seen);
   return G.refs ? G.refs : strdup("");
 }
