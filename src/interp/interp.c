@@ -1049,7 +1049,7 @@ static void assign_to(Interp *I, Node *target, Op op, Value v, const Type *decl,
    an array (its elements). */
 COLD static void exec_multi_assign(Interp *I, Node *n) {
   int count = n->list.n;
-  Value *vals = calloc(count, sizeof *vals);
+  Value vals[count > 0 ? count : 1];   /* on the stack: an error below exits past any free */
   if (n->b->kind == N_MATRIX && n->b->list.n == count) {
     for (int i = 0; i < count; i++) vals[i] = eval(I, n->b->list.items[i]);
   } else {
@@ -1072,7 +1072,6 @@ COLD static void exec_multi_assign(Interp *I, Node *n) {
     val_release(v);
   }
   for (int i = 0; i < count; i++) assign_to(I, n->list.items[i], n->op, vals[i], NULL, n->loc, NULL);
-  free(vals);
 }
 
 /* An update of a host loop's scalar sum or product (AccumNote, parloop.h): in double,
