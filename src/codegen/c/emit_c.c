@@ -885,8 +885,8 @@ static const char *const helpers_c_tcc =
   "#endif\n";
 
 /* Complex numbers under TinyCC, which has no _Complex: the TinyCC variant of the source
-   (dialect_c_tcc) keeps them in structs of the same layout as the C compiler's float and
-   double _Complex (arrays and the launch's arguments are shared as they are) and writes
+   (dialect_c with cplx_fns: emit_c) keeps them in structs of the same layout as the C
+   compiler's float and double _Complex (arrays and the launch's arguments are shared as they are) and writes
    their operators, conversions and functions with these helpers (+ - * negation and conj
    as statements into a temporary: emit.c's tc_op). Each computes what the C compiler's
    code does: in double complex, rounded by part to oq_cplx; the product is GCC's formula,
@@ -1091,8 +1091,6 @@ static bool c_native_update(Em *E, const Update *u) {
   return true;
 }
 
-static const EmDialect dialect_c_tcc;
-
 static const EmDialect dialect_c = {
   .name = "C",
   .lit_fmt = "(%s){",
@@ -1119,33 +1117,6 @@ static const EmDialect dialect_c = {
   .native_update = c_native_update,
 };
 
-/* TinyCC's variant of the C dialect: complex numbers are structs (helpers_c_tcc_cplx). */
-static const EmDialect dialect_c_tcc = {
-  .name = "C",
-  .lit_fmt = "(%s){",
-  .func_qual = "static",
-  .launch_at = "L->",
-  .arg_fmt = "L->args[%d]",
-  .trunc32 = "%s",
-  .trunc64 = "%s",
-  .off32_fmt = "(int32_t)%s",
-  .fadd = NULL,
-#if defined(__x86_64__)
-  .cvtt = true,
-#endif
-  .cas16 = false,
-  .xchg16 = true,
-  .serial_blocks = true,
-  .shared_zeroed = true,
-  .block_phases = true,
-  .row_tests = true,
-  .cplx_fns = true,
-  .barrier = c_barrier,
-  .shared_alloc = c_shared_alloc,
-  .priv_loads = c_priv_loads,
-  .priv_update = c_priv_update,
-  .native_update = c_native_update,
-};
 
 /* S's source in dialect D; *cplx: it has complex values. */
 static char *emit_source(KSpec *S, const EmDialect *D, bool *cplx) {
@@ -1190,7 +1161,7 @@ static char *emit_source(KSpec *S, const EmDialect *D, bool *cplx) {
 }
 
 /* The C compiler's source of S; with tcc_src, TinyCC's too when it differs (complex numbers:
-   dialect_c_tcc), else *tcc_src is NULL. Both emissions start from the same KSpec (what the
+   dialect_c with cplx_fns), else *tcc_src is NULL. Both emissions start from the same KSpec (what the
    emitter records in it, its transforms and error sites, comes out the same). */
 char *emit_c(KSpec *S, char **tcc_src) {
   KTransforms tr0 = S->tr;
@@ -1204,7 +1175,9 @@ char *emit_c(KSpec *S, char **tcc_src) {
   int nsites1 = S->nsites;
   S->tr = tr0;
   S->nsites = nsites0;
-  *tcc_src = emit_source(S, &dialect_c_tcc, &cplx);
+  EmDialect tcc = dialect_c;   /* TinyCC's variant: complex numbers are structs (helpers_c_tcc_cplx) */
+  tcc.cplx_fns = true;
+  *tcc_src = emit_source(S, &tcc, &cplx);
   S->tr = tr1;
   S->nsites = nsites1;
   return src;
