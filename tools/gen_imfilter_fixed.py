@@ -17,6 +17,12 @@ KMAX = 8
 def indent(text, pad):
     return "\n".join(pad + ln if ln else ln for ln in text.split("\n"))
 
+def tap_copies(pad):
+    """The separable kernels' copies of the T taps each way (gx, gy) into locals tx, ty."""
+    for n in range(13):
+        A(indent(f"if {n} < T\n    tx[{n}] = gx[{n}]\n    ty[{n}] = gy[{n}]\nendif", pad))
+
+
 def row_macro(name, doc, params, taps, body, value=None):
     """The macro of input row r of a window of taps + K - 1 rows: the row's index by the
     boundary rule (rule) or directly (a window inside the image), then body (lines) where
@@ -210,11 +216,7 @@ macro [] = sep_body(T, K, NC)
     elseif q < wc
         tx = zeros(13)
         ty = zeros(13)''')
-for n in range(13):
-    A(f'''        if {n} < T
-            tx[{n}] = gx[{n}]
-            ty[{n}] = gy[{n}]
-        endif''')
+tap_copies("        ")
 both_paths(lambda r, rule: f"sep_row({r}, T, K, {rule}, NC)", 13 + KMAX - 1, "        ")
 A('''        fixed_store(a, K)
     endif
@@ -313,11 +315,7 @@ macro [] = sep_tiled_body(T, K)
     sh = shared(K * {SW})
     tx = zeros(13)
     ty = zeros(13)""")
-    for n in range(13):
-        A(f"""    if {n} < T
-        tx[{n}] = gx[{n}]
-        ty[{n}] = gy[{n}]
-    endif""")
+    tap_copies("    ")
     A("""    sep_vcol(c1, t + hl, T, K)
     if t < hw
         sep_vcol(c2, tp2, T, K)
