@@ -3,22 +3,10 @@
 # float64, when this python3 has CuPy. Lines "cupy WHAT NxN DTYPE: T ms": the fastest of 3
 # rounds, each the mean over 10 back-to-back calls ended by a synchronization.
 import sys
-import time
+
+from peer_timing import timed
 
 n, dtype = int(sys.argv[1]), sys.argv[2]
-
-
-def timed(fn, sync, iters=10):
-    fn()
-    sync()
-    best = 1e30
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(iters):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t0) * 1e3 / iters)
-    return best
 
 
 try:

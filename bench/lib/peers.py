@@ -3,22 +3,10 @@
 # prints "not installed" otherwise). Lines "LABEL: T ms": the fastest of 3 rounds, each the
 # mean over back-to-back calls ended by a synchronization (bench/lib/run.sh compares them).
 import sys
-import time
+
+from peer_timing import timed
 
 fft_n, gemm_n = int(sys.argv[1]), int(sys.argv[2])
-
-
-def timed(fn, sync, iters):
-    fn()
-    sync()
-    best = 1e30
-    for _ in range(3):
-        t0 = time.perf_counter()
-        for _ in range(iters):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t0) * 1e3 / iters)
-    return best
 
 
 try:
