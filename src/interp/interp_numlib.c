@@ -142,25 +142,29 @@ static bool factorizes(const char *name) {
   return false;
 }
 
-/* Where a factorization runs: cuSOLVER (into g) when OQ_LINALG_GPU=1, or unset on --target
-   cuda for a matrix on the GPU or of LINALG_GPU_MIN elements and more; else LAPACK (NULL).
-   A real matrix only (complex ones are LAPACK's). */
+/* Whether factorization `name` of argv[0] asks for cuSOLVER: OQ_LINALG_GPU=1 for any operand
+   (on any target), or unset on --target cuda for a matrix on the GPU or of LINALG_GPU_MIN
+   elements and more; never with OQ_LINALG_GPU=0. */
+static bool linalg_wants_gpu(Interp *I, const char *name, int argc, Value *argv) {
+  int mode = config()->linalg_gpu;
+  if (mode == 0 || argc < 1 || !factorizes(name)) return false;
+  if (mode > 0) return true;
+  const Array *a = argv[0].kind == V_ARRAY ? argv[0].arr : NULL;
+  return a && on_gpu_target(I) && a->numel && ((a->state & ARR_DEVICE_VALID) || a->numel >= LINALG_GPU_MIN);
+}
+
+/* Where a factorization runs through the host: cuSOLVER (into g) when it asks for it
+   (linalg_wants_gpu), else LAPACK (NULL). A real matrix only (complex ones are LAPACK's). */
 static const LinalgGpu *linalg_gpu(Interp *I, const char *name, int argc, Value *argv,
                                    LinalgGpu *g, SrcLoc loc) {
-  int mode = config()->linalg_gpu;
   bool cplx = argc > 0 && (argv[0].kind == V_CSCALAR ||
                            (argv[0].kind == V_ARRAY && el_is_complex(argv[0].arr->elem)));
-  if (mode == 0 || !factorizes(name) || argc < 1 || cplx) return NULL;
-  if (mode < 0) {
-    const Array *a = argv[0].kind == V_ARRAY ? argv[0].arr : NULL;
-    if (!a || !on_gpu_target(I) || !a->numel ||
-        !((a->state & ARR_DEVICE_VALID) || a->numel >= LINALG_GPU_MIN))
-      return NULL;
-  }
+  if (cplx || !linalg_wants_gpu(I, name, argc, argv)) return NULL;
   NumLib *L = numlib(I);
   char why[300];
   if (!cusolver_available(L->cu, why, sizeof why)) {
-    if (mode > 0) rt_error(loc, "%s: OQ_LINALG_GPU=1 asks for cuSOLVER, which cannot run: %s", name, why);
+    if (config()->linalg_gpu > 0)
+      rt_error(loc, "%s: OQ_LINALG_GPU=1 asks for cuSOLVER, which cannot run: %s", name, why);
     return NULL;
   }
   *g = cusolver_linalg(L->cu);
@@ -168,14 +172,11 @@ static const LinalgGpu *linalg_gpu(Interp *I, const char *name, int argc, Value 
 }
 
 /* Whether a factorization may run on cuSOLVER with its operand and results on the device
-   (cusolver_resident): on --target cuda, unless OQ_LINALG_GPU=0, for a matrix (real or
-   complex) on the GPU, of LINALG_GPU_MIN elements and more, or any with OQ_LINALG_GPU=1. */
+   (cusolver_resident): on --target cuda, a matrix (real or complex, not empty) that asks for
+   cuSOLVER. */
 static bool linalg_resident(Interp *I, const char *name, int argc, Value *argv) {
-  int mode = config()->linalg_gpu;
-  if (mode == 0 || !on_gpu_target(I) || argc < 1 || argv[0].kind != V_ARRAY || !factorizes(name))
-    return false;
-  const Array *a = argv[0].arr;
-  if (!a->numel || !(mode > 0 || (a->state & ARR_DEVICE_VALID) || a->numel >= LINALG_GPU_MIN))
+  if (!on_gpu_target(I) || argc < 1 || argv[0].kind != V_ARRAY || !argv[0].arr->numel ||
+      !linalg_wants_gpu(I, name, argc, argv))
     return false;
   return cusolver_available(numlib(I)->cu, NULL, 0);
 }

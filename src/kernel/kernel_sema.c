@@ -1088,9 +1088,8 @@ static KType ex_call(Sx *C, Node *n) {
   if (f->kind == FK_KERNEL) ksema_fail(S, n->loc, "calling a __kernel__ function");
   if (argc > f->nparams) ksema_type_error(S, n->loc, "too many arguments to '%s'", fname(f));
   if (argc < f->nparams) ksema_fail(S, n->loc, "default arguments of device functions are not supported yet");
-  /* in the spec's arena: a ksema_fail below (a rejected kernel) jumps past any free */
+  /* in the spec's arena (zeroed): a ksema_fail below (a rejected kernel) jumps past any free */
   KType *a = arena_alloc(S->arena, (f->nparams + 1) * sizeof *a);
-  memset(a, 0, (f->nparams + 1) * sizeof *a);
   for (int i = 0; i < argc; i++) {
     a[i] = ex(C, n->list.items[i]);
     if (unknown(C, a[i], n->list.items[i])) return note(C, n, kt(K_NONE))->t;
