@@ -82,7 +82,7 @@ static double real_op(Op op, double x, double y) {
 }
 
 /* z^w; small integral real exponents multiply exactly: (1+2i)^2 is -3+4i, not -3+4.0000001i. */
-static double complex cpow_exact(double complex z, double complex w) {
+double complex rt_cpow(double complex z, double complex w) {
   double e = creal(w);
   if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {
     double complex r = 1, base = z;
@@ -101,7 +101,7 @@ static double complex cplx_op(Op op, double complex x, double complex y) {
   case OP_SUB: return x - y;
   case OP_MUL: case OP_EMUL: return x * y;
   case OP_DIV: case OP_EDIV: return x / y;
-  case OP_POW: case OP_EPOW: return cpow_exact(x, y);
+  case OP_POW: case OP_EPOW: return rt_cpow(x, y);
   default: return 0;
   }
 }

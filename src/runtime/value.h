@@ -248,6 +248,9 @@ static inline bool rt_cmp_real(Op op, double x, double y) {
 static inline bool op_is_comparison(Op op) { return op >= OP_EQ && op <= OP_GE; }
 Value rt_binary(Op op, Value a, Value b, SrcLoc loc);
 Value rt_unary(Op op, Value a, SrcLoc loc);
+/* z^w as every back end computes it: small integral real exponents by squaring (exact for
+   (1+2i)^2), cpow otherwise. */
+double _Complex rt_cpow(double _Complex z, double _Complex w);
 
 /* ---- indexing ---- */
 /* How an index that falls outside the array is treated. */

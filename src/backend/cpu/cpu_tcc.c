@@ -6,6 +6,7 @@
    and the C library resolve against this process, which links them. The Makefile defines
    OQ_HAVE_LIBTCC and links libtcc.a when /usr/include/libtcc.h is present. */
 #include "backend/cpu/cpu_tcc.h"
+#include "runtime/value.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,21 +36,8 @@ static void tcc_put(TccC128 *r, double _Complex z) {
 static void tcc_cmul(TccC128 *r, const TccC128 *a, const TccC128 *b) { tcc_put(r, tcc_z(a) * tcc_z(b)); }
 static void tcc_cdiv(TccC128 *r, const TccC128 *a, const TccC128 *b) { tcc_put(r, tcc_z(a) / tcc_z(b)); }
 
-/* emit_c.c's oq_cpow: integer exponents by squaring (as the interpreter), others cpow */
-static void tcc_cpow(TccC128 *r, const TccC128 *a, const TccC128 *b) {
-  double _Complex z = tcc_z(a), w = tcc_z(b);
-  double e = creal(w);
-  if (cimag(w) == 0 && e == floor(e) && fabs(e) <= 1024) {
-    double _Complex p = 1, s = z;
-    for (int64_t n = (int64_t)fabs(e); n; n >>= 1) {
-      if (n & 1) p *= s;
-      s *= s;
-    }
-    tcc_put(r, e < 0 ? 1 / p : p);
-    return;
-  }
-  tcc_put(r, cpow(z, w));
-}
+/* emit_c.c's oq_cpow: the runtime's rule (integer exponents by squaring, others cpow) */
+static void tcc_cpow(TccC128 *r, const TccC128 *a, const TccC128 *b) { tcc_put(r, rt_cpow(tcc_z(a), tcc_z(b))); }
 
 #define TCC_FN1(f) \
   static void tcc_##f(TccC128 *r, const TccC128 *a) { tcc_put(r, f(tcc_z(a))); }
