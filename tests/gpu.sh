@@ -43,6 +43,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 logs=${OUT:-build/gpu-logs}
+export logs
 mkdir -p "$logs" build
 failed=0
 summary=()
@@ -311,6 +312,7 @@ sanitize_one() {   # sanitize_one TOOL KIND FILE [ARG...]: prints "FAIL ..." for
       grep -v 'SUMMARY: 0 ' | head -n 12
   fi
   rm -rf "$dir"
+  [ -z "${SANITIZE_DONE:-}" ] || echo "$f" >>"$SANITIZE_DONE"
 }
 sanitize_jobs() {   # sanitize_jobs IMAGE DIR: one line per program, "KIND FILE [ARG...]"
   local g f
@@ -333,6 +335,9 @@ sanitize_jobs() {   # sanitize_jobs IMAGE DIR: one line per program, "KIND FILE 
 }
 sanitize_all() {   # sanitize_all TOOL
   export SANITIZER=$sanitizer
+  # each finished program's name, so that a step stopped by its limit says how far it got
+  export SANITIZE_DONE=${logs:-build}/$1.done
+  : >"$SANITIZE_DONE"
   local res dir n total
   res=$(mktemp)
   dir=$(mktemp -d)
@@ -356,6 +361,7 @@ if want sanitize && [ $gpu_ok = 1 ]; then
     export -f sanitize_one sanitize_jobs sanitize_all
     for tool in ${GPU_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
       step "$tool" "${GPU_SANITIZE_LIMIT:-600}" bash -c "sanitize_all $tool"
+      echo "$tool: $(wc -l <"$logs/$tool.done") programs finished"
       grep -A12 '^FAIL' "$logs/$tool.log" | head -n 40
     done
   else
