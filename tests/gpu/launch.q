@@ -1,3 +1,4 @@
+% SANITIZE_ARGS: 200 3
 % tests/gpu.sh (launch step): the host time of parallel_do of a trivial kernel, back to back
 % (batched into CUDA graphs unless OQ_DEV_CUDA_GRAPHS=0: rt_cuda.c),
 % against as many launches of an empty kernel without oq's launch path (oq_bare_launch_us:
@@ -23,22 +24,23 @@ function m = median_of(v : vec)
     endfor
 endfunction
 
-x = zeros(1)
-parallel_do(1, x, k_trivial)
-w = oq_bare_launch_us(1000)   % the empty kernel compiled and loaded
-nb = 9
-n = 20000
-oq_us = zeros(nb)
-bare_us = zeros(nb)
-for b = 0..nb-1
-    x[0] = 0
-    tic()
-    for r = 1..n
-        parallel_do(1, x, k_trivial)
+% n launches in each of nb batches (smaller under the sanitizer)
+function [] = main(n : int = 20000, nb : int = 9)
+    x = zeros(1)
+    parallel_do(1, x, k_trivial)
+    w = oq_bare_launch_us(1000)   % the empty kernel compiled and loaded
+    oq_us = zeros(nb)
+    bare_us = zeros(nb)
+    for b = 0..nb-1
+        x[0] = 0
+        tic()
+        for r = 1..n
+            parallel_do(1, x, k_trivial)
+        endfor
+        oq_us[b] = 1000 * toc("batch of 20000 launches") / n
+        assert(x[0] == 1)
+        bare_us[b] = oq_bare_launch_us(n)
     endfor
-    oq_us[b] = 1000 * toc("batch of 20000 launches") / n
-    assert(x[0] == 1)
-    bare_us[b] = oq_bare_launch_us(n)
-endfor
-printf("launch: %.3f us per parallel_do, bare cuLaunchKernel %.3f us (medians of %d batches; fastest %.3f and %.3f)\n",
-       median_of(oq_us), median_of(bare_us), nb, min(oq_us), min(bare_us))
+    printf("launch: %.3f us per parallel_do, bare cuLaunchKernel %.3f us (medians of %d batches; fastest %.3f and %.3f)\n",
+           median_of(oq_us), median_of(bare_us), nb, min(oq_us), min(bare_us))
+endfunction
