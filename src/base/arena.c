@@ -7,7 +7,8 @@
 
 struct ArenaChunk { ArenaChunk *next; size_t used, cap; _Alignas(16) unsigned char data[]; };
 
-void *arena_alloc(Arena *a, size_t size) {
+/* size bytes of the current chunk (a new one when it is full), not cleared */
+static void *arena_take(Arena *a, size_t size) {
   size = (size + 15) & ~(size_t)15;
   ArenaChunk *c = a->head;
   if (!c || c->used + size > c->cap) {
@@ -19,9 +20,12 @@ void *arena_alloc(Arena *a, size_t size) {
   }
   void *p = c->data + c->used;
   c->used += size;
-  memset(p, 0, size);
   return p;
 }
+
+void *arena_alloc(Arena *a, size_t size) { return memset(arena_take(a, size), 0, size); }
+
+void *arena_copy(Arena *a, const void *src, size_t size) { return memcpy(arena_take(a, size), src, size); }
 
 char *arena_strndup(Arena *a, const char *s, size_t n) {
   char *p = arena_alloc(a, n + 1);

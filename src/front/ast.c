@@ -117,8 +117,7 @@ Node *ast_ident(Arena *arena, const char *name, SrcLoc loc) {
 
 Node *ast_clone(Arena *arena, const Node *n) {
   if (!n) return NULL;
-  Node *c = arena_alloc(arena, sizeof *c);
-  *c = *n;
+  Node *c = arena_copy(arena, n, sizeof *c);
   if (c->kind == N_ASSIGN || c->kind == N_FOR) c->aux = NULL;   /* notes of one loop (AccumNote) */
   c->a = ast_clone(arena, n->a);
   c->b = ast_clone(arena, n->b);

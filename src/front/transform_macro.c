@@ -74,9 +74,44 @@ static Node *fold_target(Mx *M, Node *call) {
   return k;
 }
 
-/* 1 or 0 when the condition is a constant of ints and logic, else -1. */
+/* Whether e is an int constant made of literals, unary minus, + - * (no overflow); *v its
+   value. A macro's literal arguments make such expressions (`r - m < K`). */
+static bool const_int(const Node *e, int64_t *v) {
+  int64_t a, b;
+  if (e->kind == N_INT) { *v = e->ival; return true; }
+  if (e->kind == N_UNARY && e->op == OP_NEG && const_int(e->a, &a) && a != INT64_MIN) {
+    *v = -a;
+    return true;
+  }
+  if (e->kind != N_BINARY || !const_int(e->a, &a) || !const_int(e->b, &b)) return false;
+  switch (e->op) {
+  case OP_ADD: return !__builtin_add_overflow(a, b, v);
+  case OP_SUB: return !__builtin_sub_overflow(a, b, v);
+  case OP_MUL: return !__builtin_mul_overflow(a, b, v);
+  default: return false;
+  }
+}
+
+/* 1 or 0 when the comparison c is of two int constants, else -1. */
+static int const_compare(const Node *c) {
+  int64_t a, b;
+  if (c->kind != N_BINARY || !const_int(c->a, &a) || !const_int(c->b, &b)) return -1;
+  switch (c->op) {
+  case OP_LT: return a < b;
+  case OP_LE: return a <= b;
+  case OP_GT: return a > b;
+  case OP_GE: return a >= b;
+  case OP_EQ: return a == b;
+  case OP_NE: return a != b;
+  default: return -1;
+  }
+}
+
+/* 1 or 0 when the condition is a constant of ints, comparisons of them and logic, else -1.
+   (A && or || is constant only when both sides are: a side that is not may have effects.) */
 static int const_cond(const Node *c) {
   if (c->kind == N_INT) return c->ival != 0;
+  if (const_compare(c) >= 0) return const_compare(c);
   if (c->kind == N_UNARY && c->op == OP_NOT) {
     int a = const_cond(c->a);
     return a < 0 ? -1 : !a;
@@ -207,6 +242,7 @@ static Node *subst(Mx *M, Node *n, const Subst *s) {
   return n;
 }
 
+
 static void push(Mx *M, NodeList *l, int *cap, Node *n) {
   if (l->n == *cap) {
     *cap = *cap ? 2 * *cap : 8;
@@ -215,6 +251,75 @@ static void push(Mx *M, NodeList *l, int *cap, Node *n) {
     l->items = items;
   }
   l->items[l->n++] = n;
+}
+
+static Node *subst_copy(Mx *M, const Node *n, const Subst *s);
+
+/* Appends to out a copy of the statements `from` with the parameters replaced (subst_copy);
+   an `if` whose condition becomes a constant (a literal argument: `if 2 < C`) contributes
+   only the branch it takes, and its other branch is never copied: expansions of the
+   library's fixed-size filters are mostly such branches. */
+static void subst_copy_stmts(Mx *M, const NodeList *from, NodeList *out, int *cap, const Subst *s) {
+  for (int i = 0; i < from->n; i++) {
+    const Node *n = from->items[i];
+    if (n->kind != N_IF) { push(M, out, cap, subst_copy(M, n, s)); continue; }
+    Node *cond = subst_copy(M, n->a, s);
+    int taken = const_cond(cond);
+    if (taken >= 0) { subst_copy_stmts(M, taken ? &n->list : &n->list2, out, cap, s); continue; }
+    Node without_cond = *n;
+    without_cond.a = NULL;
+    Node *c = subst_copy(M, &without_cond, s);
+    c->a = cond;
+    push(M, out, cap, c);
+  }
+}
+
+static void subst_copy_exprs(Mx *M, NodeList *l, const Subst *s) {
+  Node **items = arena_alloc(M->arena, (size_t)(l->n + 1) * sizeof *items);
+  for (int i = 0; i < l->n; i++) items[i] = subst_copy(M, l->items[i], s);
+  l->items = items;
+}
+
+/* What subst(ast_clone(n)) gives (ast_clone's rules: functions, types and attributes
+   shared), built in one pass; statement lists through subst_copy_stmts. */
+static Node *subst_copy(Mx *M, const Node *n, const Subst *s) {
+  if (!n) return NULL;
+  if (n->kind == N_IDENT)
+    for (int i = 0; i < s->n; i++)
+      if (!strcmp(n->name, s->from[i])) {
+        Node *c = ast_clone(M->arena, s->to[i]);
+        c->loc = n->loc;
+        return c;
+      }
+  Node *c = arena_copy(M->arena, n, sizeof *c);
+  if (c->kind == N_ASSIGN || c->kind == N_FOR) c->aux = NULL;   /* (as ast_clone) */
+  if (c->kind == N_FOR)   /* a loop variable named like an output is renamed with it */
+    for (int i = 0; i < s->n; i++)
+      if (!strcmp(c->name, s->from[i]) && s->to[i]->kind == N_IDENT) c->name = s->to[i]->name;
+  c->a = subst_copy(M, n->a, s);
+  c->b = subst_copy(M, n->b, s);
+  c->c = subst_copy(M, n->c, s);
+  if (has_statements(n->kind)) {
+    int cap = 0, cap2 = 0;
+    c->list = (NodeList){0};
+    c->list2 = (NodeList){0};
+    subst_copy_stmts(M, &n->list, &c->list, &cap, s);
+    subst_copy_stmts(M, &n->list2, &c->list2, &cap2, s);
+  } else {
+    subst_copy_exprs(M, &c->list, s);
+    subst_copy_exprs(M, &c->list2, s);
+  }
+  if (n->ncases) {
+    c->cases = arena_alloc(M->arena, (size_t)n->ncases * sizeof *c->cases);
+    for (int i = 0; i < n->ncases; i++) {
+      int cap = 0;
+      c->cases[i] = n->cases[i];
+      c->cases[i].pattern = subst_copy(M, n->cases[i].pattern, s);
+      c->cases[i].body = (NodeList){0};
+      subst_copy_stmts(M, &n->cases[i].body, &c->cases[i].body, &cap, s);
+    }
+  }
+  return c;
 }
 
 static void bind(Subst *s, const char *from, Node *to) {
@@ -279,7 +384,7 @@ static void expand_use(Mx *M, NodeList *out, int *cap, Func *m, Node *use, NodeL
   }
   NodeList body = {0};
   int bcap = 0;
-  for (int i = 0; i < m->body.n; i++) push(M, &body, &bcap, subst(M, ast_clone(M->arena, m->body.items[i]), &s));
+  subst_copy_stmts(M, &m->body, &body, &bcap, &s);
   M->depth++;
   expand_list(M, &body);
   M->depth--;
@@ -290,7 +395,23 @@ static void expand_list(Mx *M, NodeList *l) {
   NodeList out = {0};
   int cap = 0;
   for (int i = 0; i < l->n; i++) {
-    Node *s = walk(M, l->items[i]);
+    Node *s = l->items[i];
+    if (s->kind == N_IF) {   /* a constant condition: only the branch taken is expanded */
+      Node *cond = walk(M, s->a);
+      int taken = const_cond(cond);
+      if (taken >= 0) {
+        NodeList branch = taken ? s->list : s->list2;
+        expand_list(M, &branch);
+        for (int j = 0; j < branch.n; j++) push(M, &out, &cap, branch.items[j]);
+        continue;
+      }
+      s->a = NULL;   /* (walked once) */
+      s = walk(M, s);
+      s->a = cond;
+      push(M, &out, &cap, s);
+      continue;
+    }
+    s = walk(M, s);
     Func *m;
     if (s->kind == N_ATTR && (m = find_macro(M, s->name))) {
       expand_use(M, &out, &cap, m, s, NULL);
@@ -298,9 +419,6 @@ static void expand_list(Mx *M, NodeList *l) {
       expand_use(M, &out, &cap, m, s->a, NULL);
     } else if (s->kind == N_ASSIGN && s->op == OP_NONE && (m = called_macro(M, s->b))) {
       expand_use(M, &out, &cap, m, s->b, &s->list);
-    } else if (s->kind == N_IF && const_cond(s->a) >= 0) {
-      NodeList *taken = const_cond(s->a) ? &s->list : &s->list2;
-      for (int j = 0; j < taken->n; j++) push(M, &out, &cap, taken->items[j]);
     } else {
       push(M, &out, &cap, s);
     }
