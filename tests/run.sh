@@ -662,8 +662,20 @@ parallel_do(size(C), C, __kernel__ (c : cmat, pos : ivec2) -> c[pos] = c[pos])
 B = rand(n, 3)
 parallel_do(size(B), B, touch)
 Xb = solve(P, B)
+function [] = __kernel__ fill(p : mat, pos : ivec2)
+    p[pos] = sin(pos[0] * 0.3 + pos[1] * 0.7)
+end
+dt = det(P)
+Xp = pinv(P)
+[LUp, piv] = blas_lu(P)
+[Ug, Sg, Vg] = blas_gesvd(P)
+T = mat(n, 5)
+parallel_do(size(T), T, fill)
+Pt = pinv(T, 1e-6)
+Xt = solve(T, Xb)
 QEOF
-    OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
+    # STUB_FILL: "device" memory that no kernel wrote holds numbers of full rank
+    STUB_FILL=1 OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
       "factorizations of resident matrices move nothing (cuSOLVER stub)" 0 err \
       '^cuda: [0-9]+ launches, [0-9]+ waits; 2 uploads \([0-9.]+ MiB\), 0 downloads' \
       -- run --target cuda --profile "$tmp/linalg_res.q"

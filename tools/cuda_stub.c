@@ -67,7 +67,23 @@ R cuLaunchCooperativeKernel(void *f, unsigned a, unsigned b, unsigned c, unsigne
   (void)f; (void)a; (void)b; (void)c; (void)d; (void)e; (void)g; (void)s; (void)st; (void)p; return 0; }
 R cuOccupancyMaxPotentialBlockSize(int *g, int *b, void *f, void *fn, size_t s, int l) { (void)f; (void)fn; (void)s; (void)l; *g = 264; *b = 1024; return 0; }
 R cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int b, size_t s) { (void)f; (void)b; (void)s; *n = 2; return 0; }
-R cuMemAlloc_v2(unsigned long long *p, size_t n) { *p = (unsigned long long)(size_t)malloc(n ? n : 1); return 0; }
+/* STUB_FILL=1: new allocations hold noise that reads as finite, nonzero numbers both as
+   floats and as doubles (each 4-byte word a float in [1, 2)), so that a library stub
+   (tools/cusolver_stub.c) factorizing what a kernel would have written sees a matrix of
+   full rank, not whatever malloc left (NaN, zeros). */
+static void fill_noise(unsigned *w, size_t n) {
+  static unsigned x = 12345;
+  for (size_t i = 0; i < n / 4; i++) {
+    x = x * 1664525u + 1013904223u;
+    w[i] = 0x3f800000u | (x >> 9);
+  }
+}
+R cuMemAlloc_v2(unsigned long long *p, size_t n) {
+  void *m = malloc(n ? n : 1);
+  if (m && getenv("STUB_FILL")) fill_noise(m, n);
+  *p = (unsigned long long)(size_t)m;
+  return 0;
+}
 R cuMemFree_v2(unsigned long long p) { free((void *)(size_t)p); return 0; }
 R cuMemGetInfo_v2(size_t *f, size_t *t) { *f = (size_t)70 << 30; *t = (size_t)80 << 30; return 0; }
 R cuMemcpyHtoD_v2(unsigned long long d, const void *s, size_t n) { memcpy((void *)(size_t)d, s, n); return 0; }

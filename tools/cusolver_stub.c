@@ -15,19 +15,22 @@
 typedef int fint;
 typedef float complex cf;
 typedef double complex cd;
-/* R: the real type of T; Q: orgqr or ungqr */
-#define DECL(T, R, p, Q)                                                                         \
+/* R: the real type of T; Q: orgqr or ungqr; M: ormqr or unmqr */
+#define DECL(T, R, p, Q, M)                                                                      \
   void p##potrf_(const char *, const fint *, T *, const fint *, fint *, size_t);                 \
   void p##getrf_(const fint *, const fint *, T *, const fint *, fint *, fint *);                 \
   void p##getrs_(const char *, const fint *, const fint *, const T *, const fint *, const fint *, \
                  T *, const fint *, fint *, size_t);                                             \
   void p##geqrf_(const fint *, const fint *, T *, const fint *, T *, T *, const fint *, fint *);  \
   void p##Q##_(const fint *, const fint *, const fint *, T *, const fint *, const T *, T *,       \
-               const fint *, fint *);
-DECL(float, float, s, orgqr)
-DECL(double, double, d, orgqr)
-DECL(cf, float, c, ungqr)
-DECL(cd, double, z, ungqr)
+               const fint *, fint *);                                                            \
+  void p##M##_(const char *, const char *, const fint *, const fint *, const fint *, const T *,   \
+               const fint *, const T *, T *, const fint *, T *, const fint *, fint *, size_t,     \
+               size_t);
+DECL(float, float, s, orgqr, ormqr)
+DECL(double, double, d, orgqr, ormqr)
+DECL(cf, float, c, ungqr, unmqr)
+DECL(cd, double, z, ungqr, unmqr)
 void sgesvd_(const char *, const char *, const fint *, const fint *, float *, const fint *,
              float *, float *, const fint *, float *, const fint *, float *, const fint *,
              fint *, size_t, size_t);
@@ -54,8 +57,19 @@ int cusolverDnDestroy(void *h) { free(h); return 0; }
 
 #define ONE(name, ...) int name(__VA_ARGS__) { *lw = 1; return 0; }
 /* T the element type, R its real type, P cuSOLVER's letter, p LAPACK's, Q orgqr or ungqr,
-   E syevd or heevd */
-#define STUB(T, R, P, p, Q, E)                                                                  \
+   E syevd or heevd, M ormqr or unmqr */
+#define STUB(T, R, P, p, Q, E, M)                                                               \
+  ONE(cusolverDn##P##M##_bufferSize, void *h, int sd, int tr, int m, int n, int k, const T *a,  \
+      int lda, const T *tau, const T *c, int ldc, int *lw)                                      \
+  int cusolverDn##P##M(void *h, int sd, int tr, int m, int n, int k, const T *a, int lda,       \
+                       const T *tau, T *c, int ldc, T *w, int lw, int *info) {                  \
+    fint q = 64 * (m + n + 1);                                                                  \
+    T *work = malloc(sizeof(T) * (size_t)q);                                                    \
+    p##M##_(sd ? "R" : "L", tr == 2 ? "C" : tr ? "T" : "N", &m, &n, &k, a, &lda, tau, c, &ldc,  \
+            work, &q, info, 1, 1);                                                              \
+    free(work);                                                                                 \
+    return 0;                                                                                   \
+  }                                                                                             \
   ONE(cusolverDn##P##potrf_bufferSize, void *h, int u, int n, T *a, int lda, int *lw)           \
   ONE(cusolverDn##P##getrf_bufferSize, void *h, int m, int n, T *a, int lda, int *lw)           \
   ONE(cusolverDn##P##geqrf_bufferSize, void *h, int m, int n, T *a, int lda, int *lw)           \
@@ -134,7 +148,7 @@ int cusolverDnDestroy(void *h) { free(h); return 0; }
   dsyevd_(jz, ul, n, a, lda, wv, work, q, iwork, iq, info, 1, 1)
 #define EVD_C(...) cheevd_(__VA_ARGS__, 1, 1)
 #define EVD_Z(...) zheevd_(__VA_ARGS__, 1, 1)
-STUB(float, float, S, s, orgqr, syevd)
-STUB(double, double, D, d, orgqr, syevd)
-STUB(cf, float, C, c, ungqr, heevd)
-STUB(cd, double, Z, z, ungqr, heevd)
+STUB(float, float, S, s, orgqr, syevd, ormqr)
+STUB(double, double, D, d, orgqr, syevd, ormqr)
+STUB(cf, float, C, c, ungqr, heevd, unmqr)
+STUB(cd, double, Z, z, ungqr, heevd, unmqr)
