@@ -80,7 +80,7 @@ for i = 0..m-1
     dref = dref * Um[i, i]
     for j = 0..m-1
         if j < i
-            Lm[i, j] = sin(i + 2.0 * j)
+            Lm[i, j] = 0.3 * sin(i + 2.0 * j)
         elseif j > i
             Um[i, j] = cos(3.0 * i - j)
         end
