@@ -637,6 +637,8 @@ elif ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_stub.so" tools/cuda_stub.c 2>/
   done
   OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
     "tests/gpu/linalg_cusolver.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_cusolver.q
+  OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+    "tests/gpu/linalg_more.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_more.q
   if nvrtc_found; then
     # --target cuda: matrices on the "GPU" are factorized where they lie (device/rt_cusolver.c's
     # cusolver_resident; its layout kernels compile but do not run under the stub driver, so
