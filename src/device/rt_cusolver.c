@@ -930,29 +930,13 @@ static void apply_q(CusolverApi *s, int t, int op, int m, int nrhs, int k, Dev W
   dev_free(&work);
 }
 
-/* solve(A, B) of an m x n A with m != n, in the least-squares sense as LAPACK's gels, which
-   rt_linalg.c calls: A of full rank (an exact zero on R's diagonal is gels's error). m > n:
-   A = Q R (geqrf of A's column-major copy), X = R \ (Q' B)[first n rows] (ormqr, then R's
-   triangular solve as getrs with identity pivots on R masked upper: L = I). m < n: the
-   smallest X, from A' = Q R (geqrf of the conjugated buffer, which is A' column-major):
-   X = Q [R' \ B; 0]. Y, the right-hand side column-major with max(m, n) rows, becomes X. */
-static Value res_lstsq(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcLoc loc) {
-  enum { OP_N = 0 };
+/* geqrf of the gm x gn W (gm >= gn) for least squares: tau, and R (gn x gn, column-major,
+   zero below the diagonal: the row-major R' read transposed and masked); an error when R
+   has an exact zero on its diagonal (gels's test of full rank). */
+static void lstsq_qr(CuNum *C, int t, int gm, int gn, Dev W, Dev tau, Dev Rc, Dev info,
+                     const char *fn, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
-  int m = (int)A->dims[0], n = (int)A->dims[1], lwork = 0;
-  bool tall = m > n, vec = B->rank == 1;
-  int gm = tall ? m : n, gn = tall ? n : m;   /* the gm x gn matrix factored: A or A' */
-  int nrhs = vec ? 1 : (int)B->dims[1], opc = t >= 2 ? 2 : 1;   /* OP_C, OP_T of reals */
-  size_t es = type_size(t);
-  Dev W;
-  if (tall) {
-    W = column_major(C, A, t, m, n, loc);
-  } else {
-    W = dev_new(cells(m, n) * es, loc);
-    unpack(C, t, dptr(A, loc), 1, W.p, 1, (int64_t)m * n, UN_CONJ, loc);   /* flat */
-    cuda_submit();
-  }
-  Dev tau = dev_new(es * (size_t)gn, loc), info = dev_new(sizeof(int), loc);
+  int lwork = 0;
   check(s->geqrf_size[t](s->handle, gm, gn, ptr(W), gm, &lwork), "geqrf_bufferSize", loc);
   Dev work = work_new(lwork, t, loc);
   check(s->geqrf[t](s->handle, gm, gn, ptr(W), gm, ptr(tau), ptr(work), lwork, (int *)ptr(info)),
@@ -966,17 +950,49 @@ static Value res_lstsq(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcL
       rt_error(loc, "%s: the matrix does not have full rank", fn);
     }
   free(dg);
-  /* R column-major with zeros below: the row-major R' (read transposed, masked lower) */
-  Dev Rc = dev_new(cells(gn, gn) * es, loc), ipiv = dev_new(sizeof(int) * (size_t)gn, loc);
   unpack(C, t, W.p, gm, Rc.p, gn, gn, UN_TRANS | UN_LOWER, loc);
-  int *iota = malloc(sizeof(int) * (size_t)gn);   /* identity pivots: n numbers go up */
+}
+
+/* B (m rows; a vec: one column) as the first m rows of a new column-major buffer of rows
+   rows and nrhs columns, zero below. */
+static Dev rhs_columns(CuNum *C, int t, Array *B, int m, int rows, int nrhs, SrcLoc loc) {
+  size_t es = type_size(t);
+  Dev Y = dev_new(cells(rows, nrhs) * es, loc);
+  if (rows > m) cuda_raw_memset(Y.p, 0, cells(rows, nrhs) * es, loc);
+  if (B->rank == 1) cuda_raw_dtod(Y.p, dptr(B, loc), (size_t)m * es, loc);
+  else unpack_ld(C, t, dptr(B, loc), nrhs, Y.p, rows, nrhs, m, UN_PLAIN, loc);
+  return Y;
+}
+
+/* solve(A, B) of an m x n A with m != n, in the least-squares sense as LAPACK's gels, which
+   rt_linalg.c calls: A of full rank (lstsq_qr). m > n: A = Q R (geqrf of A's column-major
+   copy), X = R \ (Q' B)[first n rows] (ormqr, then R's triangular solve as getrs with
+   identity pivots on R masked upper: L = I). m < n: the smallest X, from A' = Q R (geqrf of
+   the conjugated buffer, which is A' column-major): X = Q [R' \ B; 0]. Y, the right-hand
+   side column-major with max(m, n) rows, becomes X. */
+static Value res_lstsq(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcLoc loc) {
+  enum { OP_N = 0 };
+  CusolverApi *s = solver(C, loc);
+  int m = (int)A->dims[0], n = (int)A->dims[1];
+  bool tall = m > n, vec = B->rank == 1;
+  int gm = tall ? m : n, gn = tall ? n : m;   /* the gm x gn matrix factored: A or A' */
+  int nrhs = vec ? 1 : (int)B->dims[1], opc = t >= 2 ? 2 : 1;   /* OP_C, OP_T of reals */
+  size_t es = type_size(t);
+  Dev W;
+  if (tall) {
+    W = column_major(C, A, t, m, n, loc);
+  } else {
+    W = dev_new(cells(m, n) * es, loc);
+    unpack(C, t, dptr(A, loc), 1, W.p, 1, (int64_t)m * n, UN_CONJ, loc);   /* flat */
+  }
+  Dev tau = dev_new(es * (size_t)gn, loc), info = dev_new(sizeof(int), loc);
+  Dev Rc = dev_new(cells(gn, gn) * es, loc), ipiv = dev_new(sizeof(int) * (size_t)gn, loc);
+  lstsq_qr(C, t, gm, gn, W, tau, Rc, info, fn, loc);
+  int *iota = malloc(sizeof(int) * (size_t)gn);   /* identity pivots: gn numbers go up */
   for (int i = 0; i < gn; i++) iota[i] = i + 1;
   cuda_raw_htod(ipiv.p, iota, sizeof(int) * (size_t)gn, loc);
   free(iota);
-  Dev Y = dev_new(cells(gm, nrhs) * es, loc);
-  if (!tall) cuda_raw_memset(Y.p, 0, cells(gm, nrhs) * es, loc);
-  if (vec) cuda_raw_dtod(Y.p, dptr(B, loc), (size_t)m * es, loc);
-  else unpack_ld(C, t, dptr(B, loc), nrhs, Y.p, gm, nrhs, m, UN_PLAIN, loc);
+  Dev Y = rhs_columns(C, t, B, m, gm, nrhs, loc);
   cuda_submit();
   if (tall) {
     apply_q(s, t, opc, m, nrhs, n, W, tau, Y, info, loc);
