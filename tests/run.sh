@@ -681,6 +681,38 @@ QEOF
       "factorizations of resident matrices move nothing (cuSOLVER stub)" 0 err \
       '^cuda: [0-9]+ launches, [0-9]+ waits; 2 uploads \([0-9.]+ MiB\), 0 downloads' \
       -- run --target cuda --profile "$tmp/linalg_res.q"
+    # the values of the resident way: the layout kernels run as C in the stub driver
+    # (STUB_LAYOUT), launched one by one, with host code kept off the GPU
+    for f in linalg_factor linalg_complex_factor linalg_complex_lapack linalg_blas linalg_rest; do
+      for p in single double; do
+        OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+          OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+          "tests/lang/$f.q ($p) on cuSOLVER's resident way (stub)" 0 out '^ok' \
+          -- run --target cuda --precision $p tests/lang/$f.q
+      done
+    done
+    # the resident way's errors are the host's
+    printf '%s\n' 'x = solve([[1.0, 0, 2], [3, 0, 1], [2, 0, 5], [1, 0, 1]], [1.0, 2, 3, 4])' >"$tmp/res_e1.q"
+    printf '%s\n' 'x = mldivide([[1.0, 2, 3, 4], [0, 0, 0, 0]], [1.0, 2])' >"$tmp/res_e2.q"
+    printf '%s\n' '[L, p] = blas_lu([[1.0, 0, 2], [3, 0, 1], [2, 0, 5]])' >"$tmp/res_e3.q"
+    for e in "res_e1 solve: the matrix does not have full rank" \
+             "res_e2 mldivide: the matrix does not have full rank" "res_e3 blas_lu: the matrix is singular"; do
+      OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+        OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+        "${e#* } on cuSOLVER's resident way (stub)" 1 err ": runtime error: ${e#* }\$" \
+        -- run --target cuda "$tmp/${e%% *}.q"
+    done
+    # a cuSOLVER without Xgeev: eig of a matrix that is not symmetric goes through the host,
+    # which --verbose says
+    mkdir -p "$tmp/cus_old/lib64"
+    if ${CC:-cc} -O2 -shared -fPIC -w -DSTUB_NO_XGEEV -o "$tmp/cus_old/lib64/libcusolver.so" \
+         tools/cusolver_stub.c -l:liblapack.so.3 2>/dev/null; then
+      OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+        OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus_old OQ_LINALG_GPU=1 cli \
+        "eig without Xgeev: through the host, said under --verbose" 0 err \
+        '^oq: eig: this cuSOLVER lacks cusolverDnXgeev .*goes through the host' \
+        -- run --target cuda --verbose tests/lang/linalg_rest.q
+    fi
   fi
 else
   echo "skip cli: cuSOLVER stub (tools/cusolver_stub.c does not build against liblapack.so.3)"

@@ -152,3 +152,64 @@ STUB(float, float, S, s, orgqr, syevd, ormqr)
 STUB(double, double, D, d, orgqr, syevd, ormqr)
 STUB(cf, float, C, c, ungqr, heevd, unmqr)
 STUB(cd, double, Z, z, ungqr, heevd, unmqr)
+
+/* The 64-bit API's Xgeev (CUDA 12.6 and later; left out with -DSTUB_NO_XGEEV, as an older
+   library): right eigenvectors only (jobvl must be NOVECTOR), a real A's eigenvalues into a
+   complex W (the option device/rt_cusolver.c uses), through LAPACK's ?geev. */
+#ifndef STUB_NO_XGEEV
+void sgeev_(const char *, const char *, const fint *, float *, const fint *, float *, float *,
+            float *, const fint *, float *, const fint *, float *, const fint *, fint *, size_t,
+            size_t);
+void dgeev_(const char *, const char *, const fint *, double *, const fint *, double *, double *,
+            double *, const fint *, double *, const fint *, double *, const fint *, fint *,
+            size_t, size_t);
+void cgeev_(const char *, const char *, const fint *, cf *, const fint *, cf *, cf *,
+            const fint *, cf *, const fint *, cf *, const fint *, float *, fint *, size_t, size_t);
+void zgeev_(const char *, const char *, const fint *, cd *, const fint *, cd *, cd *,
+            const fint *, cd *, const fint *, cd *, const fint *, double *, fint *, size_t, size_t);
+
+int cusolverDnCreateParams(void **p) { *p = malloc(8); return 0; }
+int cusolverDnDestroyParams(void *p) { free(p); return 0; }
+int cusolverDnXgeev_bufferSize(void *h, void *pr, int jl, int jr, long long n, int ta,
+                               const void *a, long long lda, int tw, const void *w, int tl,
+                               const void *vl, long long ldvl, int tr, const void *vr,
+                               long long ldvr, int tc, size_t *dev, size_t *host) {
+  *dev = 8;
+  *host = 8;
+  return 0;
+}
+int cusolverDnXgeev(void *h, void *pr, int jl, int jr, long long n64, int ta, void *a,
+                    long long lda64, int tw, void *w, int tl, void *vl, long long ldvl64, int tr,
+                    void *vr, long long ldvr64, int tc, void *dw, size_t dn, void *hw, size_t hn,
+                    int *info) {
+  fint n = (fint)n64, lda = (fint)lda64, ldvr = (fint)ldvr64, one = 1, q = 8 * (n + 1) + 64 * n;
+  const char *jv = jr ? "V" : "N";
+  if (jl) return 3;   /* left vectors: not here */
+  if (ta == 0 || ta == 1) {   /* real: W complex (4, 5) */
+    size_t es = ta ? 8 : 4;
+    char *wr = malloc(es * (size_t)(n + 1)), *wi = malloc(es * (size_t)(n + 1));
+    char *work = malloc(es * (size_t)q), dummy[16];
+    if (ta) dgeev_("N", jv, &n, a, &lda, (double *)wr, (double *)wi, (double *)dummy, &one, vr,
+                   &ldvr, (double *)work, &q, info, 1, 1);
+    else sgeev_("N", jv, &n, a, &lda, (float *)wr, (float *)wi, (float *)dummy, &one, vr, &ldvr,
+                (float *)work, &q, info, 1, 1);
+    for (fint i = 0; i < n; i++) {
+      if (ta) { ((double *)w)[2 * i] = ((double *)wr)[i]; ((double *)w)[2 * i + 1] = ((double *)wi)[i]; }
+      else { ((float *)w)[2 * i] = ((float *)wr)[i]; ((float *)w)[2 * i + 1] = ((float *)wi)[i]; }
+    }
+    free(wr);
+    free(wi);
+    free(work);
+  } else {
+    size_t es = ta == 5 ? 16 : 8;
+    char *work = malloc(es * (size_t)q), *rwork = malloc(es * 2 * (size_t)(n + 1)), dummy[32];
+    if (ta == 5) zgeev_("N", jv, &n, a, &lda, w, (cd *)dummy, &one, vr, &ldvr, (cd *)work, &q,
+                        (double *)rwork, info, 1, 1);
+    else cgeev_("N", jv, &n, a, &lda, w, (cf *)dummy, &one, vr, &ldvr, (cf *)work, &q,
+                (float *)rwork, info, 1, 1);
+    free(work);
+    free(rwork);
+  }
+  return 0;
+}
+#endif
