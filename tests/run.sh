@@ -675,11 +675,15 @@ T = mat(n, 5)
 parallel_do(size(T), T, fill)
 Pt = pinv(T, 1e-6)
 Xt = solve(T, Xb)
+N = rand(n, n)
+parallel_do(size(N), N, touch)
+[Vn, dn] = eig(N)
 QEOF
-    # STUB_FILL: "device" memory that no kernel wrote holds numbers of full rank
-    STUB_FILL=1 OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
+    # STUB_FILL: "device" memory that no kernel wrote holds numbers of full rank; STUB_LAYOUT:
+    # the layout kernels run (the test of symmetry sends N to Xgeev)
+    STUB_FILL=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
       "factorizations of resident matrices move nothing (cuSOLVER stub)" 0 err \
-      '^cuda: [0-9]+ launches, [0-9]+ waits; 2 uploads \([0-9.]+ MiB\), 0 downloads' \
+      '^cuda: [0-9]+ launches, [0-9]+ waits; 3 uploads \([0-9.]+ MiB\), 0 downloads' \
       -- run --target cuda --profile "$tmp/linalg_res.q"
     # the values of the resident way: the layout kernels run as C in the stub driver
     # (STUB_LAYOUT), launched one by one, with host code kept off the GPU
