@@ -4,8 +4,9 @@
      cc -O2 -shared -fPIC -o /tmp/libcuda_stub.so tools/cuda_stub.c
      OQ_LIBCUDA=/tmp/libcuda_stub.so perf record build/oq run --target cuda loop.q
    (loop.q: launches in a host loop, like tests/gpu/launch.q without its assert). Programs
-   that read what kernels wrote get wrong values (kernels do not run); the device attributes
-   are an H100's. Session 4 used it for the launch overhead (docs/cuda.md). */
+   that read what kernels wrote get wrong values (kernels do not run, but for cuSOLVER's
+   layout kernels under STUB_LAYOUT=1, below); the device attributes are an H100's. Session 4
+   used it for the launch overhead (docs/cuda.md). */
 #include <complex.h>
 #include <stdio.h>
 #include <stdlib.h>
