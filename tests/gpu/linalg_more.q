@@ -9,8 +9,9 @@ function [] = __kernel__ fill(x : mat, seed : scalar, pos : ivec2)
     x[pos] = sin(pos[0] * 0.37 + pos[1] * seed) + (pos[0] == pos[1] ? 4.0 : 0.0)
 end
 
-function [] = __kernel__ fill_general(x : mat, seed : scalar, pos : ivec2)
-    x[pos] = sin(pos[0] * 0.37 + pos[1] * seed) + cos(pos[0] * pos[1] * 0.11)
+function [] = __kernel__ fill_general(x : mat, seed : scalar, pos : ivec2)   % as random
+    v = sin(pos[0] * 12.9898 + pos[1] * 78.233 + seed) * 43758.5453
+    x[pos] = v - floor(v) - 0.5
 end
 
 function [] = __kernel__ cfill(x : cmat, seed : scalar, pos : ivec2)
