@@ -637,6 +637,8 @@ elif ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_stub.so" tools/cuda_stub.c 2>/
   done
   OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
     "tests/gpu/linalg_cusolver.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_cusolver.q
+  OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+    "tests/gpu/linalg_more.q through the cuSOLVER stub" 0 out '^ok' -- run --target cpu tests/gpu/linalg_more.q
   if nvrtc_found; then
     # --target cuda: matrices on the "GPU" are factorized where they lie (device/rt_cusolver.c's
     # cusolver_resident; its layout kernels compile but do not run under the stub driver, so
@@ -662,11 +664,59 @@ parallel_do(size(C), C, __kernel__ (c : cmat, pos : ivec2) -> c[pos] = c[pos])
 B = rand(n, 3)
 parallel_do(size(B), B, touch)
 Xb = solve(P, B)
+function [] = __kernel__ fill(p : mat, pos : ivec2)
+    p[pos] = sin(pos[0] * 0.3 + pos[1] * 0.7)
+end
+dt = det(P)
+Xp = pinv(P)
+[LUp, piv] = blas_lu(P)
+[Ug, Sg, Vg] = blas_gesvd(P)
+T = mat(n, 5)
+parallel_do(size(T), T, fill)
+Pt = pinv(T, 1e-6)
+Xt = solve(T, Xb)
+N = rand(n, n)
+parallel_do(size(N), N, touch)
+[Vn, dn] = eig(N)
 QEOF
-    OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
+    # STUB_FILL: "device" memory that no kernel wrote holds numbers of full rank; STUB_LAYOUT:
+    # the layout kernels run (the test of symmetry sends N to Xgeev)
+    STUB_FILL=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus cli \
       "factorizations of resident matrices move nothing (cuSOLVER stub)" 0 err \
-      '^cuda: [0-9]+ launches, [0-9]+ waits; 2 uploads \([0-9.]+ MiB\), 0 downloads' \
+      '^cuda: [0-9]+ launches, [0-9]+ waits; 3 uploads \([0-9.]+ MiB\), 0 downloads' \
       -- run --target cuda --profile "$tmp/linalg_res.q"
+    # the values of the resident way: the layout kernels run as C in the stub driver
+    # (STUB_LAYOUT), launched one by one, with host code kept off the GPU
+    for f in linalg_factor linalg_complex_factor linalg_complex_lapack linalg_blas linalg_rest; do
+      for p in single double; do
+        OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+          OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+          "tests/lang/$f.q ($p) on cuSOLVER's resident way (stub)" 0 out '^ok' \
+          -- run --target cuda --precision $p tests/lang/$f.q
+      done
+    done
+    # the resident way's errors are the host's
+    printf '%s\n' 'x = solve([[1.0, 0, 2], [3, 0, 1], [2, 0, 5], [1, 0, 1]], [1.0, 2, 3, 4])' >"$tmp/res_e1.q"
+    printf '%s\n' 'x = mldivide([[1.0, 2, 3, 4], [0, 0, 0, 0]], [1.0, 2])' >"$tmp/res_e2.q"
+    printf '%s\n' '[L, p] = blas_lu([[1.0, 0, 2], [3, 0, 1], [2, 0, 5]])' >"$tmp/res_e3.q"
+    for e in "res_e1 solve: the matrix does not have full rank" \
+             "res_e2 mldivide: the matrix does not have full rank" "res_e3 blas_lu: the matrix is singular"; do
+      OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+        OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus OQ_LINALG_GPU=1 cli \
+        "${e#* } on cuSOLVER's resident way (stub)" 1 err ": runtime error: ${e#* }\$" \
+        -- run --target cuda "$tmp/${e%% *}.q"
+    done
+    # a cuSOLVER without Xgeev: eig of a matrix that is not symmetric goes through the host,
+    # which --verbose says
+    mkdir -p "$tmp/cus_old/lib64"
+    if ${CC:-cc} -O2 -shared -fPIC -w -DSTUB_NO_XGEEV -o "$tmp/cus_old/lib64/libcusolver.so" \
+         tools/cusolver_stub.c -l:liblapack.so.3 2>/dev/null; then
+      OQ_NO_PARLOOP=1 STUB_LAYOUT=1 OQ_DEV_CUDA_GRAPHS=0 OQ_ARRAY_KERNEL_MIN=-1 \
+        OQ_LIBCUDA=$tmp/libcuda_stub.so CUDA_HOME=$tmp/cus_old OQ_LINALG_GPU=1 cli \
+        "eig without Xgeev: through the host, said under --verbose" 0 err \
+        '^oq: eig: this cuSOLVER lacks cusolverDnXgeev .*goes through the host' \
+        -- run --target cuda --verbose tests/lang/linalg_rest.q
+    fi
   fi
 else
   echo "skip cli: cuSOLVER stub (tools/cusolver_stub.c does not build against liblapack.so.3)"

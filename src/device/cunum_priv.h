@@ -37,8 +37,9 @@ typedef struct CublasApi {
 } CublasApi;
 
 /* cuSOLVER's dense functions used, [0] float (S), [1] double (D), [2] complex float (C),
-   [3] complex double (Z); device pointers as void *. orgqr and syevd are ungqr and heevd
-   for the complex ones (the same arguments). */
+   [3] complex double (Z); device pointers as void *. orgqr, ormqr and syevd are ungqr,
+   unmqr and heevd for the complex ones (the same arguments). The 64-bit API's Xgeev (CUDA
+   12.6 and later) is optional: geev_state says whether the loaded library has it. */
 typedef struct CusolverApi {
   int state;
   char why[300];
@@ -60,6 +61,21 @@ typedef struct CusolverApi {
                   void *, int, void *, int, void *, int *);
   int (*syevd_size[4])(void *, int, int, int, const void *, int, const void *, int *);
   int (*syevd[4])(void *, int, int, int, void *, int, void *, void *, int, int *);
+  int (*ormqr_size[4])(void *, int, int, int, int, int, const void *, int, const void *,
+                       const void *, int, int *);
+  int (*ormqr[4])(void *, int, int, int, int, int, const void *, int, const void *, void *, int,
+                  void *, int, int *);
+  /* non-symmetric eigenproblems: cusolverDnXgeev with its parameter object */
+  int geev_state;            /* 0 not looked up, 1 present, -1 absent */
+  void *params;              /* cusolverDnParams_t, made at the first use */
+  int (*create_params)(void **);
+  int (*destroy_params)(void *);
+  int (*geev_size)(void *, void *, int, int, int64_t, int, const void *, int64_t, int,
+                   const void *, int, const void *, int64_t, int, const void *, int64_t, int,
+                   size_t *, size_t *);
+  int (*geev)(void *, void *, int, int, int64_t, int, void *, int64_t, int, void *, int, void *,
+              int64_t, int, void *, int64_t, int, void *, size_t, void *, size_t, int *);
+  void *lib;                 /* the dlopen handle (for the optional symbols) */
 } CusolverApi;
 
 struct CuNum {
@@ -79,6 +95,7 @@ typedef struct CunumLib {
   size_t nnames;
   const CunumSym *syms;
   size_t nsyms;
+  void **handle;             /* not NULL: gets the library's handle (for optional symbols) */
 } CunumLib;
 
 /* Loads lib once the GPU is usable and binds every symbol; false with the reason (no GPU,

@@ -19,7 +19,7 @@ static bool load_blas(CuNum *C) {
     { "cublasSgemm_v2", (void **)&b->gemm[0] }, { "cublasDgemm_v2", (void **)&b->gemm[1] },
     { "cublasCgemm_v2", (void **)&b->gemm[2] }, { "cublasZgemm_v2", (void **)&b->gemm[3] },
   };
-  const CunumLib lib = { "cuBLAS", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms };
+  const CunumLib lib = { "cuBLAS", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms, NULL };
   return cunum_load(&lib, b->why, sizeof b->why);
 }
 

@@ -49,7 +49,7 @@ static bool load_fft(CuNum *C) {
     { "cufftPlanMany", (void **)&f->plan_many }, { "cufftExecC2C", (void **)&f->exec_c2c },
     { "cufftExecZ2Z", (void **)&f->exec_z2z }, { "cufftDestroy", (void **)&f->destroy },
   };
-  const CunumLib lib = { "cuFFT", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms };
+  const CunumLib lib = { "cuFFT", names, sizeof names / sizeof *names, syms, sizeof syms / sizeof *syms, NULL };
   return cunum_load(&lib, f->why, sizeof f->why);
 }
 

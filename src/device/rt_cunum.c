@@ -14,6 +14,7 @@ void cunum_free(CuNum *C) {
   if (!C) return;
   for (int i = 0; i < C->fft.nplans; i++) C->fft.destroy(C->fft.plans[i].handle);
   if (C->blas.handle) C->blas.destroy(C->blas.handle);
+  if (C->solver.params) C->solver.destroy_params(C->solver.params);
   if (C->solver.handle) C->solver.destroy(C->solver.handle);
   if (C->solver.kernels) cuda_module_unload(C->solver.kernels);
   free(C);
@@ -63,6 +64,7 @@ bool cunum_load(const CunumLib *lib, char *why, size_t n) {
       return false;
     }
   }
+  if (lib->handle) *lib->handle = h;
   return true;
 }
 

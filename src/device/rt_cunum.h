@@ -41,11 +41,17 @@ bool cusolver_available(CuNum *C, char *why, size_t n);
 LinalgGpu cusolver_linalg(CuNum *C);
 
 /* name's factorization on cuSOLVER with the matrix and the results on the device (no host
-   round trip): chol, blas_chol, inv, solve and mldivide of a square matrix (the right-hand
-   side of its element type), lu, qr, svd, and symeig or eig of a symmetric (Hermitian)
-   matrix, for real and complex matrices of `scalar`/`cscalar`. v_none() when it does not
-   apply (the caller goes the host's way). Errors as rt_linalg.c's. */
+   round trip): chol, blas_chol, inv, det (its n diagonal values and pivots come back) and
+   blas_lu (real) of a square matrix, solve and mldivide (the right-hand side of the
+   matrix's element type; least squares for a rectangular matrix), lu, qr, svd, blas_gesvd,
+   pinv, symeig or eig of a symmetric (Hermitian) matrix, and eig of any other square one
+   where the library has Xgeev (cusolver_has_geev), for real and complex matrices of
+   `scalar`/`cscalar`. v_none() when it does not apply (the caller goes the host's way).
+   Errors as rt_linalg.c's. */
 Value cusolver_resident(CuNum *C, const char *name, int argc, const Value *argv, SrcLoc loc);
+/* Whether the loaded cuSOLVER has cusolverDnXgeev (CUDA 12.6 and later), which eig of a
+   matrix that is not symmetric needs; false when cuSOLVER is not loaded. */
+bool cusolver_has_geev(CuNum *C);
 
 /* Waits for the library work in flight (tic/toc, the end of the program). */
 void cunum_sync(CuNum *C, SrcLoc loc);

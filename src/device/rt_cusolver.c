@@ -14,6 +14,8 @@
    transpose). */
 #include "device/rt_cunum.h"
 #include "device/cunum_priv.h"
+#include <complex.h>
+#include <dlfcn.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,14 +32,15 @@ static bool load_solver(CuNum *C) {
   static const char *const fns[] = { "potrf_bufferSize", "potrf", "getrf_bufferSize", "getrf",
                                      "getrs", "geqrf_bufferSize", "geqrf", "orgqr_bufferSize",
                                      "orgqr", "gesvd_bufferSize", "gesvd", "syevd_bufferSize",
-                                     "syevd" };
+                                     "syevd", "ormqr_bufferSize", "ormqr" };
   static const char *const cfns[] = { [7] = "ungqr_bufferSize", [8] = "ungqr",
-                                      [11] = "heevd_bufferSize", [12] = "heevd" };
+                                      [11] = "heevd_bufferSize", [12] = "heevd",
+                                      [13] = "unmqr_bufferSize", [14] = "unmqr" };
   void **slots[][4] = {
 #define SLOT4(f) { (void **)&s->f[0], (void **)&s->f[1], (void **)&s->f[2], (void **)&s->f[3] }
     SLOT4(potrf_size), SLOT4(potrf), SLOT4(getrf_size), SLOT4(getrf), SLOT4(getrs),
     SLOT4(geqrf_size), SLOT4(geqrf), SLOT4(orgqr_size), SLOT4(orgqr), SLOT4(gesvd_size),
-    SLOT4(gesvd), SLOT4(syevd_size), SLOT4(syevd),
+    SLOT4(gesvd), SLOT4(syevd_size), SLOT4(syevd), SLOT4(ormqr_size), SLOT4(ormqr),
 #undef SLOT4
   };
   enum { NFNS = sizeof fns / sizeof *fns };
@@ -53,7 +56,7 @@ static bool load_solver(CuNum *C) {
       syms[2 + 4 * i + t] = (CunumSym){ nm, slots[i][t] };
     }
   const CunumLib lib = { "cuSOLVER", names, sizeof names / sizeof *names, syms,
-                         sizeof syms / sizeof *syms };
+                         sizeof syms / sizeof *syms, &s->lib };
   return cunum_load(&lib, s->why, sizeof s->why);
 }
 
@@ -338,16 +341,58 @@ static const char kernels_src[] =
   "__device__ double dist(c64 a, c64 b) { return hypot(a.x - b.x, a.y - b.y); }\n"
   "#define LOOP(n) for (long long t = blockIdx.x * (long long)blockDim.x + threadIdx.x; t < (n); \\\n"
   "                     t += (long long)gridDim.x * blockDim.x)\n"
-  "template <class T> __device__ void unpack(const T *w, long long ld, T *out, long long rows,\n"
-  "                                          long long cols, int mode) {\n"
+  "template <class T> __device__ void unpack(const T *w, long long ld, T *out, long long ldo,\n"
+  "                                          long long rows, long long cols, int mode) {\n"
   "  LOOP(rows * cols) {\n"
   "    long long i = t / cols, j = t % cols;\n"
   "    T v = (mode & 1) ? w[j + i * ld] : w[i + j * ld];\n"
   "    if (mode & 2) v = cj(v);\n"
-  "    if (((mode & 4) && j < i) || ((mode & 8) && j > i)) setr(v, 0.0);\n"
+  "    if (((mode & 4) && j < i) || ((mode & 24) && j > i)) setr(v, 0.0);\n"
   "    else if ((mode & 8) && j == i) setr(v, 1.0);\n"
+  "    out[i * ldo + j] = v;\n"
+  "  }\n"
+  "}\n"
+  /* the k diagonal elements of the column-major w (leading dimension ld) */
+  "template <class T> __device__ void diag(const T *w, long long ld, long long k, T *out) {\n"
+  "  LOOP(k) out[t] = w[t * (ld + 1)];\n"
+  "}\n"
+  /* acc += a b w */
+  "__device__ void fmadd(float &acc, float a, float b, double w) { acc += (float)(a * b * w); }\n"
+  "__device__ void fmadd(double &acc, double a, double b, double w) { acc += a * b * w; }\n"
+  "__device__ void fmadd(c32 &acc, c32 a, c32 b, double w) {\n"
+  "  acc.x += (float)((a.x * b.x - a.y * b.y) * w); acc.y += (float)((a.x * b.y + a.y * b.x) * w);\n"
+  "}\n"
+  "__device__ void fmadd(c64 &acc, c64 a, c64 b, double w) {\n"
+  "  acc.x += (a.x * b.x - a.y * b.y) * w; acc.y += (a.x * b.y + a.y * b.x) * w;\n"
+  "}\n"
+  /* pinv of the gm x gn (gm >= gn) B = U S V' from gesvd's column-major u (gm x gm), vt
+     (gn x gn) and s: pinv(B)[i, j] = sum over s_r > cut of conj(vt[r, i]) conj(u[j, r]) / s_r,
+     written row-major (gn x gm) or column-major (the row-major transpose: pinv of B') */
+  "template <class T, class R> __device__ void pinv(const T *u, const T *vt, const R *s,\n"
+  "    long long gm, long long gn, int has_tol, double tol, double eps, int colmajor, T *out) {\n"
+  "  double cut = has_tol ? tol : (double)gm * (double)s[0] * eps;\n"
+  "  LOOP(gn * gm) {\n"
+  "    long long i = t / gm, j = t % gm;\n"
+  "    T acc; setr(acc, 0.0);\n"
+  "    for (long long r = 0; r < gn; r++)\n"
+  "      if ((double)s[r] > cut) fmadd(acc, cj(vt[r + i * gn]), cj(u[j + r * gm]), 1.0 / (double)s[r]);\n"
+  "    out[colmajor ? i + j * gn : t] = acc;\n"
+  "  }\n"
+  "}\n"
+  /* the complex n x n row-major V from geev's real column-major vr: a complex pair j, j + 1
+     (w[j].y > 0) is vr[:, j] +- i vr[:, j + 1] */
+  "template <class T, class C> __device__ void geevvec(const T *vr, const C *w, long long n, C *out) {\n"
+  "  LOOP(n * n) {\n"
+  "    long long i = t / n, j = t % n;\n"
+  "    C v; v.x = vr[i + j * n]; v.y = 0;\n"
+  "    if (w[j].y > 0 && j + 1 < n) v.y = vr[i + (j + 1) * n];\n"
+  "    else if (w[j].y < 0 && j > 0) { v.x = vr[i + (j - 1) * n]; v.y = -vr[i + j * n]; }\n"
   "    out[t] = v;\n"
   "  }\n"
+  "}\n"
+  /* out = src + add over n ints: 0-based pivots */
+  "extern \"C\" __global__ void oq_ints(const int *src, int *out, long long n, int add) {\n"
+  "  LOOP(n) out[t] = src[t] + add;\n"
   "}\n"
   "template <class T, class R> __device__ void setdiag(T *out, long long cols, long long k,\n"
   "                                                    const R *vals) {\n"
@@ -382,8 +427,13 @@ static const char kernels_src[] =
   "  for (int i = 0; i < m; i++) P[(long long)i * m + perm[i]] = (T)1;\n"
   "}\n"
   "#define INST(S, T, R) \\\n"
-  "extern \"C\" __global__ void oq_unpack_##S(const T *w, long long ld, T *out, long long rows, \\\n"
-  "    long long cols, int mode) { unpack(w, ld, out, rows, cols, mode); } \\\n"
+  "extern \"C\" __global__ void oq_unpack_##S(const T *w, long long ld, T *out, long long ldo, \\\n"
+  "    long long rows, long long cols, int mode) { unpack(w, ld, out, ldo, rows, cols, mode); } \\\n"
+  "extern \"C\" __global__ void oq_diag_##S(const T *w, long long ld, long long k, T *out) { \\\n"
+  "    diag(w, ld, k, out); } \\\n"
+  "extern \"C\" __global__ void oq_pinv_##S(const T *u, const T *vt, const R *s, long long gm, \\\n"
+  "    long long gn, int has_tol, double tol, double eps, int colmajor, T *out) { \\\n"
+  "    pinv(u, vt, s, gm, gn, has_tol, tol, eps, colmajor, out); } \\\n"
   "extern \"C\" __global__ void oq_setdiag_##S(T *out, long long cols, long long k, \\\n"
   "    const R *vals) { setdiag(out, cols, k, vals); } \\\n"
   "extern \"C\" __global__ void oq_symcheck_##S(const T *a, long long n, unsigned *out) { \\\n"
@@ -392,9 +442,13 @@ static const char kernels_src[] =
   "extern \"C\" __global__ void oq_luperm_0(const int *ipiv, int k, int m, int *perm, float *P) {\n"
   "  luperm(ipiv, k, m, perm, P); }\n"
   "extern \"C\" __global__ void oq_luperm_1(const int *ipiv, int k, int m, int *perm, double *P) {\n"
-  "  luperm(ipiv, k, m, perm, P); }\n";
+  "  luperm(ipiv, k, m, perm, P); }\n"
+  "extern \"C\" __global__ void oq_geevvec_0(const float *vr, const c32 *w, long long n, c32 *out) {\n"
+  "  geevvec(vr, w, n, out); }\n"
+  "extern \"C\" __global__ void oq_geevvec_1(const double *vr, const c64 *w, long long n, c64 *out) {\n"
+  "  geevvec(vr, w, n, out); }\n";
 
-enum { UN_PLAIN = 0, UN_TRANS = 1, UN_CONJ = 2, UN_UPPER = 4, UN_UNIT_LOWER = 8 };
+enum { UN_PLAIN = 0, UN_TRANS = 1, UN_CONJ = 2, UN_UPPER = 4, UN_UNIT_LOWER = 8, UN_LOWER = 16 };
 
 static CudaKernel *layout_kernel(CuNum *C, const char *base, int t, SrcLoc loc) {
   CusolverApi *s = &C->solver;
@@ -409,7 +463,8 @@ static CudaKernel *layout_kernel(CuNum *C, const char *base, int t, SrcLoc loc) 
     free(image);
   }
   char name[32];
-  snprintf(name, sizeof name, "oq_%s_%d", base, t);
+  if (t < 0) snprintf(name, sizeof name, "oq_%s", base);   /* one for every type */
+  else snprintf(name, sizeof name, "oq_%s_%d", base, t);
   return cuda_kernel(s->kernels, name, loc);
 }
 
@@ -420,13 +475,19 @@ static void launch_over(CudaKernel *k, int64_t n, void **params, SrcLoc loc) {
   cuda_launch(k, grid, block, 0, false, params, loc);
 }
 
-/* out (rows x cols, row-major) from the column-major w of leading dimension ld (UN_*). */
+/* out (rows x cols, row-major, ldo elements a row) from the column-major w of leading
+   dimension ld (UN_*). */
+static void unpack_ld(CuNum *C, int t, CudaPtr w, int64_t ld, CudaPtr out, int64_t ldo,
+                      int64_t rows, int64_t cols, int mode, SrcLoc loc) {
+  if (!rows || !cols) return;
+  long long l = ld, lo = ldo, r = rows, c = cols;
+  void *params[] = { &w, &l, &out, &lo, &r, &c, &mode };
+  launch_over(layout_kernel(C, "unpack", t, loc), rows * cols, params, loc);
+}
+
 static void unpack(CuNum *C, int t, CudaPtr w, int64_t ld, CudaPtr out, int64_t rows,
                    int64_t cols, int mode, SrcLoc loc) {
-  if (!rows || !cols) return;
-  long long l = ld, r = rows, c = cols;
-  void *params[] = { &w, &l, &out, &r, &c, &mode };
-  launch_over(layout_kernel(C, "unpack", t, loc), rows * cols, params, loc);
+  unpack_ld(C, t, w, ld, out, cols, rows, cols, mode, loc);
 }
 
 /* The first k diagonal elements of the row-major out (cols columns): vals (reals of t's
@@ -652,44 +713,83 @@ static Value res_qr(CuNum *C, Array *A, int t, SrcLoc loc) {
   return done(C, pair(Q, R));
 }
 
-/* [U, S, V] = svd(A) by gesvd, which wants m >= n: a tall A from its column-major copy
-   (U as it comes, V = (V')' read transposed and conjugated); a wide A from its buffer,
-   the tall A' = U2 S V2' (so A = conj(V2) S U2^T: U = V2' read transposed, V = conj(U2)). */
-static Value res_svd(CuNum *C, Array *A, int t, SrcLoc loc) {
+/* gesvd of a resident m x n A, which wants gm >= gn: a tall A from its column-major copy, a
+   wide A from its buffer (the tall A'). The buffers stay for the caller (gesvd_free). */
+typedef struct Gesvd {
+  bool tall;
+  int gm, gn;                /* the shape factored */
+  Dev W, Sv, Uc, VTc, rwork, info, work;
+} Gesvd;
+
+static Gesvd gesvd_run(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int m = (int)A->dims[0], n = (int)A->dims[1], lwork = 0;
-  bool tall = m >= n;
-  int gm = tall ? m : n, gn = tall ? n : m;   /* the shape gesvd factors */
+  Gesvd g = { .tall = m >= n, .gm = m >= n ? m : n, .gn = m >= n ? n : m };
   size_t es = type_size(t), rs = type_size(real_of(t));
-  Dev W = tall ? column_major(C, A, t, m, n, loc) : dev_copy(dptr(A, loc), cells(m, n) * es, loc);
-  Dev Sv = dev_new(rs * (size_t)gn, loc), Uc = dev_new(cells(gm, gm) * es, loc);
-  Dev VTc = dev_new(cells(gn, gn) * es, loc), rwork = dev_new(rs * (size_t)gn, loc);
-  Dev info = dev_new(sizeof(int), loc);
-  check(s->gesvd_size[t](s->handle, gm, gn, &lwork), "gesvd_bufferSize", loc);
-  Dev work = work_new(lwork, t, loc);
-  check(s->gesvd[t](s->handle, 'A', 'A', gm, gn, ptr(W), gm, ptr(Sv), ptr(Uc), gm, ptr(VTc), gn,
-                    ptr(work), lwork, ptr(rwork), (int *)ptr(info)), "gesvd", loc);
-  int r = get_info(info, loc);
-  if (r > 0) rt_error(loc, "svd: the SVD did not converge");
+  g.W = g.tall ? column_major(C, A, t, m, n, loc) : dev_copy(dptr(A, loc), cells(m, n) * es, loc);
+  g.Sv = dev_new(rs * (size_t)g.gn, loc);
+  g.Uc = dev_new(cells(g.gm, g.gm) * es, loc);
+  g.VTc = dev_new(cells(g.gn, g.gn) * es, loc);
+  g.rwork = dev_new(rs * (size_t)g.gn, loc);
+  g.info = dev_new(sizeof(int), loc);
+  check(s->gesvd_size[t](s->handle, g.gm, g.gn, &lwork), "gesvd_bufferSize", loc);
+  g.work = work_new(lwork, t, loc);
+  check(s->gesvd[t](s->handle, 'A', 'A', g.gm, g.gn, ptr(g.W), g.gm, ptr(g.Sv), ptr(g.Uc), g.gm,
+                    ptr(g.VTc), g.gn, ptr(g.work), lwork, ptr(g.rwork), (int *)ptr(g.info)),
+        "gesvd", loc);
+  if (get_info(g.info, loc) > 0) rt_error(loc, "%s: the SVD did not converge", fn);
+  return g;
+}
+
+static void gesvd_free(Gesvd *g) {
+  Dev *all[] = { &g->W, &g->Sv, &g->Uc, &g->VTc, &g->rwork, &g->info, &g->work };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+}
+
+/* [U, S, V] = svd(A) (and blas_gesvd): a tall A's U as gesvd gives it, V = (V')' read
+   transposed and conjugated; of a wide A, gesvd factors the tall A' = U2 S V2' (so
+   A = conj(V2) S U2^T: U = V2' read transposed, V = conj(U2)). */
+static Value res_svd(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
+  int m = (int)A->dims[0], n = (int)A->dims[1];
+  Gesvd g = gesvd_run(C, fn, A, t, loc);
+  size_t rs = type_size(real_of(t));
   CudaPtr du, ds, dv;
   Array *U = result(t, false, m, m, &du, loc), *S = result(t, true, m, n, &ds, loc);
   Array *V = result(t, false, n, n, &dv, loc);
-  if (tall) {
-    unpack(C, t, Uc.p, m, du, m, m, UN_PLAIN, loc);
-    unpack(C, t, VTc.p, n, dv, n, n, UN_TRANS | UN_CONJ, loc);
+  if (g.tall) {
+    unpack(C, t, g.Uc.p, m, du, m, m, UN_PLAIN, loc);
+    unpack(C, t, g.VTc.p, n, dv, n, n, UN_TRANS | UN_CONJ, loc);
   } else {
-    unpack(C, t, VTc.p, m, du, m, m, UN_TRANS, loc);
-    unpack(C, t, Uc.p, n, dv, n, n, UN_CONJ, loc);
+    unpack(C, t, g.VTc.p, m, du, m, m, UN_TRANS, loc);
+    unpack(C, t, g.Uc.p, n, dv, n, n, UN_CONJ, loc);
   }
   cuda_raw_memset(ds, 0, cells(m, n) * rs, loc);
-  set_diag(C, real_of(t), ds, n, gn, Sv.p, loc);
+  set_diag(C, real_of(t), ds, n, g.gn, g.Sv.p, loc);
   cuda_submit();
-  Dev *all[] = { &W, &Sv, &Uc, &VTc, &rwork, &info, &work };
-  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  gesvd_free(&g);
   cuda_array_written(U);
   cuda_array_written(S);
   cuda_array_written(V);
   return done(C, triple(U, S, V));
+}
+
+/* pinv(A [, tol]) = V diag(1/s) U' over the singular values above tol (by default
+   max(m, n) s_max eps, as rt_linalg.c), one kernel over gesvd's factors: pinv of the tall B
+   that gesvd factors, row-major for B = A, column-major (its transpose) for B = A'. */
+static Value res_pinv(CuNum *C, Array *A, int t, bool has_tol, double tol, SrcLoc loc) {
+  int m = (int)A->dims[0], n = (int)A->dims[1];
+  Gesvd g = gesvd_run(C, "pinv", A, t, loc);
+  CudaPtr dp, u = g.Uc.p, vt = g.VTc.p, sv = g.Sv.p;
+  Array *P = result(t, false, n, m, &dp, loc);
+  long long gm = g.gm, gn = g.gn;
+  double eps = real_of(t) ? 2.220446049250313e-16 : 1.1920929e-7;
+  int colmajor = !g.tall, given = has_tol;
+  void *params[] = { &u, &vt, &sv, &gm, &gn, &given, &tol, &eps, &colmajor, &dp };
+  launch_over(layout_kernel(C, "pinv", t, loc), gm * gn, params, loc);
+  cuda_submit();
+  gesvd_free(&g);
+  cuda_array_written(P);
+  return done(C, v_array(P));
 }
 
 /* Whether the n x n device matrix equals its conjugate transpose within 64 eps of its
@@ -736,7 +836,252 @@ static Value res_symeig(CuNum *C, Array *A, int t, SrcLoc loc) {
   return done(C, pair(V, d));
 }
 
+/* out = src + add over n ints (blas_lu's 0-based pivots from getrf's). */
+static void ints(CuNum *C, CudaPtr src, CudaPtr out, int64_t n, int add, SrcLoc loc) {
+  long long nn = n;
+  void *params[] = { &src, &out, &nn, &add };
+  launch_over(layout_kernel(C, "ints", -1, loc), n, params, loc);
+}
+
+/* The k diagonal elements of the column-major w (leading dimension ld) on the host (k
+   numbers come back: a determinant, a rank test); malloc'ed, of t's element type. */
+static void *diag_host(CuNum *C, int t, CudaPtr w, int64_t ld, int64_t k, SrcLoc loc) {
+  size_t bytes = (size_t)k * type_size(t);
+  Dev out = dev_new(bytes, loc);
+  long long l = ld, kk = k;
+  CudaPtr o = out.p;
+  void *params[] = { &w, &l, &kk, &o };
+  launch_over(layout_kernel(C, "diag", t, loc), k, params, loc);
+  void *h = malloc(bytes ? bytes : 1);
+  cuda_raw_dtoh(h, out.p, bytes, loc);
+  dev_free(&out);
+  return h;
+}
+
+/* Element i of the host buffer h of type t. */
+static double complex elem_at(const void *h, int t, int64_t i) {
+  switch (t) {
+  case 0: return ((const float *)h)[i];
+  case 1: return ((const double *)h)[i];
+  case 2: return CMPLXF(((const float *)h)[2 * i], ((const float *)h)[2 * i + 1]);
+  default: return CMPLX(((const double *)h)[2 * i], ((const double *)h)[2 * i + 1]);
+  }
+}
+
+/* det(A): getrf of A's buffer, A' (det A' = det A), and the product of U's diagonal with a
+   sign per row exchange on the host: the n diagonal values and the n pivots come back; 0
+   for a singular A, as rt_linalg.c. */
+static Value res_det(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0];
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc);
+  Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
+  double complex d = 0;
+  if (getrf_dev(s, t, n, n, W, piv, info, loc) == 0) {
+    void *dg = diag_host(C, t, W.p, n, n, loc);
+    int *ip = malloc(sizeof(int) * (size_t)n);
+    cuda_raw_dtoh(ip, piv.p, sizeof(int) * (size_t)n, loc);
+    d = 1;
+    for (int i = 0; i < n; i++) d *= ip[i] != i + 1 ? -elem_at(dg, t, i) : elem_at(dg, t, i);
+    free(ip);
+    free(dg);
+  }
+  dev_free(&W);
+  dev_free(&piv);
+  dev_free(&info);
+  return t >= 2 ? v_cscalar(creal(d), cimag(d)) : v_scalar(creal(d));
+}
+
+/* [LU, piv] = blas_lu(A) of a real square A: getrf of A's column-major copy; the packed
+   factors read row-major and the 0-based pivots (an int vec) from getrf's 1-based ones, both
+   on the device. */
+static Value res_blas_lu(CuNum *C, Array *A, int t, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int n = (int)A->dims[0];
+  Dev W = column_major(C, A, t, n, n, loc);
+  Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
+  factor_square(s, t, n, W, piv, info, "blas_lu", loc);
+  CudaPtr dl;
+  Array *LU = result(t, false, n, n, &dl, loc);
+  unpack(C, t, W.p, n, dl, n, n, UN_PLAIN, loc);
+  int64_t dims[1] = { n };
+  Array *P = arr_new_uninit(EL_I32, 1, dims);
+  ints(C, piv.p, (CudaPtr)(uintptr_t)cuda_array_device(P, false, loc), n, -1, loc);
+  cuda_submit();
+  dev_free(&W);
+  dev_free(&piv);
+  dev_free(&info);
+  cuda_array_written(LU);
+  cuda_array_written(P);
+  return done(C, pair(LU, P));
+}
+
+/* C = op(Q) C for the Q of geqrf's k reflectors in W (ormqr; unmqr for complex types). */
+static void apply_q(CusolverApi *s, int t, int op, int m, int nrhs, int k, Dev W, Dev tau, Dev Y,
+                    Dev info, SrcLoc loc) {
+  enum { SIDE_LEFT = 0 };
+  int lwork = 0;
+  check(s->ormqr_size[t](s->handle, SIDE_LEFT, op, m, nrhs, k, ptr(W), m, ptr(tau), ptr(Y), m,
+                         &lwork), "ormqr_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->ormqr[t](s->handle, SIDE_LEFT, op, m, nrhs, k, ptr(W), m, ptr(tau), ptr(Y), m,
+                    ptr(work), lwork, (int *)ptr(info)), "ormqr", loc);
+  get_info(info, loc);
+  dev_free(&work);
+}
+
+/* geqrf of the gm x gn W (gm >= gn) for least squares: tau, and R (gn x gn, column-major,
+   zero below the diagonal: the row-major R' read transposed and masked); an error when R
+   has an exact zero on its diagonal (gels's test of full rank). */
+static void lstsq_qr(CuNum *C, int t, int gm, int gn, Dev W, Dev tau, Dev Rc, Dev info,
+                     const char *fn, SrcLoc loc) {
+  CusolverApi *s = solver(C, loc);
+  int lwork = 0;
+  check(s->geqrf_size[t](s->handle, gm, gn, ptr(W), gm, &lwork), "geqrf_bufferSize", loc);
+  Dev work = work_new(lwork, t, loc);
+  check(s->geqrf[t](s->handle, gm, gn, ptr(W), gm, ptr(tau), ptr(work), lwork, (int *)ptr(info)),
+        "geqrf", loc);
+  get_info(info, loc);
+  dev_free(&work);
+  void *dg = diag_host(C, t, W.p, gm, gn, loc);
+  for (int i = 0; i < gn; i++)
+    if (elem_at(dg, t, i) == 0) {
+      free(dg);
+      rt_error(loc, "%s: the matrix does not have full rank", fn);
+    }
+  free(dg);
+  unpack(C, t, W.p, gm, Rc.p, gn, gn, UN_TRANS | UN_LOWER, loc);
+}
+
+/* B (m rows; a vec: one column) as the first m rows of a new column-major buffer of rows
+   rows and nrhs columns, zero below. */
+static Dev rhs_columns(CuNum *C, int t, Array *B, int m, int rows, int nrhs, SrcLoc loc) {
+  size_t es = type_size(t);
+  Dev Y = dev_new(cells(rows, nrhs) * es, loc);
+  if (rows > m) cuda_raw_memset(Y.p, 0, cells(rows, nrhs) * es, loc);
+  if (B->rank == 1) cuda_raw_dtod(Y.p, dptr(B, loc), (size_t)m * es, loc);
+  else unpack_ld(C, t, dptr(B, loc), nrhs, Y.p, rows, nrhs, m, UN_PLAIN, loc);
+  return Y;
+}
+
+/* solve(A, B) of an m x n A with m != n, in the least-squares sense as LAPACK's gels, which
+   rt_linalg.c calls: A of full rank (lstsq_qr). m > n: A = Q R (geqrf of A's column-major
+   copy), X = R \ (Q' B)[first n rows] (ormqr, then R's triangular solve as getrs with
+   identity pivots on R masked upper: L = I). m < n: the smallest X, from A' = Q R (geqrf of
+   the conjugated buffer, which is A' column-major): X = Q [R' \ B; 0]. Y, the right-hand
+   side column-major with max(m, n) rows, becomes X. */
+static Value res_lstsq(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcLoc loc) {
+  enum { OP_N = 0 };
+  CusolverApi *s = solver(C, loc);
+  int m = (int)A->dims[0], n = (int)A->dims[1];
+  bool tall = m > n, vec = B->rank == 1;
+  int gm = tall ? m : n, gn = tall ? n : m;   /* the gm x gn matrix factored: A or A' */
+  int nrhs = vec ? 1 : (int)B->dims[1], opc = t >= 2 ? 2 : 1;   /* OP_C, OP_T of reals */
+  size_t es = type_size(t);
+  Dev W;
+  if (tall) {
+    W = column_major(C, A, t, m, n, loc);
+  } else {
+    W = dev_new(cells(m, n) * es, loc);
+    unpack(C, t, dptr(A, loc), 1, W.p, 1, (int64_t)m * n, UN_CONJ, loc);   /* flat */
+  }
+  Dev tau = dev_new(es * (size_t)gn, loc), info = dev_new(sizeof(int), loc);
+  Dev Rc = dev_new(cells(gn, gn) * es, loc), ipiv = dev_new(sizeof(int) * (size_t)gn, loc);
+  lstsq_qr(C, t, gm, gn, W, tau, Rc, info, fn, loc);
+  int *iota = malloc(sizeof(int) * (size_t)gn);   /* identity pivots: gn numbers go up */
+  for (int i = 0; i < gn; i++) iota[i] = i + 1;
+  cuda_raw_htod(ipiv.p, iota, sizeof(int) * (size_t)gn, loc);
+  free(iota);
+  Dev Y = rhs_columns(C, t, B, m, gm, nrhs, loc);
+  cuda_submit();
+  if (tall) {
+    apply_q(s, t, opc, m, nrhs, n, W, tau, Y, info, loc);
+    check(s->getrs[t](s->handle, OP_N, n, nrhs, ptr(Rc), n, (const int *)ptr(ipiv), ptr(Y), m,
+                      (int *)ptr(info)), "getrs", loc);
+  } else {
+    check(s->getrs[t](s->handle, opc, m, nrhs, ptr(Rc), m, (const int *)ptr(ipiv), ptr(Y), n,
+                      (int *)ptr(info)), "getrs", loc);
+    apply_q(s, t, OP_N, n, nrhs, m, W, tau, Y, info, loc);
+  }
+  CudaPtr d;
+  Array *X = result(t, false, vec ? 0 : n, vec ? n : nrhs, &d, loc);
+  if (vec) cuda_raw_dtod(d, Y.p, (size_t)n * es, loc);
+  else unpack(C, t, Y.p, gm, d, n, nrhs, UN_PLAIN, loc);
+  cuda_submit();
+  Dev *all[] = { &W, &tau, &info, &Rc, &ipiv, &Y };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  cuda_array_written(X);
+  return done(C, v_array(X));
+}
+
+bool cusolver_has_geev(CuNum *C) {
+  CusolverApi *s = &C->solver;
+  if (!s->geev_state) {
+    const CunumSym syms[] = { { "cusolverDnCreateParams", (void **)&s->create_params },
+                              { "cusolverDnDestroyParams", (void **)&s->destroy_params },
+                              { "cusolverDnXgeev_bufferSize", (void **)&s->geev_size },
+                              { "cusolverDnXgeev", (void **)&s->geev } };
+    s->geev_state = 1;
+    for (size_t i = 0; i < sizeof syms / sizeof *syms; i++) {
+      *syms[i].slot = s->lib ? dlsym(s->lib, syms[i].name) : NULL;
+      if (!*syms[i].slot) s->geev_state = -1;
+    }
+  }
+  return s->geev_state > 0;
+}
+
+/* [V, d] = eig(A) of a square A that is not symmetric (Hermitian): Xgeev of A's column-major
+   copy, right eigenvectors only (unit length, the largest component real, as LAPACK's). Of a
+   real A the eigenvalues come complex (W of the complex type, computed in real arithmetic)
+   and the vectors as LAPACK's packed pairs, which a kernel unfolds into the complex V; a
+   complex A's V is read row-major as it comes. */
+static Value res_geev(CuNum *C, Array *A, int t, SrcLoc loc) {
+  enum { NOVECTOR = 0, VECTOR = 1 };
+  static const int dtype[4] = { 0, 1, 4, 5 };   /* CUDA_R_32F, R_64F, C_32F, C_64F */
+  CusolverApi *s = solver(C, loc);
+  if (!s->params && s->create_params(&s->params))
+    rt_error(loc, "cuSOLVER could not start (cusolverDnCreateParams failed)");
+  int64_t n = A->dims[0];
+  int ta = dtype[t], tc = t | 2, tw = dtype[tc];   /* tc: the complex type index */
+  Dev W = column_major(C, A, t, (int)n, (int)n, loc);
+  Dev VR = dev_new(cells((int)n, (int)n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  CudaPtr dv, dd;
+  Array *V = result(tc, false, n, n, &dv, loc), *d = result(tc, false, 0, n, &dd, loc);
+  void *w = (void *)(uintptr_t)dd;
+  size_t dbytes = 0, hbytes = 0;
+  check(s->geev_size(s->handle, s->params, NOVECTOR, VECTOR, n, ta, ptr(W), n, tw, w, ta, NULL, 1,
+                     ta, ptr(VR), n, ta, &dbytes, &hbytes), "Xgeev_bufferSize", loc);
+  Dev work = dev_new(dbytes, loc);
+  void *hwork = malloc(hbytes ? hbytes : 1);
+  check(s->geev(s->handle, s->params, NOVECTOR, VECTOR, n, ta, ptr(W), n, tw, w, ta, NULL, 1, ta,
+                ptr(VR), n, ta, ptr(work), dbytes, hwork, hbytes, (int *)ptr(info)), "Xgeev", loc);
+  int r = get_info(info, loc);
+  free(hwork);
+  if (r > 0) rt_error(loc, "eig: the eigenvalues did not converge");
+  if (t >= 2) {
+    unpack(C, t, VR.p, n, dv, n, n, UN_PLAIN, loc);
+  } else {
+    long long nn = n;
+    CudaPtr vr = VR.p;
+    void *params[] = { &vr, &dd, &nn, &dv };
+    launch_over(layout_kernel(C, "geevvec", t, loc), n * n, params, loc);
+  }
+  cuda_submit();
+  Dev *all[] = { &W, &VR, &info, &work };
+  for (size_t i = 0; i < sizeof all / sizeof *all; i++) dev_free(all[i]);
+  cuda_array_written(V);
+  cuda_array_written(d);
+  return done(C, pair(V, d));
+}
+
 static bool square(const Array *a) { return a->dims[0] == a->dims[1]; }
+
+/* The right-hand side b of solve(A, b) when the resident way takes it: A's element type, the
+   rows of A (a vec: one column). */
+static bool rhs_fits(const Array *A, Value b) {
+  return b.kind == V_ARRAY && b.arr->elem == A->elem && b.arr->rank <= 2 && b.arr->numel &&
+         b.arr->dims[0] == A->dims[0] && (b.arr->rank == 1 || b.arr->dims[1] <= 0x7fffffff);
+}
 
 Value cusolver_resident(CuNum *C, const char *name, int argc, const Value *argv, SrcLoc loc) {
   if (argc < 1 || argv[0].kind != V_ARRAY) return v_none();
@@ -747,17 +1092,18 @@ Value cusolver_resident(CuNum *C, const char *name, int argc, const Value *argv,
   bool sq = square(A);
   if ((!strcmp(name, "chol") || !strcmp(name, "blas_chol")) && sq) return res_chol(C, name, A, t, loc);
   if (!strcmp(name, "inv") && sq) return res_inv(C, A, t, loc);
-  if ((!strcmp(name, "solve") || !strcmp(name, "mldivide")) && sq && argc == 2) {
-    Value b = argv[1];
-    if (b.kind != V_ARRAY || b.arr->elem != A->elem || b.arr->rank > 2 || !b.arr->numel ||
-        b.arr->dims[0] != A->dims[0] || (b.arr->rank == 2 && b.arr->dims[1] > 0x7fffffff))
-      return v_none();
-    return res_solve(C, name, A, b.arr, t, loc);
-  }
+  if (!strcmp(name, "det") && sq) return res_det(C, A, t, loc);
+  if ((!strcmp(name, "solve") || !strcmp(name, "mldivide")) && argc == 2 && rhs_fits(A, argv[1]))
+    return sq ? res_solve(C, name, A, argv[1].arr, t, loc) : res_lstsq(C, name, A, argv[1].arr, t, loc);
   if (!strcmp(name, "lu")) return res_lu(C, A, t, loc);
+  if (!strcmp(name, "blas_lu") && sq && t < 2) return res_blas_lu(C, A, t, loc);
   if (!strcmp(name, "qr")) return res_qr(C, A, t, loc);
-  if (!strcmp(name, "svd")) return res_svd(C, A, t, loc);
-  if ((!strcmp(name, "symeig") || !strcmp(name, "eig")) && sq && res_symmetric(C, A, t, loc))
-    return res_symeig(C, A, t, loc);
+  if (!strcmp(name, "svd") || !strcmp(name, "blas_gesvd")) return res_svd(C, name, A, t, loc);
+  if (!strcmp(name, "pinv") && (argc == 1 || v_is_num(argv[1])))
+    return res_pinv(C, A, t, argc > 1, argc > 1 ? rt_to_real(argv[1], loc) : 0, loc);
+  if ((!strcmp(name, "symeig") || !strcmp(name, "eig")) && sq) {
+    if (res_symmetric(C, A, t, loc)) return res_symeig(C, A, t, loc);
+    if (!strcmp(name, "eig") && cusolver_has_geev(C)) return res_geev(C, A, t, loc);
+  }
   return v_none();
 }

@@ -10,6 +10,7 @@
    target with OQ_LINALG_GPU=1, a function it lacks) through the host (rt_linalg.c's
    LinalgGpu, real matrices); everything else runs on the host. */
 #include <malloc.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,7 @@ struct NumLib {
   FftwLib *fftw;
   LapackLib *lapack;
   CuNum *cu;
+  bool told_geev;            /* --verbose said that eig goes through the host */
 };
 
 static int host_threads(void) {
@@ -189,6 +191,12 @@ static Value linalg_call(Interp *I, Node *call, int argc, Value *argv, const cha
   if (linalg_resident(I, name, argc, argv)) {
     Value r = cusolver_resident(L->cu, name, argc, argv, call->loc);
     if (r.kind != V_NONE) return r;
+    if (!strcmp(name, "eig") && I->prog->opt && I->prog->opt->verbose && !L->told_geev &&
+        !cusolver_has_geev(L->cu)) {
+      L->told_geev = true;
+      fprintf(stderr, "oq: eig: this cuSOLVER lacks cusolverDnXgeev (CUDA 12.6 and later have "
+              "it): a matrix that is not symmetric goes through the host (LAPACK)\n");
+    }
   }
   for (int i = 0; i < argc; i++)   /* the host's way: the host copies made current */
     if (argv[i].kind == V_ARRAY) cuda_host_read(argv[i].arr, call->loc);

@@ -1157,11 +1157,12 @@ LA(pinv) {
   svd_run(f, "pinv", A, s, &U, &VT, loc);
   double tol = argc > 1 ? rt_to_real(argv[1], loc) : (m > n ? m : n) * (k ? s[0] : 0) * eps_scalar();
   Mat P = mat_new(n, m);
-  for (fint r = 0; r < k; r++) {
-    if (s[r] <= tol) continue;
-    for (fint i = 0; i < n; i++)
-      for (fint j = 0; j < m; j++) AT(P, i, j) += AT(VT, r, i) * AT(U, j, r) / s[r];
-  }
+  /* P = V_k diag(1/s) U_k' by one GEMM: U's first k columns scaled (0 past the cut), then
+     P = (VT's first k rows)' (U_k scaled)' */
+  for (fint r = 0; r < k; r++)
+    for (fint j = 0; j < m; j++) AT(U, j, r) = s[r] > tol ? AT(U, j, r) / s[r] : 0;
+  const double one = 1, zero = 0;
+  if (k) f->gemm[1]("T", "T", &n, &m, &k, &one, VT.a, &n, U.a, &m, &zero, P.a, &n, 1, 1);
   Value res = mat_to(P);
   free(s);
   mat_free(&A);
