@@ -8,7 +8,8 @@
        x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
        s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
        m = sum(a .* b, d)        ->   one thread per element of m, looping along d
-                                      (build_along_kernel)
+                                      (build_along_kernel), or lanes per element and a
+                                      kernel combining them (launch_along)
    launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
    arguments' types, cached, and run on the active back end like every kernel, and the
    arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
@@ -41,9 +42,9 @@ typedef struct AxKernel {
   /* a reduction along a dimension in lanes (launch_along): the lanes' kernel (func, or mean's
      without its division), the kernel that combines their partial results (of element type
      part_elem), and its launch site (the GPU keeps a memo per site) */
-  Func *lanes_func, *fold_func;
-  Callable *lanes_fn, *fold_fn;
-  Node *fold_site;
+  Func *lanes_func, *fold_func, *mid_func;   /* mid: a fold of folds (mean's without division) */
+  Callable *lanes_fn, *fold_fn, *mid_fn;
+  Node *fold_site, *mid_site;
   ElemType part_elem;
   struct AxKernel *next;
 } AxKernel;
@@ -720,11 +721,12 @@ static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned
    The second kernel of a reduction in lanes: per element (o, i) of the result, its C lanes'
    partial results in lane order (lane c of (o, i) at ax_b + c * ax_fl), then the run's last
    n mod C elements (from ax_tb in the run), which no lane took: a fixed order, so every run
-   gives the same bits. */
-static Func *build_fold_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
+   gives the same bits. Where C is large, folds of folds first (launch_along: no tail, mean's
+   without its division when not `divide`) leave fewer lanes. */
+static Func *build_fold_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, bool divide) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 12, "_fold");
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 12, divide ? "_fold" : "_mid");
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Type *int_type = new_type(P, TY_INT, "int", 0);
   add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
@@ -739,7 +741,7 @@ static Func *build_fold_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned 
   Node *tail = affine(P, ast_ident(P->arena, "ax_j", loc), "ax_inner", NULL, "ax_e", loc);
   Node *first_tail = binary(P, OP_ADD, affine(P, coordinate(P, 2, 0, loc), "ax_s", NULL, "ax_tb", loc), coordinate(P, 2, 1, loc));
   Node *result = ast_ident(P->arena, "ax_acc", loc);
-  if (!strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
+  if (divide && !strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
   Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_inner", loc)),
                         coordinate(P, 2, 1, loc));
   Node *body[] = {
@@ -822,20 +824,25 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
       k->func = o->func;
       k->lanes_func = o->lanes_func;
       k->fold_func = o->fold_func;
+      k->mid_func = o->mid_func;
       k->fold_site = o->fold_site;
+      k->mid_site = o->mid_site;
     }
   }
   if (usable && !k->func && E->dim) {
     k->func = build_along_kernel(I, n, E, R->arrays, true);
     k->lanes_func = strcmp(E->redname, "mean") ? k->func : build_along_kernel(I, n, E, R->arrays, false);
-    k->fold_func = build_fold_kernel(I, n, E, R->arrays);
+    k->fold_func = build_fold_kernel(I, n, E, R->arrays, true);
+    k->mid_func = strcmp(E->redname, "mean") ? k->fold_func : build_fold_kernel(I, n, E, R->arrays, false);
     k->fold_site = ast_node(I->prog->arena, n->kind, n->loc);
+    k->mid_site = ast_node(I->prog->arena, n->kind, n->loc);
   } else if (usable && !k->func) {
     k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
   }
   k->fn = k->func ? kernel_value(k->func) : NULL;
   k->lanes_fn = k->lanes_func ? kernel_value(k->lanes_func) : NULL;
   k->fold_fn = k->fold_func ? kernel_value(k->fold_func) : NULL;
+  k->mid_fn = k->mid_func ? kernel_value(k->mid_func) : NULL;
   note = run_note(I->prog, n);   /* (building may have added notes) */
   k->next = note->arrayexpr;
   note->arrayexpr = k;
@@ -896,7 +903,7 @@ static int64_t along_lanes(const AxRun *R, bool gpu) {
   int want = config()->dev.along_lanes;
   if (want) return want < n ? want : n;
   if (gpu) {
-    while (C < 1024 && outputs * C < ALONG_GPU_THREADS) C *= 2;
+    while (outputs * C < ALONG_GPU_THREADS) C *= 2;
     while (C * inner < 32) C *= 2;   /* a warp's loads: 128 consecutive bytes */
     while (C > 1 && n < 8 * C) C /= 2;
     return C;
@@ -966,25 +973,57 @@ static Array *along_array(ElemType elem, int rank, const int64_t *dims) {
   return a;
 }
 
-/* A reduction along a dimension: one pass, or lanes and their fold. */
+/* A fold leaves most this many lanes' partial results to the final fold: a fold of C
+   lanes is a serial walk of C partial results per thread, and few outputs (sum(t, 0) of a
+   tall n x 16 t) make few threads. Each fold of folds divides the lanes by ALONG_FOLD_BY. */
+#define ALONG_FOLD_MOST 256
+#define ALONG_FOLD_BY 64
+
+/* Partial results: C lanes per element of the result, in the layout `lane_major`, of the
+   pass whose lanes took `taken` elements of each run. */
+typedef struct AlongParts {
+  Array *a;
+  int64_t C;
+  bool lane_major;
+  int64_t taken;
+} AlongParts;
+
+/* A fold of src into dst, C2 lanes per element of the result left (1: the final fold, which
+   takes in the run's tail and divides for mean). Thread (o, q2 = c2 * inner + i) combines
+   the lanes c2, c2 + C2, ... of element (o, i) in that order. */
+static void along_fold(Interp *I, const AxKernel *k, const AxRun *R, const AlongParts *src, Array *dst, int64_t C2) {
+  int64_t inner = R->inner, outer = R->outer, len = R->n_along, C = src->C;
+  int64_t lane = src->lane_major ? inner * outer : inner;   /* from lane c to c + 1 */
+  bool last = C2 == 1;
+  /* ax_c, ax_f0, ax_f1, ax_fl, ax_inner, ax_s, ax_tb, ax_tn, ax_n: pos = [o, q2] */
+  int64_t ints[9] = {C / C2, src->lane_major ? 1 : C * inner, src->lane_major ? outer : 1, C2 * lane, C2 * inner,
+                     last ? len * inner : 0, last ? src->taken * inner : 0, last ? len - src->taken : 0, last ? len : 1};
+  Value first[2] = {v_array(dst), v_array(src->a)};
+  along_launch(I, last ? k->fold_site : k->mid_site, last ? k->fold_fn : k->mid_fn, outer, C2 * inner, first, 2, R, ints, 9);
+}
+
+/* A reduction along a dimension: one pass, or lanes and their folds. */
 static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
   bool gpu = I->prog->opt->target == TARGET_CUDA || config()->dev.along_gpu;
-  int64_t C = along_lanes(R, gpu), inner = R->inner, outer = R->outer, len = R->n_along;
+  int64_t C = along_lanes(R, gpu), inner = R->inner, outer = R->outer;
   AlongLayout lay = {gpu, gpu && inner < 32};
   Array *out = along_array(k->elem, R->orank, R->odims);
   if (C == 1) {
     along_pass(I, n, k->fn, out, R, 1, lay);
     return v_array(out);
   }
-  int64_t Q = C * inner, m = len / C, parts = outer * Q;
-  Array *part = along_array(k->part_elem, 1, &parts);
-  along_pass(I, n, k->lanes_fn, part, R, C, lay);
-  /* ax_c, ax_f0, ax_f1, ax_fl, ax_inner, ax_s, ax_tb, ax_tn, ax_n: pos = [o, i] */
-  int64_t ints[9] = {C, lay.lane_major ? 1 : Q, lay.lane_major ? outer : 1, lay.lane_major ? inner * outer : inner,
-                     inner, len * inner, m * C * inner, len - m * C, len};
-  Value first[2] = {v_array(out), v_array(part)};
-  along_launch(I, k->fold_site, k->fold_fn, outer, inner, first, 2, R, ints, 9);
-  val_release(v_array(part));
+  int64_t parts = outer * C * inner;
+  AlongParts p = {along_array(k->part_elem, 1, &parts), C, lay.lane_major, R->n_along / C * C};
+  along_pass(I, n, k->lanes_fn, p.a, R, C, lay);
+  while (p.C > ALONG_FOLD_MOST && p.C % ALONG_FOLD_BY == 0) {
+    int64_t C2 = p.C / ALONG_FOLD_BY, fewer = outer * C2 * inner;
+    AlongParts q = {along_array(k->part_elem, 1, &fewer), C2, false, p.taken};
+    along_fold(I, k, R, &p, q.a, C2);
+    val_release(v_array(p.a));
+    p = q;
+  }
+  along_fold(I, k, R, &p, out, 1);
+  val_release(v_array(p.a));
   return v_array(out);
 }
 

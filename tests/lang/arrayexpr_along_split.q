@@ -1,6 +1,6 @@
 % Reductions along a dimension, every kind (sum, mean, prod, max, min) of an element-wise
 % expression along dimensions 0, 1 and 2 of matrices, cubes and a vec, whose reduced runs are
-% of 1, 2, 3, 7, 31, 33, 129, 700 and 1000+ elements (not multiples of the lanes), against a
+% of 1, 2, 3, 7, 31, 33, 129, 700, 1000+ and 12000 elements (not multiples of the lanes), against a
 % serial walk of each run in this program (a while loop: never a parallel loop).
 % On cpu and cuda (docs/language.md, "Host array expressions") the shape picks one kernel
 % pass or lanes whose partial results a second kernel combines; tests/run.sh runs this again
@@ -128,7 +128,7 @@ function [] = with_nans(x, what)
 endfunction
 
 % floats near 1 (products stay near 1): runs of 31 and 40, 7 and 1100, 1 and 1500, ...
-shapes = cell(8)
+shapes = cell(9)
 shapes[0] = [31, 40]
 shapes[1] = [7, 1100]
 shapes[2] = [1100, 7]
@@ -137,7 +137,8 @@ shapes[4] = [1500, 1]
 shapes[5] = [3, 700, 2]
 shapes[6] = [20, 2, 129]
 shapes[7] = [5, 33, 31]
-for i = 0..7
+shapes[8] = [12000, 2]   % few results, long runs: folds of folds on the GPU
+for i = 0..8
     each(rand(shapes[i]), 0.002, 0.999 + 0.0001 * i, "float " + i, false, true)
 end
 each(rand(3000), 0.002, 0.999, "vec", false, true)
@@ -145,7 +146,7 @@ with_nans(rand(33, 40), "33x40")
 with_nans(rand(3, 700, 2), "3x700x2")
 
 % ints: -1 and 1 (products stay ints), and wide values (sums exact, no products)
-for i = 5..7
+for i = 5..8
     g = rand(shapes[i == 5 ? 1 : i])
     each(int(g > 0.5) * 2 - 1, 1, 0, "int sign " + i, true, true)
     each(int(floor(g * 1000)) - 500, 3, i, "int wide " + i, true, false)
