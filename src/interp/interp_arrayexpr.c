@@ -814,7 +814,7 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   if (E->dim && usable) {   /* (result_type checked the fused statements) */
     k->elem = along_type(E, R, E->redname);
     k->part_elem = !strcmp(E->redname, "mean") ? along_type(E, R, "sum") : k->elem;
-    usable = k->elem != EL_COUNT && k->part_elem != EL_COUNT && !el_is_complex(k->elem);
+    usable = k->elem != EL_COUNT && k->part_elem != EL_COUNT && (!el_is_complex(k->elem) || E->red == OP_ADD);
   }
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */

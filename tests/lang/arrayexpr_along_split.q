@@ -24,7 +24,7 @@ endfunction
 function [rs, rm, rp, rx, rn, ts, tp] = walked(c, a, b, d)
     s = size(c, 0..2)
     n = s[d]
-    t = s
+    t = copy(s)
     t[d] = 1
     rs = zeros(t)
     rm = zeros(t)
@@ -127,6 +127,41 @@ function [] = with_nans(x, what)
     endfor
 endfunction
 
+% complex sums and means (the kernels add complex values; prod, max and min of complex
+% values are the runtime's): within 4 n u sum |v| (real and imaginary parts each)
+function [] = complex_each(z, what)
+    s = size(z, 0..2)
+    c = reshape(z, s)
+    for d = 0..2
+        n = s[d]
+        t = copy(s)
+        t[d] = 1
+        rs = complex(zeros(t), zeros(t))
+        ts = zeros(t)
+        for i = 0..t[0] - 1
+            for j = 0..t[1] - 1
+                for l = 0..t[2] - 1
+                    p = [i, j, l]
+                    acc = c[i, j, l] * (1 - 0.5i) + 0.25
+                    mag = abs(acc)
+                    k = 1
+                    while k < n
+                        p[d] = k
+                        v = c[p[0], p[1], p[2]] * (1 - 0.5i) + 0.25
+                        acc = acc + v
+                        mag = mag + abs(v)
+                        k = k + 1
+                    endwhile
+                    rs[i, j, l] = acc
+                    ts[i, j, l] = 4e-7 * n * mag
+                endfor
+            endfor
+        endfor
+        agree(sum(z * (1 - 0.5i) + 0.25, d), rs, ts, what + " complex sum along " + d)
+        agree(mean(z * (1 - 0.5i) + 0.25, d), rs / n, ts / n, what + " complex mean along " + d)
+    endfor
+endfunction
+
 % floats near 1 (products stay near 1): runs of 31 and 40, 7 and 1100, 1 and 1500, ...
 shapes = cell(9)
 shapes[0] = [31, 40]
@@ -143,6 +178,8 @@ for i = 0..8
 end
 each(rand(3000), 0.002, 0.999, "vec", false, true)
 with_nans(rand(33, 40), "33x40")
+complex_each(complex(rand(7, 1100), rand(7, 1100) - 0.5), "7x1100")
+complex_each(complex(rand(3, 700, 2), rand(3, 700, 2)), "3x700x2")
 with_nans(rand(3, 700, 2), "3x700x2")
 
 % ints: -1 and 1 (products stay ints), and wide values (sums exact, no products)
