@@ -182,6 +182,14 @@ complex_each(complex(rand(7, 1100), rand(7, 1100) - 0.5), "7x1100")
 complex_each(complex(rand(3, 700, 2), rand(3, 700, 2)), "3x700x2")
 with_nans(rand(3, 700, 2), "3x700x2")
 
+% a slice operand (the runtime reduces it: docs/language.md)
+c3 = rand(40, 30, 3)
+for d = 0..2
+    [rs, rm, rp, rx, rn, ts, tp] = walked(reshape(copy(c3[:, :, 1]), [40, 30, 1]), 0.002, 0.999, d)
+    agree(sum(c3[:, :, 1] * 0.002 + 0.999, d), rs, ts, "slice sum along " + d)
+    agree(max(c3[:, :, 1] * 0.002 + 0.999, [], d), rx, 0 * ts, "slice max along " + d)
+end
+
 % ints: -1 and 1 (products stay ints), and wide values (sums exact, no products)
 for i = 5..8
     g = rand(shapes[i == 5 ? 1 : i])
