@@ -363,7 +363,10 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
     if (te != el_scalar() && te != el_cscalar() && te != EL_I32) elem = EL_COUNT;
     val_release(t);
   }
-  if (E->red != OP_NONE && r.kind == V_ARRAY) {
+  bool ordered = E->red == OP_MIN || E->red == OP_MAX;
+  if (ordered && r.kind == V_ARRAY && el_is_complex(r.arr->elem)) {
+    elem = EL_COUNT;   /* complex values have no order: the runtime says so, at the call */
+  } else if (E->red != OP_NONE && r.kind == V_ARRAY) {
     Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
     *red_kind = s.kind;
     val_release(s);
