@@ -466,7 +466,8 @@ done
 # GPU's launch order and layout of partial results (its CUDA compiled by NVRTC where it is
 # installed), one pass (arrayexpr_along_lanes.q then checks emit_c.c's lanes bit for bit)
 for run in "_split:OQ_DEV_ALONG_LANES=3" "_split:OQ_DEV_ALONG_LANES=7 OQ_DEV_ALONG_GPU=1" \
-           "_split:OQ_DEV_ALONG_GPU=1 OQ_CUDA_CHECK=1" "_split:OQ_DEV_ALONG_LANES=1" ":OQ_DEV_ALONG_LANES=3" \
+           "_split:OQ_DEV_ALONG_GPU=1 OQ_CUDA_CHECK=1" "_split:OQ_DEV_ALONG_LANES=1" \
+           "_split:OQ_DEV_ALONG_LANES=1 OQ_DEV_ALONG_GPU=1" ":OQ_DEV_ALONG_LANES=3" \
            ":OQ_DEV_ALONG_GPU=1" "_lanes:OQ_DEV_ALONG_LANES=1"; do
   f=tests/lang/arrayexpr_along${run%%:*}.q   # (tests/lang/arrayexpr_along_split.q, ...)
   if env OQ_DEV_ALONG_POISON=1 ${run#*:} timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/along.err"; then

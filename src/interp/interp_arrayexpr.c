@@ -1011,8 +1011,8 @@ static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R)
   int64_t C = along_lanes(R, gpu), inner = R->inner, outer = R->outer;
   AlongLayout lay = {gpu, gpu && inner < 32};
   Array *out = along_array(k->elem, R->orank, R->odims);
-  if (C == 1) {
-    along_pass(I, n, k->fn, out, R, 1, lay);
+  if (C == 1) {   /* into the result: row-major */
+    along_pass(I, n, k->fn, out, R, 1, (AlongLayout){gpu, false});
     return v_array(out);
   }
   int64_t parts = outer * C * inner;

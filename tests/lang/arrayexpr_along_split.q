@@ -163,7 +163,7 @@ function [] = complex_each(z, what)
 endfunction
 
 % floats near 1 (products stay near 1): runs of 31 and 40, 7 and 1100, 1 and 1500, ...
-shapes = cell(9)
+shapes = cell(10)
 shapes[0] = [31, 40]
 shapes[1] = [7, 1100]
 shapes[2] = [1100, 7]
@@ -173,7 +173,8 @@ shapes[5] = [3, 700, 2]
 shapes[6] = [20, 2, 129]
 shapes[7] = [5, 33, 31]
 shapes[8] = [12000, 2]   % few results, long runs: folds of folds on the GPU
-for i = 0..8
+shapes[9] = [80, 7, 2]   % runs of 7, 2 apart: one pass on the GPU too
+for i = 0..9
     each(rand(shapes[i]), 0.002, 0.999 + 0.0001 * i, "float " + i, false, true)
 end
 each(rand(3000), 0.002, 0.999, "vec", false, true)
