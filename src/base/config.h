@@ -45,6 +45,12 @@ typedef struct OqDevConfig {
   bool coarse_gs;           /* OQ_DEV_CUDA_COARSE_GS (not 0): resident blocks go grid-stride */
   bool coarse_float;        /* OQ_DEV_CUDA_COARSE_FLOAT (any value): counts held as floats */
   bool coarse_noldg;        /* OQ_DEV_CUDA_COARSE_NOLDG (any value): no read-only cache loads */
+  int along_lanes;          /* OQ_DEV_ALONG_LANES 1..65536: lanes per reduced run of a reduction
+                               along a dimension (1: none); 0: decide */
+  bool along_gpu;           /* OQ_DEV_ALONG_GPU=1: such reductions take the GPU's form (launch
+                               order, partial results' layout) on every target (tests) */
+  bool along_poison;        /* OQ_DEV_ALONG_POISON=1: their fresh result and partial arrays are
+                               filled with 1e30 (ints: -2^31 + 7) before the kernels write them */
 } OqDevConfig;
 
 typedef struct OqConfig {

@@ -8,7 +8,8 @@
        x = a .* b + 0.5*cos(a)   ->   ax_out[pos] = ax0[pos] .* ax1[pos] + 0.5*cos(ax0[pos])
        s = sum((a - b).^2)       ->   ax_s += (ax0[pos] - ax1[pos]).^2
        m = sum(a .* b, d)        ->   one thread per element of m, looping along d
-                                      (build_along_kernel)
+                                      (build_along_kernel), or lanes per element and a
+                                      kernel combining them (launch_along)
    launched by kernel_parallel_do over numel(a) positions, so it is specialized on the
    arguments' types, cached, and run on the active back end like every kernel, and the
    arrays stay where they are (on the GPU: nothing moves). A kernel is made per node and
@@ -38,6 +39,13 @@ typedef struct AxKernel {
   ValueKind red;            /* reductions: V_INT or V_SCALAR */
   Func *func;
   Callable *fn;             /* func as the launch's kernel argument (kept for every launch) */
+  /* a reduction along a dimension in lanes (launch_along): the lanes' kernel (func, or mean's
+     without its division), the kernel that combines their partial results (of element type
+     part_elem), and its launch site (the GPU keeps a memo per site) */
+  Func *lanes_func, *fold_func, *mid_func;   /* mid: a fold of folds (mean's without division) */
+  Callable *lanes_fn, *fold_fn, *mid_fn;
+  Node *fold_site, *mid_site;
+  ElemType part_elem;
   struct AxKernel *next;
 } AxKernel;
 
@@ -355,7 +363,10 @@ static ElemType result_type(const ArrayExpr *E, const AxRun *R, ValueKind *red_k
     if (te != el_scalar() && te != el_cscalar() && te != EL_I32) elem = EL_COUNT;
     val_release(t);
   }
-  if (E->red != OP_NONE && r.kind == V_ARRAY) {
+  bool ordered = E->red == OP_MIN || E->red == OP_MAX;
+  if (ordered && r.kind == V_ARRAY && el_is_complex(r.arr->elem)) {
+    elem = EL_COUNT;   /* complex values have no order: the runtime says so, at the call */
+  } else if (E->red != OP_NONE && r.kind == V_ARRAY) {
     Value s = rt_builtin_lookup(E->red == OP_ADD ? "sum" : E->redname)->fn(1, &r, E->expr->loc);
     *red_kind = s.kind;
     val_release(s);
@@ -520,16 +531,16 @@ static void complex_sum_body(Program *P, Func *k, Node *body) {
   }
 }
 
-/* An empty kernel for the statement at n, named expr_<function>_<line>, with room for
-   maxparams parameters. */
-static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size_t maxparams) {
+/* An empty kernel for the statement at n, named expr_<function>_<line><suffix>, with room
+   for maxparams parameters. */
+static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size_t maxparams, const char *suffix) {
   Func *k = arena_alloc(P->arena, sizeof *k);
   memset(k, 0, sizeof *k);
   k->kind = FK_KERNEL;
   k->loc = n->loc;
   char name[160];
   const Func *host = E->chain[E->nchain - 1];
-  snprintf(name, sizeof name, "expr_%s_%d", host == P->script ? "top" : host->name, n->loc.line);
+  snprintf(name, sizeof name, "expr_%s_%d%s", host == P->script ? "top" : host->name, n->loc.line, suffix);
   k->name = arena_strdup(P->arena, name);
   k->params = arena_alloc(P->arena, maxparams * sizeof *k->params);
   return k;
@@ -540,7 +551,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   int tl = E->target_leaf;
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2);
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2, "");
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Node *body = ast_node(P->arena, N_ASSIGN, loc);
   body->list.n = 1;
@@ -603,15 +614,50 @@ static Node *cond(Program *P, Node *c, Node *a, Node *b) {
   return n;
 }
 
-/* How ax_acc takes in ax_v: + for sum and mean, * for prod; min and max skip NaNs as the
-   runtime does (v == v && (acc != acc || v < acc) ? v : acc). */
-static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
-  Node *acc = ast_ident(P->arena, "ax_acc", loc), *v = ast_ident(P->arena, "ax_v", loc);
-  if (E->red == OP_ADD || E->red == OP_MUL) return binary(P, E->red, acc, v);
-  Node *better = binary(P, E->red == OP_MAX ? OP_GT : OP_LT, v, ast_ident(P->arena, "ax_acc", loc));
+/* How ax_acc takes in the value named v: + for sum and mean, * for prod; min and max skip
+   NaNs as the runtime does (v == v && (acc != acc || v < acc) ? v : acc). */
+static Node *combine(Program *P, const ArrayExpr *E, const char *v, SrcLoc loc) {
+  Node *acc = ast_ident(P->arena, "ax_acc", loc);
+  if (E->red == OP_ADD || E->red == OP_MUL) return binary(P, E->red, acc, ast_ident(P->arena, v, loc));
+  Node *better = binary(P, E->red == OP_MAX ? OP_GT : OP_LT, ast_ident(P->arena, v, loc), ast_ident(P->arena, "ax_acc", loc));
   Node *acc_nan = binary(P, OP_NE, ast_ident(P->arena, "ax_acc", loc), ast_ident(P->arena, "ax_acc", loc));
-  Node *v_num = binary(P, OP_EQ, ast_ident(P->arena, "ax_v", loc), ast_ident(P->arena, "ax_v", loc));
-  return cond(P, binary(P, OP_AND, v_num, binary(P, OP_OR, acc_nan, better)), ast_ident(P->arena, "ax_v", loc), acc);
+  Node *v_num = binary(P, OP_EQ, ast_ident(P->arena, v, loc), ast_ident(P->arena, v, loc));
+  return cond(P, binary(P, OP_AND, v_num, binary(P, OP_OR, acc_nan, better)), ast_ident(P->arena, v, loc), acc);
+}
+
+/* a * b + c * d of named ints (c NULL: a * b + d) */
+static Node *affine(Program *P, Node *a, const char *b, Node *c, const char *d, SrcLoc loc) {
+  Node *ab = binary(P, OP_MUL, a, ast_ident(P->arena, b, loc));
+  return binary(P, OP_ADD, ab, c ? binary(P, OP_MUL, c, ast_ident(P->arena, d, loc)) : ast_ident(P->arena, d, loc));
+}
+
+/* for K = from..to: v = value; ax_acc = combine(ax_acc, v) */
+static Node *fold_loop(Program *P, const ArrayExpr *E, const char *k, Node *from, Node *to, const char *v,
+                       Node *value) {
+  SrcLoc loc = value->loc;
+  Node *loop = ast_node(P->arena, N_FOR, loc);
+  loop->name = k;
+  loop->a = ast_node(P->arena, N_RANGE, loc);
+  loop->a->a = from;
+  loop->a->c = to;
+  loop->list.n = 2;
+  loop->list.items = arena_alloc(P->arena, 2 * sizeof *loop->list.items);
+  loop->list.items[0] = assign(P, ast_ident(P->arena, v, loc), value);
+  loop->list.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc), combine(P, E, v, loc));
+  return loop;
+}
+
+static Node *at_index(Program *P, const char *array, Node *index) {
+  Node *ix = at_pos(P, ast_ident(P->arena, array, index->loc));
+  ix->list.items[0] = index;
+  return ix;
+}
+
+/* The body's statements, kept: body[0..n) */
+static void set_body(Program *P, Func *k, Node **body, int n) {
+  k->body.n = n;
+  k->body.items = arena_alloc(P->arena, (size_t)n * sizeof *k->body.items);
+  memcpy(k->body.items, body, (size_t)n * sizeof *body);
 }
 
 /* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n, ax_inner, ax_s0, ax_s1, ax_o0,
@@ -622,61 +668,105 @@ static Node *combine(Program *P, const ArrayExpr *E, SrcLoc loc) {
            ax_v = e(ax_b + ax_k * ax_inner)
            ax_acc = ax_acc + ax_v            (combine)
        endfor
-       ax_out[pos[0] * ax_o0 + pos[1] * ax_o1] = ax_acc   (/ ax_n for mean)
-   One thread per output element: the arrays seen as outer x n x inner (row-major) around the
-   reduced dimension, element (o, k, i) at (o * n + k) * inner + i. Dimension 0 of a launch
-   is the fastest (threadIdx.x on the GPU, the inner loop of a CPU worker), so launch_along
-   puts i there when inner > 1 (pos = [i, o]: a warp reads consecutive elements at each
-   step k, coalesced), and o when the last dimension is reduced (inner == 1, pos = [o, 0]:
-   each thread walks its own contiguous run, which suits the CPU's caches but not a GPU's
-   loads). The strides ax_s*, ax_o* say which. */
-static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays) {
+       ax_out[pos[0] * ax_o0 + pos[1] * ax_o1] = ax_acc   (/ ax_n for mean, when `divide`)
+   Each thread walks one run of ax_n elements ax_inner apart, from ax_b: the arrays are seen
+   as outer x n x inner (row-major) around the reduced dimension, element (o, k, i) at
+   (o * n + k) * inner + i, and launch_along picks the runs, the strides and the launch's
+   order (along_pass): a whole run per element of the result, or lanes that take every C-th
+   element of a run, whose partial results build_fold_kernel's kernel combines. ax_out is
+   'nocopy: every element is written (nothing is uploaded to the GPU first). */
+static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, bool divide) {
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 8);
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 8, divide ? "" : "_lanes");
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Type *int_type = new_type(P, TY_INT, "int", 0);
-  add_param(P, k->params, &k->nparams, "ax_out", unchecked, loc);
+  add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
   for (int i = 0; i < E->nleaves; i++)
     add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
   static const char *const ints[] = {"ax_n", "ax_inner", "ax_s0", "ax_s1", "ax_o0", "ax_o1"};
   for (int i = 0; i < 6; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
   uint32_t view[MAX_LEAVES] = {0};
-  Node *base = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_s0", loc)),
-                      binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_s1", loc)));
-  Node *at_k = binary(P, OP_ADD, ast_ident(P->arena, "ax_b", loc),
-                      binary(P, OP_MUL, ast_ident(P->arena, "ax_k", loc), ast_ident(P->arena, "ax_inner", loc)));
-  Node *loop = ast_node(P->arena, N_FOR, loc);
-  loop->name = "ax_k";
-  loop->a = ast_node(P->arena, N_RANGE, loc);
-  loop->a->a = int_lit(P, 1, loc);
-  loop->a->c = binary(P, OP_SUB, ast_ident(P->arena, "ax_n", loc), int_lit(P, 1, loc));
-  loop->list.n = 2;
-  loop->list.items = arena_alloc(P->arena, 2 * sizeof *loop->list.items);
-  loop->list.items[0] = assign(P, ast_ident(P->arena, "ax_v", loc), kernel_expr_at(P, E->expr, arrays, view, 2, at_k));
-  loop->list.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc), combine(P, E, loc));
-  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_o0", loc)),
-                        binary(P, OP_MUL, coordinate(P, 2, 1, loc), ast_ident(P->arena, "ax_o1", loc)));
+  Node *base = affine(P, coordinate(P, 2, 0, loc), "ax_s0", coordinate(P, 2, 1, loc), "ax_s1", loc);
+  Node *at_k = affine(P, ast_ident(P->arena, "ax_k", loc), "ax_inner", NULL, "ax_b", loc);
+  Node *loop = fold_loop(P, E, "ax_k", int_lit(P, 1, loc), binary(P, OP_SUB, ast_ident(P->arena, "ax_n", loc), int_lit(P, 1, loc)),
+                         "ax_v", kernel_expr_at(P, E->expr, arrays, view, 2, at_k));
   Node *result = ast_ident(P->arena, "ax_acc", loc);
-  if (!strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
-  Node *out = at_pos(P, ast_ident(P->arena, "ax_out", loc));
-  out->list.items[0] = out_at;
-  k->body.n = 4;
-  k->body.items = arena_alloc(P->arena, 4 * sizeof *k->body.items);
-  k->body.items[0] = assign(P, ast_ident(P->arena, "ax_b", loc), base);
-  k->body.items[1] = assign(P, ast_ident(P->arena, "ax_acc", loc),
-                            kernel_expr_at(P, E->expr, arrays, view, 2, ast_ident(P->arena, "ax_b", loc)));
-  k->body.items[2] = loop;
-  k->body.items[3] = assign(P, out, result);
+  if (divide && !strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
+  Node *out_at = affine(P, coordinate(P, 2, 0, loc), "ax_o0", coordinate(P, 2, 1, loc), "ax_o1", loc);
+  Node *body[] = {
+      assign(P, ast_ident(P->arena, "ax_b", loc), base),
+      assign(P, ast_ident(P->arena, "ax_acc", loc), kernel_expr_at(P, E->expr, arrays, view, 2, ast_ident(P->arena, "ax_b", loc))),
+      loop,
+      assign(P, at_index(P, "ax_out", out_at), result),
+  };
+  set_body(P, k, body, 4);   /* (emit_c.c's along_kernel knows this shape) */
   resolve_nested(P, E->chain, E->nchain, k);
   func_note_transform(k, "array reduction along a dimension");
   return k;
 }
 
-/* The element type of E's reduction along a dimension, asked of the runtime's built-in on
-   a one-element array of the expression's type (EL_COUNT: not an array). */
-static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
+/* function [] = __kernel__ expr_F_L_fold(ax_out, ax_part, ax0, ..., ax_c, ax_f0, ax_f1, ax_fl,
+                                           ax_inner, ax_s, ax_tb, ax_tn, ax_n : int, pos : ivec2)
+       ax_b = pos[0] * ax_f0 + pos[1] * ax_f1
+       ax_acc = ax_part[ax_b]
+       for ax_k = 1..ax_c - 1
+           ax_p = ax_part[ax_b + ax_k * ax_fl]
+           ax_acc = ax_acc + ax_p            (combine)
+       endfor
+       ax_e = pos[0] * ax_s + pos[1] + ax_tb
+       for ax_j = 0..ax_tn - 1
+           ax_v = e(ax_e + ax_j * ax_inner)
+           ax_acc = ax_acc + ax_v
+       endfor
+       ax_out[pos[0] * ax_inner + pos[1]] = ax_acc   (/ ax_n for mean)
+   The second kernel of a reduction in lanes: per element (o, i) of the result, its C lanes'
+   partial results in lane order (lane c of (o, i) at ax_b + c * ax_fl), then the run's last
+   n mod C elements (from ax_tb in the run), which no lane took: a fixed order, so every run
+   gives the same bits. Where C is large, folds of folds first (launch_along: no tail, mean's
+   without its division when not `divide`) leave fewer lanes. */
+static Func *build_fold_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, bool divide) {
+  Program *P = I->prog;
+  SrcLoc loc = n->loc;
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 12, divide ? "_fold" : "_mid");
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
+  add_param(P, k->params, &k->nparams, "ax_part", unchecked, loc);
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  static const char *const ints[] = {"ax_c", "ax_f0", "ax_f1", "ax_fl", "ax_inner", "ax_s", "ax_tb", "ax_tn", "ax_n"};
+  for (int i = 0; i < 9; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+  uint32_t view[MAX_LEAVES] = {0};
+  Node *lane = affine(P, ast_ident(P->arena, "ax_k", loc), "ax_fl", NULL, "ax_b", loc);
+  Node *tail = affine(P, ast_ident(P->arena, "ax_j", loc), "ax_inner", NULL, "ax_e", loc);
+  Node *first_tail = binary(P, OP_ADD, affine(P, coordinate(P, 2, 0, loc), "ax_s", NULL, "ax_tb", loc), coordinate(P, 2, 1, loc));
+  Node *result = ast_ident(P->arena, "ax_acc", loc);
+  if (divide && !strcmp(E->redname, "mean")) result = binary(P, OP_DIV, result, ast_ident(P->arena, "ax_n", loc));
+  Node *out_at = binary(P, OP_ADD, binary(P, OP_MUL, coordinate(P, 2, 0, loc), ast_ident(P->arena, "ax_inner", loc)),
+                        coordinate(P, 2, 1, loc));
+  Node *body[] = {
+      assign(P, ast_ident(P->arena, "ax_b", loc), affine(P, coordinate(P, 2, 0, loc), "ax_f0", coordinate(P, 2, 1, loc), "ax_f1", loc)),
+      assign(P, ast_ident(P->arena, "ax_acc", loc), at_index(P, "ax_part", ast_ident(P->arena, "ax_b", loc))),
+      fold_loop(P, E, "ax_k", int_lit(P, 1, loc), binary(P, OP_SUB, ast_ident(P->arena, "ax_c", loc), int_lit(P, 1, loc)), "ax_p",
+                at_index(P, "ax_part", lane)),
+      assign(P, ast_ident(P->arena, "ax_e", loc), first_tail),
+      fold_loop(P, E, "ax_j", int_lit(P, 0, loc), binary(P, OP_SUB, ast_ident(P->arena, "ax_tn", loc), int_lit(P, 1, loc)), "ax_v",
+                kernel_expr_at(P, E->expr, arrays, view, 2, tail)),
+      assign(P, at_index(P, "ax_out", out_at), result),
+  };
+  set_body(P, k, body, 6);
+  resolve_nested(P, E->chain, E->nchain, k);
+  func_note_transform(k, "array reduction along a dimension: lanes combined");
+  return k;
+}
+
+/* The element type of reduction `red` (E's, or "sum" for mean's partial sums) of E along a
+   dimension, asked of the runtime's built-in on a one-element array of the expression's
+   type (EL_COUNT: not an array). */
+static ElemType along_type(const ArrayExpr *E, const AxRun *R, const char *red) {
   Value pv[MAX_LEAVES];
   static const int64_t one = 1, none = 0;
   for (int k = 0; k < R->n; k++) {
@@ -689,7 +779,7 @@ static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
   if (r.kind == V_ARRAY) {
     bool three = E->red == OP_MIN || E->red == OP_MAX;   /* max(x, [], dim); sum(x, dim) */
     Value args[3] = {r, three ? v_array(arr_new(EL_F64, 1, &none)) : v_int(0), v_int(0)};
-    res = rt_builtin_lookup(E->redname)->fn(three ? 3 : 2, args, E->expr->loc);
+    res = rt_builtin_lookup(red)->fn(three ? 3 : 2, args, E->expr->loc);
     val_release(args[1]);
   }
   ElemType elem = res.kind == V_ARRAY ? res.arr->elem : EL_COUNT;
@@ -702,6 +792,12 @@ static ElemType along_type(const ArrayExpr *E, const AxRun *R) {
 static bool same_sig(const AxKernel *k, const ArrayExpr *E, const AxRun *R) {
   return k->E == E && k->rank == R->rank && !memcmp(k->sig, R->sig, (size_t)R->n) &&
          !memcmp(k->view, R->view, sizeof(uint32_t) * (size_t)R->n);
+}
+
+static Callable *kernel_value(Func *f) {
+  Callable *c = callable_new(CALL_USER, f->name);
+  c->func = f;
+  return c;
 }
 
 /* The kernel for this run's leaves, made (and its result type probed) the first time. */
@@ -719,22 +815,37 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
   bool complex_sum = k->red == V_CSCALAR && E->red == OP_ADD;   /* (prod: the runtime's) */
   bool usable = k->elem != EL_COUNT && (E->red == OP_NONE || k->red == V_INT || k->red == V_SCALAR || complex_sum);
   if (E->dim && usable) {   /* (result_type checked the fused statements) */
-    k->elem = along_type(E, R);
-    usable = k->elem != EL_COUNT && !el_is_complex(k->elem);
+    k->elem = along_type(E, R, E->redname);
+    k->part_elem = !strcmp(E->redname, "mean") ? along_type(E, R, "sum") : k->elem;
+    usable = k->elem != EL_COUNT && k->part_elem != EL_COUNT && (!el_is_complex(k->elem) || E->red == OP_ADD);
   }
   for (AxKernel *o = note->arrayexpr; o && usable && !k->func; o = o->next) {
     unsigned arrays = 0;   /* the same parameters: the same Func, specialized anew at launch */
     for (int i = 0; i < R->n; i++) arrays |= (unsigned)(o->sig[i] < 100) << i;
     if (o->func && o->E == E && arrays == R->arrays && o->rank == k->rank && o->red == k->red &&
-        !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n))
+        !memcmp(o->view, R->view, sizeof(uint32_t) * (size_t)R->n)) {
       k->func = o->func;
+      k->lanes_func = o->lanes_func;
+      k->fold_func = o->fold_func;
+      k->mid_func = o->mid_func;
+      k->fold_site = o->fold_site;
+      k->mid_site = o->mid_site;
+    }
   }
-  if (usable && !k->func)
-    k->func = E->dim ? build_along_kernel(I, n, E, R->arrays) : build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
-  if (k->func) {
-    k->fn = callable_new(CALL_USER, k->func->name);
-    k->fn->func = k->func;
+  if (usable && !k->func && E->dim) {
+    k->func = build_along_kernel(I, n, E, R->arrays, true);
+    k->lanes_func = strcmp(E->redname, "mean") ? k->func : build_along_kernel(I, n, E, R->arrays, false);
+    k->fold_func = build_fold_kernel(I, n, E, R->arrays, true);
+    k->mid_func = strcmp(E->redname, "mean") ? k->fold_func : build_fold_kernel(I, n, E, R->arrays, false);
+    k->fold_site = ast_node(I->prog->arena, n->kind, n->loc);
+    k->mid_site = ast_node(I->prog->arena, n->kind, n->loc);
+  } else if (usable && !k->func) {
+    k->func = build_kernel(I, n, E, R->arrays, R->view, k->red, k->rank);
   }
+  k->fn = k->func ? kernel_value(k->func) : NULL;
+  k->lanes_fn = k->lanes_func ? kernel_value(k->lanes_func) : NULL;
+  k->fold_fn = k->fold_func ? kernel_value(k->fold_func) : NULL;
+  k->mid_fn = k->mid_func ? kernel_value(k->mid_func) : NULL;
   note = run_note(I->prog, n);   /* (building may have added notes) */
   k->next = note->arrayexpr;
   note->arrayexpr = k;
@@ -766,24 +877,156 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
   return r;
 }
 
-/* A reduction along a dimension: one thread per element of its result (build_along_kernel). */
-static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
-  Value argv[MAX_LEAVES + 10];
+/* ---- reductions along a dimension: the launches ----
+   The arrays are outer x n x inner around the reduced dimension (along_ready), the result
+   outer x inner. One thread per element of the result walking its run of n elements (one
+   pass of build_along_kernel's kernel) leaves the GPU idle where the result is small (sum(x,
+   0) of a 2048 x 2048 matrix: 2048 threads of 2048 steps) and reads a run per thread where
+   inner == 1 (sum(x, 1): each load of a warp a line of its own), and on the CPU such a run
+   is one chain of dependent adds. So C lanes share each run: lane c takes elements c, c + C,
+   c + 2C, ... (m = n / C of them), a pass of the same kernel over outer x C*inner threads
+   with a run of m elements C*inner apart, which writes C partial results per element of the
+   result; build_fold_kernel's kernel combines them in lane order, then the n mod C elements
+   left. The lanes of a warp (GPU) or of a vector (CPU: emit_c.c's along_loop runs the C *
+   inner positions of a row of the launch as lanes) read consecutive elements at each step.
+   The order of the operations depends on C (and C on the target and the shape), never on
+   the run: the same arguments give the same bits. */
+
+/* GPU: threads of a pass, at least (before each lane has 8 elements or fewer); an H100
+   holds 270336 at once */
+#define ALONG_GPU_THREADS (1 << 17)
+/* CPU: lanes of a run of contiguous elements (inner == 1): 32 floats, 4 AVX vectors */
+#define ALONG_CPU_LANES 32
+/* CPU: positions of a pass, at least, when inner > 1 (each lane at least 32 elements) */
+#define ALONG_CPU_POSITIONS 2048
+
+/* The lanes per run C (1: one thread walks each run). */
+static int64_t along_lanes(const AxRun *R, bool gpu) {
+  int64_t n = R->n_along, inner = R->inner, outputs = R->outer * inner, C = 1;
+  int want = config()->dev.along_lanes;
+  if (want) return want < n ? want : n;
+  if (gpu) {
+    while (outputs * C < ALONG_GPU_THREADS) C *= 2;
+    while (C * inner < 32) C *= 2;   /* a warp's loads: 128 consecutive bytes */
+    while (C > 1 && n < 8 * C) C /= 2;
+    return C;
+  }
+  if (inner == 1) {
+    C = ALONG_CPU_LANES;
+    while (C >= 8 && n < 8 * C) C /= 2;
+    return C >= 8 ? C : 1;   /* fewer lanes than a vector: rows of lanes (along_loop) */
+  }
+  while (outputs * C < ALONG_CPU_POSITIONS && n >= 64 * C) C *= 2;
+  return C;
+}
+
+/* Launches fn over [d0, d1] with the arrays `first`, the leaves and the ints. */
+static void along_launch(Interp *I, Node *site, Callable *fn, int64_t d0, int64_t d1, const Value *first, int nfirst,
+                         const AxRun *R, const int64_t *ints, int nints) {
+  Value argv[MAX_LEAVES + 16];
   int argc = 0;
-  bool rows = R->inner == 1;   /* the last dimension reduced: pos = [o, 0], else [i, o] */
   Array *dims = arr_vec(EL_I32, 2);
-  arr_store(dims, 0, (double)(rows ? R->outer : R->inner));
-  arr_store(dims, 1, (double)(rows ? 1 : R->outer));
+  arr_store(dims, 0, (double)d0);
+  arr_store(dims, 1, (double)d1);
   argv[argc++] = v_array(dims);
-  Array *out = arr_new_uninit(k->elem, R->orank, R->odims);
-  argv[argc++] = v_array(out);
+  for (int i = 0; i < nfirst; i++) argv[argc++] = first[i];
   for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
-  int64_t len = R->n_along, inner = R->inner;
-  int64_t ints[6] = {len, inner, rows ? len : 1, rows ? 0 : len * inner, 1, rows ? 0 : inner};
-  for (int i = 0; i < 6; i++) argv[argc++] = v_int(ints[i]);
-  argv[argc++] = v_func(k->fn);
-  val_release(kernel_parallel_do(I, n, argc, argv));
+  for (int i = 0; i < nints; i++) argv[argc++] = v_int(ints[i]);
+  argv[argc++] = v_func(fn);
+  val_release(kernel_parallel_do(I, site, argc, argv));
   val_release(argv[0]);
+}
+
+/* Where lane q = c * inner + i of result element o leaves its partial result: [outer, C *
+   inner] row-major (CPU: along_loop's lanes store consecutive elements; GPU with inner >= 32)
+   or [C * inner, outer] (GPU: the fold's threads, consecutive o, read consecutive elements). */
+typedef struct AlongLayout {
+  bool gpu;            /* the launch: [outer, Q] (CUDA's x is Q) or [Q, outer] */
+  bool lane_major;     /* partial results [Q, outer] */
+} AlongLayout;
+
+/* The pass over runs of m = n / C elements, C lanes per run, into dst. */
+static void along_pass(Interp *I, Node *n, Callable *fn, Array *dst, const AxRun *R, int64_t C, AlongLayout lay) {
+  int64_t len = R->n_along, inner = R->inner, outer = R->outer, Q = C * inner, m = len / C, slab = len * inner;
+  Value first = v_array(dst);
+  if (C == 1 && inner == 1) {   /* a run per thread: pos = [o, 0] (along_loop: rows of lanes) */
+    int64_t ints[6] = {len, 1, len, 0, 1, 0};
+    along_launch(I, n, fn, outer, 1, &first, 1, R, ints, 6);
+    return;
+  }
+  /* ax_n, ax_inner, ax_s0, ax_s1, ax_o0, ax_o1: pos = [o, q] or [q, o] */
+  int64_t o_out = lay.lane_major ? 1 : Q, q_out = lay.lane_major ? outer : 1;
+  if (lay.gpu) {
+    int64_t ints[6] = {m, Q, slab, 1, o_out, q_out};
+    along_launch(I, n, fn, outer, Q, &first, 1, R, ints, 6);
+  } else {
+    int64_t ints[6] = {m, Q, 1, slab, q_out, o_out};
+    along_launch(I, n, fn, Q, outer, &first, 1, R, ints, 6);
+  }
+}
+
+/* A fresh array of the result or the partial results (OQ_DEV_ALONG_POISON: filled with a
+   value no test expects, so that an element the kernels leave unwritten shows). */
+static Array *along_array(ElemType elem, int rank, const int64_t *dims) {
+  Array *a = arr_new_uninit(elem, rank, dims);
+  for (int64_t i = 0; config()->dev.along_poison && i < a->numel; i++) {
+    if (el_is_integer(elem)) arr_store_i(a, i, INT32_MIN + 7);
+    else arr_store(a, i, 1e30);
+  }
+  return a;
+}
+
+/* A fold leaves most this many lanes' partial results to the final fold: a fold of C
+   lanes is a serial walk of C partial results per thread, and few outputs (sum(t, 0) of a
+   tall n x 16 t) make few threads. Each fold of folds divides the lanes by ALONG_FOLD_BY. */
+#define ALONG_FOLD_MOST 256
+#define ALONG_FOLD_BY 64
+
+/* Partial results: C lanes per element of the result, in the layout `lane_major`, of the
+   pass whose lanes took `taken` elements of each run. */
+typedef struct AlongParts {
+  Array *a;
+  int64_t C;
+  bool lane_major;
+  int64_t taken;
+} AlongParts;
+
+/* A fold of src into dst, C2 lanes per element of the result left (1: the final fold, which
+   takes in the run's tail and divides for mean). Thread (o, q2 = c2 * inner + i) combines
+   the lanes c2, c2 + C2, ... of element (o, i) in that order. */
+static void along_fold(Interp *I, const AxKernel *k, const AxRun *R, const AlongParts *src, Array *dst, int64_t C2) {
+  int64_t inner = R->inner, outer = R->outer, len = R->n_along, C = src->C;
+  int64_t lane = src->lane_major ? inner * outer : inner;   /* from lane c to c + 1 */
+  bool last = C2 == 1;
+  /* ax_c, ax_f0, ax_f1, ax_fl, ax_inner, ax_s, ax_tb, ax_tn, ax_n: pos = [o, q2] */
+  int64_t ints[9] = {C / C2, src->lane_major ? 1 : C * inner, src->lane_major ? outer : 1, C2 * lane, C2 * inner,
+                     last ? len * inner : 0, last ? src->taken * inner : 0, last ? len - src->taken : 0, last ? len : 1};
+  Value first[2] = {v_array(dst), v_array(src->a)};
+  along_launch(I, last ? k->fold_site : k->mid_site, last ? k->fold_fn : k->mid_fn, outer, C2 * inner, first, 2, R, ints, 9);
+}
+
+/* A reduction along a dimension: one pass, or lanes and their folds. */
+static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R) {
+  bool gpu = I->prog->opt->target == TARGET_CUDA || config()->dev.along_gpu;
+  int64_t C = along_lanes(R, gpu), inner = R->inner, outer = R->outer;
+  AlongLayout lay = {gpu, gpu && inner < 32};
+  Array *out = along_array(k->elem, R->orank, R->odims);
+  if (C == 1) {   /* into the result: row-major */
+    along_pass(I, n, k->fn, out, R, 1, (AlongLayout){gpu, false});
+    return v_array(out);
+  }
+  int64_t parts = outer * C * inner;
+  AlongParts p = {along_array(k->part_elem, 1, &parts), C, lay.lane_major, R->n_along / C * C};
+  along_pass(I, n, k->lanes_fn, p.a, R, C, lay);
+  while (p.C > ALONG_FOLD_MOST && p.C % ALONG_FOLD_BY == 0) {
+    int64_t C2 = p.C / ALONG_FOLD_BY, fewer = outer * C2 * inner;
+    AlongParts q = {along_array(k->part_elem, 1, &fewer), C2, false, p.taken};
+    along_fold(I, k, R, &p, q.a, C2);
+    val_release(v_array(p.a));
+    p = q;
+  }
+  along_fold(I, k, R, &p, out, 1);
+  val_release(v_array(p.a));
   return v_array(out);
 }
 
@@ -828,7 +1071,8 @@ static bool along_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
   for (int k = 0; k < rank; k++) R->odims[k] = k == dim ? 1 : dims[k];
   rt_shape_normalize(&R->orank, R->odims);
   R->rank = 2;   /* the launch: [outer, inner] */
-  return R->n_along > 0 && R->outer * R->inner > 0 && R->n_along * R->inner < INT32_MAX;
+  /* (the kernels' indices are ints) */
+  return R->n_along > 0 && R->outer * R->inner > 0 && R->numel < INT32_MAX;
 }
 
 /* Whether a node with these leaves runs as a kernel: big enough, or already on the GPU. */

@@ -1,9 +1,11 @@
 % Reductions along a dimension at sizes where the C back end runs them as rows of lanes
 % (emit_c.c along_loop: up to 256 positions of the result advance together, one step of
-% the reduced dimension at a time). Each lane still adds its values in order, so the result
-% must equal, bit for bit, a hand-written kernel with one thread walking each column or row
-% where the reduction is a kernel adding in float (cpu, cuda: sum(p, 0) of a column
-% [2^24, 1, 1, ...] stays 2^24); where the runtime adds in double (interp), within 1e-5.
+% the reduced dimension at a time). Each lane still adds its values in order, so with one
+% pass per reduction (OQ_DEV_ALONG_LANES=1: tests/run.sh runs this so) the result must
+% equal, bit for bit, a hand-written kernel with one thread walking each column or row where
+% the reduction is a kernel adding in float (cpu, cuda: sum(p, 0) of a column [2^24, 1, 1,
+% ...] stays 2^24). Where the runtime adds in double (interp), or the reduced runs are split
+% among lanes of their own (launch_along: another order of the additions), within 1e-5.
 
 function [] = __kernel__ walk(x : cube'unchecked, y : cube'unchecked, r : cube'unchecked, d : int, op : int, pos : ivec3)
     n = size(x, d)
