@@ -832,7 +832,9 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   I->depth = saved.depth;
   if (!preset) {
     frame_end(I->prog, fr);
-    if (!I->thread) cycles_maybe_collect(I->prog);   /* host code: between statements */
+    /* in host code (a kernel's threads leave it to the host): safe inside an expression
+       too, as every value a C local holds is counted */
+    if (!I->thread) cycles_maybe_collect(I->prog);
   }
   return result;
 }
