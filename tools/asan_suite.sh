@@ -5,8 +5,8 @@
 # run fails when the suite fails or when any report was written. Leaks of one-time
 # allocations are suppressed by tools/lsan.supp (each entry says why), nothing else.
 # --q: the .q groups only (and the cli, kernel cache and idx32 groups, which tests/run.sh
-# always runs), without parse, examples, video and fuzz-run: CI's default step (.ci/run),
-# which fits its 90 minutes. docs/reliability.md.
+# always runs), without parse, examples, video and fuzz-run: about half the time
+# (CI_ASAN=q in .ci/run).
 set -u
 cd "$(dirname "$0")/.." || exit 2
 if [ "${1:-}" = --q ]; then
