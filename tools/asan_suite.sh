@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# tools/asan_suite.sh [OQ]: the test suite (tests/run.sh, targets interp and cpu) run with the
-# sanitized build (`make asan`: build/oq-asan, AddressSanitizer + UBSan), the kernels it
-# compiles sanitized too (OQ_KERNEL_CFLAGS). Every report goes to a log file; the run fails
-# when the suite fails or when any report was written. Leaks of one-time allocations are
-# suppressed by tools/lsan.supp (each entry says why), nothing else. docs/reliability.md.
+# tools/asan_suite.sh [--q] [OQ]: the test suite (tests/run.sh, targets interp and cpu) run
+# with the sanitized build (`make asan`: build/oq-asan, AddressSanitizer + UBSan), the
+# kernels it compiles sanitized too (OQ_KERNEL_CFLAGS). Every report goes to a log file; the
+# run fails when the suite fails or when any report was written. Leaks of one-time
+# allocations are suppressed by tools/lsan.supp (each entry says why), nothing else.
+# --q: the .q groups only (and the cli, kernel cache and idx32 groups, which tests/run.sh
+# always runs), without parse, examples, video and fuzz-run: about half the time
+# (CI_ASAN=q in .ci/run).
 set -u
 cd "$(dirname "$0")/.." || exit 2
+if [ "${1:-}" = --q ]; then
+  export OQ_TEST_EXTERNAL=none
+  shift
+fi
 OQ=${1:-build/oq-asan}
 [ -x "$OQ" ] || { echo "asan: $OQ not built (make asan)"; exit 2; }
 SECONDS=0

@@ -36,9 +36,27 @@ R cuDeviceTotalMem_v2(size_t *n, int d) { (void)d; *n = (size_t)80 << 30; return
 R cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = (void *)1; return 0; }
 R cuCtxSetCurrent(void *c) { (void)c; return 0; }
 R cuCtxSynchronize(void) { return 0; }
-R cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { (void)i; (void)n; (void)o; (void)v; *m = malloc(8); return 0; }
-R cuModuleGetFunction(void **f, void *m, const char *n) { (void)m; *f = strdup(n); return 0; }   /* its name */
-R cuModuleUnload(void *m) { (void)m; return 0; }
+/* A module owns its functions, as the driver's does: unloading it frees them (make asan's
+   cli group reported the stub's functions as leaks once oq unloaded their module). A
+   function handle is its name (the layout kernels' emulation looks it up by name). */
+typedef struct StubFn { struct StubFn *next; char name[]; } StubFn;
+typedef struct StubModule { StubFn *fns; } StubModule;
+R cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { (void)i; (void)n; (void)o; (void)v; *m = calloc(1, sizeof(StubModule)); return 0; }
+R cuModuleGetFunction(void **f, void *m, const char *n) {
+  StubModule *sm = m;
+  StubFn *fn = calloc(1, sizeof *fn + strlen(n) + 1);
+  strcpy(fn->name, n);
+  fn->next = sm->fns;
+  sm->fns = fn;
+  *f = fn->name;
+  return 0;
+}
+R cuModuleUnload(void *m) {
+  StubModule *sm = m;
+  while (sm->fns) { StubFn *next = sm->fns->next; free(sm->fns); sm->fns = next; }
+  free(sm);
+  return 0;
+}
 R cuFuncGetAttribute(int *v, int a, void *f) { (void)f; *v = a == 0 ? 1024 : a == 4 ? 32 : a == 6 ? 90 : 0; return 0; }
 R cuFuncSetAttribute(void *f, int a, int v) { (void)f; (void)a; (void)v; return 0; }
 /* What the kernels launched would have run: the first 8 bytes of each launch's first

@@ -50,18 +50,15 @@ void frame_release(Frame *f) {
   while (f && --f->refcount == 0) {
     for (int i = 0; i < f->nslots; i++) val_release(f->slots[i]);
     Frame *parent = f->parent;
+    frame_unlink(f);
     free(f);
     f = parent;
   }
 }
 
-/* A closure kept in a slot of the frame it closes over (`g = () -> ...` in a function that
-   reads its own names) holds that frame, which holds the closure: a cycle that reference
-   counts never free. When the call ends and only such closures hold the frame (each held
-   by these slots alone), nothing can reach the cycle any more: the slots go first, which
-   frees the closures and then the frame. A closure held elsewhere too (returned, stored in
-   an object) keeps the frame alive as before. */
-static void frame_end(Frame *f) {
+/* Whether only closures kept in f's own slots (and held by those slots alone) hold f
+   besides its call: `g = () -> ...` in a function that reads its own names. */
+static bool frame_held_by_own_closures(const Frame *f) {
   int held = 0;
   for (int i = 0; i < f->nslots; i++) {
     Value v = f->slots[i];
@@ -70,15 +67,28 @@ static void frame_end(Frame *f) {
     for (int j = 0; j < f->nslots; j++)
       if (f->slots[j].kind == V_FUNC && f->slots[j].fn == v.fn) { here++; seen += j < i; }
     if (seen) continue;   /* counted at its first slot */
-    if (here != v.fn->refcount) { frame_release(f); return; }
+    if (here != v.fn->refcount) return false;
     held++;
   }
-  if (held && f->refcount == 1 + held) {
+  return held && f->refcount == 1 + held;
+}
+
+/* The end of a call. A closure kept in a slot of the frame it closes over holds that
+   frame, which holds the closure: a cycle that reference counts never free. The common
+   case is freed here at once: when only such closures hold the frame, nothing can reach
+   the cycle any more, so the slots go first, which frees the closures and then the frame.
+   A frame held otherwise (a closure returned, stored in an object, an event's callback)
+   outlives the call and joins the ring of the cycle collector (interp_cycles.c), which
+   frees it once nothing outside its cycles holds it. */
+static void frame_end(Program *P, Frame *f) {
+  if (frame_held_by_own_closures(f)) {
     for (int i = 0; i < f->nslots; i++) {
       Value v = f->slots[i];
       f->slots[i] = v_none();
       val_release(v);
     }
+  } else if (f->refcount > 1) {
+    cycles_escaped(P, f);
   }
   frame_release(f);
 }
@@ -820,7 +830,12 @@ Value call_user(Interp *I, Callable *c, int argc, Value *argv, Node *site, Frame
   I->in_kernel = saved.in_kernel;
   I->flow = saved.flow;
   I->depth = saved.depth;
-  if (!preset) frame_end(fr);
+  if (!preset) {
+    frame_end(I->prog, fr);
+    /* in host code (a kernel's threads leave it to the host): safe inside an expression
+       too, as every value a C local holds is counted */
+    if (!I->thread) cycles_maybe_collect(I->prog);
+  }
   return result;
 }
 
@@ -1594,6 +1609,7 @@ int interp_run(Program *P, const InterpOptions *opt) {
   bind_hoisted(&I, fi);
   exec_block(&I, &P->script->body);
   if (main_fn && I.flow == FLOW_NORMAL) run_main(&I, P, main_fn, opt);
+  cycles_end(P);
   numlib_sync(P, P->root->loc);
   numlib_free(P);
   fflush(stdout);

@@ -42,6 +42,9 @@ typedef struct Program {
                                until the first call needs them */
   const char *stack_low;    /* the lowest address the host thread's stack may reach, less a
                                margin (interp_run; NULL: unknown): calls stop there */
+  FrameLink escaped;        /* the ring of frames that outlived their call (interp_cycles.c) */
+  size_t escapes;           /* frames that joined it since the last collection */
+  size_t collect_after;     /* ... that start the next one (0: CYCLES_MIN_ESCAPES) */
 } Program;
 
 /* The kernel context of one thread, when running kernel code. */
@@ -100,6 +103,15 @@ bool numlib_moves_own(InterpBuiltinFn fn);   /* moves its operands between host 
 Value numlib_matmul(Interp *I, Value a, Value b, SrcLoc loc);   /* V_NONE: not through GEMM */
 void numlib_sync(Program *P, SrcLoc loc);    /* waits for library work on the GPU */
 void numlib_free(Program *P);
+
+/* interp_cycles.c: the collector of reference cycles through ended frames */
+void cycles_escaped(Program *P, Frame *f);   /* f outlived its call: it joins the ring */
+void frame_unlink(Frame *f);                 /* leaves the ring (f is being freed) */
+void cycles_maybe_collect(Program *P);       /* collects when enough frames joined */
+size_t cycles_collect(Program *P);           /* frees unreachable cycles; returns the nodes freed */
+/* At the program's end: collects, then empties the ring, so that LeakSanitizer judges what
+   is left by the references the program holds alone (the ring would keep it reachable). */
+void cycles_end(Program *P);
 
 /* interp_kernel.c */
 Value kernel_parallel_do(Interp *I, Node *site, int argc, Value *argv);

@@ -5,11 +5,16 @@
 #define OQ_CALLABLE_H
 #include "runtime/value.h"
 
+/* Links of a doubly linked ring (the interpreter's frames that outlived their call). */
+typedef struct FrameLink { struct FrameLink *prev, *next; } FrameLink;
+
 /* A call frame: the slots of one activation of a function. Frames are reference-counted
    because closures created in them keep them alive. */
 typedef struct Frame {
   int refcount;
   struct Frame *parent;     /* lexical parent: the frame the closure was created in */
+  FrameLink escaped;        /* in the ring of frames that outlived their call (next != NULL):
+                               the interpreter's cycle collector starts there */
   int nslots;
   Value slots[];
 } Frame;
