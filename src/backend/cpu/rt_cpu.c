@@ -57,6 +57,8 @@ typedef struct Compiled {
   char *bg_cmd;             /* the background build's command, queued (not started yet) */
   pid_t bg;                 /* the shell that builds it in the background; 0: none running */
   bool bg_failed;           /* that shell failed */
+  void *ready;              /* that object, loaded (tier_ready), not installed yet */
+  OqkEntry ready_entry;     /* its entry point */
   struct Compiled *next;
 } Compiled;
 
@@ -378,42 +380,57 @@ static void *code_sym(Compiled *c, void *lib, const char *name) {
   return lib ? dlsym(lib, name) : cpu_tcc_sym(c->fast, name);
 }
 
-/* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
-   the cache (ours finished, or another's), it replaces TinyCC's build. A failed
-   background build leaves TinyCC's (--verbose says why). */
-static void tier_poll(Compiled *c, const char *kname, bool verbose) {
+/* Whether the C compiler's object of c, which runs TinyCC's build, is ready: ours
+   finished, or another's is in the cache. Loads it once (c->ready). A failed background
+   build leaves TinyCC's (--verbose says why; c->so is NULL from then on). Called by the
+   calling thread only (between launches, or between the chunks of one: pool_tier). */
+static bool tier_ready(Compiled *c, const char *kname, bool verbose) {
+  if (c->ready) return true;
   if (tiers.running || tiers.queued) bg_pump();
-  if (!c->so || c->bg > 0 || c->bg_cmd) return;   /* still compiling, or waiting to */
-  {
-    if (c->bg_failed) {
-      char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
-      if (verbose)
-        fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
-                kname, compiler(), *msg ? ":\n" : "", msg);
-      free(msg);
-      if (c->so_err) unlink(c->so_err);
-      free(c->so);
-      free(c->so_err);
-      c->so = c->so_err = NULL;
-      c->bg_failed = false;
-      return;
-    }
+  if (!c->so || c->bg > 0 || c->bg_cmd) return false;   /* still compiling, or waiting to */
+  if (c->bg_failed) {
+    char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
+    if (verbose)
+      fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
+              kname, compiler(), *msg ? ":\n" : "", msg);
+    free(msg);
+    if (c->so_err) unlink(c->so_err);
+    free(c->so);
+    free(c->so_err);
+    c->so = c->so_err = NULL;
+    c->bg_failed = false;
+    return false;
   }
   adopt_built(c->so, c->so_h);
   void *lib = rt_cache_check(c->so, c->so_h) == CACHE_GOOD ? dlopen(c->so, RTLD_NOW | RTLD_LOCAL) : NULL;
   OqkEntry entry = lib ? (OqkEntry)dlsym(lib, "oqk_entry") : NULL;
-  if (!entry) return;   /* another's build, not there yet */
+  if (!entry) return false;   /* another's build, not there yet */
+  c->ready = lib;
+  c->ready_entry = entry;
+  return true;
+}
+
+/* The ready object replaces TinyCC's build of c (no launch runs TinyCC's code now). */
+static void tier_install(Compiled *c, const char *kname, bool verbose, const char *when) {
   if (c->h.tr.npriv) {
-    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
-    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+    c->begin = (OqkHook)dlsym(c->ready, "oqk_begin");
+    c->finish = (OqkHook)dlsym(c->ready, "oqk_finish");
   }
-  c->entry = entry;
+  c->entry = c->ready_entry;
+  c->ready = NULL;
+  c->ready_entry = NULL;
   cpu_tcc_free(c->fast);
   c->fast = NULL;
   free(c->so);
   free(c->so_err);
   c->so = c->so_err = NULL;
-  if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's\n", kname);
+  if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's%s\n", kname, when);
+}
+
+/* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
+   the cache, it replaces TinyCC's build. */
+static void tier_poll(Compiled *c, const char *kname, bool verbose) {
+  if (tier_ready(c, kname, verbose)) tier_install(c, kname, verbose, "");
 }
 
 /* Specializes, emits and compiles one key. */
@@ -473,6 +490,29 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
 /* A worker's state on cache lines of its own (workers write their outputs into it). */
 typedef struct PaddedWorker { _Alignas(64) OqkWorker w; } PaddedWorker;
 
+/* A launch of TinyCC's build of a kernel whose C compiler's build is being made: the
+   calling thread looks at that build between chunks (tier_ready: it alone reaps and loads
+   builds, once), and once it is loaded the chunks not started yet run its code: each chunk
+   loads the entry point (Pool.fn) atomically. Chunks are independent (positions, whole
+   blocks with their barriers, or tiles), and both builds compile one source to one ABI:
+   a worker's outputs add up in its OqkWorker, its private copies of += arrays are the
+   same scratch slots (TinyCC's oqk_begin makes them, its oqk_finish adds them in), its
+   scratch memory comes from this process's malloc. So the two builds may share a launch,
+   chunk by chunk. Not a fiber kernel's (TinyCC's build runs it as one chunk). */
+typedef struct PoolTier {
+  Compiled *c;              /* NULL: this launch keeps its code */
+  const char *kname;
+  bool verbose;
+  OqkEntry fast;            /* TinyCC's entry point */
+  double next_look;         /* rt_now_ms when the calling thread looks at the build again */
+  int64_t hold;             /* OQ_DEV_CPU_SWITCH_AT N: chunks from item N x chunk on wait for
+                               the build and run it (pool_run); -1: none */
+  int park;                 /* the worker that waits while the build runs (a core for the
+                               compiler); -1: none (never the calling thread, 0) */
+  atomic_bool settled;      /* switched, or no switch in this launch (the build failed) */
+  atomic_llong fast_chunks, opt_chunks;   /* chunks that ran TinyCC's and the C compiler's code */
+} PoolTier;
+
 typedef struct Pool {
   int n;                    /* workers, the calling thread included */
   PaddedWorker *W;
@@ -480,20 +520,64 @@ typedef struct Pool {
   pthread_cond_t go, done;
   unsigned long gen;
   int active;
-  OqkEntry fn;
+  _Atomic(OqkEntry) fn;
   OqkLaunch *L;
   int64_t total, chunk;
   atomic_llong next;
+  PoolTier tier;
 } Pool;
 
 static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
 
+/* How often the calling thread looks at the background build during a launch. */
+#define TIER_LOOK_MS 2.0
+/* How long OQ_DEV_CPU_SWITCH_AT waits for it, at most. */
+#define TIER_HOLD_MS 120000.0
+
+static void pool_nap(void) {
+  struct timespec ts = {0, 1000000};
+  nanosleep(&ts, NULL);
+}
+
+/* Before the chunk from item lo (>= total: the worker's queue ran out): the calling thread
+   looks at the build every TIER_LOOK_MS and publishes its entry point when it is loaded;
+   under OQ_DEV_CPU_SWITCH_AT, chunks from t->hold on wait for it (the calling thread
+   reaches hold too: the other workers' chunks past it are not run while they wait). */
+static void pool_tier(int id, int64_t lo) {
+  PoolTier *t = &pool.tier;
+  bool held = t->hold >= 0 && lo >= t->hold;
+  if (id != 0) {
+    if (held && lo < pool.total)
+      while (!atomic_load_explicit(&t->settled, memory_order_acquire)) pool_nap();
+    return;
+  }
+  double now = rt_now_ms();
+  if (!held && now < t->next_look) return;
+  t->next_look = now + TIER_LOOK_MS;
+  bool ready = tier_ready(t->c, t->kname, t->verbose);
+  while (held && !ready && t->c->so && rt_now_ms() < now + TIER_HOLD_MS) {
+    pool_nap();
+    ready = tier_ready(t->c, t->kname, t->verbose);
+  }
+  if (ready) atomic_store_explicit(&pool.fn, t->c->ready_entry, memory_order_release);
+  if (ready || held || !t->c->so) atomic_store_explicit(&t->settled, true, memory_order_release);
+}
+
 static void run_chunks(int id) {
+  bool tier = pool.tier.c != NULL;
+  if (tier && id == pool.tier.park)
+    while (!atomic_load_explicit(&pool.tier.settled, memory_order_acquire) && atomic_load(&pool.next) < pool.total)
+      pool_nap();
   for (;;) {
     int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
+    if (tier && !atomic_load_explicit(&pool.tier.settled, memory_order_acquire)) pool_tier(id, lo);
     if (lo >= pool.total) return;
     int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
-    pool.fn(pool.L, &pool.W[id].w, lo, hi);
+    OqkEntry fn = atomic_load_explicit(&pool.fn, memory_order_acquire);
+    fn(pool.L, &pool.W[id].w, lo, hi);
+    if (tier)
+      atomic_fetch_add_explicit(fn == pool.tier.fast ? &pool.tier.fast_chunks : &pool.tier.opt_chunks, 1,
+                                memory_order_relaxed);
   }
 }
 
@@ -533,13 +617,16 @@ static void pool_start(void) {
   }
 }
 
-/* Runs fn over 0..total-1 in chunks on every worker; returns when all are done. */
-static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk) {
+/* Runs fn over 0..total-1 in chunks on every worker (per_worker chunks each, or fewer
+   of min_chunk items); returns when all are done. */
+static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk, int per_worker) {
   pool_start();
-  int64_t chunk = total / (pool.n * 8);
+  int64_t chunk = total / (pool.n * per_worker);
   if (chunk < min_chunk) chunk = min_chunk;
   if (chunk < 1) chunk = 1;
-  pool.fn = fn;
+  atomic_store(&pool.fn, fn);
+  if (pool.tier.c && pool.tier.hold > 0)
+    pool.tier.hold = pool.tier.hold < (total + chunk - 1) / chunk ? pool.tier.hold * chunk : -1;
   pool.L = L;
   pool.total = total;
   pool.chunk = chunk;
@@ -575,6 +662,41 @@ static bool along_reduction(const Func *f) {
   return false;
 }
 
+/* Chunks per worker of a launch that may switch builds: the switch waits for the chunks
+   that run, so they are short (mandelbrot.q's 768 x 768 positions: 20 ms of TinyCC's code). */
+#define TIER_CHUNKS 64
+
+/* Whether this launch of c may switch from TinyCC's build to the C compiler's (PoolTier);
+   if so, sets pool.tier up for it. */
+static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
+  if (!c->fast || !c->so || c->fiber) return false;
+  PoolTier *t = &pool.tier;
+  t->c = c;
+  t->kname = kname;
+  t->verbose = verbose;
+  t->fast = c->entry;
+  t->next_look = rt_now_ms() + TIER_LOOK_MS;
+  t->hold = config()->dev.cpu_switch_at ? config()->dev.cpu_switch_at : -1;   /* in chunks: pool_run */
+  t->park = config()->dev.cpu_tier_park && (c->bg > 0 || c->bg_cmd) && pool.n > 1 &&
+            pool.n >= sysconf(_SC_NPROCESSORS_ONLN) ? pool.n - 1 : -1;
+  atomic_store(&t->settled, false);
+  atomic_store(&t->fast_chunks, 0);
+  atomic_store(&t->opt_chunks, 0);
+  return true;
+}
+
+/* After such a launch: a build loaded during it replaces TinyCC's now that no worker runs
+   TinyCC's code. */
+static void tier_launch_end(Compiled *c, const char *kname, bool verbose) {
+  PoolTier *t = &pool.tier;
+  t->c = NULL;
+  if (!c->ready) return;
+  char when[160];
+  snprintf(when, sizeof when, " during a launch (chunks: %lld of TinyCC's build, then %lld of the C compiler's)",
+           (long long)atomic_load(&t->fast_chunks), (long long)atomic_load(&t->opt_chunks));
+  tier_install(c, kname, verbose, when);
+}
+
 static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
@@ -606,9 +728,11 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
   int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
   if (along_reduction(f)) min_chunk = 64;
-  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk);
+  bool tier = work.items > 0 && tier_launch_begin(c, S->name, cl->opt && cl->opt->verbose);
+  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk, tier ? TIER_CHUNKS : 8);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
+  if (tier) tier_launch_end(c, S->name, cl->opt && cl->opt->verbose);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
