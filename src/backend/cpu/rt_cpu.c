@@ -59,6 +59,7 @@ typedef struct Compiled {
   bool bg_failed;           /* that shell failed */
   void *ready;              /* that object, loaded (tier_ready), not installed yet */
   OqkEntry ready_entry;     /* its entry point */
+  int launches;             /* launches so far (--profile's note of the swap) */
   struct Compiled *next;
 } Compiled;
 
@@ -410,8 +411,9 @@ static bool tier_ready(Compiled *c, const char *kname, bool verbose) {
   return true;
 }
 
-/* The ready object replaces TinyCC's build of c (no launch runs TinyCC's code now). */
-static void tier_install(Compiled *c, const char *kname, bool verbose, const char *when) {
+/* The ready object replaces TinyCC's build of c (no launch runs TinyCC's code now);
+   `when` says since when, in --profile's note on row st. */
+static void tier_install(Compiled *c, const char *kname, bool verbose, const char *when, ProfRow *st) {
   if (c->h.tr.npriv) {
     c->begin = (OqkHook)dlsym(c->ready, "oqk_begin");
     c->finish = (OqkHook)dlsym(c->ready, "oqk_finish");
@@ -424,13 +426,17 @@ static void tier_install(Compiled *c, const char *kname, bool verbose, const cha
   free(c->so);
   free(c->so_err);
   c->so = c->so_err = NULL;
-  if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's%s\n", kname, when);
+  if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's\n", kname);
+  prof_note(st, when);
 }
 
 /* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
    the cache, it replaces TinyCC's build. */
-static void tier_poll(Compiled *c, const char *kname, bool verbose) {
-  if (tier_ready(c, kname, verbose)) tier_install(c, kname, verbose, "");
+static void tier_poll(Compiled *c, const char *kname, bool verbose, ProfRow *st) {
+  if (!tier_ready(c, kname, verbose)) return;
+  char when[80];
+  snprintf(when, sizeof when, "C compiler's build from launch %d", c->launches + 1);
+  tier_install(c, kname, verbose, when, st);
 }
 
 /* Specializes, emits and compiles one key. */
@@ -687,17 +693,21 @@ static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
 
 /* After such a launch: a build loaded during it replaces TinyCC's now that no worker runs
    TinyCC's code. */
-static void tier_launch_end(Compiled *c, const char *kname, bool verbose) {
+static void tier_launch_end(Compiled *c, const char *kname, bool verbose, ProfRow *st) {
   PoolTier *t = &pool.tier;
   t->c = NULL;
   if (!c->ready) return;
-  char when[160];
-  snprintf(when, sizeof when, " during a launch (chunks: %lld of TinyCC's build, then %lld of the C compiler's)",
-           (long long)atomic_load(&t->fast_chunks), (long long)atomic_load(&t->opt_chunks));
-  tier_install(c, kname, verbose, when);
+  long long fast = atomic_load(&t->fast_chunks), opt = atomic_load(&t->opt_chunks);
+  if (verbose)
+    fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's during a launch (chunks: %lld of TinyCC's build, then %lld of the C compiler's)\n",
+            kname, fast, opt);
+  char when[80];
+  snprintf(when, sizeof when, "C compiler's build from launch %d, chunk %lld/%lld", c->launches, fast + 1, fast + opt);
+  tier_install(c, kname, false, when, st);
 }
 
-static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
+static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result, ProfRow *st) {
+  c->launches++;
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
@@ -732,7 +742,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk, tier ? TIER_CHUNKS : 8);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
-  if (tier) tier_launch_end(c, S->name, cl->opt && cl->opt->verbose);
+  if (tier) tier_launch_end(c, S->name, cl->opt && cl->opt->verbose, st);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
@@ -765,7 +775,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   Compiled *c = lookup(key);
   free(key);
   if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);
-  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose);
+  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose, st);
   if (c->h.failed) {
     ProfRow *ir = prof_row(cl->kernel, "interp");
     prof_note(ir, c->h.reason);
@@ -781,7 +791,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
     return false;
   }
   double t1 = rt_now_ms();
-  run_compiled(c, cl, &S, result);
+  run_compiled(c, cl, &S, result, st);
   kspec_free(&S);
   prof_launch(st, rt_now_ms() - t1);
   return true;
