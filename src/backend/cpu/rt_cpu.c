@@ -515,15 +515,17 @@ typedef struct PoolTier {
                                the build and run it (pool_run); -1: none */
   int park;                 /* the worker that waits while the build runs (a core for the
                                compiler); -1: none (never the calling thread, 0) */
+  bool unparked;            /* it runs chunks again: the switch, or the chunks ran out (Pool.mu) */
   atomic_bool settled;      /* switched, or no switch in this launch (the build failed) */
   atomic_llong fast_chunks, opt_chunks;   /* chunks that ran TinyCC's and the C compiler's code */
 } PoolTier;
 
 typedef struct Pool {
   int n;                    /* workers, the calling thread included */
+  long cpus;                /* processors online */
   PaddedWorker *W;
   pthread_mutex_t mu;
-  pthread_cond_t go, done;
+  pthread_cond_t go, done, unpark;
   unsigned long gen;
   int active;
   _Atomic(OqkEntry) fn;
@@ -533,7 +535,8 @@ typedef struct Pool {
   PoolTier tier;
 } Pool;
 
-static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER,
+                    .unpark = PTHREAD_COND_INITIALIZER};
 
 /* How often the calling thread looks at the background build during a launch. */
 #define TIER_LOOK_MS 2.0
@@ -543,6 +546,21 @@ static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALI
 static void pool_nap(void) {
   struct timespec ts = {0, 1000000};
   nanosleep(&ts, NULL);
+}
+
+/* The parked worker (PoolTier.park) waits until the calling thread lets it go: at once,
+   not at its next look, so that a short launch does not wait for it. */
+static void tier_park(void) {
+  pthread_mutex_lock(&pool.mu);
+  while (!pool.tier.unparked) pthread_cond_wait(&pool.unpark, &pool.mu);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+static void tier_unpark(void) {
+  pthread_mutex_lock(&pool.mu);
+  pool.tier.unparked = true;
+  pthread_cond_broadcast(&pool.unpark);
+  pthread_mutex_unlock(&pool.mu);
 }
 
 /* Before the chunk from item lo (>= total: the worker's queue ran out): the calling thread
@@ -566,18 +584,22 @@ static void pool_tier(int id, int64_t lo) {
     ready = tier_ready(t->c, t->kname, t->verbose);
   }
   if (ready) atomic_store_explicit(&pool.fn, t->c->ready_entry, memory_order_release);
-  if (ready || held || !t->c->so) atomic_store_explicit(&t->settled, true, memory_order_release);
+  if (ready || held || !t->c->so) {
+    atomic_store_explicit(&t->settled, true, memory_order_release);
+    if (t->park > 0) tier_unpark();
+  }
 }
 
 static void run_chunks(int id) {
   bool tier = pool.tier.c != NULL;
-  if (tier && id == pool.tier.park)
-    while (!atomic_load_explicit(&pool.tier.settled, memory_order_acquire) && atomic_load(&pool.next) < pool.total)
-      pool_nap();
+  if (tier && id == pool.tier.park) tier_park();
   for (;;) {
     int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
     if (tier && !atomic_load_explicit(&pool.tier.settled, memory_order_acquire)) pool_tier(id, lo);
-    if (lo >= pool.total) return;
+    if (lo >= pool.total) {
+      if (tier && id == 0 && pool.tier.park > 0) tier_unpark();
+      return;
+    }
     int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
     OqkEntry fn = atomic_load_explicit(&pool.fn, memory_order_acquire);
     fn(pool.L, &pool.W[id].w, lo, hi);
@@ -605,7 +627,7 @@ static void *worker_main(void *arg) {
 
 static void pool_start(void) {
   if (pool.n) return;
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = pool.cpus = sysconf(_SC_NPROCESSORS_ONLN);
   if (config()->threads) n = config()->threads;
   if (n < 1) n = 1;
   if (n > 256) n = 256;
@@ -669,7 +691,8 @@ static bool along_reduction(const Func *f) {
 }
 
 /* Chunks per worker of a launch that may switch builds: the switch waits for the chunks
-   that run, so they are short (mandelbrot.q's 768 x 768 positions: 20 ms of TinyCC's code). */
+   that run, so they are short (mandelbrot.q's 768 x 768 positions on 2 workers: 128
+   chunks, about 10 ms of TinyCC's code each). */
 #define TIER_CHUNKS 64
 
 /* Whether this launch of c may switch from TinyCC's build to the C compiler's (PoolTier);
@@ -684,7 +707,8 @@ static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
   t->next_look = rt_now_ms() + TIER_LOOK_MS;
   t->hold = config()->dev.cpu_switch_at ? config()->dev.cpu_switch_at : -1;   /* in chunks: pool_run */
   t->park = config()->dev.cpu_tier_park && (c->bg > 0 || c->bg_cmd) && pool.n > 1 &&
-            pool.n >= sysconf(_SC_NPROCESSORS_ONLN) ? pool.n - 1 : -1;
+            pool.n >= pool.cpus ? pool.n - 1 : -1;
+  t->unparked = false;
   atomic_store(&t->settled, false);
   atomic_store(&t->fast_chunks, 0);
   atomic_store(&t->opt_chunks, 0);
