@@ -205,16 +205,17 @@ static void *build_now(const Entry *e, const char *src, const char *kname, SrcLo
 /* The command of e's background build: a shell that compiles into a temporary name and
    renames the object to e->built (whole, even after this process ends), which the next
    process that wants it seals and publishes (adopt_built). */
-static char *background_command(const Entry *e, char *terr, size_t n) {
+static char *background_command(const Entry *e, char *terr, size_t n, bool urgent) {
   char tso[4400];
   rt_cache_temp(tso, sizeof tso, e->so);
   rt_cache_temp(terr, n, e->err);
   char *cc = compile_command(e, tso, terr);
   size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
   char *cmd = malloc(len);
-  /* niced: on a machine with few cores it must not slow the program that runs meanwhile */
-  snprintf(cmd, len, "nice -n 10 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", cc, tso, e->built,
-           terr, tso);
+  /* niced: on a machine with few cores it must not slow the program that runs meanwhile;
+     not when the kernel's first launch is large (urgent): that launch waits for it */
+  snprintf(cmd, len, "%s%s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", urgent ? "" : "nice -n 10 ",
+           cc, tso, e->built, terr, tso);
   free(cc);
   return cmd;
 }
@@ -338,7 +339,7 @@ static void adopt_built(const char *so, uint64_t h) {
    given: its variant of the source). The source is kept beside the object (oqk_<hash>.c),
    to look at when the compiler fails. */
 static void *build(Compiled *c, const char *src, const char *tcc_src, const char *kname, SrcLoc loc, bool verbose,
-                   bool *cached) {
+                   bool urgent, bool *cached) {
   Entry e;
   entry_names(&e, src);
   *cached = false;
@@ -361,7 +362,7 @@ static void *build(Compiled *c, const char *src, const char *tcc_src, const char
       write_source(&e, src, kname, loc);
       char terr[4400];
       if (!building(e.so)) {
-        c->bg_cmd = background_command(&e, terr, sizeof terr);
+        c->bg_cmd = background_command(&e, terr, sizeof terr, urgent);
         c->so_err = strdup(terr);
         tiers.queued++;
         if (!tiers.at_exit) tiers.at_exit = atexit(bg_at_exit) == 0;
@@ -439,6 +440,16 @@ static void tier_poll(Compiled *c, const char *kname, bool verbose, ProfRow *st)
   tier_install(c, kname, verbose, when, st);
 }
 
+/* A launch of this many positions or more runs long enough from TinyCC's build that the
+   C compiler's build, which it switches to (PoolTier), is not niced (mandelbrot.q: 768^2). */
+#define TIER_URGENT_POSITIONS ((int64_t)1 << 18)
+
+static bool launch_is_large(const KLaunch *cl) {
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return n >= TIER_URGENT_POSITIONS;
+}
+
 /* Specializes, emits and compiles one key. */
 static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, ProfRow *st) {
   double t0 = rt_now_ms();
@@ -466,7 +477,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     fflush(stdout);
   }
   bool cached;
-  void *lib = build(c, src, tcc_src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, &cached);
+  void *lib = build(c, src, tcc_src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, launch_is_large(cl), &cached);
   free(src);
   free(tcc_src);
   c->entry = (OqkEntry)code_sym(c, lib, "oqk_entry");
