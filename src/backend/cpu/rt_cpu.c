@@ -11,7 +11,8 @@
    cache is built first by TinyCC in this process (cpu_tcc.h: milliseconds, where the C
    compiler takes 0.1-0.5 s) and runs from that build while a shell in the background runs
    the C compiler and renames its object into the cache; a later launch that finds the
-   object loads it and drops TinyCC's build. The program does not wait for it: a background
+   object loads it and drops TinyCC's build, and a launch that runs when it is done switches
+   to it between chunks (PoolTier). The program does not wait for it: a background
    build that outlives the program still publishes its object for the next run. Both builds
    compile the same source (TinyCC's variant keeps complex numbers in structs: emit_c) with
    the same floating-point rules (no contraction, no fast-math), so they compute the same
