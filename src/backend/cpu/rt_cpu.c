@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "base/config.h"
@@ -58,6 +59,8 @@ typedef struct Compiled {
   char *bg_cmd;             /* the background build's command, queued (not started yet) */
   pid_t bg;                 /* the shell that builds it in the background; 0: none running */
   bool bg_failed;           /* that shell failed */
+  bool bg_urgent;           /* that build is not niced (its first launch is large) until that
+                               launch ends (tier_calm); its shell leads a process group */
   void *ready;              /* that object, loaded (tier_ready), not installed yet */
   OqkEntry ready_entry;     /* its entry point */
   int launches;             /* launches so far (--profile's note of the swap) */
@@ -214,7 +217,7 @@ static char *background_command(const Entry *e, char *terr, size_t n, bool urgen
   size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
   char *cmd = malloc(len);
   /* niced: on a machine with few cores it must not slow the program that runs meanwhile;
-     not when the kernel's first launch is large (urgent): that launch waits for it */
+     not while the kernel's first launch is large (urgent): that launch waits for it */
   snprintf(cmd, len, "%s%s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", urgent ? "" : "nice -n 10 ",
            cc, tso, e->built, terr, tso);
   free(cc);
@@ -224,7 +227,13 @@ static char *background_command(const Entry *e, char *terr, size_t n, bool urgen
 /* Runs the shell command cmd in the background. Its standard streams are /dev/null and it
    holds no other descriptor of ours: a caller reading our output (a pipe) does not wait
    for it. Returns its process id, 0 when it could not start. */
-static pid_t spawn_shell(char *cmd) {
+static pid_t spawn_shell(char *cmd, bool own_group) {
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  if (own_group) {
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -234,8 +243,9 @@ static pid_t spawn_shell(char *cmd) {
   char *argv[] = {"sh", "-c", cmd, NULL};
   extern char **environ;
   pid_t pid;
-  int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+  int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
   return rc == 0 ? pid : 0;
 }
 
@@ -257,12 +267,12 @@ static void bg_at_exit(void) {
   if (fclose(f) != 0) return;
   char cmd[9000];
   snprintf(cmd, sizeof cmd, "flock '%s/build.lock' sh '%s' || sh '%s'", rt_cache_dir(), tmp, tmp);
-  spawn_shell(cmd);
+  spawn_shell(cmd, false);
 }
 
 /* Starts c's queued build. */
 static void bg_start(Compiled *c) {
-  pid_t pid = spawn_shell(c->bg_cmd);
+  pid_t pid = spawn_shell(c->bg_cmd, c->bg_urgent);
   free(c->bg_cmd);
   c->bg_cmd = NULL;
   tiers.queued--;
@@ -364,6 +374,7 @@ static void *build(Compiled *c, const char *src, const char *tcc_src, const char
       char terr[4400];
       if (!building(e.so)) {
         c->bg_cmd = background_command(&e, terr, sizeof terr, urgent);
+        c->bg_urgent = urgent;
         c->so_err = strdup(terr);
         tiers.queued++;
         if (!tiers.at_exit) tiers.at_exit = atexit(bg_at_exit) == 0;
@@ -707,6 +718,22 @@ static bool along_reduction(const Func *f) {
    chunks, about 10 ms of TinyCC's code each). */
 #define TIER_CHUNKS 64
 
+/* After the first launch of c, whose build was urgent: that build is niced from now on
+   (its process group: the compiler's processes too), or will be when it starts. */
+static void tier_calm(Compiled *c) {
+  c->bg_urgent = false;
+  if (c->bg > 0) {
+    setpriority(PRIO_PGRP, c->bg, 10);
+  } else if (c->bg_cmd) {
+    size_t n = strlen(c->bg_cmd) + 16;
+    char *cmd = malloc(n);
+    if (!cmd) return;
+    snprintf(cmd, n, "nice -n 10 %s", c->bg_cmd);
+    free(c->bg_cmd);
+    c->bg_cmd = cmd;
+  }
+}
+
 /* Whether this launch of c may switch from TinyCC's build to the C compiler's (PoolTier);
    if so, sets pool.tier up for it. */
 static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
@@ -718,7 +745,8 @@ static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
   t->fast = c->entry;
   t->next_look = rt_now_ms() + TIER_LOOK_MS;
   t->hold = config()->dev.cpu_switch_at ? config()->dev.cpu_switch_at : -1;   /* in chunks: pool_run */
-  t->park = config()->dev.cpu_tier_park && (c->bg > 0 || c->bg_cmd) && pool.n > 1 &&
+  /* (a niced build gets no core from it on a busy machine: the worker would idle) */
+  t->park = config()->dev.cpu_tier_park && c->bg_urgent && (c->bg > 0 || c->bg_cmd) && pool.n > 1 &&
             pool.n >= pool.cpus ? pool.n - 1 : -1;
   t->unparked = false;
   atomic_store(&t->settled, false);
@@ -779,6 +807,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
   if (tier) tier_launch_end(c, S->name, cl->opt && cl->opt->verbose, st);
+  if (c->bg_urgent) tier_calm(c);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
