@@ -57,7 +57,9 @@ max_compile() {
 # $tmp/LABEL.N.cold and .warm, the slowest first build to .ms; the cold cache stays in $tmp/LABEL/N
 measure_round() {
   local label=$1 oq=$2 n=$3 p=$4 d=$tmp/$1/$3
+  # a fresh folder each round: a background build of the last round may still write to its own
   rm -rf "$d"
+  mv "$d" "$d.old.$RANDOM" 2>/dev/null
   mkdir -p "$d"
   timed "$d" "$tmp/c" "$oq" "$p"
   cat "$tmp/c" >>"$tmp/$label.$n.cold"
