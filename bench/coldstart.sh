@@ -3,7 +3,9 @@
 # tests/seeds_run/ on the CPU back end, cold (an empty kernel cache: OQ_CACHE_DIR a fresh
 # folder) and warm (the same cache again, once the background builds of the first run have
 # put their objects there), for build/oq and, given OLD_OQ (another build, e.g. the main
-# checkout's), for it too. PROGS (a shell pattern) replaces the list of programs. Each time is the best of $ROUNDS runs (default 1): wall seconds,
+# checkout's), for it too. PROGS (a shell pattern) replaces the list of programs. Each time
+# is the best of $ROUNDS runs (default 1; STAT=median: their median, for a loaded machine;
+# the two builds take turns, round by round, program by program): wall seconds,
 # and CPU seconds (user + system of oq and the compilers it waited for; a background build
 # that the program did not wait for is not in it). Then the compile time of each kernel:
 # from --profile (wall ms: specialization, code generation and the first build), and, for the
@@ -15,6 +17,7 @@ cd "$(dirname "$0")/.." || exit 1
 NEW=${OQ:-build/oq}
 OLD=${1:-}
 ROUNDS=${ROUNDS:-1}
+STAT=${STAT:-best}
 CC=${CC:-cc}
 KFLAGS="-O3 -march=native -fPIC -shared -fno-strict-aliasing -ffp-contract=off -fwrapv -fno-tree-slp-vectorize -std=gnu11 -w"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-cold.XXXXXX") || exit 1
@@ -36,45 +39,54 @@ timed() {
   awk '{ printf "%.3f %.3f\n", $1, $2 + $3 }' "$2" >"$2.t" && mv "$2.t" "$2"
 }
 
-# best A B: the smaller of two "wall cpu" pairs, per field
-best() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " ");
-  printf "%.3f %.3f", (x[1] < y[1] ? x[1] : y[1]), (x[2] < y[2] ? x[2] : y[2]) }'; }
+# pick FILE: of the "wall cpu" lines in FILE, per field, the smallest (STAT=best) or the median
+pick() {
+  local f
+  for f in 1 2; do
+    cut -d' ' -f$f "$1" | sort -g | awk -v stat="$STAT" '{ v[NR] = $1 }
+      END { printf "%.3f ", stat == "median" ? (NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2) : v[1] }'
+  done
+}
 
 # max_compile PROFILE: the largest "compile ms" of a kernel the run compiled
 max_compile() {
   awk 'f && NF >= 6 && /compiled/ && $6 + 0 > m { m = $6 + 0 } /compile ms/ { f = 1 } END { printf "%.0f", m }' "$1"
 }
 
-# measure LABEL OQ: one line per program; the cold caches stay in $tmp/LABEL/N
-measure() {
-  local label=$1 oq=$2 n=0
-  for p in "${progs[@]}"; do
-    n=$((n + 1))
-    local cold="9e9 9e9" warm="9e9 9e9" kmax=0
-    for ((r = 0; r < ROUNDS; r++)); do
-      local d=$tmp/$label/$n
-      rm -rf "$d"
-      mkdir -p "$d"
-      timed "$d" "$tmp/c" "$oq" "$p"
-      cold=$(best "$cold" "$(cat "$tmp/c")")
-      local k
-      k=$(max_compile "$tmp/c.prof")
-      [ "$k" -gt "$kmax" ] && kmax=$k
-      # the warm cache: what the background builds have not finished yet is built now, at
-      # normal priority (waiting for niced builds on a busy machine takes long)
-      OQ_CPU_TIERS=0 OQ_CACHE_DIR=$d "$oq" run --target cpu "$p" >/dev/null 2>&1 </dev/null
-      timed "$d" "$tmp/w" "$oq" "$p"
-      warm=$(best "$warm" "$(cat "$tmp/w")")
-    done
-    local nk
-    nk=$(ls "$tmp/$label/$n"/oqk_*.so 2>/dev/null | wc -l)
-    echo "$p $cold $warm $nk $kmax" >>"$tmp/$label.rows"
-  done
+# measure_round LABEL OQ N PROG: PROG cold, then warm, once; the times go to
+# $tmp/LABEL.N.cold and .warm, the slowest first build to .ms; the cold cache stays in $tmp/LABEL/N
+measure_round() {
+  local label=$1 oq=$2 n=$3 p=$4 d=$tmp/$1/$3
+  # a fresh folder each round: a background build of the last round may still write to its own
+  rm -rf "$d"
+  mv "$d" "$d.old.$RANDOM" 2>/dev/null
+  mkdir -p "$d"
+  timed "$d" "$tmp/c" "$oq" "$p"
+  cat "$tmp/c" >>"$tmp/$label.$n.cold"
+  max_compile "$tmp/c.prof" >>"$tmp/$label.$n.ms"
+  echo >>"$tmp/$label.$n.ms"
+  # the warm cache: what the background builds have not finished yet is built now, at
+  # normal priority (waiting for niced builds on a busy machine takes long)
+  OQ_CPU_TIERS=0 OQ_CACHE_DIR=$d "$oq" run --target cpu "$p" >/dev/null 2>&1 </dev/null
+  timed "$d" "$tmp/w" "$oq" "$p"
+  cat "$tmp/w" >>"$tmp/$label.$n.warm"
 }
 
-echo "machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg); rounds: $ROUNDS"
-measure new "$NEW"
-[ -n "$OLD" ] && measure old "$OLD"
+echo "machine: $(nproc) cpus, load $(cut -d' ' -f1-3 /proc/loadavg); rounds: $ROUNDS ($STAT)"
+n=0
+for p in "${progs[@]}"; do
+  n=$((n + 1))
+  for ((r = 0; r < ROUNDS; r++)); do
+    measure_round new "$NEW" $n "$p"
+    [ -n "$OLD" ] && measure_round old "$OLD" $n "$p"
+  done
+  for label in new ${OLD:+old}; do
+    nk=$(ls "$tmp/$label/$n"/oqk_*.so 2>/dev/null | wc -l)
+    echo "$p $(pick "$tmp/$label.$n.cold") $(pick "$tmp/$label.$n.warm") $nk $(sort -n "$tmp/$label.$n.ms" | tail -1)" \
+      >>"$tmp/$label.rows"
+  done
+done
+echo "load at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo
 echo "start in seconds (wall / cpu); kernels: objects cached; compile: the slowest kernel's"

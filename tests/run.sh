@@ -806,6 +806,32 @@ if [[ " ${OQ_TEST_TARGETS:-interp cpu} " == *" cpu "* ]]; then
              cmp -s "$tmp/tcc.out" "$tmp/cc.out" && echo ok)"
       done
     done
+    # the switch in the middle of a launch (rt_cpu.c, PoolTier): OQ_DEV_CPU_SWITCH_AT=N runs
+    # a launch's first N chunks from TinyCC's build, waits for the C compiler's and runs the
+    # rest from it: element-wise, reduction (outputs, private copies) and complex kernels
+    # print the interpreter's results, on 1, 2 and 5 workers; a background build that fails
+    # leaves TinyCC's code to finish the launch
+    "$OQ" run --target interp --precision double tests/cpu/tier_switch.q >"$tmp/ts_interp.out" 2>&1 </dev/null
+    for sw in "1 2" "2 1" "5 3"; do
+      read -r nw at <<<"$sw"
+      rm -rf "$tmp/kcache_ts"
+      OQ_THREADS=$nw OQ_DEV_CPU_SWITCH_AT=$at OQ_CACHE_DIR=$tmp/kcache_ts timeout 300 "$OQ" run --target cpu --precision double \
+        --verbose tests/cpu/tier_switch.q >"$tmp/ts.out" 2>"$tmp/kc.err" </dev/null
+      rc=$?
+      kc "tiers: launches on $nw workers switch builds after chunk $at and print the interpreter's results" \
+        "$([ $rc -eq 0 ] && cmp -s "$tmp/ts.out" "$tmp/ts_interp.out" &&
+           for k in affine sums escape; do
+             grep -q "'$k': the C compiler's build replaces TinyCC's during a launch (chunks: $at of TinyCC's build, then [1-9]" \
+               "$tmp/kc.err" || exit 1
+           done && echo ok)"
+    done
+    rm -rf "$tmp/kcache_ts"
+    CC=false OQ_DEV_CPU_SWITCH_AT=2 OQ_CACHE_DIR=$tmp/kcache_ts timeout 300 "$OQ" run --target cpu --precision double \
+      --verbose tests/cpu/tier_switch.q >"$tmp/ts.out" 2>"$tmp/kc.err" </dev/null
+    rc=$?
+    kc "tiers: a background build that fails during a launch leaves it to TinyCC's build" \
+      "$([ $rc -eq 0 ] && cmp -s "$tmp/ts.out" "$tmp/ts_interp.out" && grep -q "'escape': the C compiler 'false' failed" "$tmp/kc.err" &&
+         ! grep -q 'during a launch' "$tmp/kc.err" && echo ok)"
   fi
   # the rest waits for the C compiler: its results are in the cache when a run ends
   export OQ_CPU_TIERS=0

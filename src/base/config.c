@@ -54,6 +54,8 @@ static long long size_in(const char *name, long long def) {
 static void load_dev(OqDevConfig *d) {
   d->cpu_idx32 = set_not_0("OQ_DEV_CPU_IDX32");
   d->cpu_tcc_only = is("OQ_DEV_CPU_TCC_ONLY", "1");
+  d->cpu_switch_at = int_in("OQ_DEV_CPU_SWITCH_AT", 1, 1 << 30, 0);
+  d->cpu_tier_park = !is("OQ_DEV_CPU_TIER_PARK", "0");
   d->no_idx32 = set_not_0("OQ_DEV_NO_IDX32");
   d->tile_literal = is("OQ_DEV_TILE_LITERAL", "1");
   d->no_coarsen = set("OQ_DEV_NO_COARSEN");

@@ -12,6 +12,12 @@
 typedef struct OqDevConfig {
   bool cpu_idx32;           /* OQ_DEV_CPU_IDX32 (set, not 0): C launches with int32 indices too */
   bool cpu_tcc_only;        /* OQ_DEV_CPU_TCC_ONLY=1: kernels run TinyCC's build only (not cached) */
+  int cpu_switch_at;        /* OQ_DEV_CPU_SWITCH_AT 1..2^30: a launch of TinyCC's build runs its
+                               first N chunks from it, then waits for the C compiler's build
+                               and runs the rest from that (tests); 0: switch when seen done */
+  bool cpu_tier_park;       /* OQ_DEV_CPU_TIER_PARK (not 0): while a launch of TinyCC's build
+                               waits for the C compiler's, one worker leaves its core to the
+                               compiler (on) */
   bool no_idx32;            /* OQ_DEV_NO_IDX32 (set, not 0): always the int64 index code */
   bool tile_literal;        /* OQ_DEV_TILE_LITERAL=1: a streaming kernel keeps its tiling grid */
   bool no_coarsen;          /* OQ_DEV_NO_COARSEN (any value): no persistent blocks */

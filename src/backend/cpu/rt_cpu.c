@@ -11,7 +11,8 @@
    cache is built first by TinyCC in this process (cpu_tcc.h: milliseconds, where the C
    compiler takes 0.1-0.5 s) and runs from that build while a shell in the background runs
    the C compiler and renames its object into the cache; a later launch that finds the
-   object loads it and drops TinyCC's build. The program does not wait for it: a background
+   object loads it and drops TinyCC's build, and a launch that runs when it is done switches
+   to it between chunks (PoolTier). The program does not wait for it: a background
    build that outlives the program still publishes its object for the next run. Both builds
    compile the same source (TinyCC's variant keeps complex numbers in structs: emit_c) with
    the same floating-point rules (no contraction, no fast-math), so they compute the same
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "base/config.h"
@@ -57,6 +59,11 @@ typedef struct Compiled {
   char *bg_cmd;             /* the background build's command, queued (not started yet) */
   pid_t bg;                 /* the shell that builds it in the background; 0: none running */
   bool bg_failed;           /* that shell failed */
+  bool bg_urgent;           /* that build is not niced (its first launch is large) until that
+                               launch ends (tier_calm); its shell leads a process group */
+  void *ready;              /* that object, loaded (tier_ready), not installed yet */
+  OqkEntry ready_entry;     /* its entry point */
+  int launches;             /* launches so far (--profile's note of the swap) */
   struct Compiled *next;
 } Compiled;
 
@@ -202,16 +209,17 @@ static void *build_now(const Entry *e, const char *src, const char *kname, SrcLo
 /* The command of e's background build: a shell that compiles into a temporary name and
    renames the object to e->built (whole, even after this process ends), which the next
    process that wants it seals and publishes (adopt_built). */
-static char *background_command(const Entry *e, char *terr, size_t n) {
+static char *background_command(const Entry *e, char *terr, size_t n, bool urgent) {
   char tso[4400];
   rt_cache_temp(tso, sizeof tso, e->so);
   rt_cache_temp(terr, n, e->err);
   char *cc = compile_command(e, tso, terr);
   size_t len = strlen(cc) + 2 * strlen(tso) + strlen(e->so) + strlen(terr) + 120;
   char *cmd = malloc(len);
-  /* niced: on a machine with few cores it must not slow the program that runs meanwhile */
-  snprintf(cmd, len, "nice -n 10 %s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", cc, tso, e->built,
-           terr, tso);
+  /* niced: on a machine with few cores it must not slow the program that runs meanwhile;
+     not while the kernel's first launch is large (urgent): that launch waits for it */
+  snprintf(cmd, len, "%s%s && mv -f '%s' '%s' && rm -f '%s' || { rm -f '%s'; false; }", urgent ? "" : "nice -n 10 ",
+           cc, tso, e->built, terr, tso);
   free(cc);
   return cmd;
 }
@@ -219,7 +227,13 @@ static char *background_command(const Entry *e, char *terr, size_t n) {
 /* Runs the shell command cmd in the background. Its standard streams are /dev/null and it
    holds no other descriptor of ours: a caller reading our output (a pipe) does not wait
    for it. Returns its process id, 0 when it could not start. */
-static pid_t spawn_shell(char *cmd) {
+static pid_t spawn_shell(char *cmd, bool own_group) {
+  posix_spawnattr_t at;
+  posix_spawnattr_init(&at);
+  if (own_group) {
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&at, 0);
+  }
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -229,8 +243,9 @@ static pid_t spawn_shell(char *cmd) {
   char *argv[] = {"sh", "-c", cmd, NULL};
   extern char **environ;
   pid_t pid;
-  int rc = posix_spawn(&pid, "/bin/sh", &fa, NULL, argv, environ);
+  int rc = posix_spawn(&pid, "/bin/sh", &fa, &at, argv, environ);
   posix_spawn_file_actions_destroy(&fa);
+  posix_spawnattr_destroy(&at);
   return rc == 0 ? pid : 0;
 }
 
@@ -252,12 +267,12 @@ static void bg_at_exit(void) {
   if (fclose(f) != 0) return;
   char cmd[9000];
   snprintf(cmd, sizeof cmd, "flock '%s/build.lock' sh '%s' || sh '%s'", rt_cache_dir(), tmp, tmp);
-  spawn_shell(cmd);
+  spawn_shell(cmd, false);
 }
 
 /* Starts c's queued build. */
 static void bg_start(Compiled *c) {
-  pid_t pid = spawn_shell(c->bg_cmd);
+  pid_t pid = spawn_shell(c->bg_cmd, c->bg_urgent);
   free(c->bg_cmd);
   c->bg_cmd = NULL;
   tiers.queued--;
@@ -335,7 +350,7 @@ static void adopt_built(const char *so, uint64_t h) {
    given: its variant of the source). The source is kept beside the object (oqk_<hash>.c),
    to look at when the compiler fails. */
 static void *build(Compiled *c, const char *src, const char *tcc_src, const char *kname, SrcLoc loc, bool verbose,
-                   bool *cached) {
+                   bool urgent, bool *cached) {
   Entry e;
   entry_names(&e, src);
   *cached = false;
@@ -358,7 +373,8 @@ static void *build(Compiled *c, const char *src, const char *tcc_src, const char
       write_source(&e, src, kname, loc);
       char terr[4400];
       if (!building(e.so)) {
-        c->bg_cmd = background_command(&e, terr, sizeof terr);
+        c->bg_cmd = background_command(&e, terr, sizeof terr, urgent);
+        c->bg_urgent = urgent;
         c->so_err = strdup(terr);
         tiers.queued++;
         if (!tiers.at_exit) tiers.at_exit = atexit(bg_at_exit) == 0;
@@ -378,42 +394,72 @@ static void *code_sym(Compiled *c, void *lib, const char *name) {
   return lib ? dlsym(lib, name) : cpu_tcc_sym(c->fast, name);
 }
 
-/* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
-   the cache (ours finished, or another's), it replaces TinyCC's build. A failed
-   background build leaves TinyCC's (--verbose says why). */
-static void tier_poll(Compiled *c, const char *kname, bool verbose) {
+/* Whether the C compiler's object of c, which runs TinyCC's build, is ready: ours
+   finished, or another's is in the cache. Loads it once (c->ready). A failed background
+   build leaves TinyCC's (--verbose says why; c->so is NULL from then on). Called by the
+   calling thread only (between launches, or between the chunks of one: pool_tier). */
+static bool tier_ready(Compiled *c, const char *kname, bool verbose) {
+  if (c->ready) return true;
   if (tiers.running || tiers.queued) bg_pump();
-  if (!c->so || c->bg > 0 || c->bg_cmd) return;   /* still compiling, or waiting to */
-  {
-    if (c->bg_failed) {
-      char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
-      if (verbose)
-        fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
-                kname, compiler(), *msg ? ":\n" : "", msg);
-      free(msg);
-      if (c->so_err) unlink(c->so_err);
-      free(c->so);
-      free(c->so_err);
-      c->so = c->so_err = NULL;
-      c->bg_failed = false;
-      return;
-    }
+  if (!c->so || c->bg > 0 || c->bg_cmd) return false;   /* still compiling, or waiting to */
+  if (c->bg_failed) {
+    char *msg = c->so_err ? read_file_head(c->so_err, 4) : strdup("");
+    if (verbose)
+      fprintf(stderr, "oq: kernel '%s': the C compiler '%s' failed in the background; TinyCC's build stays%s%s\n",
+              kname, compiler(), *msg ? ":\n" : "", msg);
+    free(msg);
+    if (c->so_err) unlink(c->so_err);
+    free(c->so);
+    free(c->so_err);
+    c->so = c->so_err = NULL;
+    c->bg_failed = false;
+    return false;
   }
   adopt_built(c->so, c->so_h);
   void *lib = rt_cache_check(c->so, c->so_h) == CACHE_GOOD ? dlopen(c->so, RTLD_NOW | RTLD_LOCAL) : NULL;
   OqkEntry entry = lib ? (OqkEntry)dlsym(lib, "oqk_entry") : NULL;
-  if (!entry) return;   /* another's build, not there yet */
+  if (!entry) return false;   /* another's build, not there yet */
+  c->ready = lib;
+  c->ready_entry = entry;
+  return true;
+}
+
+/* The ready object replaces TinyCC's build of c (no launch runs TinyCC's code now);
+   `when` says since when, in --profile's note on row st. */
+static void tier_install(Compiled *c, const char *kname, bool verbose, const char *when, ProfRow *st) {
   if (c->h.tr.npriv) {
-    c->begin = (OqkHook)dlsym(lib, "oqk_begin");
-    c->finish = (OqkHook)dlsym(lib, "oqk_finish");
+    c->begin = (OqkHook)dlsym(c->ready, "oqk_begin");
+    c->finish = (OqkHook)dlsym(c->ready, "oqk_finish");
   }
-  c->entry = entry;
+  c->entry = c->ready_entry;
+  c->ready = NULL;
+  c->ready_entry = NULL;
   cpu_tcc_free(c->fast);
   c->fast = NULL;
   free(c->so);
   free(c->so_err);
   c->so = c->so_err = NULL;
   if (verbose) fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's\n", kname);
+  prof_note(st, when);
+}
+
+/* At a launch of a kernel that runs TinyCC's build: when the C compiler's object is in
+   the cache, it replaces TinyCC's build. */
+static void tier_poll(Compiled *c, const char *kname, bool verbose, ProfRow *st) {
+  if (!tier_ready(c, kname, verbose)) return;
+  char when[80];
+  snprintf(when, sizeof when, "C compiler's build from launch %d", c->launches + 1);
+  tier_install(c, kname, verbose, when, st);
+}
+
+/* A launch of this many positions or more runs long enough from TinyCC's build that the
+   C compiler's build, which it switches to (PoolTier), is not niced (mandelbrot.q: 768^2). */
+#define TIER_URGENT_POSITIONS ((int64_t)1 << 18)
+
+static bool launch_is_large(const KLaunch *cl) {
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return n >= TIER_URGENT_POSITIONS;
 }
 
 /* Specializes, emits and compiles one key. */
@@ -443,7 +489,7 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
     fflush(stdout);
   }
   bool cached;
-  void *lib = build(c, src, tcc_src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, &cached);
+  void *lib = build(c, src, tcc_src, S->name, cl->site->loc, cl->opt && cl->opt->verbose, launch_is_large(cl), &cached);
   free(src);
   free(tcc_src);
   c->entry = (OqkEntry)code_sym(c, lib, "oqk_entry");
@@ -473,27 +519,116 @@ static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, 
 /* A worker's state on cache lines of its own (workers write their outputs into it). */
 typedef struct PaddedWorker { _Alignas(64) OqkWorker w; } PaddedWorker;
 
+/* A launch of TinyCC's build of a kernel whose C compiler's build is being made: the
+   calling thread looks at that build between chunks (tier_ready: it alone reaps and loads
+   builds, once), and once it is loaded the chunks not started yet run its code: each chunk
+   loads the entry point (Pool.fn) atomically. Chunks are independent (positions, whole
+   blocks with their barriers, or tiles), and both builds compile one source to one ABI:
+   a worker's outputs add up in its OqkWorker, its private copies of += arrays are the
+   same scratch slots (TinyCC's oqk_begin makes them, its oqk_finish adds them in), its
+   scratch memory comes from this process's malloc. So the two builds may share a launch,
+   chunk by chunk. Not a fiber kernel's (TinyCC's build runs it as one chunk). */
+typedef struct PoolTier {
+  Compiled *c;              /* NULL: this launch keeps its code */
+  const char *kname;
+  bool verbose;
+  OqkEntry fast;            /* TinyCC's entry point */
+  double next_look;         /* rt_now_ms when the calling thread looks at the build again */
+  int64_t hold;             /* OQ_DEV_CPU_SWITCH_AT N: chunks from item N x chunk on wait for
+                               the build and run it (pool_run); -1: none */
+  int park;                 /* the worker that waits while the build runs (a core for the
+                               compiler); -1: none (never the calling thread, 0) */
+  bool unparked;            /* it runs chunks again: the switch, or the chunks ran out (Pool.mu) */
+  atomic_bool settled;      /* switched, or no switch in this launch (the build failed) */
+  atomic_llong fast_chunks, opt_chunks;   /* chunks that ran TinyCC's and the C compiler's code */
+} PoolTier;
+
 typedef struct Pool {
   int n;                    /* workers, the calling thread included */
+  long cpus;                /* processors online */
   PaddedWorker *W;
   pthread_mutex_t mu;
-  pthread_cond_t go, done;
+  pthread_cond_t go, done, unpark;
   unsigned long gen;
   int active;
-  OqkEntry fn;
+  _Atomic(OqkEntry) fn;
   OqkLaunch *L;
   int64_t total, chunk;
   atomic_llong next;
+  PoolTier tier;
 } Pool;
 
-static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER};
+static Pool pool = {.mu = PTHREAD_MUTEX_INITIALIZER, .go = PTHREAD_COND_INITIALIZER, .done = PTHREAD_COND_INITIALIZER,
+                    .unpark = PTHREAD_COND_INITIALIZER};
+
+/* How often the calling thread looks at the background build during a launch. */
+#define TIER_LOOK_MS 2.0
+/* How long OQ_DEV_CPU_SWITCH_AT waits for it, at most. */
+#define TIER_HOLD_MS 120000.0
+
+static void pool_nap(void) {
+  struct timespec ts = {0, 1000000};
+  nanosleep(&ts, NULL);
+}
+
+/* The parked worker (PoolTier.park) waits until the calling thread lets it go: at once,
+   not at its next look, so that a short launch does not wait for it. */
+static void tier_park(void) {
+  pthread_mutex_lock(&pool.mu);
+  while (!pool.tier.unparked) pthread_cond_wait(&pool.unpark, &pool.mu);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+static void tier_unpark(void) {
+  pthread_mutex_lock(&pool.mu);
+  pool.tier.unparked = true;
+  pthread_cond_broadcast(&pool.unpark);
+  pthread_mutex_unlock(&pool.mu);
+}
+
+/* Before the chunk from item lo (>= total: the worker's queue ran out): the calling thread
+   looks at the build every TIER_LOOK_MS and publishes its entry point when it is loaded;
+   under OQ_DEV_CPU_SWITCH_AT, chunks from t->hold on wait for it (the calling thread
+   reaches hold too: the other workers' chunks past it are not run while they wait). */
+static void pool_tier(int id, int64_t lo) {
+  PoolTier *t = &pool.tier;
+  bool held = t->hold >= 0 && lo >= t->hold;
+  if (id != 0) {
+    if (held && lo < pool.total)
+      while (!atomic_load_explicit(&t->settled, memory_order_acquire)) pool_nap();
+    return;
+  }
+  double now = rt_now_ms();
+  if (!held && now < t->next_look) return;
+  t->next_look = now + TIER_LOOK_MS;
+  bool ready = tier_ready(t->c, t->kname, t->verbose);
+  while (held && !ready && t->c->so && rt_now_ms() < now + TIER_HOLD_MS) {
+    pool_nap();
+    ready = tier_ready(t->c, t->kname, t->verbose);
+  }
+  if (ready) atomic_store_explicit(&pool.fn, t->c->ready_entry, memory_order_release);
+  if (ready || held || !t->c->so) {
+    atomic_store_explicit(&t->settled, true, memory_order_release);
+    if (t->park > 0) tier_unpark();
+  }
+}
 
 static void run_chunks(int id) {
+  bool tier = pool.tier.c != NULL;
+  if (tier && id == pool.tier.park) tier_park();
   for (;;) {
     int64_t lo = atomic_fetch_add(&pool.next, pool.chunk);
-    if (lo >= pool.total) return;
+    if (tier && !atomic_load_explicit(&pool.tier.settled, memory_order_acquire)) pool_tier(id, lo);
+    if (lo >= pool.total) {
+      if (tier && id == 0 && pool.tier.park > 0) tier_unpark();
+      return;
+    }
     int64_t hi = lo + pool.chunk < pool.total ? lo + pool.chunk : pool.total;
-    pool.fn(pool.L, &pool.W[id].w, lo, hi);
+    OqkEntry fn = atomic_load_explicit(&pool.fn, memory_order_acquire);
+    fn(pool.L, &pool.W[id].w, lo, hi);
+    if (tier)
+      atomic_fetch_add_explicit(fn == pool.tier.fast ? &pool.tier.fast_chunks : &pool.tier.opt_chunks, 1,
+                                memory_order_relaxed);
   }
 }
 
@@ -515,7 +650,7 @@ static void *worker_main(void *arg) {
 
 static void pool_start(void) {
   if (pool.n) return;
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = pool.cpus = sysconf(_SC_NPROCESSORS_ONLN);
   if (config()->threads) n = config()->threads;
   if (n < 1) n = 1;
   if (n > 256) n = 256;
@@ -533,13 +668,16 @@ static void pool_start(void) {
   }
 }
 
-/* Runs fn over 0..total-1 in chunks on every worker; returns when all are done. */
-static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk) {
+/* Runs fn over 0..total-1 in chunks on every worker (per_worker chunks each, or fewer
+   of min_chunk items); returns when all are done. */
+static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk, int per_worker) {
   pool_start();
-  int64_t chunk = total / (pool.n * 8);
+  int64_t chunk = total / (pool.n * per_worker);
   if (chunk < min_chunk) chunk = min_chunk;
   if (chunk < 1) chunk = 1;
-  pool.fn = fn;
+  atomic_store(&pool.fn, fn);
+  if (pool.tier.c && pool.tier.hold > 0)
+    pool.tier.hold = pool.tier.hold < (total + chunk - 1) / chunk ? pool.tier.hold * chunk : -1;
   pool.L = L;
   pool.total = total;
   pool.chunk = chunk;
@@ -575,7 +713,65 @@ static bool along_reduction(const Func *f) {
   return false;
 }
 
-static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result) {
+/* Chunks per worker of a launch that may switch builds: the switch waits for the chunks
+   that run, so they are short (mandelbrot.q's 768 x 768 positions on 2 workers: 128
+   chunks, about 10 ms of TinyCC's code each). */
+#define TIER_CHUNKS 64
+
+/* After the first launch of c, whose build was urgent: that build is niced from now on
+   (its process group: the compiler's processes too), or will be when it starts. */
+static void tier_calm(Compiled *c) {
+  c->bg_urgent = false;
+  if (c->bg > 0) {
+    setpriority(PRIO_PGRP, c->bg, 10);
+  } else if (c->bg_cmd) {
+    size_t n = strlen(c->bg_cmd) + 16;
+    char *cmd = malloc(n);
+    if (!cmd) return;
+    snprintf(cmd, n, "nice -n 10 %s", c->bg_cmd);
+    free(c->bg_cmd);
+    c->bg_cmd = cmd;
+  }
+}
+
+/* Whether this launch of c may switch from TinyCC's build to the C compiler's (PoolTier);
+   if so, sets pool.tier up for it. */
+static bool tier_launch_begin(Compiled *c, const char *kname, bool verbose) {
+  if (!c->fast || !c->so || c->fiber) return false;
+  PoolTier *t = &pool.tier;
+  t->c = c;
+  t->kname = kname;
+  t->verbose = verbose;
+  t->fast = c->entry;
+  t->next_look = rt_now_ms() + TIER_LOOK_MS;
+  t->hold = config()->dev.cpu_switch_at ? config()->dev.cpu_switch_at : -1;   /* in chunks: pool_run */
+  /* (a niced build gets no core from it on a busy machine: the worker would idle) */
+  t->park = config()->dev.cpu_tier_park && c->bg_urgent && (c->bg > 0 || c->bg_cmd) && pool.n > 1 &&
+            pool.n >= pool.cpus ? pool.n - 1 : -1;
+  t->unparked = false;
+  atomic_store(&t->settled, false);
+  atomic_store(&t->fast_chunks, 0);
+  atomic_store(&t->opt_chunks, 0);
+  return true;
+}
+
+/* After such a launch: a build loaded during it replaces TinyCC's now that no worker runs
+   TinyCC's code. */
+static void tier_launch_end(Compiled *c, const char *kname, bool verbose, ProfRow *st) {
+  PoolTier *t = &pool.tier;
+  t->c = NULL;
+  if (!c->ready) return;
+  long long fast = atomic_load(&t->fast_chunks), opt = atomic_load(&t->opt_chunks);
+  if (verbose)
+    fprintf(stderr, "oq: kernel '%s': the C compiler's build replaces TinyCC's during a launch (chunks: %lld of TinyCC's build, then %lld of the C compiler's)\n",
+            kname, fast, opt);
+  char when[80];
+  snprintf(when, sizeof when, "C compiler's build from launch %d, chunk %lld/%lld", c->launches, fast + 1, fast + opt);
+  tier_install(c, kname, false, when, st);
+}
+
+static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result, ProfRow *st) {
+  c->launches++;
   Func *f = S->kfunc;
   int nargs = f->nparams + S->ncaps;
   OqkArg *args = calloc(nargs + 1, sizeof *args);
@@ -606,9 +802,12 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
   /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
   int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
   if (along_reduction(f)) min_chunk = 64;
-  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk);
+  bool tier = work.items > 0 && tier_launch_begin(c, S->name, cl->opt && cl->opt->verbose);
+  if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk, tier ? TIER_CHUNKS : 8);
   if (L.priv_mask)
     for (int w = 0; w < pool.n; w++) c->finish(&L, &pool.W[w].w);
+  if (tier) tier_launch_end(c, S->name, cl->opt && cl->opt->verbose, st);
+  if (c->bg_urgent) tier_calm(c);
   free(args);
   if (L.err) report(c, &L, cl->site->loc);
   Value acc[OQK_MAX_OUTS];
@@ -641,7 +840,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
   Compiled *c = lookup(key);
   free(key);
   if (!c->entry && !c->h.failed) compile_spec(c, &S, cl->args, cl, st);
-  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose);
+  else if (c->so || tiers.running || tiers.queued) tier_poll(c, S.name, cl->opt && cl->opt->verbose, st);
   if (c->h.failed) {
     ProfRow *ir = prof_row(cl->kernel, "interp");
     prof_note(ir, c->h.reason);
@@ -657,7 +856,7 @@ bool cpu_launch(const KLaunch *cl, Value *result) {
     return false;
   }
   double t1 = rt_now_ms();
-  run_compiled(c, cl, &S, result);
+  run_compiled(c, cl, &S, result, st);
   kspec_free(&S);
   prof_launch(st, rt_now_ms() - t1);
   return true;
