@@ -159,7 +159,7 @@ static bool match(const Func *f, const Node *pat, Node *e, Node **bound) {
   }
 }
 
-static Node *subst(Mx *M, Node *n, const Subst *s);
+static Node *subst_copy(Mx *M, const Node *n, const Subst *s);
 
 static Node *replace_nested(Mx *M, Node *call) {
   for (int r = M->nnested - 1; r >= 0; r--) {
@@ -170,7 +170,7 @@ static Node *replace_nested(Mx *M, Node *call) {
     Subst s = {0};
     for (int p = 0; p < f->nparams; p++)
       if (bound[p]) { s.from[s.n] = f->params[p].name; s.to[s.n++] = bound[p]; }
-    Node *c = subst(M, ast_clone(M->arena, red->b), &s);
+    Node *c = subst_copy(M, red->b, &s);
     c->loc = call->loc;
     return c;
   }
@@ -217,32 +217,6 @@ static Node *walk(Mx *M, Node *n) {
   return n;
 }
 
-static Node *subst(Mx *M, Node *n, const Subst *s) {
-  if (!n) return NULL;
-  if (n->kind == N_IDENT)
-    for (int i = 0; i < s->n; i++)
-      if (!strcmp(n->name, s->from[i])) {
-        Node *c = ast_clone(M->arena, s->to[i]);
-        c->loc = n->loc;
-        return c;
-      }
-  if (n->kind == N_FOR)   /* a loop variable named like an output is renamed with it */
-    for (int i = 0; i < s->n; i++)
-      if (!strcmp(n->name, s->from[i]) && s->to[i]->kind == N_IDENT) n->name = s->to[i]->name;
-  n->a = subst(M, n->a, s);
-  n->b = subst(M, n->b, s);
-  n->c = subst(M, n->c, s);
-  for (int i = 0; i < n->list.n; i++) n->list.items[i] = subst(M, n->list.items[i], s);
-  for (int i = 0; i < n->list2.n; i++) n->list2.items[i] = subst(M, n->list2.items[i], s);
-  for (int i = 0; i < n->ncases; i++) {
-    n->cases[i].pattern = subst(M, n->cases[i].pattern, s);
-    for (int j = 0; j < n->cases[i].body.n; j++)
-      n->cases[i].body.items[j] = subst(M, n->cases[i].body.items[j], s);
-  }
-  return n;
-}
-
-
 static void push(Mx *M, NodeList *l, int *cap, Node *n) {
   if (l->n == *cap) {
     *cap = *cap ? 2 * *cap : 8;
@@ -253,7 +227,6 @@ static void push(Mx *M, NodeList *l, int *cap, Node *n) {
   l->items[l->n++] = n;
 }
 
-static Node *subst_copy(Mx *M, const Node *n, const Subst *s);
 
 /* Appends to out a copy of the statements `from` with the parameters replaced (subst_copy);
    an `if` whose condition becomes a constant (a literal argument: `if 2 < C`) contributes
@@ -280,8 +253,9 @@ static void subst_copy_exprs(Mx *M, NodeList *l, const Subst *s) {
   l->items = items;
 }
 
-/* What subst(ast_clone(n)) gives (ast_clone's rules: functions, types and attributes
-   shared), built in one pass; statement lists through subst_copy_stmts. */
+/* A copy of n (ast_clone's rules: functions, types and attributes shared) with each
+   identifier named like a parameter or output replaced by a copy of its argument, and a
+   loop variable so named renamed with it; statement lists through subst_copy_stmts. */
 static Node *subst_copy(Mx *M, const Node *n, const Subst *s) {
   if (!n) return NULL;
   if (n->kind == N_IDENT)
