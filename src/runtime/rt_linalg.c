@@ -378,8 +378,15 @@ static bool is_complex(Value v) {
   return v.kind == V_CSCALAR || (v.kind == V_ARRAY && el_is_complex(v.arr->elem));
 }
 
+/* Elements allocated past a complex matrix's end: Debian's OpenBLAS (0.3.21) zgemv_n
+   Haswell kernel, which zgesdd reaches through zgebrd/zlarf, reads past the end of the
+   matrix for some shapes (OpenBLAS issue 4013); under ASan's allocator that read left the
+   mapping (a 100 x 40 pinv crashed make asan). */
+#define CMAT_SLACK 64
+
 static CMat cmat_new(fint m, fint n) {
-  CMat M = { m, n, calloc((size_t)(m ? m : 1) * (size_t)(n ? n : 1), sizeof(double complex)) };
+  size_t cells = (size_t)(m ? m : 1) * (size_t)(n ? n : 1) + CMAT_SLACK;
+  CMat M = { m, n, calloc(cells, sizeof(double complex)) };
   return M;
 }
 
