@@ -45,8 +45,10 @@ reports=0
 for f in "$logs"/*; do
   [ -e "$f" ] || continue
   # the cli group's runs under `ulimit -v` (out of memory is oq's error to report) leave
-  # ASan's own run-time no room for its tables: not a report about oq
-  if ! grep -E 'ERROR: |runtime error: |SUMMARY: ' "$f" | grep -qv 'AddressSanitizer failed to allocate .* (error code: 12)'; then
+  # ASan's own run-time no room for its tables ("failed to allocate ... (error code: 12)",
+  # or its internal allocator's "Failed to mmap"): not a report about oq
+  if ! grep -E 'ERROR: |runtime error: |SUMMARY: ' "$f" |
+       grep -v 'AddressSanitizer failed to allocate .* (error code: 12)' | grep -qv '^ERROR: Failed to mmap$'; then
     continue
   fi
   if grep -q -E 'ERROR: |runtime error: |SUMMARY: ' "$f"; then
