@@ -378,22 +378,19 @@ endmacro
 tiled_section()
 import sys
 K = int(sys.argv[1]) if len(sys.argv) > 1 else 8
-# One kernel per size and channel count: _c1 and _c3 read with literal offsets (gray and
-# colour images), the plain name takes nc at run time.
+# One kernel per size; the channel count nc is a parameter.
 for n in (3, 5, 7):
-    for sfx, NC in (("", "nc"),):
-        A(f"""function [] = __kernel__ imfilter_{n}x{n}{sfx}(x : cube'unchecked, y : cube'unchecked'nocopy, _
+    A(f"""function [] = __kernel__ imfilter_{n}x{n}(x : cube'unchecked, y : cube'unchecked'nocopy, _
         mask : vec'unchecked'hwconst, cy : int, cx : int, h : int, w : int, nc : int, _
         wc : int, mode : int, pos : ivec2)
-    fir2d_body({n}, {n}, {K}, {NC})
+    fir2d_body({n}, {n}, {K}, nc)
 endfunction
 """)
 for T in (3, 5, 7, 9, 11, 13):
-    for sfx, NC in (("", "nc"),):
-        A(f"""function [] = __kernel__ separable_{T}{sfx}(x : cube'unchecked, y : cube'unchecked'nocopy, _
+    A(f"""function [] = __kernel__ separable_{T}(x : cube'unchecked, y : cube'unchecked'nocopy, _
         gy : vec'unchecked'hwconst, cy : int, gx : vec'unchecked'hwconst, cx : int, h : int, _
         w : int, nc : int, wc : int, mode : int, pos : ivec2)
-    sep_body({T}, {K}, {NC})
+    sep_body({T}, {K}, nc)
 endfunction
 """)
 for n in (3, 5, 7):
@@ -475,12 +472,6 @@ function [y, done : bool] = separable_tiled(xr, gy, cy : int, gx, cx : int, mode
     endif
 endfunction
 """)
-fcases = [(n, sfx) for n in (3, 5, 7) for sfx in ("",)]
-def fcond(k):
-    n, sfx = k
-    c = f"rows == {n}"
-    if sfx: c += f" && nc == {sfx[2]}"
-    return c
 A("""% imfilter through a fixed-size kernel when the mask is 3x3, 5x5 or 7x7 (done), else
 % nothing is done; on the GPU the tiled kernel when the halo fits.
 function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy : int, _
@@ -495,16 +486,10 @@ function [y, done : bool] = imfilter_fixed(xr, taps, rows : int, cols : int, cy 
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-""" + chain(fcases, fcond, lambda k: f"parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_{k[0]}x{k[0]}{k[1]})") + """
+""" + chain([3, 5, 7], lambda n: f"rows == {n}", lambda n: f"parallel_do(d, xr, y, taps, cy, cx, h, w, nc, w * nc, mode, imfilter_{n}x{n})") + """
     endif
 endfunction
 """)
-scases = [(T, sfx) for T in (3, 5, 7, 9, 11, 13) for sfx in ("",)]
-def scond(k):
-    T, sfx = k
-    c = f"T == {T}"
-    if sfx: c += f" && nc == {sfx[2]}"
-    return c
 A("""% A separable filter through a fixed-size kernel when gy and gx have one odd length of 3 to
 % 13 (done), else nothing is done; on the GPU the tiled kernel when the halo fits.
 function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode : int)
@@ -519,7 +504,7 @@ function [y, done : bool] = separable_fixed(xr, gy, cy : int, gx, cx : int, mode
         [h, w, nc] = [size(xr, 0), size(xr, 1), size(xr, 2)]
         y = uninit(size(xr))
         d = fixed_dims(xr)
-""" + chain(scases, scond, lambda k: f"parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_{k[0]}{k[1]})") + """
+""" + chain([3, 5, 7, 9, 11, 13], lambda T: f"T == {T}", lambda T: f"parallel_do(d, xr, y, gy, cy, gx, cx, h, w, nc, w * nc, mode, separable_{T})") + """
     endif
 endfunction
 """)

@@ -21,6 +21,13 @@ typedef struct KLaunch {
   const struct LaunchPlan *plan;   /* where and how it runs (plan.h, launch_plan) */
 } KLaunch;
 
+/* The launch's positions: the product of its dimensions. */
+static inline int64_t launch_positions(const KLaunch *cl) {
+  int64_t n = 1;
+  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  return n;
+}
+
 /* A specialization as both back ends keep it, at the head of their own records (rt_cpu.c
    Compiled, rt_gpu.c GSpec): its key, and why it failed or what its compiled code needs at
    every launch: the kernel outputs' types and operators, the error sites its code reports,

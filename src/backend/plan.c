@@ -85,8 +85,7 @@ static int cuda_vthreads(const KLaunch *cl) {
    OQ_DEV_CUDA_COARSE_VEC=1 proposes it for every launch, =0 for none (tuning, tests). */
 static int cuda_cvec(const KLaunch *cl) {
   int want = config()->dev.coarse_vec;
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
+  int64_t n = launch_positions(cl);
   return want == 2 ? (n >= (1 << 24) ? 4 : 1) : want ? 4 : 1;
 }
 

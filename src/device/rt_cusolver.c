@@ -499,7 +499,6 @@ static void set_diag(CuNum *C, int t, CudaPtr out, int64_t cols, int64_t k, Cuda
   launch_over(layout_kernel(C, "setdiag", t, loc), k, params, loc);
 }
 
-static size_t type_size(int t) { return elsize(t); }
 static int real_of(int t) { return t & 1; }
 
 /* The type index of an array's elements; -1 for any other than scalar and cscalar. */
@@ -554,7 +553,7 @@ static Value done(CuNum *C, Value v) {
 static Value res_chol(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int n = (int)A->dims[0], lwork = 0;
-  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * elsize(t), loc), info = dev_new(sizeof(int), loc);
   check(s->potrf_size[t](s->handle, 0, n, ptr(W), n, &lwork), "potrf_bufferSize", loc);
   Dev work = work_new(lwork, t, loc);
   check(s->potrf[t](s->handle, 0, n, ptr(W), n, ptr(work), lwork, (int *)ptr(info)), "potrf", loc);
@@ -590,12 +589,12 @@ static void factor_square(CusolverApi *s, int t, int n, Dev W, Dev piv, Dev info
 static Value res_inv(CuNum *C, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int n = (int)A->dims[0];
-  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc);
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * elsize(t), loc);
   Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
   factor_square(s, t, n, W, piv, info, "inv", loc);
   CudaPtr d;
   Array *X = result(t, false, n, n, &d, loc);
-  cuda_raw_memset(d, 0, cells(n, n) * type_size(t), loc);
+  cuda_raw_memset(d, 0, cells(n, n) * elsize(t), loc);
   set_diag(C, t, d, n, n, 0, loc);
   cuda_submit();
   check(s->getrs[t](s->handle, CUBLAS_OP_N, n, n, ptr(W), n, (const int *)ptr(piv), (void *)(uintptr_t)d, n,
@@ -615,7 +614,7 @@ static Value res_solve(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcL
   int n = (int)A->dims[0];
   bool vec = B->rank == 1;
   int nrhs = vec ? 1 : (int)B->dims[1];
-  size_t es = type_size(t);
+  size_t es = elsize(t);
   CudaPtr bd = dptr(B, loc);
   Dev W = dev_copy(dptr(A, loc), cells(n, n) * es, loc);
   Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
@@ -644,7 +643,7 @@ static Value res_solve(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcL
 
 /* A's column-major copy (m x n, leading dimension m). */
 static Dev column_major(CuNum *C, Array *A, int t, int m, int n, SrcLoc loc) {
-  Dev W = dev_new(cells(m, n) * type_size(t), loc);
+  Dev W = dev_new(cells(m, n) * elsize(t), loc);
   unpack(C, t, dptr(A, loc), n, W.p, n, m, UN_PLAIN, loc);
   cuda_submit();
   return W;
@@ -666,7 +665,7 @@ static Value res_lu(CuNum *C, Array *A, int t, SrcLoc loc) {
   Array *P = result(t, true, m, m, &dp, loc);
   unpack(C, t, W.p, m, dl, m, k, UN_UNIT_LOWER, loc);
   unpack(C, t, W.p, m, du, k, n, UN_UPPER, loc);
-  cuda_raw_memset(dp, 0, cells(m, m) * type_size(real_of(t)), loc);
+  cuda_raw_memset(dp, 0, cells(m, m) * elsize(real_of(t)), loc);
   Dev perm = dev_new(sizeof(int) * (size_t)m, loc);
   CudaPtr pv = piv.p, pm = perm.p;
   void *params[] = { &pv, &k, &m, &pm, &dp };
@@ -686,7 +685,7 @@ static Value res_lu(CuNum *C, Array *A, int t, SrcLoc loc) {
 static Value res_qr(CuNum *C, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int m = (int)A->dims[0], n = (int)A->dims[1], k = m < n ? m : n, lwork = 0;
-  size_t es = type_size(t);
+  size_t es = elsize(t);
   Dev W = column_major(C, A, t, m, n, loc);
   Dev tau = dev_new(es * (size_t)k, loc), info = dev_new(sizeof(int), loc);
   check(s->geqrf_size[t](s->handle, m, n, ptr(W), m, &lwork), "geqrf_bufferSize", loc);
@@ -725,7 +724,7 @@ static Gesvd gesvd_run(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int m = (int)A->dims[0], n = (int)A->dims[1], lwork = 0;
   Gesvd g = { .tall = m >= n, .gm = m >= n ? m : n, .gn = m >= n ? n : m };
-  size_t es = type_size(t), rs = type_size(real_of(t));
+  size_t es = elsize(t), rs = elsize(real_of(t));
   g.W = g.tall ? column_major(C, A, t, m, n, loc) : dev_copy(dptr(A, loc), cells(m, n) * es, loc);
   g.Sv = dev_new(rs * (size_t)g.gn, loc);
   g.Uc = dev_new(cells(g.gm, g.gm) * es, loc);
@@ -752,7 +751,7 @@ static void gesvd_free(Gesvd *g) {
 static Value res_svd(CuNum *C, const char *fn, Array *A, int t, SrcLoc loc) {
   int m = (int)A->dims[0], n = (int)A->dims[1];
   Gesvd g = gesvd_run(C, fn, A, t, loc);
-  size_t rs = type_size(real_of(t));
+  size_t rs = elsize(real_of(t));
   CudaPtr du, ds, dv;
   Array *U = result(t, false, m, m, &du, loc), *S = result(t, true, m, n, &ds, loc);
   Array *V = result(t, false, n, n, &dv, loc);
@@ -816,7 +815,7 @@ static bool res_symmetric(CuNum *C, Array *A, int t, SrcLoc loc) {
 static Value res_symeig(CuNum *C, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int n = (int)A->dims[0], lwork = 0;
-  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * elsize(t), loc), info = dev_new(sizeof(int), loc);
   CudaPtr dv, dd;
   Array *V = result(t, false, n, n, &dv, loc), *d = result(t, true, 0, n, &dd, loc);
   check(s->syevd_size[t](s->handle, CUSOLVER_EIG_MODE_VECTOR, CUBLAS_FILL_MODE_UPPER, n, ptr(W), n,
@@ -846,7 +845,7 @@ static void ints(CuNum *C, CudaPtr src, CudaPtr out, int64_t n, int add, SrcLoc 
 /* The k diagonal elements of the column-major w (leading dimension ld) on the host (k
    numbers come back: a determinant, a rank test); malloc'ed, of t's element type. */
 static void *diag_host(CuNum *C, int t, CudaPtr w, int64_t ld, int64_t k, SrcLoc loc) {
-  size_t bytes = (size_t)k * type_size(t);
+  size_t bytes = (size_t)k * elsize(t);
   Dev out = dev_new(bytes, loc);
   long long l = ld, kk = k;
   CudaPtr o = out.p;
@@ -884,7 +883,7 @@ static double complex elem_at(const void *h, int t, int64_t i) {
 static Value res_det(CuNum *C, Array *A, int t, SrcLoc loc) {
   CusolverApi *s = solver(C, loc);
   int n = (int)A->dims[0];
-  Dev W = dev_copy(dptr(A, loc), cells(n, n) * type_size(t), loc);
+  Dev W = dev_copy(dptr(A, loc), cells(n, n) * elsize(t), loc);
   Dev piv = dev_new(sizeof(int) * (size_t)n, loc), info = dev_new(sizeof(int), loc);
   double complex d = 0;
   if (getrf_dev(s, t, n, n, W, piv, info, loc) == 0) {
@@ -966,7 +965,7 @@ static void lstsq_qr(CuNum *C, int t, int gm, int gn, Dev W, Dev tau, Dev Rc, De
 /* B (m rows; a vec: one column) as the first m rows of a new column-major buffer of rows
    rows and nrhs columns, zero below. */
 static Dev rhs_columns(CuNum *C, int t, Array *B, int m, int rows, int nrhs, SrcLoc loc) {
-  size_t es = type_size(t);
+  size_t es = elsize(t);
   Dev Y = dev_new(cells(rows, nrhs) * es, loc);
   if (rows > m) cuda_raw_memset(Y.p, 0, cells(rows, nrhs) * es, loc);
   if (B->rank == 1) cuda_raw_dtod(Y.p, dptr(B, loc), (size_t)m * es, loc);
@@ -987,7 +986,7 @@ static Value res_lstsq(CuNum *C, const char *fn, Array *A, Array *B, int t, SrcL
   bool tall = m > n, vec = B->rank == 1;
   int gm = tall ? m : n, gn = tall ? n : m;   /* the gm x gn matrix factored: A or A' */
   int nrhs = vec ? 1 : (int)B->dims[1], opc = t >= 2 ? 2 : 1;   /* OP_C, OP_T of reals */
-  size_t es = type_size(t);
+  size_t es = elsize(t);
   Dev W;
   if (tall) {
     W = column_major(C, A, t, m, n, loc);
@@ -1054,7 +1053,7 @@ static Value res_geev(CuNum *C, Array *A, int t, SrcLoc loc) {
   int64_t n = A->dims[0];
   int ta = dtype[t], tc = t | 2, tw = dtype[tc];   /* tc: the complex type index */
   Dev W = column_major(C, A, t, (int)n, (int)n, loc);
-  Dev VR = dev_new(cells((int)n, (int)n) * type_size(t), loc), info = dev_new(sizeof(int), loc);
+  Dev VR = dev_new(cells((int)n, (int)n) * elsize(t), loc), info = dev_new(sizeof(int), loc);
   CudaPtr dv, dd;
   Array *V = result(tc, false, n, n, &dv, loc), *d = result(tc, false, 0, n, &dd, loc);
   void *w = (void *)(uintptr_t)dd;

@@ -111,7 +111,8 @@ static int const_compare(const Node *c) {
    (A && or || is constant only when both sides are: a side that is not may have effects.) */
 static int const_cond(const Node *c) {
   if (c->kind == N_INT) return c->ival != 0;
-  if (const_compare(c) >= 0) return const_compare(c);
+  int compared = const_compare(c);
+  if (compared >= 0) return compared;
   if (c->kind == N_UNARY && c->op == OP_NOT) {
     int a = const_cond(c->a);
     return a < 0 ? -1 : !a;

@@ -660,6 +660,20 @@ static void set_body(Program *P, Func *k, Node **body, int n) {
   memcpy(k->body.items, body, (size_t)n * sizeof *body);
 }
 
+/* The parameters of a kernel along a dimension: ax_out ('nocopy: every element is written),
+   the arrays `extra` (here ax_part), the leaves, the int parameters `ints`, pos : ivec2. */
+static void add_along_params(Program *P, Func *k, const ArrayExpr *E, unsigned arrays, const char *extra,
+                             const char *const *ints, int nints, SrcLoc loc) {
+  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
+  Type *int_type = new_type(P, TY_INT, "int", 0);
+  add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
+  if (extra) add_param(P, k->params, &k->nparams, extra, unchecked, loc);
+  for (int i = 0; i < E->nleaves; i++)
+    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+  for (int i = 0; i < nints; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
+  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+}
+
 /* function [] = __kernel__ expr_F_L(ax_out, ax0, ..., ax_n, ax_inner, ax_s0, ax_s1, ax_o0,
                                       ax_o1 : int, pos : ivec2)
        ax_b = pos[0] * ax_s0 + pos[1] * ax_s1
@@ -679,14 +693,8 @@ static Func *build_along_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned
   Program *P = I->prog;
   SrcLoc loc = n->loc;
   Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 8, divide ? "" : "_lanes");
-  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
-  Type *int_type = new_type(P, TY_INT, "int", 0);
-  add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
-  for (int i = 0; i < E->nleaves; i++)
-    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
   static const char *const ints[] = {"ax_n", "ax_inner", "ax_s0", "ax_s1", "ax_o0", "ax_o1"};
-  for (int i = 0; i < 6; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
-  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+  add_along_params(P, k, E, arrays, NULL, ints, 6, loc);
   uint32_t view[MAX_LEAVES] = {0};
   Node *base = affine(P, coordinate(P, 2, 0, loc), "ax_s0", coordinate(P, 2, 1, loc), "ax_s1", loc);
   Node *at_k = affine(P, ast_ident(P->arena, "ax_k", loc), "ax_inner", NULL, "ax_b", loc);
@@ -730,15 +738,8 @@ static Func *build_fold_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned 
   Program *P = I->prog;
   SrcLoc loc = n->loc;
   Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves + 12, divide ? "_fold" : "_mid");
-  Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
-  Type *int_type = new_type(P, TY_INT, "int", 0);
-  add_param(P, k->params, &k->nparams, "ax_out", new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED | TM_NOCOPY), loc);
-  add_param(P, k->params, &k->nparams, "ax_part", unchecked, loc);
-  for (int i = 0; i < E->nleaves; i++)
-    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
   static const char *const ints[] = {"ax_c", "ax_f0", "ax_f1", "ax_fl", "ax_inner", "ax_s", "ax_tb", "ax_tn", "ax_n"};
-  for (int i = 0; i < 9; i++) add_param(P, k->params, &k->nparams, ints[i], int_type, loc);
-  add_param(P, k->params, &k->nparams, "pos", pos_type(P, 2), loc);
+  add_along_params(P, k, E, arrays, "ax_part", ints, 9, loc);
   uint32_t view[MAX_LEAVES] = {0};
   Node *lane = affine(P, ast_ident(P->arena, "ax_k", loc), "ax_fl", NULL, "ax_b", loc);
   Node *tail = affine(P, ast_ident(P->arena, "ax_j", loc), "ax_inner", NULL, "ax_e", loc);

@@ -456,11 +456,7 @@ static void tier_poll(Compiled *c, const char *kname, bool verbose, ProfRow *st)
    C compiler's build, which it switches to (PoolTier), is not niced (mandelbrot.q: 768^2). */
 #define TIER_URGENT_POSITIONS ((int64_t)1 << 18)
 
-static bool launch_is_large(const KLaunch *cl) {
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
-  return n >= TIER_URGENT_POSITIONS;
-}
+static bool launch_is_large(const KLaunch *cl) { return launch_positions(cl) >= TIER_URGENT_POSITIONS; }
 
 /* Specializes, emits and compiles one key. */
 static void compile_spec(Compiled *c, KSpec *S, Value *args, const KLaunch *cl, ProfRow *st) {

@@ -389,9 +389,7 @@ static bool needs_upload(const GSpec *g, const KLaunch *cl, KSpec *S, int i) {
   if (f->params[i].type->mods & TM_NOCOPY) return false;
   if (!g->param_fill[i]) return true;
   Array *a = v.arr;
-  int64_t n = 1;
-  for (int d = 0; d < cl->D; d++) n *= cl->dims[d];
-  if (a->numel != n) return true;
+  if (a->numel != launch_positions(cl)) return true;
   const Type *pt = g->pos_type;
   bool linear = g->param_fill[i] == 1 && pt &&
                 (pt->kind == TY_INT || pt->kind == TY_SCALAR || (pt->kind == TY_UNKNOWN && cl->D == 1));
@@ -590,8 +588,7 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
   bool prof = cl->opt && cl->opt->profile;
   double t0 = prof ? rt_now_ms() : 0;
   ready(loc);
-  int64_t npos = 1;
-  for (int d = 0; d < cl->D; d++) npos *= cl->dims[d];
+  int64_t npos = launch_positions(cl);
   fill_grid(g, cl, S, blk, cnt);
   if (npos > 0) {
     if (g->h.nouts) reset_outputs(g, loc);
