@@ -1,4 +1,4 @@
-% SANITIZE_ARGS: 200 480
+% SANITIZE_ARGS: 24 40
 % Only for --target cuda (tests/gpu.sh runs this folder): seed 001's separable filter with
 % syncthreads(grid) on an image of about a million threads, more than the H100 holds at once
 % (and beyond the interpreter's 16384 fibers). The resident blocks loop over the launch's
