@@ -413,6 +413,20 @@ else echo "FAIL cli: oq check reports errors in$ck_bad"; cli_fail=$((cli_fail + 
 cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile=wide tests/lang/kernel_tiling.q
 cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q
 cli "--verbose: tiling ignored for block kernels" 0 err "kernel 'blocked': !kernel_tiling is ignored" -- run --target cpu --verbose tests/lang/kernel_tiling.q
+# the CPU workers follow the affinity mask (taskset, a container's cpuset), not every processor
+# online; OQ_THREADS still overrides it
+all_cpus=$(nproc)
+cli "--verbose: one worker per usable processor" 0 err "CPU back end: $all_cpus workers? \\($all_cpus processors? usable\\)" -- \
+  run --target cpu --verbose tests/lang/kernel_tiling.q
+if command -v taskset >/dev/null 2>&1; then
+  w1=$(taskset -c 0 timeout -k 5 30 "$OQ" run --target cpu --verbose tests/lang/kernel_tiling.q 2>&1 >/dev/null </dev/null | grep 'CPU back end')
+  w3=$(OQ_THREADS=3 taskset -c 0 timeout -k 5 30 "$OQ" run --target cpu --verbose tests/lang/kernel_tiling.q 2>&1 >/dev/null </dev/null | grep 'CPU back end')
+  if [ "$w1" = "oq: CPU back end: 1 worker (1 processor usable)" ] && [ "$w3" = "oq: CPU back end: 3 workers (1 processor usable)" ]; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: taskset -c 0 gives '$w1', with OQ_THREADS=3 '$w3'"; cli_fail=$((cli_fail + 1))
+  fi
+fi
 # persistent blocks (docs/cuda.md): exactly the kernels that meet the conditions (each once:
 # a barrier kernel compiles per block size on CUDA too)
 persist=$(timeout -k 5 60 "$OQ" emit --target cuda tests/lang/shared_persistent.q 2>/dev/null |

@@ -1,9 +1,11 @@
 /* config.c: the one reader of the environment (config.h). Each variable's parse keeps the
    rule its reader had: "set", "set and not 0", "=1", or an integer in a range. */
 #include "base/config.h"
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* The settings of this process: written only by config_load (cc is set once loaded). */
 static OqConfig loaded;
@@ -88,6 +90,16 @@ static void load_dev(OqDevConfig *d) {
   d->along_poison = is("OQ_DEV_ALONG_POISON", "1");
 }
 
+/* The processors this process may run on: its affinity mask, which `taskset` and a
+   container's cpuset narrow (sysconf counts every processor online, so 16 workers would
+   share 2 allowed cores). */
+static int usable_cpus(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? (int)n : 1;
+}
+
 void config_load(void) {
   OqConfig *c = &loaded;
   c->cc = text("CC") ? text("CC") : "cc";
@@ -99,6 +111,7 @@ void config_load(void) {
   c->cache_max = size_in("OQ_CACHE_MAX", 1LL << 30);
   c->oq_path = text("OQ_PATH");
   c->threads = text("OQ_THREADS") && atoi(text("OQ_THREADS")) > 0 ? atoi(text("OQ_THREADS")) : 0;
+  c->cpus = usable_cpus();
   c->no_parloop = on("OQ_NO_PARLOOP");
   c->array_kernel_min = text("OQ_ARRAY_KERNEL_MIN") ? atoll(text("OQ_ARRAY_KERNEL_MIN")) : 1024;
   c->show_dir = text("OQ_SHOW_DIR");

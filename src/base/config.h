@@ -71,6 +71,8 @@ typedef struct OqConfig {
                                0: no limit */
   const char *oq_path;      /* OQ_PATH: folders searched for imported modules (front/libpath.h) */
   int threads;              /* OQ_THREADS: CPU workers; 0: one per processor */
+  int cpus;                 /* the processors this process may run on (its affinity mask:
+                               taskset, a container's cpuset), at least 1 */
   bool no_parloop;          /* OQ_NO_PARLOOP (not 0): as --no-parloop */
   long long array_kernel_min;  /* OQ_ARRAY_KERNEL_MIN: host array expressions over fewer
                                elements run in the runtime, unless an operand is on the GPU

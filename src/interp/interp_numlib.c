@@ -32,8 +32,7 @@ struct NumLib {
 
 static int host_threads(void) {
   if (config()->threads > 0) return config()->threads;
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 ? (int)n : 1;
+  return config()->cpus;
 }
 
 /* Results of FFTs and products are large and made again and again (`y = fft2(x)` in a

@@ -286,8 +286,8 @@ static void bg_start(Compiled *c) {
 
 /* One core stays with the program (all but one build at once; one on two cores). */
 static int bg_limit(void) {
-  long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 2 ? (int)n - 1 : 1;
+  int n = config()->cpus;
+  return n > 2 ? n - 1 : 1;
 }
 
 /* Reaps the background builds that ended and starts queued ones in their place. */
@@ -541,7 +541,7 @@ typedef struct PoolTier {
 
 typedef struct Pool {
   int n;                    /* workers, the calling thread included */
-  long cpus;                /* processors online */
+  long cpus;                /* processors usable (config: the affinity mask) */
   PaddedWorker *W;
   pthread_mutex_t mu;
   pthread_cond_t go, done, unpark;
@@ -644,9 +644,9 @@ static void *worker_main(void *arg) {
   return NULL;
 }
 
-static void pool_start(void) {
+static void pool_start(bool verbose) {
   if (pool.n) return;
-  long n = pool.cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  long n = pool.cpus = config()->cpus;
   if (config()->threads) n = config()->threads;
   if (n < 1) n = 1;
   if (n > 256) n = 256;
@@ -662,12 +662,14 @@ static void pool_start(void) {
     if (pthread_create(&t, &a, worker_main, (void *)(intptr_t)i) == 0) pool.n++;
     pthread_attr_destroy(&a);
   }
+  if (verbose) fprintf(stderr, "oq: CPU back end: %d worker%s (%ld processor%s usable)\n", pool.n,
+                       pool.n == 1 ? "" : "s", pool.cpus, pool.cpus == 1 ? "" : "s");
 }
 
 /* Runs fn over 0..total-1 in chunks on every worker (per_worker chunks each, or fewer
    of min_chunk items); returns when all are done. */
 static void pool_run(OqkEntry fn, OqkLaunch *L, int64_t total, int64_t min_chunk, int per_worker) {
-  pool_start();
+  pool_start(false);
   int64_t chunk = total / (pool.n * per_worker);
   if (chunk < min_chunk) chunk = min_chunk;
   if (chunk < 1) chunk = 1;
@@ -785,7 +787,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
     L.blk[d] = cl->blk[d];
     L.cnt[d] = cl->cnt[d];
   }
-  pool_start();
+  pool_start(cl->opt && cl->opt->verbose);
   for (int w = 0; w < pool.n; w++)
     for (int o = 0; o < c->h.nouts; o++) {
       pool.W[w].w.out_r[o] = launch_identity_r(c->h.out_op[o]);
