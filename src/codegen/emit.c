@@ -331,6 +331,21 @@ static char *tc_op(Em *E, Op op, char *x, char *y, Node *at) {
   return t0;
 }
 
+/* Whether a / b, of class c, divides a float by a square root on a dialect with rsqrt_div:
+   then it is a * rsqrtf(b's argument), as XLA computes it: one approximate reciprocal square
+   root (CUDA's rsqrtf: within 2 ulps) and a product, where a correctly rounded root and
+   division each expand to a dozen instructions with a slow path (the TV gradient's four made
+   its kernel instruction-bound: bench/results/2026-11-27-h200-session15-tv20.txt). Every
+   special value gives what the division gives (0, inf, NaN, negative arguments).
+   y is b as map1 spelled it. docs/language.md, "Precision". */
+static bool rsqrt_divisor(Em *E, Node *at, KKind c, const char *y) {
+  if (!E->D->rsqrt_div || rt_config.double_precision || c != K_REAL || !at || at->kind != N_BINARY ||
+      !at->b || at->b->kind != N_CALL)
+    return false;
+  NodeInfo *ni = ksema_info(E->f, at->b);
+  return ni && ni->builtin == KB_SQRT && !strncmp(y, "sqrtf((float)", 13);
+}
+
 /* a op b on numbers of types ta, tb (not vectors). */
 char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
   KKind c = em_kclass(ta) > em_kclass(tb) ? em_kclass(ta) : em_kclass(tb);
@@ -365,6 +380,7 @@ char *em_num_op(Em *E, Op op, char *a, KType ta, char *b, KType tb, Node *at) {
       return em_sf(E, "oq_w%s(%s, %s)", op == OP_ADD ? "add" : op == OP_SUB ? "sub" : "mul", x, y);
     return em_sf(E, "(%s %s %s)", x, cop(op), y);
   case OP_DIV: case OP_EDIV:
+    if (rsqrt_divisor(E, at, c, y)) return em_sf(E, "(%s * r%s)", x, y);
     return em_sf(E, "(%s %s %s)", x, cop(op), y);
   case OP_POW: case OP_EPOW:
     /* x^2 of a float: the product is exact in double, so it is pow's result */

@@ -177,6 +177,7 @@ typedef struct EmDialect {
                                 oq_wadd, oq_wsub, oq_wmul, oq_wneg, which compute in unsigned
                                 (two's complement, docs/language.md "Integers"); else plain C
                                 operators, which the C compiler's -fwrapv makes wrap */
+  bool rsqrt_div;            /* a / sqrt(b) of floats is a * rsqrtf(b) (em_num_op) */
   bool cplx_fns;             /* complex numbers are structs (TinyCC, which has no _Complex):
                                 their operators, casts and functions are calls of the
                                 preamble's oq_tc_* (emit_c.c's TinyCC variant of the source) */

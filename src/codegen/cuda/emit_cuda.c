@@ -1631,6 +1631,7 @@ static const EmDialect dialect_cuda = {
   .vthreads = true,
   .out_identity = true,
   .int_wrap_fns = true,
+  .rsqrt_div = true,
   .transforms = em_cuda_transforms,
   .barrier = cuda_barrier,
   .shared_alloc = cuda_shared_alloc,
