@@ -95,7 +95,7 @@ void config_load(void) {
   c->cc = text("CC") ? text("CC") : "cc";
   c->kernel_cflags = text("OQ_KERNEL_CFLAGS") ? text("OQ_KERNEL_CFLAGS") : "";
   c->cpu_tiers = !is("OQ_CPU_TIERS", "0");
-  c->cuda_tiers = !is("OQ_CUDA_TIERS", "0");
+  c->cuda_tiers = !set("OQ_CUDA_TIERS") ? -1 : is("OQ_CUDA_TIERS", "0") ? 0 : 1;
   const char *home = text("HOME");
   if (text("OQ_CACHE_DIR")) snprintf(c->cache_dir, sizeof c->cache_dir, "%s", text("OQ_CACHE_DIR"));
   else snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/openquasar", home ? home : "/tmp");

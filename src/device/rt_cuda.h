@@ -90,6 +90,9 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
    -1: it failed, *why (malloc'ed) the first line of NVRTC's error. */
 int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **why);
 void cuda_build_free(CudaBuild *b);      /* waits for its thread (caching a good image) */
+/* Waits for every build not freed yet and caches the good images: called at the program's
+   end (and by exit, and before an rt_error exits: NVRTC must not be unloaded under them). */
+void cuda_builds_finish(void);
 
 /* ---- modules, kernels and launches ---------------------------------------------------- */
 

@@ -15,7 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "base/config.h"
 #include "device/rt_cuda.h"
@@ -41,9 +43,17 @@ struct CudaBuild {
   void *image; size_t size;
   char *log;                 /* NVRTC's messages (a compile error) */
   char err[300];             /* NVRTC itself failed */
-  bool taken;                /* the launcher has it (cuda_build_poll's answer other than 0) */
+  bool cached;               /* its image went into the cache */
+  int refs;                  /* launchers holding it: identical kernels share one build */
   struct CudaBuild *next;
 };
+
+/* A first build's image, kept in memory (never cached) for identical kernels written twice. */
+typedef struct MemImage {
+  char *path;                /* the entry it would have (entry_path): source and options */
+  void *image; size_t size;
+  struct MemImage *next;
+} MemImage;
 
 /* The library: its functions, whether it loaded, and its version. */
 static struct {
@@ -66,6 +76,7 @@ static struct {
   nvrtcResult (*GetNumSupportedArchs)(int *);
   nvrtcResult (*GetSupportedArchs)(int *);
   CudaBuild *builds;              /* every build started, until freed */
+  MemImage *mem;                  /* first builds' images (cuda_compile_as without the cache) */
   bool at_exit;                   /* builds_at_exit is registered */
 } nv;
 
@@ -287,6 +298,38 @@ bool cuda_cached(const char *source, const char *arch, void **image, size_t *siz
   return *image != NULL;
 }
 
+/* A copy of n bytes at p (a NUL after them), NULL when out of memory. */
+static void *copy_of(const void *p, size_t n) {
+  char *c = malloc(n + 1);
+  if (c) {
+    memcpy(c, p, n);
+    c[n] = 0;
+  }
+  return c;
+}
+
+/* A copy of the first build's image kept for the entry path, NULL when none is. */
+static void *mem_image(const char *path, size_t *size) {
+  for (MemImage *m = nv.mem; m; m = m->next)
+    if (!strcmp(m->path, path)) {
+      *size = m->size;
+      return copy_of(m->image, m->size);
+    }
+  return NULL;
+}
+
+static void mem_keep(const char *path, const void *image, size_t size) {
+  MemImage *m = calloc(1, sizeof *m);
+  if (!m || !(m->path = strdup(path)) || !(m->image = copy_of(image, size))) {
+    if (m) free(m->path);
+    free(m);
+    return;
+  }
+  m->size = size;
+  m->next = nv.mem;
+  nv.mem = m;
+}
+
 bool cuda_compile_as(const char *source, const char *program_name, const char *arch, bool cache,
                      void **image, size_t *size, char **log, SrcLoc loc) {
   *image = NULL;
@@ -295,14 +338,14 @@ bool cuda_compile_as(const char *source, const char *program_name, const char *a
   char arch_opt[64], path[4200] = "", err[300];
   uint64_t h1 = 0;
   bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
-  if (cache) {
-    entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
-    if ((*image = cache_hit(path, h1, size))) return true;
-  }
+  entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
+  if (cache && (*image = cache_hit(path, h1, size))) return true;
+  if (!cache && (*image = mem_image(path, size))) return true;
   int ok = nv_build(source, program_name, arch_opt, cubin, image, size, log, err, sizeof err);
   cuda_stats.compiles++;
   if (ok < 0) rt_error(loc, "NVRTC: %s (kernel '%s')", err, program_name);
   if (ok && cache) rt_cache_write_sealed(path, *image, *size, h1);   /* a failure only costs a recompilation later */
+  if (ok && !cache) mem_keep(path, *image, *size);
   return ok > 0;
 }
 
@@ -315,6 +358,9 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
 
 static void *build_thread(void *arg) {
   CudaBuild *b = arg;
+  /* below the program's own thread (which compiles first builds meanwhile) where cores are
+     few; Linux sets a thread's nice value by its id */
+  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
   int ok = nv_build(b->source, b->name, b->arch_opt, b->cubin, &b->image, &b->size, &b->log,
                     b->err, sizeof b->err);
   if (ok == 0 && !b->err[0]) snprintf(b->err, sizeof b->err, "the source did not compile");
@@ -327,11 +373,12 @@ static void build_join(CudaBuild *b) {
   if (!b->threaded) return;
   pthread_join(b->thread, NULL);
   b->threaded = false;
-  if (b->state == BUILD_OK) rt_cache_write_sealed(b->path, b->image, b->size, b->h1);
+  if (b->state == BUILD_OK && !b->cached) rt_cache_write_sealed(b->path, b->image, b->size, b->h1);
+  b->cached = true;
 }
 
-/* At exit: the builds the launcher never took finish and are cached for the next run. */
-static void builds_at_exit(void) {
+/* At the end: the builds the launcher never took finish and are cached for the next run. */
+void cuda_builds_finish(void) {
   for (CudaBuild *b = nv.builds; b; b = b->next) build_join(b);
 }
 
@@ -340,6 +387,13 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
   if (!b) return NULL;
   b->cubin = need_nvrtc(arch, b->arch_opt, sizeof b->arch_opt, loc);
   entry_path(source, b->arch_opt, b->cubin, b->path, sizeof b->path, &b->h1);
+  for (CudaBuild *o = nv.builds; o; o = o->next)   /* an identical kernel's, still held */
+    if (!strcmp(o->path, b->path)) {
+      free(b);
+      o->refs++;
+      return o;
+    }
+  b->refs = 1;
   b->source = strdup(source);
   b->name = strdup(program_name);
   pthread_attr_t attr;
@@ -354,7 +408,11 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
     return NULL;
   }
   cuda_stats.compiles++;
-  if (!nv.at_exit) nv.at_exit = atexit(builds_at_exit) == 0;
+  /* the program's end calls cuda_builds_finish; an rt_error's exit and any other exit too
+     (exit's handlers registered after this one, NVRTC's own among them, would otherwise
+     destroy what a build still compiling uses: it crashed so) */
+  diag_before_exit(cuda_builds_finish);
+  if (!nv.at_exit) nv.at_exit = atexit(cuda_builds_finish) == 0;
   b->next = nv.builds;
   nv.builds = b;
   return b;
@@ -366,11 +424,9 @@ int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **
   *why = NULL;
   if (!wait && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == BUILD_RUNNING) return 0;
   build_join(b);
-  b->taken = true;
   if (b->state == BUILD_OK) {
-    *image = b->image;
+    if (!(*image = copy_of(b->image, b->size))) return 0;
     *size = b->size;
-    b->image = NULL;
     return 1;
   }
   /* the first error line of the log, else NVRTC's failure */
@@ -382,7 +438,7 @@ int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **
 }
 
 void cuda_build_free(CudaBuild *b) {
-  if (!b) return;
+  if (!b || --b->refs > 0) return;
   build_join(b);
   for (CudaBuild **p = &nv.builds; *p; p = &(*p)->next)
     if (*p == b) {

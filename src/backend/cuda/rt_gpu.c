@@ -33,6 +33,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/config.h"
 #include "backend/cuda/rt_gpu.h"
 #include "backend/plan.h"
@@ -118,6 +119,8 @@ typedef struct Knobs {
   bool read;
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+  bool tiers;       /* OQ_CUDA_TIERS; unset: where 4 processors or more are online (a build in
+                       the background needs a core of its own) */
 } Knobs;
 
 static struct {
@@ -150,6 +153,8 @@ static const Knobs *knobs(void) {
   if (!k->read) {
     k->eager = config()->cuda_eager;
     k->ktime = config()->dev.cuda_ktime;
+    int t = config()->cuda_tiers;
+    k->tiers = t > 0 || (t < 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 4) || config()->dev.cuda_tier_fast;
     k->read = true;
   }
   return k;
@@ -332,7 +337,7 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   size_t size;
   char xforms[160];
   snprintf(xforms, sizeof xforms, "%s", S->xforms);
-  bool first = (config()->cuda_tiers || config()->dev.cuda_tier_fast) &&
+  bool first = knobs()->tiers &&
                !cuda_cached(src, arch, &image, &size, loc) &&
                first_build(g, S, cl, src, &image, &size, xforms, sizeof xforms);
   if (!image) {
