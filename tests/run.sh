@@ -658,6 +658,22 @@ tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [V
     cli_fail=$((cli_fail + 1))
   fi
 }
+# a first build computes what the optimized one does: it applies the same transforms but
+# vector loads (unrolled steps); tests/gpu/persistent.q's persistent blocks (double shadows,
+# counts past 2^24) stay (no GPU, no NVRTC needed: `oq emit` prints the transforms)
+tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms, vector loads left out
+  OQ_DEV_CUDA_TIER_FAST=$2 timeout -k 5 60 "$OQ" emit --target cuda "$1" 2>/dev/null </dev/null |
+    grep -E '^/\* (transforms|---- CUDA kernel)' | sed -E 's/\(.*\) ----/----/; s/vector-loads\([0-9]\)(, )?//'
+}
+for f in tests/gpu/persistent.q; do
+  want=$(tier_transforms "$f" 0)
+  if [ -n "$want" ] && [ "$(tier_transforms "$f" 1)" = "$want" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: the first builds of $f differ from the optimized ones in more than vector loads"
+    diff <(printf '%s\n' "$want") <(tier_transforms "$f" 1) | head -n 6
+    cli_fail=$((cli_fail + 1))
+  fi
+done
 if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
   printf '%s\n' 'function y = hist(im : mat)' '    y = zeros(16)' '    for m = 0..size(im, 0) - 1' \
     '        for n = 0..size(im, 1) - 1' '            y[mod(im[m, n], 16)] += 1' '        endfor' '    endfor' \

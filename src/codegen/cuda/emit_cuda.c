@@ -338,7 +338,12 @@ void em_cuda_transforms(Em *E) {
   if (S->tr.tiled && attr && !tb[0]) ktiling_str(&S->tr.tiling, tb, sizeof tb);
   if (S->tr.tiled) em_xform_note(S, "%s", attr ? em_sf(E, "tiling(%s)", tb) : "tiling");
   if (S->facts.nshared) em_shared_plan(E);
-  S->tr.coarse = S->facts.nshared && !config()->dev.no_coarsen && !S->fast && em_coarsen_ok(E);
+  S->tr.coarse = S->facts.nshared && !config()->dev.no_coarsen && em_coarsen_ok(E);
+  /* a first build (tiers) must compute what the optimized one does: it drops persistent
+     blocks only where they are scheduling alone, not where the blocks' float += go through
+     double shadows or their counts are kept below 2^24 (tests/gpu/persistent.q counts past
+     2^24: plain float atomics differ there) */
+  if (S->tr.coarse && S->fast && !S->tr.ncoarse && !S->tr.coarse_inc) S->tr.coarse = false;
   if (S->tr.coarse) em_xform_note(S, "%s", "persistent-blocks");
   /* arrays the kernel only reads through the read-only cache: its loads may then be issued
      ahead of the shared atomics of earlier bodies */
