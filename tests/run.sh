@@ -647,6 +647,66 @@ if nvrtc_found && ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_log.so" tools/cud
     cli_fail=$((cli_fail + 1))
   fi
 fi
+# tiers of the CUDA back end (backend/cuda/rt_gpu.c), over tools/cuda_stub.c with NVRTC: a
+# kernel missing from the cache runs a first build (module 1 in the stub's launch log) while
+# its optimized build compiles in the background; OQ_DEV_CUDA_SWITCH_AT=3 makes launch 3
+# wait for it and run it (module 2). Only the optimized image is cached: the second run
+# finds it, with tiers and without (the key of the optimized source). An optimized build
+# that fails (OQ_DEV_CUDA_BREAK=opt) leaves the first build running and nothing cached; a
+# run-time error while a build compiles exits after it, its image cached.
+tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [VAR=VALUE...]
+  local name=$1 want=$2 mods=$3 cubins=$4 regex=$5 rc got n
+  shift 5
+  rm -f "$tmp/tier.log"
+  env "$@" STUB_LAUNCH_LOG=$tmp/tier.log OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/tier_cache \
+    OQ_DEV_CUDA_GRAPHS=0 OQ_CUDA_TIERS=${OQ_CUDA_TIERS-1} timeout -k 5 120 "$OQ" run --target cuda --verbose --profile \
+    "$tmp/$tier_prog.q" >"$tmp/tier.out" 2>"$tmp/tier.err" </dev/null
+  rc=$?
+  got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $NF }' "$tmp/tier.log" 2>/dev/null)
+  n=$(find "$tmp/tier_cache" -name 'oqcu_*' 2>/dev/null | wc -l)
+  if [ $rc = "$want" ] && [ "$got" = "$mods" ] && [ "$n" = "$cubins" ] && grep -Eq -- "$regex" "$tmp/tier.err"; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: $name: exit $rc (want $want), modules '$got' (want '$mods'), $n cubins (want $cubins), /$regex/ on stderr"
+    first_lines "$tmp/tier.err" 4
+    cli_fail=$((cli_fail + 1))
+  fi
+}
+# a first build computes what the optimized one does: it applies the same transforms but
+# vector loads (unrolled steps); tests/gpu/persistent.q's persistent blocks (double shadows,
+# counts past 2^24) stay (no GPU, no NVRTC needed: `oq emit` prints the transforms)
+tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms, vector loads left out
+  OQ_DEV_CUDA_TIER_FAST=$2 timeout -k 5 60 "$OQ" emit --target cuda "$1" 2>/dev/null </dev/null |
+    grep -E '^/\* (transforms|---- CUDA kernel)' | sed -E 's/\(.*\) ----/----/; s/vector-loads\([0-9]\)(, )?//'
+}
+for f in tests/gpu/persistent.q; do
+  want=$(tier_transforms "$f" 0)
+  if [ -n "$want" ] && [ "$(tier_transforms "$f" 1)" = "$want" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: the first builds of $f differ from the optimized ones in more than vector loads"
+    diff <(printf '%s\n' "$want") <(tier_transforms "$f" 1) | head -n 6
+    cli_fail=$((cli_fail + 1))
+  fi
+done
+if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
+  printf '%s\n' 'function y = hist(im : mat)' '    y = zeros(16)' '    for m = 0..size(im, 0) - 1' \
+    '        for n = 0..size(im, 1) - 1' '            y[mod(im[m, n], 16)] += 1' '        endfor' '    endfor' \
+    'endfunction' 'im = zeros(512, 512)' 'for i = 1..4' '    y = hist(im)' 'endfor' 'print "ok"' >"$tmp/tier.q"
+  { head -n 9 "$tmp/tier.q"; echo 'y = hist(im)'; echo 'z = y[20]'; } >"$tmp/tier_err.q"
+  tier_prog=tier
+  rm -rf "$tmp/tier_cache"
+  tier_run "a first build, then the optimized one from launch 3" 0 "1 1 2 2" 1 \
+    "replaces the first build at launch 3" OQ_DEV_CUDA_SWITCH_AT=3
+  tier_run "the second run finds the optimized image" 0 "1 1 1 1" 1 '^parloop:hist.* 1 cached'
+  OQ_CUDA_TIERS=0 tier_run "... without tiers too" 0 "1 1 1 1" 1 '^parloop:hist.* 1 cached'
+  rm -rf "$tmp/tier_cache"
+  tier_run "an optimized build that fails leaves the first build" 0 "1 1 1 1" 0 \
+    "its optimized build failed \(NVRTC: error: .*oq_no_such_function.*\); the first build stays" \
+    OQ_DEV_CUDA_SWITCH_AT=3 OQ_DEV_CUDA_BREAK=opt
+  grep -q '^ok$' "$tmp/tier.out" || { echo "FAIL cli: tiers: the run with a failed optimized build did not finish"; cli_fail=$((cli_fail + 1)); }
+  tier_prog=tier_err
+  tier_run "a run-time error waits for the build and caches it" 1 "1" 1 "index \[20\] out of range"
+fi
 # cuSOLVER's path (device/rt_cusolver.c) without a GPU: tools/cuda_stub.c keeps "device"
 # memory on the host and tools/cusolver_stub.c answers on LAPACK; the factorizations'
 # identities must hold through it (OQ_LINALG_GPU=1), and without a GPU forcing it is an error

@@ -38,14 +38,23 @@ R cuCtxSetCurrent(void *c) { (void)c; return 0; }
 R cuCtxSynchronize(void) { return 0; }
 /* A module owns its functions, as the driver's does: unloading it frees them (make asan's
    cli group reported the stub's functions as leaks once oq unloaded their module). A
-   function handle is its name (the layout kernels' emulation looks it up by name). */
-typedef struct StubFn { struct StubFn *next; char name[]; } StubFn;
-typedef struct StubModule { StubFn *fns; } StubModule;
-R cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { (void)i; (void)n; (void)o; (void)v; *m = calloc(1, sizeof(StubModule)); return 0; }
+   function handle is its name (the layout kernels' emulation looks it up by name). Modules
+   are numbered in load order from 1 (STUB_LAUNCH_LOG names the module of each launch). */
+typedef struct StubFn { struct StubFn *next; int module; char name[]; } StubFn;
+typedef struct StubModule { StubFn *fns; int seq; } StubModule;
+static int modules_loaded;
+R cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) {
+  (void)i; (void)n; (void)o; (void)v;
+  StubModule *sm = calloc(1, sizeof(StubModule));
+  sm->seq = ++modules_loaded;
+  *m = sm;
+  return 0;
+}
 R cuModuleGetFunction(void **f, void *m, const char *n) {
   StubModule *sm = m;
   StubFn *fn = calloc(1, sizeof *fn + strlen(n) + 1);
   strcpy(fn->name, n);
+  fn->module = sm->seq;
   fn->next = sm->fns;
   sm->fns = fn;
   *f = fn->name;
@@ -67,13 +76,15 @@ static void ran(void **p) { if (launches < (1 << 16)) stub_ran[launches] = p ? *
 static int capturing, captured;   /* launch_variants.c's graphs: launches while a stream is captured */
 /* STUB_LAUNCH_LOG=FILE: each cuLaunchKernel appends a line to FILE: its grid, block, dynamic
    shared bytes, and the first 14 eight-byte words of its first parameter (oq's OqkGridHead:
-   dims, blk, cnt, boff, xf, scr); tests/run.sh checks the chunks of large grids with it. */
-static void log_launch(unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void **p) {
+   dims, blk, cnt, boff, xf, scr), then "module N": the module of its function; tests/run.sh
+   checks the chunks of large grids and which build of a kernel ran (tiers) with it. */
+static void log_launch(void *fn, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void **p) {
   const char *path = getenv("STUB_LAUNCH_LOG");
   FILE *f = path ? fopen(path, "a") : NULL;
   if (!f) return;
   fprintf(f, "grid %u %u %u block %u %u %u shared %u head", a, b, c, d, e, g, s);
   for (int i = 0; i < 14 && p && p[0]; i++) fprintf(f, " %lld", ((long long *)p[0])[i]);
+  if (fn) fprintf(f, " module %d", ((StubFn *)((char *)fn - offsetof(StubFn, name)))->module);
   fputc('\n', f);
   fclose(f);
 }
@@ -194,7 +205,7 @@ R cuLaunchKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsign
   (void)st; (void)x;
   if (capturing) captured++; else ran(p);
   if (!capturing && f && p) layout_kernel(f, p);
-  log_launch(a, b, c, d, e, g, s, p);
+  log_launch(f, a, b, c, d, e, g, s, p);
   return 0;
 }
 R cuLaunchCooperativeKernel(void *f, unsigned a, unsigned b, unsigned c, unsigned d, unsigned e, unsigned g, unsigned s, void *st, void **p) {

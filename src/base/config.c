@@ -61,7 +61,9 @@ static void load_dev(OqDevConfig *d) {
   d->no_idx32 = set_not_0("OQ_DEV_NO_IDX32");
   d->tile_literal = is("OQ_DEV_TILE_LITERAL", "1");
   d->no_coarsen = set("OQ_DEV_NO_COARSEN");
-  d->cuda_break = is("OQ_DEV_CUDA_BREAK", "1");
+  d->cuda_break = is("OQ_DEV_CUDA_BREAK", "1") ? 1 : is("OQ_DEV_CUDA_BREAK", "opt") ? 2 : 0;
+  d->cuda_tier_fast = is("OQ_DEV_CUDA_TIER_FAST", "1");
+  d->cuda_switch_at = int_in("OQ_DEV_CUDA_SWITCH_AT", 2, 1 << 30, 0);
   d->cuda_graphs = !is("OQ_DEV_CUDA_GRAPHS", "0");
   d->cuda_ktime = int_in("OQ_DEV_CUDA_KTIME", 0, 1, 0);
   d->cuda_packed = is("OQ_DEV_CUDA_PACKED", "1") ? 1 : is("OQ_DEV_CUDA_PACKED", "0") ? 0 : -1;
@@ -105,6 +107,7 @@ void config_load(void) {
   c->cc = text("CC") ? text("CC") : "cc";
   c->kernel_cflags = text("OQ_KERNEL_CFLAGS") ? text("OQ_KERNEL_CFLAGS") : "";
   c->cpu_tiers = !is("OQ_CPU_TIERS", "0");
+  c->cuda_tiers = !set("OQ_CUDA_TIERS") ? -1 : is("OQ_CUDA_TIERS", "0") ? 0 : 1;
   const char *home = text("HOME");
   if (text("OQ_CACHE_DIR")) snprintf(c->cache_dir, sizeof c->cache_dir, "%s", text("OQ_CACHE_DIR"));
   else snprintf(c->cache_dir, sizeof c->cache_dir, "%s/.cache/openquasar", home ? home : "/tmp");

@@ -21,7 +21,14 @@ typedef struct OqDevConfig {
   bool no_idx32;            /* OQ_DEV_NO_IDX32 (set, not 0): always the int64 index code */
   bool tile_literal;        /* OQ_DEV_TILE_LITERAL=1: a streaming kernel keeps its tiling grid */
   bool no_coarsen;          /* OQ_DEV_NO_COARSEN (any value): no persistent blocks */
-  bool cuda_break;          /* OQ_DEV_CUDA_BREAK=1: every CUDA kernel ends in a line NVRTC rejects */
+  int cuda_break;           /* OQ_DEV_CUDA_BREAK=1: every CUDA kernel ends in a line NVRTC
+                               rejects (1); =opt: only the optimized builds of tiers (2) */
+  bool cuda_tier_fast;      /* OQ_DEV_CUDA_TIER_FAST=1: every CUDA kernel is its first build
+                               (no unrolled steps, no persistent blocks), never replaced, never
+                               cached; OQ_CUDA_CHECK compiles those (tests of the first builds) */
+  int cuda_switch_at;       /* OQ_DEV_CUDA_SWITCH_AT 2..2^30: launch N of a kernel running its
+                               first build waits for the optimized one and runs it (tests); 0:
+                               the first launch that finds it done */
   bool cuda_graphs;         /* OQ_DEV_CUDA_GRAPHS (not 0): batched launches in CUDA graphs */
   bool cuda_ktime;          /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr */
   int cuda_packed;          /* OQ_DEV_CUDA_PACKED: 1 a packed merge whenever the sums fit, 0
@@ -65,6 +72,10 @@ typedef struct OqConfig {
                                ("": none); `make asan` passes the sanitizers */
   bool cpu_tiers;           /* OQ_CPU_TIERS (not 0): a kernel's first build with TinyCC, the C
                                compiler's in the background (on); 0: the C compiler's, waited for */
+  int cuda_tiers;           /* OQ_CUDA_TIERS: a CUDA kernel missing from the cache runs a first
+                               build quick to compile while NVRTC compiles the optimized one in
+                               the background: 1 (set, not 0) on; 0 the optimized one, waited
+                               for; -1 (unset) on where 4 or more processors are online */
   char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
   long long cache_max;      /* OQ_CACHE_MAX: bytes the kernel cache may hold before its least
                                recently used entries go, a number with K, M or G (1 GiB);

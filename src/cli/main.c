@@ -224,6 +224,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return interp_check(prog) ? 1 : 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
+  cuda_builds_finish();     /* optimized CUDA builds still compiling: cached for the next run */
   rt_video_finish();
   rt_show_finish();
   if (opt.profile) {

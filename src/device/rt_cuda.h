@@ -72,6 +72,27 @@ void nvrtc_version(int *major, int *minor);   /* 0.0 when unavailable */
    itself (not loadable, out of memory) are rt_errors at loc. */
 bool cuda_compile(const char *source, const char *program_name, const char *arch,
                   void **image, size_t *size, char **log, SrcLoc loc);
+/* cuda_compile, with the cache only when `cache` (a first build of rt_gpu.c's tiers is never
+   cached: only the optimized build's image is, so that a warm start always runs it). */
+bool cuda_compile_as(const char *source, const char *program_name, const char *arch, bool cache,
+                     void **image, size_t *size, char **log, SrcLoc loc);
+/* cuda_compile's cache lookup alone: true with *image (malloc'ed) and *size when the cache
+   has source's image for arch (a hit, counted). */
+bool cuda_cached(const char *source, const char *arch, void **image, size_t *size, SrcLoc loc);
+
+/* Builds in the background (rt_gpu.c's tiers): cuda_compile of source in a thread of its
+   own. NULL when no thread could be started (the caller compiles it itself). The image
+   goes into the cache when the launcher takes it, or at exit when it never does (the
+   program waits for its builds at exit: the next run finds them). */
+typedef struct CudaBuild CudaBuild;
+CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc);
+/* 0: still compiling (never with wait). 1: done, *image (the caller frees it) and *size.
+   -1: it failed, *why (malloc'ed) the first line of NVRTC's error. */
+int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **why);
+void cuda_build_free(CudaBuild *b);      /* waits for its thread (caching a good image) */
+/* Waits for every build not freed yet and caches the good images: called at the program's
+   end (and by exit, and before an rt_error exits: NVRTC must not be unloaded under them). */
+void cuda_builds_finish(void);
 
 /* ---- modules, kernels and launches ---------------------------------------------------- */
 

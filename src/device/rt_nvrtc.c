@@ -2,13 +2,22 @@
    compiled images. The key of an image is a 128-bit hash (two FNV-1a passes with different
    bases) of the NVRTC version, the options and the source; a new image is written under a
    temporary name and renamed (rt_cache_write), so that a concurrent reader sees the whole
-   file or none. */
+   file or none.
+
+   Builds in the background (cuda_build_start, for rt_gpu.c's tiers) run NVRTC in a thread
+   of their own; NVRTC is thread-safe per program. The thread only compiles: the cache
+   (rt_cache.c, whose temporary names and folder are per process, not per thread) is written
+   on the main thread, when the launcher takes the image (cuda_build_poll) or, for builds
+   never taken, at exit (builds_at_exit), so that the next run finds them. */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 #include "base/config.h"
 #include "device/rt_cuda.h"
@@ -18,6 +27,33 @@
 typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
+
+/* A build in the background (rt_cuda.h). state: BUILD_RUNNING until the thread ends (set
+   with release ordering after image/log/err), then BUILD_OK or BUILD_FAILED. */
+enum { BUILD_RUNNING, BUILD_OK, BUILD_FAILED };
+struct CudaBuild {
+  char *source, *name;
+  char arch_opt[64];
+  bool cubin;
+  char path[4200];           /* its cache entry, sealed with h1 */
+  uint64_t h1;
+  pthread_t thread;
+  bool threaded;             /* thread runs or ended, not joined yet */
+  int state;                 /* __atomic */
+  void *image; size_t size;
+  char *log;                 /* NVRTC's messages (a compile error) */
+  char err[300];             /* NVRTC itself failed */
+  bool cached;               /* its image went into the cache */
+  int refs;                  /* launchers holding it: identical kernels share one build */
+  struct CudaBuild *next;
+};
+
+/* A first build's image, kept in memory (never cached) for identical kernels written twice. */
+typedef struct MemImage {
+  char *path;                /* the entry it would have (entry_path): source and options */
+  void *image; size_t size;
+  struct MemImage *next;
+} MemImage;
 
 /* The library: its functions, whether it loaded, and its version. */
 static struct {
@@ -39,6 +75,9 @@ static struct {
   nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
   nvrtcResult (*GetNumSupportedArchs)(int *);
   nvrtcResult (*GetSupportedArchs)(int *);
+  CudaBuild *builds;              /* every build started, until freed */
+  MemImage *mem;                  /* first builds' images (cuda_compile_as without the cache) */
+  bool at_exit;                   /* builds_at_exit is registered */
 } nv;
 
 static const struct { const char *sym; void *slot; bool optional; } nv_syms[] = {
@@ -158,10 +197,6 @@ static bool pick_target(const char *arch, char *opt, size_t n) {
 
 /* ---- compiling ---- */
 
-_Noreturn static void nv_fail(nvrtcResult r, const char *what, const char *name, SrcLoc loc) {
-  rt_error(loc, "NVRTC: %s of '%s' failed: %s", what, name, nv.GetErrorString(r));
-}
-
 static char *program_log(nvrtcProgram prog) {
   size_t n = 0;
   if (nv.GetProgramLogSize(prog, &n) != NVRTC_SUCCESS || n <= 1) return NULL;
@@ -173,64 +208,246 @@ static char *program_log(nvrtcProgram prog) {
   return log;
 }
 
-/* The compiled code; the image gets a NUL after it (PTX must end in one). */
-static void *program_image(nvrtcProgram prog, bool cubin, size_t *size, const char *name,
-                           SrcLoc loc) {
+/* The compiled code; the image gets a NUL after it (PTX must end in one). NULL with err
+   set when NVRTC fails. */
+static void *program_image(nvrtcProgram prog, bool cubin, size_t *size, char *err, size_t errn) {
   nvrtcResult r = cubin ? nv.GetCUBINSize(prog, size) : nv.GetPTXSize(prog, size);
-  if (r != NVRTC_SUCCESS) nv_fail(r, "reading the compiled code", name, loc);
-  char *buf = malloc(*size + 1);
-  if (!buf) rt_error(loc, "out of memory");
-  r = cubin ? nv.GetCUBIN(prog, buf) : nv.GetPTX(prog, buf);
-  if (r != NVRTC_SUCCESS) nv_fail(r, "reading the compiled code", name, loc);
+  char *buf = r == NVRTC_SUCCESS ? malloc(*size + 1) : NULL;
+  if (buf) r = cubin ? nv.GetCUBIN(prog, buf) : nv.GetPTX(prog, buf);
+  if (!buf || r != NVRTC_SUCCESS) {
+    snprintf(err, errn, "reading the compiled code failed: %s", buf ? nv.GetErrorString(r) : "out of memory");
+    free(buf);
+    return NULL;
+  }
   buf[*size] = 0;
   return buf;
 }
 
-bool cuda_compile(const char *source, const char *program_name, const char *arch,
-                  void **image, size_t *size, char **log, SrcLoc loc) {
-  char why[512];
-  *image = NULL;
-  *size = 0;
-  *log = NULL;
-  if (!nvrtc_available(why, sizeof why)) rt_error(loc, "cannot compile for CUDA: %s", why);
-  char arch_opt[64];
-  bool cubin = pick_target(arch, arch_opt, sizeof arch_opt);
-  const char *opts[] = { arch_opt, "--std=c++17", "-default-device", "--fmad=false" };
-  int nopts = (int)(sizeof opts / sizeof *opts);
+/* The options of every build; arch_opt from pick_target. */
+#define NOPTS 4
+static void build_options(const char *arch_opt, const char *opts[NOPTS]) {
+  opts[0] = arch_opt;
+  opts[1] = "--std=c++17";
+  opts[2] = "-default-device";
+  opts[3] = "--fmad=false";
+}
 
+/* One NVRTC compile, without rt_error (it runs on background threads too): 1 with *image,
+   0 when the source did not compile (*log says why), -1 when NVRTC itself failed (err). */
+static int nv_build(const char *source, const char *name, const char *arch_opt, bool cubin,
+                    void **image, size_t *size, char **log, char *err, size_t errn) {
+  const char *opts[NOPTS];
+  build_options(arch_opt, opts);
+  nvrtcProgram prog;
+  nvrtcResult r = nv.CreateProgram(&prog, source, name, 0, NULL, NULL);
+  if (r != NVRTC_SUCCESS) {
+    snprintf(err, errn, "creating the program failed: %s", nv.GetErrorString(r));
+    return -1;
+  }
+  r = nv.CompileProgram(prog, NOPTS, opts);
+  *log = program_log(prog);
+  int ok = r == NVRTC_SUCCESS ? 1 : r == NVRTC_ERROR_COMPILATION ? 0 : -1;
+  if (ok < 0) snprintf(err, errn, "compiling failed: %s", nv.GetErrorString(r));
+  if (ok > 0 && !(*image = program_image(prog, cubin, size, err, errn))) ok = -1;
+  nv.DestroyProgram(&prog);
+  return ok;
+}
+
+/* The cache entry of source compiled with arch_opt: its path and seal key. */
+static void entry_path(const char *source, const char *arch_opt, bool cubin, char *path, size_t n,
+                       uint64_t *h1) {
+  const char *opts[NOPTS];
+  build_options(arch_opt, opts);
   char key[512] = "";
   snprintf(key, sizeof key, "nvrtc %d.%d|", nv.ver_major, nv.ver_minor);
-  for (int i = 0; i < nopts; i++) {
+  for (int i = 0; i < NOPTS; i++) {
     strncat(key, opts[i], sizeof key - strlen(key) - 2);
     strcat(key, "|");
   }
   /* rt_hash_code: comments (the kernel's name, lines) are not part of the key */
-  uint64_t h1 = rt_hash_code(rt_hash(RT_HASH_SEED, key, strlen(key)), source);
+  *h1 = rt_hash_code(rt_hash(RT_HASH_SEED, key, strlen(key)), source);
   uint64_t h2 = rt_hash(rt_hash_code(0x84222325cbf29ce4ull, source), key, strlen(key));
-  char dir[4096], path[4200];
-  snprintf(dir, sizeof dir, "%s", rt_cache_dir());
-  snprintf(path, sizeof path, "%s/oqcu_%016llx%016llx.%s", dir, (unsigned long long)h1,
+  snprintf(path, n, "%s/oqcu_%016llx%016llx.%s", rt_cache_dir(), (unsigned long long)*h1,
            (unsigned long long)h2, cubin ? "cubin" : "ptx");
+}
+
+/* NVRTC, loaded (else an rt_error), and the -arch option for arch. */
+static bool need_nvrtc(const char *arch, char *arch_opt, size_t n, SrcLoc loc) {
+  char why[512];
+  if (!nvrtc_available(why, sizeof why)) rt_error(loc, "cannot compile for CUDA: %s", why);
+  return pick_target(arch, arch_opt, n);
+}
+
+/* The cached image of an entry, counted and marked used; NULL when missing. */
+static void *cache_hit(const char *path, uint64_t h1, size_t *size) {
   CacheCheck check;   /* a bad (unsealed) image is removed and compiled again (rt_cache.h) */
-  if ((*image = rt_cache_read_sealed(path, h1, size, &check))) {
+  void *image = rt_cache_read_sealed(path, h1, size, &check);
+  if (image) {
     cuda_stats.cache_hits++;
     rt_cache_hit(path);
-    return true;
   }
+  return image;
+}
 
-  nvrtcProgram prog;
-  nvrtcResult r = nv.CreateProgram(&prog, source, program_name, 0, NULL, NULL);
-  if (r != NVRTC_SUCCESS) nv_fail(r, "creating the program", program_name, loc);
-  r = nv.CompileProgram(prog, nopts, opts);
-  cuda_stats.compiles++;
-  *log = program_log(prog);
-  if (r == NVRTC_ERROR_COMPILATION) {
-    nv.DestroyProgram(&prog);
-    return false;
+bool cuda_cached(const char *source, const char *arch, void **image, size_t *size, SrcLoc loc) {
+  char arch_opt[64], path[4200];
+  uint64_t h1;
+  bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
+  entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
+  *image = cache_hit(path, h1, size);
+  return *image != NULL;
+}
+
+/* A copy of n bytes at p (a NUL after them), NULL when out of memory. */
+static void *copy_of(const void *p, size_t n) {
+  char *c = malloc(n + 1);
+  if (c) {
+    memcpy(c, p, n);
+    c[n] = 0;
   }
-  if (r != NVRTC_SUCCESS) nv_fail(r, "compiling", program_name, loc);
-  *image = program_image(prog, cubin, size, program_name, loc);
-  nv.DestroyProgram(&prog);
-  rt_cache_write_sealed(path, *image, *size, h1);   /* a failure only costs a recompilation later */
-  return true;
+  return c;
+}
+
+/* A copy of the first build's image kept for the entry path, NULL when none is. */
+static void *mem_image(const char *path, size_t *size) {
+  for (MemImage *m = nv.mem; m; m = m->next)
+    if (!strcmp(m->path, path)) {
+      *size = m->size;
+      return copy_of(m->image, m->size);
+    }
+  return NULL;
+}
+
+static void mem_keep(const char *path, const void *image, size_t size) {
+  MemImage *m = calloc(1, sizeof *m);
+  if (!m || !(m->path = strdup(path)) || !(m->image = copy_of(image, size))) {
+    if (m) free(m->path);
+    free(m);
+    return;
+  }
+  m->size = size;
+  m->next = nv.mem;
+  nv.mem = m;
+}
+
+bool cuda_compile_as(const char *source, const char *program_name, const char *arch, bool cache,
+                     void **image, size_t *size, char **log, SrcLoc loc) {
+  *image = NULL;
+  *size = 0;
+  *log = NULL;
+  char arch_opt[64], path[4200] = "", err[300];
+  uint64_t h1 = 0;
+  bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
+  entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
+  if (cache && (*image = cache_hit(path, h1, size))) return true;
+  if (!cache && (*image = mem_image(path, size))) return true;
+  int ok = nv_build(source, program_name, arch_opt, cubin, image, size, log, err, sizeof err);
+  cuda_stats.compiles++;
+  if (ok < 0) rt_error(loc, "NVRTC: %s (kernel '%s')", err, program_name);
+  if (ok && cache) rt_cache_write_sealed(path, *image, *size, h1);   /* a failure only costs a recompilation later */
+  if (ok && !cache) mem_keep(path, *image, *size);
+  return ok > 0;
+}
+
+bool cuda_compile(const char *source, const char *program_name, const char *arch,
+                  void **image, size_t *size, char **log, SrcLoc loc) {
+  return cuda_compile_as(source, program_name, arch, true, image, size, log, loc);
+}
+
+/* ---- builds in the background ---- */
+
+static void *build_thread(void *arg) {
+  CudaBuild *b = arg;
+  /* below the program's own thread (which compiles first builds meanwhile) where cores are
+     few; Linux sets a thread's nice value by its id */
+  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
+  int ok = nv_build(b->source, b->name, b->arch_opt, b->cubin, &b->image, &b->size, &b->log,
+                    b->err, sizeof b->err);
+  if (ok == 0 && !b->err[0]) snprintf(b->err, sizeof b->err, "the source did not compile");
+  __atomic_store_n(&b->state, ok > 0 ? BUILD_OK : BUILD_FAILED, __ATOMIC_RELEASE);
+  return NULL;
+}
+
+/* Waits for b's thread; its image, when it has one, goes into the cache. */
+static void build_join(CudaBuild *b) {
+  if (!b->threaded) return;
+  pthread_join(b->thread, NULL);
+  b->threaded = false;
+  if (b->state == BUILD_OK && !b->cached) rt_cache_write_sealed(b->path, b->image, b->size, b->h1);
+  b->cached = true;
+}
+
+/* At the end: the builds the launcher never took finish and are cached for the next run. */
+void cuda_builds_finish(void) {
+  for (CudaBuild *b = nv.builds; b; b = b->next) build_join(b);
+}
+
+CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc) {
+  CudaBuild *b = calloc(1, sizeof *b);
+  if (!b) return NULL;
+  b->cubin = need_nvrtc(arch, b->arch_opt, sizeof b->arch_opt, loc);
+  entry_path(source, b->arch_opt, b->cubin, b->path, sizeof b->path, &b->h1);
+  for (CudaBuild *o = nv.builds; o; o = o->next)   /* an identical kernel's, still held */
+    if (!strcmp(o->path, b->path)) {
+      free(b);
+      o->refs++;
+      return o;
+    }
+  b->refs = 1;
+  b->source = strdup(source);
+  b->name = strdup(program_name);
+  pthread_attr_t attr;
+  bool started = b->source && b->name && !pthread_attr_init(&attr);
+  if (started) {
+    pthread_attr_setstacksize(&attr, (size_t)16 << 20);   /* as the main thread has: NVRTC recurses on large kernels */
+    started = b->threaded = !pthread_create(&b->thread, &attr, build_thread, b);
+    pthread_attr_destroy(&attr);
+  }
+  if (!started) {
+    cuda_build_free(b);
+    return NULL;
+  }
+  cuda_stats.compiles++;
+  /* the program's end calls cuda_builds_finish; an rt_error's exit and any other exit too
+     (exit's handlers registered after this one, NVRTC's own among them, would otherwise
+     destroy what a build still compiling uses: it crashed so) */
+  diag_before_exit(cuda_builds_finish);
+  if (!nv.at_exit) nv.at_exit = atexit(cuda_builds_finish) == 0;
+  b->next = nv.builds;
+  nv.builds = b;
+  return b;
+}
+
+int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **why) {
+  *image = NULL;
+  *size = 0;
+  *why = NULL;
+  if (!wait && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == BUILD_RUNNING) return 0;
+  build_join(b);
+  if (b->state == BUILD_OK) {
+    if (!(*image = copy_of(b->image, b->size))) return 0;
+    *size = b->size;
+    return 1;
+  }
+  /* the first error line of the log, else NVRTC's failure */
+  const char *at = b->log ? strstr(b->log, "error") : NULL;
+  const char *text = at ? at : b->err;
+  size_t len = strcspn(text, "\n");
+  if ((*why = malloc(len + 1))) snprintf(*why, len + 1, "%s", text);
+  return -1;
+}
+
+void cuda_build_free(CudaBuild *b) {
+  if (!b || --b->refs > 0) return;
+  build_join(b);
+  for (CudaBuild **p = &nv.builds; *p; p = &(*p)->next)
+    if (*p == b) {
+      *p = b->next;
+      break;
+    }
+  free(b->source);
+  free(b->name);
+  free(b->image);
+  free(b->log);
+  free(b);
 }

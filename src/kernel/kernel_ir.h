@@ -272,6 +272,9 @@ typedef struct KSpec {
   SrcLoc divergent_loc;
   const Node *divergent_at;
   bool no_cmem;              /* emit_cuda: leave 'hwconst arrays in global memory (too large) */
+  bool fast;                 /* emit_cuda: a first build (rt_gpu.c's tiers), quick to compile and
+                                computing the same: no unrolled steps, and no persistent blocks
+                                where they only schedule (no shadows, no counts) */
   const Op *out_op;          /* per kernel output: its operator (FuncInfo.out_op) */
   KTransforms tr;            /* the emitter's transforms, which the launcher copies whole */
   char xforms[160];          /* the transforms applied, for --profile ("privatize(y), tiling") */

@@ -19,10 +19,21 @@
    kernel/facts.c) is marked written on the device (host stale) and nothing is copied back.
    Host code that later reads its elements copies it back then (host_reads in interp.c) and
    keeps the device copy; a host write of an element drops it (host_writes). OQ_CUDA_EAGER=1
-   copies every array back right after each launch instead. */
+   copies every array back right after each launch instead.
+
+   Tiers (OQ_CUDA_TIERS, on): a specialization whose image is not in the cache is emitted a
+   second time as a first build (KSpec.fast: no unrolled steps, no persistent blocks), which
+   NVRTC compiles in a fraction of the time (hist_000's loop: 0.37x), and its launches run
+   that while NVRTC compiles the optimized source in a thread (cuda_build_start). A later
+   launch that finds the optimized build done (take_optimized) waits for the launches in
+   flight (their error records name the first build's sites), unloads the first build and
+   runs the optimized one. Only the optimized image is cached; at exit the program waits for
+   the builds still compiling, so that the next run finds them. An optimized build that
+   fails leaves the first build in place. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "base/config.h"
 #include "backend/cuda/rt_gpu.h"
 #include "backend/plan.h"
@@ -61,6 +72,12 @@ typedef struct GSpec {
   const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr (CudaGrid.scratch): zero between launches */
   ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
+  /* tiers: while `pending` compiles the optimized source, h, mod and k are the first
+     build's; opt_h and the rest are the optimized build's, taken with it */
+  CudaBuild *pending;
+  LaunchSpec opt_h;
+  bool opt_uses_block, opt_cooperative;
+  char opt_xforms[160];
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
@@ -102,6 +119,8 @@ typedef struct Knobs {
   bool read;
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
+  bool tiers;       /* OQ_CUDA_TIERS; unset: where 4 processors or more are online (a build in
+                       the background needs a core of its own) */
 } Knobs;
 
 static struct {
@@ -134,6 +153,8 @@ static const Knobs *knobs(void) {
   if (!k->read) {
     k->eager = config()->cuda_eager;
     k->ktime = config()->dev.cuda_ktime;
+    int t = config()->cuda_tiers;
+    k->tiers = t > 0 || (t < 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 4) || config()->dev.cuda_tier_fast;
     k->read = true;
   }
   return k;
@@ -224,6 +245,75 @@ static void arg_layout(GSpec *g, const KSpec *S) {
   g->param_bytes = off;
 }
 
+static char *spec_key(KSpec *S, const KLaunch *cl);
+
+/* g's module from image (freed), with g->h set: its kernel and what launches read of it. */
+static void load_build(GSpec *g, void *image, size_t size, SrcLoc loc) {
+  g->mod = cuda_module_load(image, size, g->h.name, loc);
+  free(image);
+  g->k = cuda_kernel(g->mod, "oqk_entry", loc);
+  cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
+  g->cmem = g->h.tr.cmem_params ? cuda_module_global(g->mod, "oq_cmem", NULL, loc) : 0;
+  g->grid = plan_cuda_grid_init(&g->h);
+  g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
+  g->occ_threads = g->occ_asked_threads = 0;
+}
+
+/* What launch_spec_compiled allocated in h (its key stays). */
+static void spec_parts_free(LaunchSpec *h) {
+  for (int i = 0; i < h->nsites; i++) {
+    free((char *)h->sites[i].array);
+    free((char *)h->sites[i].text);
+  }
+  free(h->sites);
+  free(h->name);
+  h->sites = NULL;
+  h->nsites = 0;
+  h->name = NULL;
+}
+
+/* Tiers: src (S's optimized source) is not in the cache. When the launch emitted as a first
+   build (KSpec.fast) differs from it, NVRTC compiles src in the background and the first
+   build now: true with *image, g->h the first build's and g->opt_h src's. False: nothing
+   done (the sources are alike, or no thread): the caller compiles src. */
+static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, void **image,
+                        size_t *size, char *xforms, size_t xn) {
+  SrcLoc loc = cl->site->loc;
+  const char *arch = cuda_device()->arch;
+  Arena arena = {0};
+  KSpec F = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena, .fast = true};
+  ksema_launch(&F, cl->dims, cl->blk, cl->cnt);
+  char *key = spec_key(&F, cl);   /* the launch's proposals and captures, as S had them */
+  plan_cuda_cmem_key(cl, &key, &F.no_cmem);
+  free(key);
+  char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
+  bool only = config()->dev.cuda_tier_fast, done = false;
+  if (fast && strcmp(fast, src)) {
+    CudaBuild *b = only ? NULL : cuda_build_start(src, S->name, arch, loc);
+    if (b || only) {
+      char *log = NULL;
+      if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc))
+        compile_error(F.name, fast, log, loc);
+      free(log);
+      launch_spec_compiled(&g->h, &F);
+      g->uses_block = F.uses_block;
+      g->cooperative = F.grid_barrier;
+      snprintf(xforms, xn, "%s", F.xforms);
+      if (b) {
+        g->pending = b;
+        launch_spec_compiled(&g->opt_h, S);
+        g->opt_uses_block = S->uses_block;
+        g->opt_cooperative = S->grid_barrier;
+        snprintf(g->opt_xforms, sizeof g->opt_xforms, "%s", S->xforms);
+      }
+      done = true;
+    }
+  }
+  free(fast);
+  kspec_free(&F);
+  return done;
+}
+
 static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   if (S->kfunc->nparams + S->ncaps > MAX_ARGS) {
     fail(g, "more than 128 arguments and captured variables");
@@ -241,24 +331,28 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
     printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->h.key, src);
     fflush(stdout);
   }
-  void *image;
+  SrcLoc loc = cl->site->loc;
+  const char *arch = cuda_device()->arch;
+  void *image = NULL;
   size_t size;
-  char *log = NULL;
-  if (!cuda_compile(src, S->name, cuda_device()->arch, &image, &size, &log, cl->site->loc))
-    compile_error(S->name, src, log, cl->site->loc);
-  free(log);
+  char xforms[160];
+  snprintf(xforms, sizeof xforms, "%s", S->xforms);
+  bool first = knobs()->tiers &&
+               !cuda_cached(src, arch, &image, &size, loc) &&
+               first_build(g, S, cl, src, &image, &size, xforms, sizeof xforms);
+  if (!image) {
+    char *log = NULL;
+    if (!cuda_compile(src, S->name, arch, &image, &size, &log, loc)) compile_error(S->name, src, log, loc);
+    free(log);
+  }
   free(src);
-  g->mod = cuda_module_load(image, size, S->name, cl->site->loc);
-  free(image);
-  g->k = cuda_kernel(g->mod, "oqk_entry", cl->site->loc);
-  cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
-  launch_spec_compiled(&g->h, S);
-  g->uses_block = S->uses_block;
-  g->cooperative = S->grid_barrier;
-  if (g->h.tr.cmem_params) g->cmem = cuda_module_global(g->mod, "oq_cmem", NULL, cl->site->loc);
-  g->grid = plan_cuda_grid_init(&g->h);
+  if (!first) {
+    launch_spec_compiled(&g->h, S);
+    g->uses_block = S->uses_block;
+    g->cooperative = S->grid_barrier;
+  }
+  load_build(g, image, size, loc);
   g->func = S->kfunc;
-  g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
   int nparams = S->kfunc->nparams;
   g->param_written = malloc((nparams + 1) * sizeof *g->param_written);   /* 'const analysis */
   memcpy(g->param_written, S->facts.param_written, nparams * sizeof *g->param_written);
@@ -266,14 +360,53 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   memcpy(g->param_fill, S->facts.param_fill, nparams);
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
-  prof_xforms(prof_row(cl->kernel, "cuda"), S->xforms);
+  prof_xforms(prof_row(cl->kernel, "cuda"), xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
   for (int i = 0; i < nargs; i++) g->byval[i] = kspec_arg_type(S, i).kind == K_VEC;
   if (cl->opt && cl->opt->verbose)
-    fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)\n", S->name, cuda_device()->arch);
+    fprintf(stderr, "oq: kernel '%s' compiled for CUDA (%s)%s\n", S->name, arch,
+            !first ? "" : g->pending ? ": a first build, the optimized one compiles in the background"
+                                     : ": a first build (OQ_DEV_CUDA_TIER_FAST)");
   if (cl->opt && cl->opt->verbose && S->tiling_ignored)
     fprintf(stderr, "oq: kernel '%s': !kernel_tiling is ignored on CUDA: the kernel uses blocks, shared memory or barriers\n", S->name);
+}
+
+/* Tiers: g runs its first build while its optimized build compiles; when that is done (or
+   launch OQ_DEV_CUDA_SWITCH_AT waits for it), this launch and the later ones run it. */
+static void take_optimized(GSpec *g, const KLaunch *cl) {
+  int at = config()->dev.cuda_switch_at;
+  void *image;
+  size_t size;
+  char *why;
+  int done = cuda_build_poll(g->pending, at && g->launches + 1 >= at, &image, &size, &why);
+  if (!done) return;
+  cuda_build_free(g->pending);
+  g->pending = NULL;
+  bool verbose = cl->opt && cl->opt->verbose;
+  if (done < 0) {
+    if (verbose)
+      fprintf(stderr, "oq: kernel '%s': its optimized build failed (NVRTC: %s); the first build stays\n",
+              g->h.name, why ? why : "?");
+    free(why);
+    spec_parts_free(&g->opt_h);
+    return;
+  }
+  SrcLoc loc = cl->site->loc;
+  gpu_sync(loc);   /* the first build's launches in flight: their records name its sites */
+  cuda_module_unload(g->mod);
+  spec_parts_free(&g->h);
+  char *key = g->h.key;
+  g->h = g->opt_h;
+  g->h.key = key;
+  g->opt_h = (LaunchSpec){0};
+  g->uses_block = g->opt_uses_block;
+  g->cooperative = g->opt_cooperative;
+  load_build(g, image, size, loc);
+  prof_xforms(g->prof ? g->prof : prof_row(cl->kernel, "cuda"), g->opt_xforms);
+  if (verbose)
+    fprintf(stderr, "oq: kernel '%s': the optimized build replaces the first build at launch %ld\n",
+            g->h.name, g->launches + 1);
 }
 
 /* ---- launch configuration ---- */
@@ -700,6 +833,7 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
   ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
   if (!g->k && !g->h.failed) compile_profiled(g, &S, cl, pr);
+  if (g->pending) take_optimized(g, cl);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
   const char *why = g->h.failed ? g->h.reason : cl->plan->cuda_refusal;
   OccAsk ask = {g, cl->site->loc};
@@ -828,7 +962,8 @@ void gpu_profile_reset(void) {
 
 void gpu_check(const KLaunch *cl) {
   Arena arena = {0};
-  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena,
+             .fast = config()->dev.cuda_tier_fast};   /* the first builds of tiers, to test them */
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = spec_key(&S, cl);
   GSpec *g = lookup(key);
