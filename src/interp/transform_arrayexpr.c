@@ -778,6 +778,7 @@ static const char *kernel_node_obstacle(const Ax *X, const Func *k, const Node *
     if (is_param(k, n->name) || is_ax_name(n->name)) return "a loop variable is a parameter or starts with ax";
     break;
   case N_ASSIGN:
+    if (n->type && (n->type->mods & TM_CHECKED)) return "it checks indices (its errors name the kernel)";
     for (int i = 0; i < n->list.n; i++) {
       const Node *t = n->list.items[i];
       if (t->kind != N_IDENT) return "it writes another array";
@@ -809,6 +810,7 @@ static const char *kernel_obstacle(const Ax *X, const Func *k, int *gparam) {
   if (func_info((Func *)k)->captures) return "it reads variables of an enclosing function";
   bool pos = false;
   for (int i = 0; i < k->nparams; i++) {
+    if (k->params[i].type->mods & TM_CHECKED) return "it checks indices (its errors name the kernel)";
     if (!is_special_kernel_param(k->params[i].name)) continue;
     if (strcmp(k->params[i].name, "pos")) return "it takes blkpos, blkdim or another block parameter";
     pos = true;
