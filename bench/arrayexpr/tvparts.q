@@ -1,4 +1,5 @@
-% bench/arrayexpr/tvparts.q: where a TV iteration's time goes (each part 100 times).
+% bench/arrayexpr/tvparts.q: where a TV iteration's time goes (each part 100 times). "both"
+% reads g after its loop (g is written: two passes); "both fused" is one kernel per iteration.
 import "exprs.q"
 function [] = main(n : int = 2048)
     x = rand(n, n)
@@ -31,5 +32,13 @@ function [] = main(n : int = 2048)
         endfor
         v = u[0]
         toc("both")
+        gb = zeros(n, n)   % read nowhere after the loop: the launch fuses with the update
+        tic()
+        for it = 1..100
+            parallel_do(size(u), u, gb, tv_grad)
+            u = u - 0.05 * ((u - noisy) - 0.2 * gb)
+        endfor
+        v = u[0]
+        toc("both fused")
     endfor
 endfunction

@@ -1093,6 +1093,26 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
   return arr_new_uninit(elem, R->srank, R->sdims);
 }
 
+/* A fused launch's output (x = e(g) of a KernelFusion): g's own array, when x's array can
+   take its place in g: g's value is dead and only g holds its array (launch_ready), and only
+   x holds x's array, of the same element type and shape. The two swap after the launch
+   (arrayexpr_exec): no array is made (in the TV loop, every iteration after the first).
+   Else NULL: output_array's new array. */
+static Array *launch_output(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
+  if (!E->launch || E->target_leaf >= 0) return NULL;
+  Array *g = R->leaf[E->launch->gleaf].arr;
+  Value old = *slot_ref(I, E->target);
+  if (old.kind != V_ARRAY || old.arr == g || g->elem != elem || old.arr->elem != elem ||
+      !same_dims(old.arr->rank, old.arr->dims, g->rank, g->dims))
+    return NULL;
+  int held = 1;   /* x's own */
+  for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
+  for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == old.arr;
+  if (old.arr->refcount != held) return NULL;
+  g->refcount++;
+  return g;
+}
+
 /* sum(e, d) and friends: d a dimension the runtime takes, no slice read in place, and a
    reduced dimension of at least one element (else the runtime's rules: zeros, errors). */
 static bool along_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
@@ -1245,9 +1265,16 @@ bool arrayexpr_exec(Interp *I, Node *n) {
     run_release(&R);
     return true;
   }
-  Array *out = output_array(I, E, &R, k->elem);
+  Array *out = launch_output(I, E, &R, k->elem);
+  bool swap = out != NULL;
+  if (!out) out = output_array(I, E, &R, k->elem);
   val_release(launch(I, n, k, &R, v_array(out)));
   run_release(&R);
+  if (swap) {   /* g takes the target's old array */
+    Value old = *slot_ref(I, E->target);
+    val_retain(old);
+    interp_store(I, E->leaves[E->launch->gleaf], old);
+  }
   interp_store(I, E->target, v_array(out));
   return true;
 }
