@@ -807,6 +807,7 @@ static const char *kernel_node_obstacle(const Ax *X, const Func *k, const Node *
    the parameter g of its last statement `g[pos] = e`, which nothing else in k mentions. */
 static const char *kernel_obstacle(const Ax *X, const Func *k, int *gparam) {
   if (k->nouts) return "it has outputs";
+  if (k->ngenerics) return "it is generic";
   if (func_info((Func *)k)->captures) return "it reads variables of an enclosing function";
   bool pos = false;
   for (int i = 0; i < k->nparams; i++) {

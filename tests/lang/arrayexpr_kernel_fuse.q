@@ -128,6 +128,19 @@ function [] = main()
     near(h, gr, 1e-4)
     near(w, x + 2 * gr, 1e-4)
 
+    % into a slice written in place, and into x -= e
+    c3 = ones(m, n, 2) * 5
+    g = zeros(m, n)
+    parallel_do(size(x), x, g, tv_grad)
+    c3[:, :, 1] = g * 2
+    near(c3[:, :, 1], 2 * gr, 1e-4)
+    near(c3[:, :, 0], ones(m, n) * 5, 0)
+    y = x + 1
+    g = zeros(m, n)
+    parallel_do(size(x), x, g, tv_grad)
+    y -= 0.5 * g
+    near(y, x + 1 - 0.5 * gr, 1e-4)
+
     % the launch covers part of g: the rest keeps its values
     g = ones(m, n) * 7
     part = [m, n - 3]
