@@ -68,6 +68,7 @@ typedef struct Ax {
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
   LFrame frames[256];
   int nframes;
+  bool launch_kills;   /* liveness of a launch's g: a later launch that writes g kills it */
 } Ax;
 
 /* A call's callee when it is a built-in function of the runtime (not a user function
@@ -516,11 +517,12 @@ static bool writes_operand(const Node *c, const Node *p) {
 
 static bool launch_kills(const Ax *X, const Node *s, const char *name);
 
-/* Whether s assigns the variable `name` a value computed without it (`t = e`), or is a
-   launch whose kernel writes its array at every position without reading it (launch_kills). */
+/* Whether s assigns the variable `name` a value computed without it (`t = e`), or, for the
+   liveness of a launch's g (whose array still exists: a fused `t` does not), is a launch
+   whose kernel writes g at every position without reading it (launch_kills). */
 static bool kills(const Ax *X, const Node *s, const char *name) {
   const Node *a = s->kind == N_ARRAYEXPR ? s->a : s;
-  if (launch_kills(X, s, name)) return true;
+  if (X->launch_kills && launch_kills(X, s, name)) return true;
   return a->kind == N_ASSIGN && a->op == OP_NONE && a->list.n == 1 && a->list.items[0]->kind == N_IDENT &&
          !strcmp(a->list.items[0]->name, name) && !reads_of(s, name);
 }
@@ -919,8 +921,10 @@ static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int g
   const Node *ca = c->a;
   bool c_assigns_g = ca->op == OP_NONE && ca->list.n == 1 && ca->list.items[0]->kind == N_IDENT &&
                      !strcmp(ca->list.items[0]->name, g->name);
-  if (!c_assigns_g && live_after(X, g->name, output))
-    return output ? "its array may be the function's output" : "its array may be read later";
+  X->launch_kills = true;
+  bool live = !c_assigns_g && live_after(X, g->name, output);
+  X->launch_kills = false;
+  if (live) return output ? "its array may be the function's output" : "its array may be read later";
   if (may_assign(c, true)) return "the statement calls a function";
   const ArrayExpr *C = c->aux;
   if (C->target_leaf >= 0)

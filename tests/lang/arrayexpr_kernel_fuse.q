@@ -141,6 +141,13 @@ function [] = main()
     y -= 0.5 * g
     near(y, x + 1 - 0.5 * gr, 1e-4)
 
+    % `t5 = e` fuses into the next statement only if t5 is dead: a later launch writing t5
+    % does not kill it (the launch needs t5's array)
+    t5 = x .* 2
+    w = t5 + 1
+    parallel_do(size(x), x, t5, tv_grad)
+    near(w, x .* 2 + 1, 1e-6)
+
     % the launch covers part of g: the rest keeps its values
     g = ones(m, n) * 7
     part = [m, n - 3]
