@@ -19,7 +19,8 @@ typedef struct KernelFusion {
   int nargs;
   int garg;            /* the argument g */
   int gparam;          /* k's parameter that g binds */
-  int gleaf;           /* g's leaf in the statement (evaluated for the guards, not passed) */
+  int gleaf;           /* g's leaf in the statement (evaluated for the guards) */
+  bool write_g;        /* g is read later: the kernel writes g[pos] too (passed as k's) */
 } KernelFusion;
 
 /* What N_ARRAYEXPR's aux holds. The node's `a` is the original node (an N_ASSIGN statement or

@@ -555,10 +555,11 @@ static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size
 
 /* The body of a kernel fused with k's launch (arrayexpr.h, KernelFusion): k's statements,
    its last one `g[pos] = e` made `ax_kv : scalar = e` (g's elements are the scalars the
-   guards checked), then `body`, whose expression reads ax_kv in place of g. */
+   guards checked; `g[pos] = ax_kv` after it where g is read later), then `body`, whose
+   expression reads ax_kv in place of g. */
 static void launch_body(Program *P, Func *k, const KernelFusion *L, Node *body) {
   const NodeList *kb = &L->kernel->body;
-  k->body.n = kb->n + 1;
+  k->body.n = kb->n + 1 + L->write_g;
   k->body.items = arena_alloc(P->arena, (size_t)k->body.n * sizeof *k->body.items);
   for (int i = 0; i + 1 < kb->n; i++) k->body.items[i] = ast_clone(P->arena, kb->items[i]);
   const Node *last = kb->items[kb->n - 1];
@@ -569,7 +570,12 @@ static void launch_body(Program *P, Func *k, const KernelFusion *L, Node *body) 
   kv->type = new_type(P, TY_SCALAR, "scalar", 0);
   kv->b = ast_clone(P->arena, last->b);
   k->body.items[kb->n - 1] = kv;
-  k->body.items[kb->n] = body;
+  if (L->write_g) {
+    Node *w = ast_clone(P->arena, last);
+    w->b = ast_ident(P->arena, "ax_kv", last->loc);
+    k->body.items[kb->n] = w;
+  }
+  k->body.items[kb->n + L->write_g] = body;
 }
 
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
@@ -613,7 +619,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
     }
   if (L) {
     for (int i = 0; i < L->kernel->nparams; i++)   /* k's, as declared (their modifiers too) */
-      if (i != L->gparam && !is_special_kernel_param(L->kernel->params[i].name)) {
+      if ((i != L->gparam || L->write_g) && !is_special_kernel_param(L->kernel->params[i].name)) {
         k->params[k->nparams] = L->kernel->params[i];
         k->params[k->nparams++].defval = NULL;   /* (every argument is passed) */
       }
@@ -916,6 +922,7 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
     }
   for (int a = 0; L && a < R->nkargs; a++)
     if (a != L->garg) argv[argc++] = R->karg[a];
+    else if (L->write_g) argv[argc++] = R->leaf[L->gleaf];
   argv[argc++] = v_func(k->fn);
   Value r = kernel_parallel_do(I, n, argc, argv);
   val_release(argv[0]);
@@ -1099,7 +1106,7 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
    (arrayexpr_exec): no array is made (in the TV loop, every iteration after the first).
    Else NULL: output_array's new array. */
 static Array *launch_output(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
-  if (!E->launch || E->target_leaf >= 0) return NULL;
+  if (!E->launch || E->launch->write_g || E->target_leaf >= 0) return NULL;
   Array *g = R->leaf[E->launch->gleaf].arr;
   Value old = *slot_ref(I, E->target);
   if (old.kind != V_ARRAY || old.arr == g || g->elem != elem || old.arr->elem != elem ||
@@ -1216,7 +1223,8 @@ static bool launch_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
   int held = 0;
   for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == g.arr;
   for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == g.arr;
-  if (held != 1 || g.arr->refcount != 2) return false;   /* the variable's and its leaf's */
+  if (held != 1) return false;   /* no other leaf or argument reads g's array */
+  if (!L->write_g && g.arr->refcount != 2) return false;   /* the variable's and its leaf's */
   int a = 0;
   for (int i = 0; i < L->kernel->nparams; i++) {
     const Param *p = &L->kernel->params[i];

@@ -900,8 +900,8 @@ static bool launch_kills(const Ax *X, const Node *s, const char *name) {
 }
 
 /* Why launch `call` of k cannot fuse with statement c (marked node, reads g: launch argument
-   garg), or NULL. */
-static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int garg, const Node *g) {
+   garg), or NULL; *write_g: g's value may be read after c (the kernel writes g too). */
+static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int garg, const Node *g, bool *write_g) {
   const Func *f = X->chain[X->nchain - 1];
   if (g->kind != N_IDENT || g->slot < 0 || g->depth != 0) return "its array is not a variable of this function";
   if (call->list.n - 2 > MAX_LEAVES) return "too many arguments";
@@ -915,8 +915,9 @@ static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int g
   if (reads_of(call->list.items[0], g->name)) return "its size reads the array";
   bool output = false;
   for (int i = 0; i < f->nouts; i++) output |= !strcmp(f->outs[i].name, g->name);
+  *write_g = false;
   for (int i = 0; i < f->body.n; i++)
-    if (captured(f->body.items[i], g->name)) return "a function or lambda defined here mentions its array";
+    *write_g |= captured(f->body.items[i], g->name);   /* (a closure may read it any time) */
   if (reads_of(c, g->name) != 1) return "the statement reads its array more than once";
   const Node *ca = c->a;
   bool c_assigns_g = ca->op == OP_NONE && ca->list.n == 1 && ca->list.items[0]->kind == N_IDENT &&
@@ -924,7 +925,7 @@ static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int g
   X->launch_kills = true;
   bool live = !c_assigns_g && live_after(X, g->name, output);
   X->launch_kills = false;
-  if (live) return output ? "its array may be the function's output" : "its array may be read later";
+  *write_g |= live;
   if (may_assign(c, true)) return "the statement calls a function";
   const ArrayExpr *C = c->aux;
   if (C->target_leaf >= 0)
@@ -933,12 +934,16 @@ static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int g
   return NULL;
 }
 
-static void explain_launch(Ax *X, const Node *c, const Node *call, const Func *k, const Node *g, const char *obstacle) {
+static void explain_launch(Ax *X, const Node *c, const Node *call, const Func *k, const Node *g, const char *obstacle,
+                           bool write_g) {
   if (!X->opt->explain) return;
   const char *path = c->loc.file && c->loc.file->path ? c->loc.file->path : "?";
   if (obstacle)
     printf("%s:%d:%d: not fused with parallel_do of %s (line %d): %s\n", path, c->loc.line, c->loc.col, k->name,
            call->loc.line, obstacle);
+  else if (write_g)
+    printf("%s:%d:%d: fused with parallel_do of %s (line %d): one kernel writes %s (read later) and reads it in "
+           "place\n", path, c->loc.line, c->loc.col, k->name, call->loc.line, g->name);
   else
     printf("%s:%d:%d: fused with parallel_do of %s (line %d): one kernel computes %s's elements in place; %s is "
            "not written\n", path, c->loc.line, c->loc.col, k->name, call->loc.line, g->name, g->name);
@@ -980,15 +985,16 @@ static bool fuse_launch(Ax *X, NodeList *l, int i) {
     for (kt = 0; kt < C->nleaves && !same_variable(C->leaves[kt], g); kt++) {}
     if (kt == C->nleaves) return false;
   }
-  if (!obstacle) obstacle = launch_obstacle(X, call, c, garg, g);
-  if (!obstacle || !C->launch_miss_told) explain_launch(X, c, call, k, g, obstacle);
+  bool write_g = false;
+  if (!obstacle) obstacle = launch_obstacle(X, call, c, garg, g, &write_g);
+  if (!obstacle || !C->launch_miss_told) explain_launch(X, c, call, k, g, obstacle, write_g);
   C->launch_miss_told |= obstacle != NULL;
   if (obstacle) return false;
   ArrayExpr *before = arena_alloc(X->P->arena, sizeof *before);
   *before = *C;
   KernelFusion *L = arena_alloc(X->P->arena, sizeof *L);
   *L = (KernelFusion){.kernel = k, .call = call, .dims = call->list.items[0], .args = call->list.items + 1,
-                      .nargs = nargs, .garg = garg, .gparam = gparam, .gleaf = kt};
+                      .nargs = nargs, .garg = garg, .gparam = gparam, .gleaf = kt, .write_g = write_g};
   launch_expr(X, C, kt);
   C->launch = L;
   C->producer = s;

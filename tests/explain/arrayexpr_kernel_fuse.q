@@ -18,7 +18,7 @@ function [] = main()
     h = zeros(64, 64)
     parallel_do(size(u), u, h, tv_grad)
     v = u + h
-    print h[0]                                % read later: kept
+    print h[0]                                % read later: the kernel writes h too
     a = ones(64, 64)
     parallel_do(size(u), u, a, acc)           % the kernel reads a
     w = a * 2

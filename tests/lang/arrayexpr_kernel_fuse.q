@@ -1,10 +1,11 @@
 % A kernel's launch fused with the host statement after it (transform_arrayexpr.c,
 % fuse_launch): `parallel_do(dims, u, g, k)`, k writing g[pos] = e as its last statement,
-% then a statement reading g where g's value dies, is one kernel (on cpu and cuda; the
-% interpreter runs the two). Each result is checked against plain loops (floats within 1e-4
-% after a few iterations: the kernel keeps e in a register as float, the reference rounds
-% alike), ints exactly. The cases that must not fuse check the values the launch wrote.
-% tests/run.sh checks with --profile that the TV loop ran as expr_..._tv_grad.
+% then a statement reading g is one kernel (on cpu and cuda; the interpreter runs the two);
+% where g's value dies there g is not written, else the kernel writes it too. Each result
+% is checked against plain loops (floats within 1e-4 after a few iterations: the kernel
+% keeps e in a register as float, the reference rounds alike), ints exactly. The cases that
+% must not fuse check the values the launch wrote. tests/run.sh checks with --profile
+% which launches ran fused (expr_..._tv_grad) and which on their own (tv_grad).
 
 function [] = __kernel__ tv_grad(x : mat'clamped, g : mat'unchecked, pos : ivec2)
     dx = x[pos + [0, 1]] - x[pos]
@@ -96,7 +97,7 @@ function u = tv_ref(noisy, iters)
     endfor
 endfunction
 
-% g is read after the loop: the launch writes it (the last iteration's gradient)
+% g is read after the loop: the fused kernel writes it too (the last iteration's gradient)
 function [u, g] = tv_keep(noisy, iters)
     g = zeros(size(noisy))
     u = noisy
@@ -127,6 +128,22 @@ function [] = main()
     gr = grad_ref(x)
     near(h, gr, 1e-4)
     near(w, x + 2 * gr, 1e-4)
+
+    % g read later: the fused kernel writes g too, and an alias sees it; an alias that is
+    % also an operand of the statement: not fused (the launch runs first)
+    g = ones(m, n) * 1e30
+    h = g
+    parallel_do(size(x), x, g, tv_grad)
+    w = x + 2 * g
+    near(w, x + 2 * gr, 1e-4)
+    near(g, gr, 1e-4)
+    near(h, gr, 1e-4)
+    g = ones(m, n) * 1e30
+    h = g
+    parallel_do(size(x), x, g, tv_grad)
+    w = h - g * 3
+    near(w, -2 * gr, 1e-4)
+    near(g, gr, 1e-4)
 
     % into a slice written in place, and into x -= e
     c3 = ones(m, n, 2) * 5
