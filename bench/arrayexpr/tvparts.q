@@ -1,5 +1,7 @@
-% bench/arrayexpr/tvparts.q: where a TV iteration's time goes (each part 100 times). "both"
-% reads g after its loop (g is written: two passes); "both fused" is one kernel per iteration.
+% bench/arrayexpr/tvparts.q: where a TV iteration's time goes (each part 100 times). "two
+% passes": the update reads g twice, so the launch is not fused (before issue 20's launch
+% fusion, every TV step ran so); "both": one kernel per iteration that writes g (read after
+% the loop); "both fused": one kernel per iteration, its gradient array never written.
 import "exprs.q"
 function [] = main(n : int = 2048)
     x = rand(n, n)
@@ -25,6 +27,13 @@ function [] = main(n : int = 2048)
         endfor
         v = w[0]
         toc("update into w")
+        tic()
+        for it = 1..100
+            parallel_do(size(u), u, g, tv_grad)
+            u = u - 0.05 * ((u - noisy) - 0.1 * g - 0.1 * g)
+        endfor
+        v = u[0]
+        toc("two passes")
         tic()
         for it = 1..100
             parallel_do(size(u), u, g, tv_grad)

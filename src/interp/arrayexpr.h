@@ -21,6 +21,9 @@ typedef struct KernelFusion {
   int gparam;          /* k's parameter that g binds */
   int gleaf;           /* g's leaf in the statement (evaluated for the guards) */
   bool write_g;        /* g is read later: the kernel writes g[pos] too (passed as k's) */
+  int *leaf_param;     /* per leaf of the statement: k's parameter that the same variable
+                          is passed to, or -1; an array leaf is then read through it (one
+                          array fewer for the C compiler to check for aliasing) */
 } KernelFusion;
 
 /* What N_ARRAYEXPR's aux holds. The node's `a` is the original node (an N_ASSIGN statement or

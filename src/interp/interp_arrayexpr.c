@@ -553,6 +553,18 @@ static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size
   return k;
 }
 
+/* Whether array leaf i of a statement fused with a launch is read through k's parameter
+   (KernelFusion.leaf_param: the same variable, passed to k unconverted). */
+static bool read_via_k(const KernelFusion *L, int i, unsigned arrays) {
+  return L && i != L->gleaf && L->leaf_param[i] >= 0 && (arrays >> i & 1);
+}
+
+static void rename_ident(Node *n, const char *from, const char *to) {
+  if (!n) return;
+  if (n->kind == N_IDENT && !strcmp(n->name, from)) n->name = to;
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) rename_ident(k.node, from, to);
+}
+
 /* The body of a kernel fused with k's launch (arrayexpr.h, KernelFusion): k's statements,
    its last one `g[pos] = e` made `ax_kv : scalar = e` (g's elements are the scalars the
    guards checked; `g[pos] = ax_kv` after it where g is read later), then `body`, whose
@@ -609,7 +621,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
     body->list.items[0] = ast_ident(P->arena, "ax_s", loc);
   }
   for (int i = 0; i < E->nleaves; i++)
-    if (!L || i != L->gleaf)   /* (g: its value is k's, ax_kv) */
+    if (!L || (i != L->gleaf && !read_via_k(L, i, arrays)))   /* (g: its value is k's, ax_kv) */
       add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
   Type *int_type = new_type(P, TY_INT, "int", 0);
   for (int i = 0; i < E->nleaves; i++)   /* the slices' starts and steps (slice_args) */
@@ -618,6 +630,8 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
       if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
     }
   if (L) {
+    for (int i = 0; i < E->nleaves; i++)
+      if (read_via_k(L, i, arrays)) rename_ident(body->b, leaf_name(P, i), L->kernel->params[L->leaf_param[i]].name);
     for (int i = 0; i < L->kernel->nparams; i++)   /* k's, as declared (their modifiers too) */
       if ((i != L->gparam || L->write_g) && !is_special_kernel_param(L->kernel->params[i].name)) {
         k->params[k->nparams] = L->kernel->params[i];
@@ -914,7 +928,7 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
   }
   if (first.kind != V_NONE) argv[argc++] = first;
   for (int i = 0; i < R->n; i++)
-    if (!L || i != L->gleaf) argv[argc++] = R->leaf[i];
+    if (!L || (i != L->gleaf && !read_via_k(L, i, R->arrays))) argv[argc++] = R->leaf[i];
   for (int i = 0; i < R->n; i++)   /* (build_kernel's order) */
     for (int d = 0; R->view[i] && d < R->slice[i].nidx; d++) {
       argv[argc++] = v_int(R->slice[i].start[d]);

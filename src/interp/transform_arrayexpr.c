@@ -995,6 +995,16 @@ static bool fuse_launch(Ax *X, NodeList *l, int i) {
   KernelFusion *L = arena_alloc(X->P->arena, sizeof *L);
   *L = (KernelFusion){.kernel = k, .call = call, .dims = call->list.items[0], .args = call->list.items + 1,
                       .nargs = nargs, .garg = garg, .gparam = gparam, .gleaf = kt, .write_g = write_g};
+  L->leaf_param = arena_alloc(X->P->arena, (size_t)C->nleaves * sizeof *L->leaf_param);
+  for (int j = 0; j < C->nleaves; j++) {
+    L->leaf_param[j] = -1;
+    for (int p = 0; p < k->nparams && j != kt && C->leaves[j]->kind == N_IDENT; p++) {
+      int a = launch_arg_of(k, call, p);
+      if (a >= 0 && a != garg && !is_special_kernel_param(k->params[p].name) &&
+          same_variable(C->leaves[j], call->list.items[1 + a]))
+        L->leaf_param[j] = p;
+    }
+  }
   launch_expr(X, C, kt);
   C->launch = L;
   C->producer = s;
