@@ -813,7 +813,10 @@ static const char *kernel_obstacle(const Ax *X, const Func *k, int *gparam) {
   if (func_info((Func *)k)->captures) return "it reads variables of an enclosing function";
   bool pos = false;
   for (int i = 0; i < k->nparams; i++) {
-    if (k->params[i].type->mods & TM_CHECKED) return "it checks indices (its errors name the kernel)";
+    unsigned mods = k->params[i].type->mods;
+    if (mods & TM_CHECKED) return "it checks indices (its errors name the kernel)";
+    if (mods & ~(TM_BOUNDARY | TM_CONST | TM_NOCOPY))   /* (textures, half: reads differ) */
+      return "a parameter has a texture, precision or memory modifier";
     if (!is_special_kernel_param(k->params[i].name)) continue;
     if (strcmp(k->params[i].name, "pos")) return "it takes blkpos, blkdim or another block parameter";
     pos = true;
@@ -899,9 +902,38 @@ static bool launch_kills(const Ax *X, const Node *s, const char *name) {
   return g && !strcmp(g->name, name) && reads_of(s, name) == 1;
 }
 
+/* Whether k names a variable `name` (a parameter, an assigned local, a loop variable). */
+static bool kernel_variable(const Func *k, const Node *n, const char *name) {
+  if (!n) return false;
+  if (n->kind == N_FOR && !strcmp(n->name, name)) return true;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++)
+      if (n->list.items[i]->kind == N_IDENT && !strcmp(n->list.items[i]->name, name)) return true;
+  for (AstKids c = ast_kids(n); c.node; ast_next(&c))
+    if (kernel_variable(k, c.node, name)) return true;
+  return false;
+}
+
+/* A function that expression e calls whose name is a variable of k (in the fused kernel,
+   k's variable would hide it), or NULL. */
+static const char *hidden_call(const Func *k, const Node *e) {
+  if (!e) return NULL;
+  if (e->kind == N_CALL && e->a->kind == N_IDENT) {
+    if (is_param(k, e->a->name)) return e->a->name;
+    for (int i = 0; i < k->body.n; i++)
+      if (kernel_variable(k, k->body.items[i], e->a->name)) return e->a->name;
+  }
+  for (AstKids c = ast_kids(e); c.node; ast_next(&c)) {
+    const char *h = hidden_call(k, c.node);
+    if (h) return h;
+  }
+  return NULL;
+}
+
 /* Why launch `call` of k cannot fuse with statement c (marked node, reads g: launch argument
    garg), or NULL; *write_g: g's value may be read after c (the kernel writes g too). */
-static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int garg, const Node *g, bool *write_g) {
+static const char *launch_obstacle(Ax *X, const Func *k, const Node *call, const Node *c, int garg, const Node *g,
+                                   bool *write_g) {
   const Func *f = X->chain[X->nchain - 1];
   if (g->kind != N_IDENT || g->slot < 0 || g->depth != 0) return "its array is not a variable of this function";
   if (call->list.n - 2 > MAX_LEAVES) return "too many arguments";
@@ -928,6 +960,7 @@ static const char *launch_obstacle(Ax *X, const Node *call, const Node *c, int g
   *write_g |= live;
   if (may_assign(c, true)) return "the statement calls a function";
   const ArrayExpr *C = c->aux;
+  if (hidden_call(k, C->expr)) return "the statement calls a function whose name is a variable of the kernel";
   if (C->target_leaf >= 0)
     for (int a = 0; a < call->list.n - 2; a++)
       if (reads_of(call->list.items[1 + a], C->target->a->name)) return "the statement writes an argument in place";
@@ -986,7 +1019,7 @@ static bool fuse_launch(Ax *X, NodeList *l, int i) {
     if (kt == C->nleaves) return false;
   }
   bool write_g = false;
-  if (!obstacle) obstacle = launch_obstacle(X, call, c, garg, g, &write_g);
+  if (!obstacle) obstacle = launch_obstacle(X, k, call, c, garg, g, &write_g);
   if (!obstacle || !C->launch_miss_told) explain_launch(X, c, call, k, g, obstacle, write_g);
   C->launch_miss_told |= obstacle != NULL;
   if (obstacle) return false;

@@ -7,6 +7,12 @@ endfunction
 function [] = __kernel__ acc(x : mat, g : mat, pos : ivec2)
     g[pos] = g[pos] + x[pos]
 endfunction
+function [] = __kernel__ chk(x : mat'checked, g : mat, pos : ivec2)
+    g[pos] = x[pos] * 2
+endfunction
+function [] = __kernel__ half(x : mat'half, g : mat, pos : ivec2)
+    g[pos] = x[pos] * 2
+endfunction
 function [] = main()
     noisy = rand(64, 64)
     g = zeros(64, 64)
@@ -22,5 +28,10 @@ function [] = main()
     a = ones(64, 64)
     parallel_do(size(u), u, a, acc)           % the kernel reads a
     w = a * 2
+    b = zeros(64, 64)
+    parallel_do(size(u), u, b, chk)           % its errors would name the fused kernel
+    w = w + b
+    parallel_do(size(u), u, b, half)          % reads through x would differ
+    w = w + b
     print v[0], w[0]
 endfunction

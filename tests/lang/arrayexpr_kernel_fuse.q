@@ -39,6 +39,12 @@ function [] = __kernel__ smooth3(x : cube'clamped, g : cube'unchecked, w : scala
     g[pos] = s
 endfunction
 
+% a local named like a function the statement after the launch calls: not fused
+function [] = __kernel__ cosvar(x : mat'clamped, g : mat'unchecked, pos : ivec2)
+    cos = x[pos] * 2
+    g[pos] = cos + 1
+endfunction
+
 % a vector, pos : int
 function [] = __kernel__ diff1(x : vec'clamped, g : vec'unchecked, pos : int)
     g[pos] = x[pos + 1] - x[pos]
@@ -198,6 +204,11 @@ function [] = main()
             assert(h2[i, j] == 2 * x[i, j])
         endfor
     endfor
+
+    g = zeros(m, n)
+    parallel_do(size(x), x, g, cosvar)
+    w = cos(g)
+    near(w, cos(x * 2 + 1), 1e-5)
 
     % rank 3 (pos : ivec3), a loop and an if in the kernel
     c = rand(6, 12, 20)
