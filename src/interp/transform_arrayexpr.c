@@ -893,13 +893,17 @@ static const Node *launch_target(const Ax *X, const Node *s, Func **kernel, Node
   return g && g->kind == N_IDENT && g->slot >= 0 ? g : NULL;
 }
 
-/* A launch of a fusible kernel writes its g at every position of the launch without reading
-   it: as `g = e` does, it kills g's value (the next iteration's launch in the TV loop). */
+/* A launch `parallel_do(size(v), ...)` of a fusible kernel writes its g at every position of
+   the launch without reading it: as `g = e` does, it kills g's value (the next iteration's
+   launch in the TV loop), taken to cover g (v is, in such loops, an array of g's shape). */
 static bool launch_kills(const Ax *X, const Node *s, const char *name) {
   Func *k;
   Node *call;
   const Node *g = launch_target(X, s, &k, &call);
-  return g && !strcmp(g->name, name) && reads_of(s, name) == 1;
+  if (!g || strcmp(g->name, name) || reads_of(s, name) != 1) return false;
+  const Node *dims = call->list.items[0];
+  const char *f = dims->kind == N_CALL ? builtin_callee(dims) : NULL;
+  return f && !strcmp(f, "size") && dims->list.n == 1 && dims->list.items[0]->kind == N_IDENT;
 }
 
 /* Whether k names a variable `name` (a parameter, an assigned local, a loop variable). */

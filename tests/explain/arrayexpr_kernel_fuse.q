@@ -21,6 +21,12 @@ function [] = main()
         parallel_do(size(u), u, g, tv_grad)   % g dies: the next launch writes it anew
         u = u - 0.05 * ((u - noisy) - 0.2 * g)
     endfor
+    d = [64, 64]
+    g2 = zeros(64, 64)
+    for it = 1..3
+        parallel_do(d, u, g2, tv_grad)        % not size(v): no kill, g2 is written
+        u = u - 0.1 * g2
+    endfor
     h = zeros(64, 64)
     parallel_do(size(u), u, h, tv_grad)
     v = u + h
