@@ -1208,7 +1208,8 @@ static bool launch_positions_match(const Func *k, const AxRun *R, SrcLoc loc) {
   if (!R->rank) {   /* flat: a vector only (an array of rank above 3 is flat too) */
     return R->srank == 1 && pt->kind == TY_INT && d.kind == V_INT && d.i == R->numel;
   }
-  if (pt->kind != TY_ARRAY || pt->fixed_len != R->rank || d.kind != V_ARRAY || d.arr->numel != R->rank ||
+  if (pt->kind != TY_ARRAY || pt->fixed_len != R->rank || !pt->elem || pt->elem->kind != TY_INT ||   /* (ivecN) */
+      d.kind != V_ARRAY || d.arr->numel != R->rank ||
       (d.arr->rank == 2 && d.arr->dims[0] == 2))   /* ([dims, blkdims]: blocks of its own) */
     return false;
   cuda_host_read(d.arr, loc);
