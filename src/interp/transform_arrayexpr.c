@@ -68,7 +68,10 @@ typedef struct Ax {
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
   LFrame frames[256];
   int nframes;
-  bool launch_kills;   /* liveness of a launch's g: a later launch that writes g kills it */
+  /* liveness of a launch's g (launch_obstacle): the launch `kill_call` itself, run again (the
+     next iteration of a loop), kills g; NULL: no launch kills */
+  const Node *kill_call;
+  const Node *kill_stmt;   /* the statement it fuses with */
 } Ax;
 
 /* A call's callee when it is a built-in function of the runtime (not a user function
@@ -522,7 +525,7 @@ static bool launch_kills(const Ax *X, const Node *s, const char *name);
    whose kernel writes g at every position without reading it (launch_kills). */
 static bool kills(const Ax *X, const Node *s, const char *name) {
   const Node *a = s->kind == N_ARRAYEXPR ? s->a : s;
-  if (X->launch_kills && launch_kills(X, s, name)) return true;
+  if (launch_kills(X, s, name)) return true;
   return a->kind == N_ASSIGN && a->op == OP_NONE && a->list.n == 1 && a->list.items[0]->kind == N_IDENT &&
          !strcmp(a->list.items[0]->name, name) && !reads_of(s, name);
 }
@@ -893,17 +896,26 @@ static const Node *launch_target(const Ax *X, const Node *s, Func **kernel, Node
   return g && g->kind == N_IDENT && g->slot >= 0 ? g : NULL;
 }
 
-/* A launch `parallel_do(size(v), ...)` of a fusible kernel writes its g at every position of
-   the launch without reading it: as `g = e` does, it kills g's value (the next iteration's
-   launch in the TV loop), taken to cover g (v is, in such loops, an array of g's shape). */
+/* Whether statement s is the fusing launch `parallel_do(size(v), ...)` itself, run again (the
+   next iteration of the TV loop): its kernel writes g at every position of the launch without
+   reading it, so, as `g = e` does, it kills g's value, provided the launch covers all of g.
+   It does whenever the statement it fuses with runs: that statement reads v as a whole array
+   beside g, so a v of another shape stops it with its shape error before g is read (and
+   nothing runs between the two). A different launch is no kill: it may cover part of g only,
+   and the rest would then hold what the skipped write never wrote. */
 static bool launch_kills(const Ax *X, const Node *s, const char *name) {
   Func *k;
   Node *call;
+  if (!X->kill_call) return false;
   const Node *g = launch_target(X, s, &k, &call);
-  if (!g || strcmp(g->name, name) || reads_of(s, name) != 1) return false;
+  if (!g || call != X->kill_call || strcmp(g->name, name) || reads_of(s, name) != 1) return false;
   const Node *dims = call->list.items[0];
   const char *f = dims->kind == N_CALL ? builtin_callee(dims) : NULL;
-  return f && !strcmp(f, "size") && dims->list.n == 1 && dims->list.items[0]->kind == N_IDENT;
+  if (!f || strcmp(f, "size") || dims->list.n != 1 || dims->list.items[0]->kind != N_IDENT) return false;
+  const ArrayExpr *C = X->kill_stmt->aux;
+  for (int i = 0; i < C->nleaves; i++)
+    if (C->leaves[i]->kind == N_IDENT && same_variable(C->leaves[i], dims->list.items[0])) return true;
+  return false;
 }
 
 /* Whether k names a variable `name` (a parameter, an assigned local, a loop variable). */
@@ -958,9 +970,10 @@ static const char *launch_obstacle(Ax *X, const Func *k, const Node *call, const
   const Node *ca = c->a;
   bool c_assigns_g = ca->op == OP_NONE && ca->list.n == 1 && ca->list.items[0]->kind == N_IDENT &&
                      !strcmp(ca->list.items[0]->name, g->name);
-  X->launch_kills = true;
+  X->kill_call = call;
+  X->kill_stmt = c;
   bool live = !c_assigns_g && live_after(X, g->name, output);
-  X->launch_kills = false;
+  X->kill_call = X->kill_stmt = NULL;
   *write_g |= live;
   if (may_assign(c, true)) return "the statement calls a function";
   const ArrayExpr *C = c->aux;
