@@ -409,6 +409,14 @@ for f in examples/*.q tests/seeds_run/*.q; do
 done
 if [ -z "$ck_bad" ]; then cli_pass=$((cli_pass + 1))
 else echo "FAIL cli: oq check reports errors in$ck_bad"; cli_fail=$((cli_fail + 1)); fi
+# a kernel's launch fused with the statement after it (docs/language.md, "Host array
+# expressions"): the TV loop's 5 iterations run as expr_tv_L_tv_grad (g dies), tv_keep's 3
+# as expr_tv_keep_L_tv_grad (g written too); tv_grad itself runs only where fusion must not
+# (an alias of a dead g, an alias read by the statement, a partial launch, t5's, the
+# partial launch after tv_then_part's loop)
+cli "--profile shows the launch fused" 0 err '^expr_tv_[0-9]+_tv_grad@arrayexpr_kernel_fuse\.q:[0-9]+ +cpu +5 .*fused with a kernel' -- run --target cpu --profile=wide tests/lang/arrayexpr_kernel_fuse.q
+cli "--profile shows the launch fused, g written" 0 err '^expr_tv_keep_[0-9]+_tv_grad@arrayexpr_kernel_fuse\.q:[0-9]+ +cpu +3 ' -- run --target cpu --profile=wide tests/lang/arrayexpr_kernel_fuse.q
+cli "--profile: the launches not fused" 0 err '^tv_grad@arrayexpr_kernel_fuse\.q:[0-9]+ +cpu +5 ' -- run --target cpu --profile=wide tests/lang/arrayexpr_kernel_fuse.q
 # !kernel_tiling (docs/language.md): listed by --profile, shown by emit, ignored with a note for block kernels
 cli "--profile lists the tiling" 0 err 'tiling\(global 8x8x1, local 1x3x1\)' -- run --target cpu --profile=wide tests/lang/kernel_tiling.q
 cli "emit --target cuda shows the tiles" 0 out 'kernel g2: tiles of boxes of positions' -- emit --target cuda tests/lang/kernel_tiling.q

@@ -1,5 +1,6 @@
-% bench/arrayexpr/ncu.q: one launch of each TV kernel and of the map expression at 4096^2,
-% for a profiler (bench/arrayexpr/bw.sh runs it under ncu when ncu is there).
+% bench/arrayexpr/ncu.q: one launch of the TV kernel (tv_grad's launch fused with the update:
+% g dies there) and of the map expression at 4096^2, for a profiler (bench/arrayexpr/bw.sh
+% runs it under ncu when ncu is there).
 import "exprs.q"
 function [] = main(n : int = 4096)
     x = rand(n, n)

@@ -6,6 +6,26 @@
 #define OQ_ARRAYEXPR_H
 #include "interp/interp_priv.h"
 
+/* A user kernel's launch `parallel_do(dims, args..., k)` fused into the statement after it
+   (transform_arrayexpr.c, fuse_launch): k writes one array argument g, as its last statement
+   `g[pos] = e`, and the statement reads g once, where g's value dies. The fused kernel runs
+   k's statements with `g[pos] = e` made a local (ax_kv), then the statement's expression with
+   g's leaf replaced by it: g is never written. */
+typedef struct KernelFusion {
+  Func *kernel;        /* k */
+  Node *call;          /* the parallel_do call */
+  Node *dims;          /* its size argument */
+  Node **args;         /* its arguments for k's parameters (variables or numbers), in order */
+  int nargs;
+  int garg;            /* the argument g */
+  int gparam;          /* k's parameter that g binds */
+  int gleaf;           /* g's leaf in the statement (evaluated for the guards) */
+  bool write_g;        /* g is read later: the kernel writes g[pos] too (passed as k's) */
+  int *leaf_param;     /* per leaf of the statement: k's parameter that the same variable
+                          is passed to, or -1; an array leaf is then read through it (one
+                          array fewer for the C compiler to check for aliasing) */
+} KernelFusion;
+
 /* What N_ARRAYEXPR's aux holds. The node's `a` is the original node (an N_ASSIGN statement or
    a reduction's N_CALL): what runs when the guards say no. */
 typedef struct ArrayExpr {
@@ -31,6 +51,8 @@ typedef struct ArrayExpr {
   Node **fused;        /* the templates of the e1 in expr: each must be an array at run time */
   int nfused;
   bool miss_told;      /* --explain said why this statement does not fuse into the next */
+  const KernelFusion *launch;   /* fused with a kernel's launch (its producer), else NULL */
+  bool launch_miss_told;        /* --explain said why the launch before it does not fuse */
 } ArrayExpr;
 
 /* The transform (after parloop_transform). Nothing is marked for --target interp, whose

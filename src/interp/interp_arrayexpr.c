@@ -77,10 +77,17 @@ typedef struct AxRun {
   int64_t outer, n_along, inner;
   int orank;
   int64_t odims[OQ_MAX_RANK];
+  /* a launch fused in (ArrayExpr.launch): its size and its arguments (none for g, whose
+     leaf holds it) */
+  Value kdims;
+  Value karg[MAX_LEAVES];
+  int nkargs;
 } AxRun;
 
 static void run_release(AxRun *R) {
   for (int k = 0; k < R->n; k++) val_release(R->leaf[k]);
+  for (int a = 0; a < R->nkargs; a++) val_release(R->karg[a]);
+  val_release(R->kdims);
 }
 
 /* Cheap test before anything is evaluated: a statement whose leaves are all variables that
@@ -546,12 +553,53 @@ static Func *new_expr_kernel(Program *P, const Node *n, const ArrayExpr *E, size
   return k;
 }
 
+/* Whether array leaf i of a statement fused with a launch is read through k's parameter
+   (KernelFusion.leaf_param: the same variable, passed to k unconverted). */
+static bool read_via_k(const KernelFusion *L, int i, unsigned arrays) {
+  return L && i != L->gleaf && L->leaf_param[i] >= 0 && (arrays >> i & 1);
+}
+
+static void rename_ident(Node *n, const char *from, const char *to) {
+  if (!n) return;
+  if (n->kind == N_IDENT && !strcmp(n->name, from)) n->name = to;
+  for (AstKids k = ast_kids(n); k.node; ast_next(&k)) rename_ident(k.node, from, to);
+}
+
+/* The body of a kernel fused with k's launch (arrayexpr.h, KernelFusion): k's statements,
+   its last one `g[pos] = e` made `ax_kv : scalar = e` (g's elements are the scalars the
+   guards checked; `g[pos] = ax_kv` after it where g is read later), then `body`, whose
+   expression reads ax_kv in place of g. */
+static void launch_body(Program *P, Func *k, const KernelFusion *L, Node *body) {
+  const NodeList *kb = &L->kernel->body;
+  k->body.n = kb->n + 1 + L->write_g;
+  k->body.items = arena_alloc(P->arena, (size_t)k->body.n * sizeof *k->body.items);
+  for (int i = 0; i + 1 < kb->n; i++) k->body.items[i] = ast_clone(P->arena, kb->items[i]);
+  const Node *last = kb->items[kb->n - 1];
+  Node *kv = ast_node(P->arena, N_ASSIGN, last->loc);
+  kv->list.n = 1;
+  kv->list.items = arena_alloc(P->arena, sizeof *kv->list.items);
+  kv->list.items[0] = ast_ident(P->arena, "ax_kv", last->loc);
+  kv->type = new_type(P, TY_SCALAR, "scalar", 0);
+  kv->b = ast_clone(P->arena, last->b);
+  k->body.items[kb->n - 1] = kv;
+  if (L->write_g) {
+    Node *w = ast_clone(P->arena, last);
+    w->b = ast_ident(P->arena, "ax_kv", last->loc);
+    k->body.items[kb->n] = w;
+  }
+  k->body.items[kb->n + L->write_g] = body;
+}
+
 static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned arrays, const uint32_t *view,
                           ValueKind out, int rank) {
   int tl = E->target_leaf;
   Program *P = I->prog;
   SrcLoc loc = n->loc;
-  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2, "");
+  const KernelFusion *L = E->launch;
+  char suffix[128] = "";
+  if (L) snprintf(suffix, sizeof suffix, "_%s", L->kernel->name);
+  Func *k = new_expr_kernel(P, n, E, (size_t)E->nleaves * (1 + 2 * OQ_MAX_RANK) + 2 + (L ? (size_t)L->kernel->nparams : 0),
+                            suffix);
   Type *unchecked = new_type(P, TY_UNKNOWN, NULL, TM_UNCHECKED), *any = new_type(P, TY_UNKNOWN, NULL, 0);
   Node *body = ast_node(P->arena, N_ASSIGN, loc);
   body->list.n = 1;
@@ -573,13 +621,24 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
     body->list.items[0] = ast_ident(P->arena, "ax_s", loc);
   }
   for (int i = 0; i < E->nleaves; i++)
-    add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
+    if (!L || (i != L->gleaf && !read_via_k(L, i, arrays)))   /* (g: its value is k's, ax_kv) */
+      add_param(P, k->params, &k->nparams, leaf_name(P, i), arrays >> i & 1 ? unchecked : any, loc);
   Type *int_type = new_type(P, TY_INT, "int", 0);
   for (int i = 0; i < E->nleaves; i++)   /* the slices' starts and steps (slice_args) */
     for (int d = 0; view[i] && d < (int)(view[i] & 15); d++) {
       add_param(P, k->params, &k->nparams, slice_param(P, i, 's', d), int_type, loc);
       if (view[i] >> (d + 4) & 1) add_param(P, k->params, &k->nparams, slice_param(P, i, 't', d), int_type, loc);
     }
+  if (L) {
+    for (int i = 0; i < E->nleaves; i++)
+      if (read_via_k(L, i, arrays)) rename_ident(body->b, leaf_name(P, i), L->kernel->params[L->leaf_param[i]].name);
+    for (int i = 0; i < L->kernel->nparams; i++)   /* k's, as declared (their modifiers too) */
+      if ((i != L->gparam || L->write_g) && !is_special_kernel_param(L->kernel->params[i].name)) {
+        k->params[k->nparams] = L->kernel->params[i];
+        k->params[k->nparams++].defval = NULL;   /* (every argument is passed) */
+      }
+    launch_body(P, k, L, body);
+  }
   add_param(P, k->params, &k->nparams, "pos", pos_type(P, rank), loc);
   if (!k->body.n) {
     k->body.n = 1;
@@ -588,6 +647,7 @@ static Func *build_kernel(Interp *I, Node *n, const ArrayExpr *E, unsigned array
   }
   resolve_nested(P, E->chain, E->nchain, k);
   func_note_transform(k, E->red == OP_NONE ? "array expression" : "array reduction");
+  if (L) func_note_transform(k, "fused with a kernel's launch");
   return k;
 }
 
@@ -856,7 +916,8 @@ static const AxKernel *kernel_for(Interp *I, Node *n, const ArrayExpr *E, const 
 /* Launches k over every element of R's arrays, with `first` (the output array, or none)
    before the leaves. */
 static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value first) {
-  Value argv[MAX_LEAVES * (1 + 2 * OQ_MAX_RANK) + 3];
+  Value argv[MAX_LEAVES * (2 + 2 * OQ_MAX_RANK) + 3];
+  const KernelFusion *L = k->E->launch;
   int argc = 0;
   if (R->rank) {
     Array *dims = arr_vec(EL_I32, R->rank);
@@ -866,12 +927,16 @@ static Value launch(Interp *I, Node *n, const AxKernel *k, const AxRun *R, Value
     argv[argc++] = v_int(R->numel);
   }
   if (first.kind != V_NONE) argv[argc++] = first;
-  for (int i = 0; i < R->n; i++) argv[argc++] = R->leaf[i];
+  for (int i = 0; i < R->n; i++)
+    if (!L || (i != L->gleaf && !read_via_k(L, i, R->arrays))) argv[argc++] = R->leaf[i];
   for (int i = 0; i < R->n; i++)   /* (build_kernel's order) */
     for (int d = 0; R->view[i] && d < R->slice[i].nidx; d++) {
       argv[argc++] = v_int(R->slice[i].start[d]);
       if (R->slice[i].kept[d]) argv[argc++] = v_int(R->slice[i].step[d]);
     }
+  for (int a = 0; L && a < R->nkargs; a++)
+    if (a != L->garg) argv[argc++] = R->karg[a];
+    else if (L->write_g) argv[argc++] = R->leaf[L->gleaf];
   argv[argc++] = v_func(k->fn);
   Value r = kernel_parallel_do(I, n, argc, argv);
   val_release(argv[0]);
@@ -1038,14 +1103,35 @@ static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemTy
   Value old = *slot_ref(I, E->target);
   if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
       old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
-    bool leaf = false;
+    bool leaf = false;   /* (a fused launch's arguments: its kernel reads them around pos) */
     for (int k = 0; k < R->n; k++) leaf |= R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
+    for (int a = 0; a < R->nkargs; a++) leaf |= R->karg[a].kind == V_ARRAY && R->karg[a].arr == old.arr;
     if (!leaf) {
       old.arr->refcount++;
       return old.arr;
     }
   }
   return arr_new_uninit(elem, R->srank, R->sdims);
+}
+
+/* A fused launch's output (x = e(g) of a KernelFusion): g's own array, when x's array can
+   take its place in g: g's value is dead and only g holds its array (launch_ready), and only
+   x holds x's array, of the same element type and shape. The two swap after the launch
+   (arrayexpr_exec): no array is made (in the TV loop, every iteration after the first).
+   Else NULL: output_array's new array. */
+static Array *launch_output(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
+  if (!E->launch || E->launch->write_g || E->target_leaf >= 0) return NULL;
+  Array *g = R->leaf[E->launch->gleaf].arr;
+  Value old = *slot_ref(I, E->target);
+  if (old.kind != V_ARRAY || old.arr == g || g->elem != elem || old.arr->elem != elem ||
+      !same_dims(old.arr->rank, old.arr->dims, g->rank, g->dims))
+    return NULL;
+  int held = 1;   /* x's own */
+  for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
+  for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == old.arr;
+  if (old.arr->refcount != held) return NULL;
+  g->refcount++;
+  return g;
 }
 
 /* sum(e, d) and friends: d a dimension the runtime takes, no slice read in place, and a
@@ -1092,11 +1178,87 @@ static bool slice_target_ok(const ArrayExpr *E, const AxRun *R, const AxKernel *
   return R->view[tl] && !complex_into_real;
 }
 
+/* Whether parallel_do passes v to a parameter of type t as it is: no conversion (that would
+   make a copy or say the kernel's name in an error), so the fused kernel sees what k would. */
+static bool arg_fits(Value v, const Type *t, SrcLoc loc) {
+  switch (t->kind) {
+  case TY_UNKNOWN: return v.kind == V_ARRAY || v.kind == V_INT || v.kind == V_SCALAR;
+  case TY_SCALAR: return v.kind == V_SCALAR || v.kind == V_INT;
+  case TY_INT: return v.kind == V_INT;
+  case TY_ARRAY: {
+    if (v.kind != V_ARRAY) return false;
+    const Array *a = v.arr;
+    if ((t->rank > 0 && a->rank > t->rank) || (t->fixed_len > 0 && a->numel != t->fixed_len)) return false;
+    const Type *et = t->elem;
+    if (!et || et->kind == TY_UNKNOWN) return true;
+    if (et->kind != TY_SCALAR && et->kind != TY_INT && et->kind != TY_CSCALAR) return false;
+    return el_from_type(et, loc) == a->elem;
+  }
+  default: return false;
+  }
+}
+
+/* Whether k's launch over R->kdims visits the positions of the expression's kernel, in the
+   same coordinates: pos : ivec2 / ivec3 over the arrays' shape, or pos : int over a vector. */
+static bool launch_positions_match(const Func *k, const AxRun *R, SrcLoc loc) {
+  const Type *pt = NULL;
+  for (int i = 0; i < k->nparams; i++)
+    if (!strcmp(k->params[i].name, "pos")) pt = k->params[i].type;
+  Value d = R->kdims;
+  if (!R->rank) {   /* flat: a vector only (an array of rank above 3 is flat too) */
+    return R->srank == 1 && pt->kind == TY_INT && d.kind == V_INT && d.i == R->numel;
+  }
+  if (pt->kind != TY_ARRAY || pt->fixed_len != R->rank || !pt->elem || pt->elem->kind != TY_INT ||   /* (ivecN) */
+      d.kind != V_ARRAY || d.arr->numel != R->rank ||
+      (d.arr->rank == 2 && d.arr->dims[0] == 2))   /* ([dims, blkdims]: blocks of its own) */
+    return false;
+  cuda_host_read(d.arr, loc);
+  for (int i = 0; i < R->rank; i++)
+    if (arr_load(d.arr, i) != (double)R->sdims[i]) return false;
+  return true;
+}
+
+/* The guards of a launch fused in (arrayexpr.h, KernelFusion), after the leaves: its size
+   and arguments are evaluated into R (in the launch's order), the kernel is k, g's array is
+   a scalar array that only the variable holds (the write skipped is seen by no one), every
+   argument reaches k unconverted, and the launch's positions are the expression's; a slice
+   the statement writes in place is no argument k reads. */
+static bool launch_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
+  const KernelFusion *L = E->launch;
+  if (!L) return true;
+  R->kdims = eval(I, L->dims);
+  for (int a = 0; a < L->nargs; a++) R->karg[R->nkargs++] = a == L->garg ? v_none() : eval(I, L->args[a]);
+  Value kv = eval(I, L->call->list.items[L->call->list.n - 1]);
+  bool ok = kv.kind == V_FUNC && kv.fn->kind == CALL_USER && kv.fn->func == L->kernel;
+  val_release(kv);
+  Value g = R->leaf[L->gleaf];
+  SrcLoc loc = L->call->loc;
+  if (!ok || g.kind != V_ARRAY || g.arr->elem != el_scalar() || !arg_fits(g, L->kernel->params[L->gparam].type, loc))
+    return false;
+  int held = 0;
+  for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == g.arr;
+  for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == g.arr;
+  if (held != 1) return false;   /* no other leaf or argument reads g's array */
+  if (!L->write_g && g.arr->refcount != 2) return false;   /* the variable's and its leaf's */
+  int a = 0;
+  for (int i = 0; i < L->kernel->nparams; i++) {
+    const Param *p = &L->kernel->params[i];
+    if (is_special_kernel_param(p->name)) continue;
+    if (a != L->garg && !arg_fits(R->karg[a], p->type, loc)) return false;
+    a++;
+  }
+  int tl = E->target_leaf;
+  for (int b = 0; tl >= 0 && b < R->nkargs; b++)
+    if (R->karg[b].kind == V_ARRAY && R->leaf[tl].kind == V_ARRAY && R->karg[b].arr == R->leaf[tl].arr) return false;
+  return launch_positions_match(L->kernel, R, loc);
+}
+
 /* The kernel node n runs as with the leaves evaluated into *R, or NULL (R released): the
    original node runs instead. */
 static const AxKernel *ready(Interp *I, Node *n, const ArrayExpr *E, AxRun *R) {
   if (!may_have_arrays(I, E)) return NULL;
-  bool is_array, ok = eval_leaves(I, E, R) && worth_a_kernel(R) && elementwise_for(E->expr, R->arrays, &is_array);
+  bool is_array, ok = eval_leaves(I, E, R) && launch_ready(I, E, R) && worth_a_kernel(R) &&
+                     elementwise_for(E->expr, R->arrays, &is_array);
   if (ok && E->red != OP_NONE && !E->dim)   /* a matrix's norm is its largest singular value */
     ok = R->numel > 0 && !(!strcmp(E->redname, "norm") && R->srank != 1);
   if (ok && E->dim) ok = along_ready(I, E, R);
@@ -1126,9 +1288,16 @@ bool arrayexpr_exec(Interp *I, Node *n) {
     run_release(&R);
     return true;
   }
-  Array *out = output_array(I, E, &R, k->elem);
+  Array *out = launch_output(I, E, &R, k->elem);
+  bool swap = out != NULL;
+  if (!out) out = output_array(I, E, &R, k->elem);
   val_release(launch(I, n, k, &R, v_array(out)));
   run_release(&R);
+  if (swap) {   /* g takes the target's old array */
+    Value old = *slot_ref(I, E->target);
+    val_retain(old);
+    interp_store(I, E->leaves[E->launch->gleaf], old);
+  }
   interp_store(I, E->target, v_array(out));
   return true;
 }

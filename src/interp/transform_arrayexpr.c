@@ -68,6 +68,10 @@ typedef struct Ax {
   int count;           /* N_ARRAYEXPR nodes made (their ids) */
   LFrame frames[256];
   int nframes;
+  /* liveness of a launch's g (launch_obstacle): the launch `kill_call` itself, run again (the
+     next iteration of a loop), kills g; NULL: no launch kills */
+  const Node *kill_call;
+  const Node *kill_stmt;   /* the statement it fuses with */
 } Ax;
 
 /* A call's callee when it is a built-in function of the runtime (not a user function
@@ -460,6 +464,7 @@ static int reads_of(const Node *n, const char *name) {
 static const Node *producer_target(const Node *s) {
   if (s->kind != N_ARRAYEXPR || s->a->kind != N_ASSIGN) return NULL;
   const ArrayExpr *E = s->aux;
+  if (E->launch) return NULL;   /* its expression reads a kernel's local (ax_kv) */
   if (E->red != OP_NONE || E->target_leaf >= 0 || s->a->op != OP_NONE) return NULL;
   return E->target->kind == N_IDENT && E->target->slot >= 0 ? E->target : NULL;
 }
@@ -513,9 +518,14 @@ static bool writes_operand(const Node *c, const Node *p) {
   return false;
 }
 
-/* Whether s assigns the variable `name` a value computed without it (`t = e`). */
-static bool kills(const Node *s, const char *name) {
+static bool launch_kills(const Ax *X, const Node *s, const char *name);
+
+/* Whether s assigns the variable `name` a value computed without it (`t = e`), or, for the
+   liveness of a launch's g (whose array still exists: a fused `t` does not), is a launch
+   whose kernel writes g at every position without reading it (launch_kills). */
+static bool kills(const Ax *X, const Node *s, const char *name) {
   const Node *a = s->kind == N_ARRAYEXPR ? s->a : s;
+  if (launch_kills(X, s, name)) return true;
   return a->kind == N_ASSIGN && a->op == OP_NONE && a->list.n == 1 && a->list.items[0]->kind == N_IDENT &&
          !strcmp(a->list.items[0]->name, name) && !reads_of(s, name);
 }
@@ -531,21 +541,21 @@ static bool has_return(const Node *n) {
 
 typedef enum Scan { SCAN_ON, SCAN_LIVE, SCAN_DEAD } Scan;
 
-static Scan scan(const NodeList *l, int from, int to, const char *name);
+static Scan scan(const Ax *X, const NodeList *l, int from, int to, const char *name);
 
 /* One statement: a kill, a read, or neither. A loop reads the value only if its test does or
    its body reads it before a kill (no iteration at all: on after it); an if reads it if its
    test or a branch does, and kills it when both branches do. */
-static Scan scan_stmt(const Node *s, const char *name) {
-  if (kills(s, name)) return SCAN_DEAD;
+static Scan scan_stmt(const Ax *X, const Node *s, const char *name) {
+  if (kills(X, s, name)) return SCAN_DEAD;
   if (!reads_of(s, name)) return SCAN_ON;
   switch (s->kind) {
   case N_FOR: case N_WHILE:
-    if (reads_of(s->a, name) || scan(&s->list, 0, s->list.n, name) == SCAN_LIVE) return SCAN_LIVE;
+    if (reads_of(s->a, name) || scan(X, &s->list, 0, s->list.n, name) == SCAN_LIVE) return SCAN_LIVE;
     return SCAN_ON;
   case N_IF: {
     if (reads_of(s->a, name)) return SCAN_LIVE;
-    Scan a = scan(&s->list, 0, s->list.n, name), b = scan(&s->list2, 0, s->list2.n, name);
+    Scan a = scan(X, &s->list, 0, s->list.n, name), b = scan(X, &s->list2, 0, s->list2.n, name);
     if (a == SCAN_LIVE || b == SCAN_LIVE) return SCAN_LIVE;
     return a == SCAN_DEAD && b == SCAN_DEAD ? SCAN_DEAD : SCAN_ON;
   }
@@ -555,9 +565,9 @@ static Scan scan_stmt(const Node *s, const char *name) {
 }
 
 /* Statements from..to-1 of l in order: which comes first, a read of name or a kill. */
-static Scan scan(const NodeList *l, int from, int to, const char *name) {
+static Scan scan(const Ax *X, const NodeList *l, int from, int to, const char *name) {
   for (int j = from; j < to && j < l->n; j++) {
-    Scan r = scan_stmt(l->items[j], name);
+    Scan r = scan_stmt(X, l->items[j], name);
     if (r != SCAN_ON) return r;
   }
   return SCAN_ON;
@@ -574,10 +584,10 @@ static bool live_after(const Ax *X, const char *name, bool output) {
     int from = F->i + (f == X->nframes - 1 ? 2 : 1);
     for (int j = from; output && j < F->l->n; j++)   /* a return there ends the function */
       if (has_return(F->l->items[j])) return true;
-    Scan r = scan(F->l, from, F->l->n, name);
+    Scan r = scan(X, F->l, from, F->l->n, name);
     if (r != SCAN_ON) return r == SCAN_LIVE;
     if (F->kind == LK_LOOP) {   /* the next iteration, or the loop ends: both paths */
-      if (reads_of(F->owner->a, name) || scan(F->l, 0, F->i + 1, name) == SCAN_LIVE) return true;
+      if (reads_of(F->owner->a, name) || scan(X, F->l, 0, F->i + 1, name) == SCAN_LIVE) return true;
     }
     if (F->kind == LK_FUNC) return output;
   }
@@ -720,13 +730,351 @@ static bool fuse_next(Ax *X, NodeList *l, int i) {
   return true;
 }
 
+/* ---- fusing a kernel's launch with the statement after it ----
+
+   `parallel_do(dims, args..., k)` followed by a marked statement C that reads k's written
+   argument g: when k writes only g, as its last statement `g[pos] = e` (fusible_kernel), g
+   is a local variable whose value dies in C (the liveness rule of `t` above: C reads it
+   once, nothing after it before a kill; such a launch is a kill of g, launch_kills), and C
+   cannot change the launch's arguments, C's kernel runs k's statements with e kept in a
+   local and C's expression reading that local in place of g: one pass, g never written.
+   The launch becomes C's producer: when the run-time guards say no, it runs first, then C as
+   it was. */
+
+static bool is_param(const Func *k, const char *name) {
+  for (int i = 0; i < k->nparams; i++)
+    if (!strcmp(k->params[i].name, name)) return true;
+  return false;
+}
+
+/* A name the fused kernel gives its own variables (ax_out, ax0, ax_kv, ...). */
+static bool is_ax_name(const char *name) {
+  return name && name[0] == 'a' && name[1] == 'x' && (name[2] == '_' || (name[2] >= '0' && name[2] <= '9'));
+}
+
+/* Whether host function f (or one around it in the chain) has a variable of this name: a
+   global that k reads would be that variable in a kernel resolved inside f. */
+static bool shadowed(const Ax *X, const char *name) {
+  for (int c = 0; c < X->nchain; c++) {
+    const FuncInfo *fi = func_info(X->chain[c]);
+    for (int s = 0; s < fi->nslots; s++)
+      if (fi->slot_names[s] && !strcmp(fi->slot_names[s], name)) return true;
+  }
+  return false;
+}
+
+/* Why node n of k's body (not its last statement) keeps k from fusing, or NULL: it writes
+   an array, a field or a parameter, returns, calls what is not a built-in of the runtime
+   (user functions, syncthreads, shared memory, atomics), or names what the fused kernel
+   would resolve otherwise. */
+static const char *kernel_node_obstacle(const Ax *X, const Func *k, const Node *n) {
+  if (!n) return NULL;
+  switch (n->kind) {
+  case N_INT: case N_REAL: case N_IMAG: case N_UNARY: case N_BINARY: case N_RANGE: case N_COND: case N_INDEX:
+  case N_FIELD: case N_MATRIX: case N_TUPLE: case N_IF: case N_WHILE: case N_REPEAT: case N_BLOCK: case N_BREAK:
+  case N_CONTINUE: case N_EXPR:
+    break;
+  case N_IDENT:
+    if (barrier_kind(n) != BK_NONE) return "it waits for other threads";
+    if (is_ax_name(n->name)) return "it has a name that starts with ax";
+    if (n->slot < 0 && shadowed(X, n->name)) return "a name it reads is a variable of this function";
+    break;
+  case N_FOR:
+    if (is_param(k, n->name) || is_ax_name(n->name)) return "a loop variable is a parameter or starts with ax";
+    break;
+  case N_ASSIGN:
+    if (n->type && (n->type->mods & TM_CHECKED)) return "it checks indices (its errors name the kernel)";
+    for (int i = 0; i < n->list.n; i++) {
+      const Node *t = n->list.items[i];
+      if (t->kind != N_IDENT) return "it writes another array";
+      if (is_param(k, t->name)) return "it assigns a parameter";
+    }
+    break;
+  case N_CALL:
+    if (!builtin_callee(n)) return "it calls a function that is not a built-in";
+    if (shadowed(X, n->a->name)) return "a name it reads is a variable of this function";
+    for (int i = 0; i < n->list.n; i++) {
+      const char *why = kernel_node_obstacle(X, k, n->list.items[i]);
+      if (why) return why;
+    }
+    return NULL;   /* (its callee is a built-in's name) */
+  case N_RETURN: return "it returns";
+  default: return "it has a statement that fusion does not take";
+  }
+  for (AstKids c = ast_kids(n); c.node; ast_next(&c)) {
+    const char *why = kernel_node_obstacle(X, k, c.node);
+    if (why) return why;
+  }
+  return NULL;
+}
+
+/* Why kernel k cannot be fused with the statement after its launch, or NULL with *gparam
+   the parameter g of its last statement `g[pos] = e`, which nothing else in k mentions. */
+static const char *kernel_obstacle(const Ax *X, const Func *k, int *gparam) {
+  if (k->nouts) return "it has outputs";
+  if (k->ngenerics) return "it is generic";
+  if (func_info((Func *)k)->captures) return "it reads variables of an enclosing function";
+  bool pos = false;
+  for (int i = 0; i < k->nparams; i++) {
+    unsigned mods = k->params[i].type->mods;
+    if (mods & TM_CHECKED) return "it checks indices (its errors name the kernel)";
+    if (mods & ~(TM_BOUNDARY | TM_CONST | TM_NOCOPY))   /* (textures, half: reads differ) */
+      return "a parameter has a texture, precision or memory modifier";
+    if (!is_special_kernel_param(k->params[i].name)) continue;
+    if (strcmp(k->params[i].name, "pos")) return "it takes blkpos, blkdim or another block parameter";
+    pos = true;
+  }
+  if (!pos || !k->body.n) return "it has no pos parameter or no statement";
+  const Node *last = k->body.items[k->body.n - 1];
+  const Node *t = last->kind == N_ASSIGN && last->list.n == 1 ? last->list.items[0] : NULL;
+  if (!t || last->op != OP_NONE || last->type || t->kind != N_INDEX || t->a->kind != N_IDENT || t->list.n != 1 ||
+      t->list.items[0]->kind != N_IDENT || strcmp(t->list.items[0]->name, "pos"))
+    return "its last statement is not g[pos] = e";
+  const char *g = t->a->name;
+  *gparam = -1;
+  for (int i = 0; i < k->nparams; i++)
+    if (!strcmp(k->params[i].name, g) && !is_special_kernel_param(g)) *gparam = i;
+  if (*gparam < 0) return "its last statement writes no parameter";
+  for (int i = 0; i + 1 < k->body.n; i++) {
+    const char *why = kernel_node_obstacle(X, k, k->body.items[i]);
+    if (why) return why;
+    if (reads_of(k->body.items[i], g)) return "it reads the array it writes";
+  }
+  if (reads_of(last->b, g)) return "it reads the array it writes";
+  return kernel_node_obstacle(X, k, last->b);
+}
+
+/* The function a launch's kernel argument names: a definition hoisted in one of the host
+   functions around (slot), or a global. */
+static Func *named_kernel(const Ax *X, const Node *id) {
+  if (id->kind != N_IDENT) return NULL;
+  if (id->slot < 0) {
+    const Global *g = id->aux;
+    if (!g || g->value.kind != V_FUNC || g->value.fn->kind != CALL_USER) return NULL;
+    return g->value.fn->func;
+  }
+  int level = X->nchain - 1 - (int)id->depth;
+  if (level < 0) return NULL;
+  const FuncInfo *fi = func_info(X->chain[level]);
+  for (int h = 0; h < fi->hoisted.n; h++)
+    if (fi->hoisted.items[h]->slot == id->slot) return fi->hoisted.items[h]->func;
+  return NULL;
+}
+
+/* Statement s's call when it is `parallel_do(dims, args..., k)` of a named __kernel__ k. */
+static Node *launch_call(const Ax *X, const Node *s, Func **kernel) {
+  if (s->kind != N_EXPR || !s->a || s->a->kind != N_CALL) return NULL;
+  Node *call = s->a;
+  const Node *f = call->a;
+  if (f->kind != N_IDENT || f->slot >= 0 || !f->aux || strcmp(f->name, "parallel_do") || call->list.n < 2)
+    return NULL;
+  const Global *g = f->aux;
+  if (g->value.kind != V_FUNC || g->value.fn->kind != CALL_IBUILTIN) return NULL;
+  *kernel = named_kernel(X, call->list.items[call->list.n - 1]);
+  return *kernel && (*kernel)->kind == FK_KERNEL ? call : NULL;
+}
+
+/* The launch's argument for k's parameter p (its arguments skip pos), or -1 when the
+   launch's argument count is not k's. */
+static int launch_arg_of(const Func *k, const Node *call, int p) {
+  int a = 0, at = -1;
+  for (int i = 0; i < k->nparams; i++) {
+    if (is_special_kernel_param(k->params[i].name)) continue;
+    if (i == p) at = a;
+    a++;
+  }
+  return a == call->list.n - 2 ? at : -1;
+}
+
+/* The variable that a fusible kernel's launch in statement s writes, or NULL. */
+static const Node *launch_target(const Ax *X, const Node *s, Func **kernel, Node **call) {
+  int gparam;
+  *call = launch_call(X, s, kernel);
+  if (!*call || kernel_obstacle(X, *kernel, &gparam)) return NULL;
+  int a = launch_arg_of(*kernel, *call, gparam);
+  const Node *g = a >= 0 ? (*call)->list.items[1 + a] : NULL;
+  return g && g->kind == N_IDENT && g->slot >= 0 ? g : NULL;
+}
+
+/* Whether statement s is the fusing launch `parallel_do(size(v), ...)` itself, run again (the
+   next iteration of the TV loop): its kernel writes g at every position of the launch without
+   reading it, so, as `g = e` does, it kills g's value, provided the launch covers all of g.
+   It does whenever the statement it fuses with runs: that statement reads v as a whole array
+   beside g, so a v of another shape stops it with its shape error before g is read (and
+   nothing runs between the two). A different launch is no kill: it may cover part of g only,
+   and the rest would then hold what the skipped write never wrote. */
+static bool launch_kills(const Ax *X, const Node *s, const char *name) {
+  Func *k;
+  Node *call;
+  if (!X->kill_call) return false;
+  const Node *g = launch_target(X, s, &k, &call);
+  if (!g || call != X->kill_call || strcmp(g->name, name) || reads_of(s, name) != 1) return false;
+  const Node *dims = call->list.items[0];
+  const char *f = dims->kind == N_CALL ? builtin_callee(dims) : NULL;
+  if (!f || strcmp(f, "size") || dims->list.n != 1 || dims->list.items[0]->kind != N_IDENT) return false;
+  const ArrayExpr *C = X->kill_stmt->aux;
+  for (int i = 0; i < C->nleaves; i++)
+    if (C->leaves[i]->kind == N_IDENT && same_variable(C->leaves[i], dims->list.items[0])) return true;
+  return false;
+}
+
+/* Whether k names a variable `name` (a parameter, an assigned local, a loop variable). */
+static bool kernel_variable(const Func *k, const Node *n, const char *name) {
+  if (!n) return false;
+  if (n->kind == N_FOR && !strcmp(n->name, name)) return true;
+  if (n->kind == N_ASSIGN)
+    for (int i = 0; i < n->list.n; i++)
+      if (n->list.items[i]->kind == N_IDENT && !strcmp(n->list.items[i]->name, name)) return true;
+  for (AstKids c = ast_kids(n); c.node; ast_next(&c))
+    if (kernel_variable(k, c.node, name)) return true;
+  return false;
+}
+
+/* A function that expression e calls whose name is a variable of k (in the fused kernel,
+   k's variable would hide it), or NULL. */
+static const char *hidden_call(const Func *k, const Node *e) {
+  if (!e) return NULL;
+  if (e->kind == N_CALL && e->a->kind == N_IDENT) {
+    if (is_param(k, e->a->name)) return e->a->name;
+    for (int i = 0; i < k->body.n; i++)
+      if (kernel_variable(k, k->body.items[i], e->a->name)) return e->a->name;
+  }
+  for (AstKids c = ast_kids(e); c.node; ast_next(&c)) {
+    const char *h = hidden_call(k, c.node);
+    if (h) return h;
+  }
+  return NULL;
+}
+
+/* Why launch `call` of k cannot fuse with statement c (marked node, reads g: launch argument
+   garg), or NULL; *write_g: g's value may be read after c (the kernel writes g too). */
+static const char *launch_obstacle(Ax *X, const Func *k, const Node *call, const Node *c, int garg, const Node *g,
+                                   bool *write_g) {
+  const Func *f = X->chain[X->nchain - 1];
+  if (g->kind != N_IDENT || g->slot < 0 || g->depth != 0) return "its array is not a variable of this function";
+  if (call->list.n - 2 > MAX_LEAVES) return "too many arguments";
+  if (!pure_index(call->list.items[0])) return "its size is not a plain expression";
+  for (int a = 0; a < call->list.n - 2; a++) {
+    const Node *arg = call->list.items[1 + a];
+    bool plain = arg->kind == N_INT || arg->kind == N_REAL || (arg->kind == N_IDENT && is_leaf(arg));
+    if (!plain) return "an argument is not a variable or a number";
+    if (a != garg && same_variable(arg, g)) return "its array is passed twice";
+  }
+  if (reads_of(call->list.items[0], g->name)) return "its size reads the array";
+  bool output = false;
+  for (int i = 0; i < f->nouts; i++) output |= !strcmp(f->outs[i].name, g->name);
+  *write_g = false;
+  for (int i = 0; i < f->body.n; i++)
+    *write_g |= captured(f->body.items[i], g->name);   /* (a closure may read it any time) */
+  if (reads_of(c, g->name) != 1) return "the statement reads its array more than once";
+  const Node *ca = c->a;
+  bool c_assigns_g = ca->op == OP_NONE && ca->list.n == 1 && ca->list.items[0]->kind == N_IDENT &&
+                     !strcmp(ca->list.items[0]->name, g->name);
+  X->kill_call = call;
+  X->kill_stmt = c;
+  bool live = !c_assigns_g && live_after(X, g->name, output);
+  X->kill_call = X->kill_stmt = NULL;
+  *write_g |= live;
+  if (may_assign(c, true)) return "the statement calls a function";
+  const ArrayExpr *C = c->aux;
+  if (hidden_call(k, C->expr)) return "the statement calls a function whose name is a variable of the kernel";
+  if (C->target_leaf >= 0)
+    for (int a = 0; a < call->list.n - 2; a++)
+      if (reads_of(call->list.items[1 + a], C->target->a->name)) return "the statement writes an argument in place";
+  return NULL;
+}
+
+static void explain_launch(Ax *X, const Node *c, const Node *call, const Func *k, const Node *g, const char *obstacle,
+                           bool write_g) {
+  if (!X->opt->explain) return;
+  const char *path = c->loc.file && c->loc.file->path ? c->loc.file->path : "?";
+  if (obstacle)
+    printf("%s:%d:%d: not fused with parallel_do of %s (line %d): %s\n", path, c->loc.line, c->loc.col, k->name,
+           call->loc.line, obstacle);
+  else if (write_g)
+    printf("%s:%d:%d: fused with parallel_do of %s (line %d): one kernel writes %s (read later) and reads it in "
+           "place\n", path, c->loc.line, c->loc.col, k->name, call->loc.line, g->name);
+  else
+    printf("%s:%d:%d: fused with parallel_do of %s (line %d): one kernel computes %s's elements in place; %s is "
+           "not written\n", path, c->loc.line, c->loc.col, k->name, call->loc.line, g->name, g->name);
+}
+
+/* C's expression with g's leaf (kt) read from the kernel's local ax_kv (ival kt: probes and
+   guards see g's leaf). */
+static void launch_expr(Ax *X, ArrayExpr *C, int kt) {
+  int map[MAX_LEAVES];
+  for (int k = 0; k < C->nleaves; k++) map[k] = k;
+  Node *kv = ast_ident(X->P->arena, "ax_kv", C->expr->loc);
+  kv->slot = -1;
+  kv->ival = kt;
+  Node **fused = arena_alloc(X->P->arena, (size_t)(C->nfused + 1) * sizeof *fused);
+  C->expr = renumber(X, C->expr, map, kt, kv, C->fused, fused, C->nfused);
+  C->fused = fused;
+}
+
+/* Fuses the launch at l->items[i] into the statement after it when it can; true when the
+   launch is gone. */
+static bool fuse_launch(Ax *X, NodeList *l, int i) {
+  Node *s = l->items[i], *c = l->items[i + 1];
+  Func *k;
+  Node *call = launch_call(X, s, &k);
+  if (!call || c->kind != N_ARRAYEXPR || c->a->kind != N_ASSIGN) return false;
+  ArrayExpr *C = c->aux;
+  if (C->launch || C->red != OP_NONE) return false;
+  int nargs = call->list.n - 2, gparam = -1, garg = -1, kt = -1;
+  for (int a = 0; a < nargs && kt < 0; a++)   /* the statement reads an argument: say why */
+    for (int j = 0; j < C->nleaves; j++)
+      if (same_variable(C->leaves[j], call->list.items[1 + a])) kt = j, garg = a;
+  if (kt < 0) return false;
+  const char *obstacle = kernel_obstacle(X, k, &gparam);
+  if (!obstacle && launch_arg_of(k, call, gparam) < 0) obstacle = "its argument count is not the kernel's";
+  const Node *g = call->list.items[1 + garg];
+  if (!obstacle && launch_arg_of(k, call, gparam) != garg) {   /* the array k writes, if C reads it */
+    garg = launch_arg_of(k, call, gparam);
+    g = call->list.items[1 + garg];
+    for (kt = 0; kt < C->nleaves && !same_variable(C->leaves[kt], g); kt++) {}
+    if (kt == C->nleaves) return false;
+  }
+  bool write_g = false;
+  if (!obstacle) obstacle = launch_obstacle(X, k, call, c, garg, g, &write_g);
+  if (!obstacle || !C->launch_miss_told) explain_launch(X, c, call, k, g, obstacle, write_g);
+  C->launch_miss_told |= obstacle != NULL;
+  if (obstacle) return false;
+  ArrayExpr *before = arena_alloc(X->P->arena, sizeof *before);
+  *before = *C;
+  KernelFusion *L = arena_alloc(X->P->arena, sizeof *L);
+  *L = (KernelFusion){.kernel = k, .call = call, .dims = call->list.items[0], .args = call->list.items + 1,
+                      .nargs = nargs, .garg = garg, .gparam = gparam, .gleaf = kt, .write_g = write_g};
+  L->leaf_param = arena_alloc(X->P->arena, (size_t)C->nleaves * sizeof *L->leaf_param);
+  for (int j = 0; j < C->nleaves; j++) {
+    L->leaf_param[j] = -1;
+    for (int p = 0; p < k->nparams && j != kt && C->leaves[j]->kind == N_IDENT; p++) {
+      int a = launch_arg_of(k, call, p);
+      if (a >= 0 && a != garg && !is_special_kernel_param(k->params[p].name) &&
+          same_variable(C->leaves[j], call->list.items[1 + a]))
+        L->leaf_param[j] = p;
+    }
+  }
+  launch_expr(X, C, kt);
+  C->launch = L;
+  C->producer = s;
+  C->unfused = before;
+  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
+  memcpy(items, l->items, (size_t)i * sizeof *items);
+  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
+  l->items = items;
+  l->n--;
+  return true;
+}
+
 static void walk_list(Ax *X, NodeList *l, ListKind kind, const Node *owner) {
   if (X->nframes == (int)(sizeof X->frames / sizeof *X->frames)) return;
   LFrame *F = &X->frames[X->nframes++];
   *F = (LFrame){.l = l, .kind = kind, .owner = owner};
   for (F->i = 0; F->i < l->n; F->i++) l->items[F->i] = walk_stmt(X, l->items[F->i]);
   for (F->i = 0; F->i + 1 < l->n; F->i++)
-    if (fuse_next(X, l, F->i)) F->i = F->i > 0 ? F->i - 2 : F->i - 1;   /* the pair before it may fuse now */
+    if (fuse_launch(X, l, F->i) || fuse_next(X, l, F->i))
+      F->i = F->i > 0 ? F->i - 2 : F->i - 1;   /* the pair before it may fuse now */
   X->nframes--;
 }
 
