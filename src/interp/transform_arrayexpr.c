@@ -705,6 +705,16 @@ static void explain_fusion(Ax *X, const Node *c, const Node *p, const Node *t, c
            c->loc.line, c->loc.col, p->loc.line, t->name, t->name);
 }
 
+/* Removes statement i of l (it now runs inside the next one), into a new array: another
+   NodeList may share the old one (the script's body is the root's). */
+static void drop_statement(Ax *X, NodeList *l, int i) {
+  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
+  memcpy(items, l->items, (size_t)i * sizeof *items);
+  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
+  l->items = items;
+  l->n--;
+}
+
 /* Fuses l->items[i] into l->items[i + 1] when it can; true when item i is gone. */
 static bool fuse_next(Ax *X, NodeList *l, int i) {
   Node *p = l->items[i], *c = l->items[i + 1];
@@ -721,12 +731,7 @@ static bool fuse_next(Ax *X, NodeList *l, int i) {
   if (!obstacle || !P->miss_told) explain_fusion(X, c, p, t, obstacle);
   P->miss_told |= obstacle != NULL;   /* (the pair is tried again after a fusion before it) */
   if (obstacle) return false;   /* (a statement fused into c before stays fused) */
-  /* a new array: another NodeList may share the old one (the script's body is the root's) */
-  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
-  memcpy(items, l->items, (size_t)i * sizeof *items);
-  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
-  l->items = items;
-  l->n--;
+  drop_statement(X, l, i);
   return true;
 }
 
@@ -1059,11 +1064,7 @@ static bool fuse_launch(Ax *X, NodeList *l, int i) {
   C->launch = L;
   C->producer = s;
   C->unfused = before;
-  Node **items = arena_alloc(X->P->arena, (size_t)(l->n - 1) * sizeof *items);
-  memcpy(items, l->items, (size_t)i * sizeof *items);
-  memcpy(items + i, l->items + i + 1, (size_t)(l->n - i - 1) * sizeof *items);
-  l->items = items;
-  l->n--;
+  drop_statement(X, l, i);
   return true;
 }
 
