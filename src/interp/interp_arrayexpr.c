@@ -1099,14 +1099,19 @@ static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R)
 /* The array the statement's result goes to: the target's own, when nothing else holds it
    and no leaf is it (each position is read and written by one thread, but the memory
    manager plans a launch's arguments one by one), else a new one. */
+/* How many of R's leaves and of its fused launch's arguments hold array a. */
+static int holders(const AxRun *R, const Array *a) {
+  int n = 0;
+  for (int k = 0; k < R->n; k++) n += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == a;
+  for (int b = 0; b < R->nkargs; b++) n += R->karg[b].kind == V_ARRAY && R->karg[b].arr == a;
+  return n;
+}
+
 static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
   Value old = *slot_ref(I, E->target);
   if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
       old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
-    bool leaf = false;   /* (a fused launch's arguments: its kernel reads them around pos) */
-    for (int k = 0; k < R->n; k++) leaf |= R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
-    for (int a = 0; a < R->nkargs; a++) leaf |= R->karg[a].kind == V_ARRAY && R->karg[a].arr == old.arr;
-    if (!leaf) {
+    if (!holders(R, old.arr)) {   /* (a fused launch's arguments: its kernel reads them around pos) */
       old.arr->refcount++;
       return old.arr;
     }
@@ -1126,10 +1131,7 @@ static Array *launch_output(Interp *I, const ArrayExpr *E, const AxRun *R, ElemT
   if (old.kind != V_ARRAY || old.arr == g || g->elem != elem || old.arr->elem != elem ||
       !same_dims(old.arr->rank, old.arr->dims, g->rank, g->dims))
     return NULL;
-  int held = 1;   /* x's own */
-  for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == old.arr;
-  for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == old.arr;
-  if (old.arr->refcount != held) return NULL;
+  if (old.arr->refcount != 1 + holders(R, old.arr)) return NULL;   /* (1: x's own) */
   g->refcount++;
   return g;
 }
@@ -1235,10 +1237,7 @@ static bool launch_ready(Interp *I, const ArrayExpr *E, AxRun *R) {
   SrcLoc loc = L->call->loc;
   if (!ok || g.kind != V_ARRAY || g.arr->elem != el_scalar() || !arg_fits(g, L->kernel->params[L->gparam].type, loc))
     return false;
-  int held = 0;
-  for (int k = 0; k < R->n; k++) held += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == g.arr;
-  for (int a = 0; a < R->nkargs; a++) held += R->karg[a].kind == V_ARRAY && R->karg[a].arr == g.arr;
-  if (held != 1) return false;   /* no other leaf or argument reads g's array */
+  if (holders(R, g.arr) != 1) return false;   /* no other leaf or argument reads g's array */
   if (!L->write_g && g.arr->refcount != 2) return false;   /* the variable's and its leaf's */
   int a = 0;
   for (int i = 0; i < L->kernel->nparams; i++) {
