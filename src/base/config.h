@@ -75,7 +75,7 @@ typedef struct OqConfig {
   int cuda_tiers;           /* OQ_CUDA_TIERS: a CUDA kernel missing from the cache runs a first
                                build quick to compile while NVRTC compiles the optimized one in
                                the background: 1 (set, not 0) on; 0 the optimized one, waited
-                               for; -1 (unset) on where 4 or more processors are online */
+                               for; -1 (unset) on where the process may use 4 or more processors */
   char cache_dir[4096];     /* OQ_CACHE_DIR, else $HOME/.cache/openquasar (/tmp without HOME) */
   long long cache_max;      /* OQ_CACHE_MAX: bytes the kernel cache may hold before its least
                                recently used entries go, a number with K, M or G (1 GiB);

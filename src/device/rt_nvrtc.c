@@ -411,8 +411,10 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
   /* the program's end calls cuda_builds_finish; an rt_error's exit and any other exit too
      (exit's handlers registered after this one, NVRTC's own among them, would otherwise
      destroy what a build still compiling uses: it crashed so) */
-  diag_before_exit(cuda_builds_finish);
-  if (!nv.at_exit) nv.at_exit = atexit(cuda_builds_finish) == 0;
+  if (!nv.at_exit) {
+    diag_before_exit(cuda_builds_finish);
+    nv.at_exit = atexit(cuda_builds_finish) == 0;
+  }
   b->next = nv.builds;
   nv.builds = b;
   return b;

@@ -33,7 +33,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 #include "base/config.h"
 #include "backend/cuda/rt_gpu.h"
 #include "backend/plan.h"
@@ -119,8 +118,8 @@ typedef struct Knobs {
   bool read;
   bool eager;       /* OQ_CUDA_EAGER=1 */
   bool ktime;       /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr (bench/xform) */
-  bool tiers;       /* OQ_CUDA_TIERS; unset: where 4 processors or more are online (a build in
-                       the background needs a core of its own) */
+  bool tiers;       /* OQ_CUDA_TIERS; unset: where the process may use 4 processors or more (a
+                       build in the background needs a core of its own) */
 } Knobs;
 
 static struct {
@@ -154,7 +153,7 @@ static const Knobs *knobs(void) {
     k->eager = config()->cuda_eager;
     k->ktime = config()->dev.cuda_ktime;
     int t = config()->cuda_tiers;
-    k->tiers = t > 0 || (t < 0 && sysconf(_SC_NPROCESSORS_ONLN) >= 4) || config()->dev.cuda_tier_fast;
+    k->tiers = t > 0 || (t < 0 && config()->cpus >= 4) || config()->dev.cuda_tier_fast;
     k->read = true;
   }
   return k;
