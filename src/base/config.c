@@ -87,6 +87,7 @@ static void load_dev(OqDevConfig *d) {
   d->coarse_gs = !is("OQ_DEV_CUDA_COARSE_GS", "0");
   d->coarse_float = set("OQ_DEV_CUDA_COARSE_FLOAT");
   d->coarse_noldg = set("OQ_DEV_CUDA_COARSE_NOLDG");
+  d->cuda_no_ahead = is("OQ_DEV_CUDA_AHEAD", "0");
   d->along_lanes = int_in("OQ_DEV_ALONG_LANES", 1, 1 << 16, 0);
   d->along_gpu = is("OQ_DEV_ALONG_GPU", "1");
   d->along_poison = is("OQ_DEV_ALONG_POISON", "1");

@@ -58,6 +58,8 @@ typedef struct OqDevConfig {
   bool coarse_gs;           /* OQ_DEV_CUDA_COARSE_GS (not 0): resident blocks go grid-stride */
   bool coarse_float;        /* OQ_DEV_CUDA_COARSE_FLOAT (any value): counts held as floats */
   bool coarse_noldg;        /* OQ_DEV_CUDA_COARSE_NOLDG (any value): no read-only cache loads */
+  bool cuda_no_ahead;       /* OQ_DEV_CUDA_AHEAD=0: rows of a flat 2-D kernel (KTransforms.rows)
+                               load their x[pos] in the body, not all rows' first */
   int along_lanes;          /* OQ_DEV_ALONG_LANES 1..65536: lanes per reduced run of a reduction
                                along a dimension (1: none); 0: decide */
   bool along_gpu;           /* OQ_DEV_ALONG_GPU=1: such reductions take the GPU's form (launch

@@ -768,6 +768,37 @@ static int kernel_param_of(Em *E, Node *n) {
   return i >= 0 && i < E->f->func->nparams ? i : -1;
 }
 
+/* Whether n reads x[pos + c] (c constant) of kernel parameter *p, an array the kernel only
+   reads and no other argument is (a load no store of the launch changes), that never reads
+   outside x: by its boundary rule (zero, clamped, circular, mirror), or at c = 0 because x
+   has the launch's shape. Such a load may run ahead of its statement (em_rows_ahead). */
+bool em_rows_ahead_read(Em *E, Node *n, int *p, int64_t *c) {
+  PosOff o;
+  if (n->kind != N_INDEX || !em_fast_access(E, n, &o, NULL)) return false;
+  *p = kernel_param_of(E, n->a);
+  if (*p < 0 || *p >= 32 || !E->S->facts.param_read_only[*p] || (E->S->aliased >> *p & 1) || kfacts_stored(E->S, n->a))
+    return false;
+  bool at = true;
+  for (int d = 0; d < E->S->D; d++) {
+    if (o.inv[d]) return false;
+    c[d] = o.c[d];
+    at &= !o.c[d];
+  }
+  Rule r = rule_of((unsigned)n->a->ival);
+  return r == R_ZERO || r == R_CLAMP || r == R_CIRC || r == R_MIRROR || (at && launch_shaped(E, n));
+}
+
+/* The register of read n when the rows loaded it ahead (E->rahead), or NULL. */
+static char *rows_ahead_reg(Em *E, Node *n) {
+  int p, q;
+  int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK];
+  if (!E->nrahead || !em_rows_ahead_read(E, n, &p, c)) return NULL;
+  for (int j = 0; j < E->nrahead; j++)
+    if (em_rows_ahead_read(E, E->rahead[j], &q, cq) && q == p && !memcmp(c, cq, E->S->D * sizeof *c))
+      return em_sf(E, "_ra%d[_w]", j);
+  return NULL;
+}
+
 static bool ldg_param(Em *E, Node *n) {
   int i = kernel_param_of(E, n);
   return i >= 0 && i < 32 && (E->ldg_params >> i & 1);   /* set by CUDA only */
@@ -874,6 +905,8 @@ static char *hwtex_read(Em *E, Node *n, char *arr, KType at, const char *elem_fm
 char *em_index_read(Em *E, Node *n) {
   for (int j = 0; j < E->nahead; j++)
     if (E->ahead[j] == n) return em_sf(E, "_la%d_%d", j, E->pf_k);
+  char *reg = rows_ahead_reg(E, n);
+  if (reg) return reg;
   KType at = em_T(E, n->a), r = em_T(E, n);
   char *arr = em_vname(E, em_ex(E, n->a), at);
   if (at.kind == K_VEC) {

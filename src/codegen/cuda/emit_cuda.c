@@ -350,7 +350,7 @@ void em_cuda_transforms(Em *E) {
   for (int i = 0; i < f->nparams && i < 32 && S->tr.coarse && !config()->dev.coarse_noldg; i++) {
     KType t = S->kspec->params[i];
     bool ro = t.kind == K_ARRAY && !t.shared && !el_is_complex(t.el) && E->sc[f->ngenerics + i] == SC_PARAM;
-    if (ro && S->facts.param_read_only[i]) E->ldg_params |= 1u << i;
+    if (ro && S->facts.param_read_only[i] && !(S->aliased >> i & 1)) E->ldg_params |= 1u << i;
   }
   int cvec = S->tr.cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
   S->tr.cvec = 1;
@@ -496,21 +496,94 @@ static void entry_header(Em *E, Buf *body) {
   em_bputs(body, "extern \"C\" __global__ void oqk_entry(const __grid_constant__ OqkGrid P, OqkLaunch *L, OqkWorker *W) {\n");
 }
 
-/* Rows (S->tr.rows = R, a flat 2-D kernel): GPU thread row r of the grid runs the rows of
-   blocks R r .. R r + R - 1 (plan_cuda_dims divides the grid's y by R), one after the other. */
-static void cuda_rows_body(Em *E) {
-  thread_coords(E, 1);
-  em_line(E, "#pragma unroll");
-  em_line(E, "for (int _w = 0; _w < %d; _w++) {", E->S->tr.rows);
-  E->ind++;
+/* The reads the rows load first (em_rows_ahead_read), one node per array and offset
+   (E->rahead), at most 8: none where device functions run (they may write anything). */
+static void rows_ahead_walk(Em *E, Node *n) {
+  if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
+  int p, q;
+  int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK];
+  if (em_rows_ahead_read(E, n, &p, c) && E->nrahead < 8) {
+    bool have = false;
+    for (int j = 0; j < E->nrahead; j++)
+      have |= em_rows_ahead_read(E, E->rahead[j], &q, cq) && q == p && !memcmp(c, cq, E->S->D * sizeof *c);
+    if (!have) E->rahead[E->nrahead++] = n;
+    return;
+  }
+  for (AstKids it = ast_kids(n); it.node; ast_next(&it)) rows_ahead_walk(E, it.node);
+}
+
+/* Row _w's coordinates P0 (of the thread's R rows) and whether it is inside the launch. */
+static void rows_coords(Em *E) {
   em_line(E, "const oq_ix T0 = threadIdx.y, B0 = (blockIdx.y + P.boff[0]) * %d + _w, P0 = B0 * b0 + T0;", E->S->tr.rows);
   em_line(E, "if (P0 < n0 && P1 < n1) {");
+}
+
+/* The reads loaded ahead, for every row of the thread. When all of them are inside their
+   arrays for the thread's first and last rows (and so for the rows between: P1 is the same,
+   P0 grows), they are read without their boundary rules (E->row_fast): clamping each index
+   of a stencil cost more instructions than its arithmetic (the TV kernel of
+   bench/arrayexpr, 4096^2: 87 per position, 28 of them float). */
+static void rows_ahead_loads(Em *E, int nra) {
+  int R = E->S->tr.rows;
+  Buf tests = {0}, unused = {0};
+  for (int j = 0; j < nra && !E->S->fast; j++) em_row_tests(E, E->rahead[j], -1, &tests, &unused);   /* (a first build: smaller) */
+  free(unused.s);
+  const char *in = tests.len ? em_tmp(E) : NULL;
+  if (in) {
+    em_line(E, "bool %s = true;", in);
+    for (int last = 0; last < 2; last++)
+      em_line(E, "if (%s) { const oq_ix P0 = ((blockIdx.y + P.boff[0]) * %d + %d) * b0 + threadIdx.y; %s = true%s; }", in, R,
+              last ? R - 1 : 0, in, tests.s);
+  }
+  free(tests.s);
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _w = 0; _w < %d; _w++) {", R);
+  E->ind++;
+  rows_coords(E);
+  E->ind++;
+  em_thread_prelude(E, false);
+  for (int fast = in ? 1 : 0; fast >= 0; fast--) {
+    if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
+    E->ind += in != NULL;
+    E->row_fast = fast;
+    for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j]));
+    E->row_fast = false;
+    E->ind -= in != NULL;
+  }
+  if (in) em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+}
+
+/* Rows (S->tr.rows = R, a flat 2-D kernel): GPU thread row r of the grid runs the rows of
+   blocks R r .. R r + R - 1 (plan_cuda_dims divides the grid's y by R), one after the other.
+   The x[pos] of arrays nothing writes are loaded for all R rows first: the body's stores
+   would otherwise keep each row's loads behind the previous row's store (the compiler
+   cannot tell they do not overlap), one row's latency after another. */
+static void cuda_rows_body(Em *E) {
+  int R = E->S->tr.rows;
+  thread_coords(E, 1);
+  E->nrahead = 0;
+  for (int i = 0; i < E->S->kfunc->body.n && E->nreach <= 1 && !config()->dev.cuda_no_ahead; i++)
+    rows_ahead_walk(E, E->S->kfunc->body.items[i]);
+  int nra = E->nrahead;
+  E->nrahead = 0;   /* the loads themselves */
+  for (int j = 0; j < nra; j++) em_line(E, "%s _ra%d[%d];", em_ctype(E, em_T(E, E->rahead[j])), j, R);
+  if (nra) rows_ahead_loads(E, nra);
+  E->nrahead = nra;
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _w = 0; _w < %d; _w++) {", R);
+  E->ind++;
+  rows_coords(E);
   E->ind++;
   cuda_one_position(E, "_next");
   E->ind--;
   em_line(E, "}");
   E->ind--;
   em_line(E, "}");
+  E->nrahead = 0;
 }
 
 /* One GPU thread per Quasar thread of the launch's blocks: Quasar's last dimension runs on
