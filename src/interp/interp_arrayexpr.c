@@ -1096,25 +1096,30 @@ static Value launch_along(Interp *I, Node *n, const AxKernel *k, const AxRun *R)
   return v_array(out);
 }
 
-/* The array the statement's result goes to: the target's own, when nothing else holds it
-   and no leaf is it (each position is read and written by one thread, but the memory
-   manager plans a launch's arguments one by one), else a new one. */
-/* How many of R's leaves and of its fused launch's arguments hold array a. */
-static int holders(const AxRun *R, const Array *a) {
+/* How many of R's leaves and of its fused launch's arguments hold array a (each holds a
+   reference); with around, only those read elsewhere than at pos: slices and the fused
+   launch's arguments (its kernel reads them around pos). */
+static int holders_of(const AxRun *R, const Array *a, bool around) {
   int n = 0;
-  for (int k = 0; k < R->n; k++) n += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == a;
+  for (int k = 0; k < R->n; k++) n += R->leaf[k].kind == V_ARRAY && R->leaf[k].arr == a && (!around || R->view[k]);
   for (int b = 0; b < R->nkargs; b++) n += R->karg[b].kind == V_ARRAY && R->karg[b].arr == a;
   return n;
 }
 
+static int holders(const AxRun *R, const Array *a) { return holders_of(R, a, false); }
+
+/* The array the statement's result goes to: the target's own, when nothing else holds it
+   and leaves read it only at pos (each position is then read and written by one thread: x
+   = x - a*(x - y) runs in place; a new array each time cost a page fault per page on the
+   CPU and made bench/arrayexpr/tvparts.q's "update only" 5x slower on the GPU), else a
+   new one. */
 static Array *output_array(Interp *I, const ArrayExpr *E, const AxRun *R, ElemType elem) {
   Value old = *slot_ref(I, E->target);
-  if (old.kind == V_ARRAY && old.arr->refcount == 1 && old.arr->elem == elem &&
-      old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims)) {
-    if (!holders(R, old.arr)) {   /* (a fused launch's arguments: its kernel reads them around pos) */
-      old.arr->refcount++;
-      return old.arr;
-    }
+  if (old.kind == V_ARRAY && old.arr->refcount == 1 + holders(R, old.arr) && old.arr->elem == elem &&
+      old.arr->rank == R->srank && same_dims(old.arr->rank, old.arr->dims, R->srank, R->sdims) &&
+      !holders_of(R, old.arr, true)) {
+    old.arr->refcount++;
+    return old.arr;
   }
   return arr_new_uninit(elem, R->srank, R->sdims);
 }

@@ -513,11 +513,23 @@ void gpu_sync(SrcLoc loc) {
 
 /* ---- launching ---- */
 
-/* Whether argument i must be uploaded: not when the kernel overwrites all of it. */
+/* Whether another argument of the launch is argument i's array. */
+static bool another_name(const KLaunch *cl, KSpec *S, int i) {
+  Func *f = S->kfunc;
+  for (int k = 0; k < f->nparams + S->ncaps; k++) {
+    Value w = k < f->nparams ? cl->args[k] : S->caps[k - f->nparams].value;
+    if (k != i && w.kind == V_ARRAY && w.arr == cl->args[i].arr) return true;
+  }
+  return false;
+}
+
+/* Whether argument i must be uploaded: not when the kernel overwrites all of it, unless
+   another argument is the same array (x = x - a*(x - y) in place: 'nocopy ax_out is x). */
 static bool needs_upload(const GSpec *g, const KLaunch *cl, KSpec *S, int i) {
   Value v = cl->args[i];
   Func *f = S->kfunc;
   if (v.kind != V_ARRAY) return false;
+  if (another_name(cl, S, i)) return true;
   if (f->params[i].type->mods & TM_NOCOPY) return false;
   if (!g->param_fill[i]) return true;
   Array *a = v.arr;
@@ -528,10 +540,6 @@ static bool needs_upload(const GSpec *g, const KLaunch *cl, KSpec *S, int i) {
   for (int d = 0; d < cl->D; d++) {
     if (linear ? d > 0 && cl->cnt[d] * cl->blk[d] != cl->dims[d] : (d >= a->rank || a->dims[d] != cl->dims[d]))
       return true;
-  }
-  for (int k = 0; k < f->nparams + S->ncaps; k++) {   /* another name for the same array */
-    Value w = k < f->nparams ? cl->args[k] : S->caps[k - f->nparams].value;
-    if (k != i && w.kind == V_ARRAY && w.arr->data == a->data) return true;
   }
   return false;
 }
