@@ -518,6 +518,33 @@ static void rows_coords(Em *E) {
   em_line(E, "if (P0 < n0 && P1 < n1) {");
 }
 
+/* The tests that every read loaded ahead is inside its array at the current P0 and P1: per
+   array and dimension, its least and its greatest offset (the ones between follow). */
+static void rows_inside_tests(Em *E, int nra, Buf *t) {
+  for (int j = 0; j < nra; j++) {
+    int p, q;
+    int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK], lo[OQ_MAX_RANK], hi[OQ_MAX_RANK];
+    bool first = true;
+    em_rows_ahead_read(E, E->rahead[j], &p, c);
+    for (int i = 0; i < nra && first; i++)   /* one test set per array: its first read's */
+      first = i >= j || !em_rows_ahead_read(E, E->rahead[i], &q, cq) || q != p;
+    if (!first) continue;
+    memcpy(lo, c, sizeof lo);
+    memcpy(hi, c, sizeof hi);
+    for (int i = j + 1; i < nra; i++)
+      for (int d = 0; d < E->S->D && em_rows_ahead_read(E, E->rahead[i], &q, cq) && q == p; d++) {
+        if (cq[d] < lo[d]) lo[d] = cq[d];
+        if (cq[d] > hi[d]) hi[d] = cq[d];
+      }
+    char *name;
+    PosOff o;
+    em_fast_access(E, E->rahead[j], &o, &name);
+    for (int d = 0; d < E->S->D; d++)
+      for (int end = 0; end < (lo[d] == hi[d] ? 1 : 2); end++)
+        em_bprintf(t, " && (uint64_t)(P%d + (%lld)) < (uint64_t)%s.d[%d]", d, (long long)(end ? hi[d] : lo[d]), name, d);
+  }
+}
+
 /* The reads loaded ahead, for every row of the thread. When all of them are inside their
    arrays for the thread's first and last rows (and so for the rows between: P1 is the same,
    P0 grows), they are read without their boundary rules (E->row_fast): clamping each index
@@ -525,9 +552,8 @@ static void rows_coords(Em *E) {
    bench/arrayexpr, 4096^2: 87 per position, 28 of them float). */
 static void rows_ahead_loads(Em *E, int nra) {
   int R = E->S->tr.rows;
-  Buf tests = {0}, unused = {0};
-  for (int j = 0; j < nra && !E->S->fast; j++) em_row_tests(E, E->rahead[j], -1, &tests, &unused);   /* (a first build: smaller) */
-  free(unused.s);
+  Buf tests = {0};
+  if (!E->S->fast) rows_inside_tests(E, nra, &tests);   /* (a first build: smaller) */
   const char *in = tests.len ? em_tmp(E) : NULL;
   if (in) {
     em_line(E, "bool %s = true;", in);
