@@ -740,6 +740,24 @@ if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
   tier_run "a program that ends before its build leaves it to the child" 0 "1 1 1 1" 1 "optimized one compiles in the background"
   tier_run "... and the next run finds its entry and compiles nothing" 0 "1 1 1 1" 1 '^parloop:hist.* 1 cached'
   grep -q 'compiles in the background' "$tmp/tier.err" && { echo "FAIL cli: tiers: the run after a child's build compiled again"; cli_fail=$((cli_fail + 1)); }
+  # the child's command (oq's own): its errors, and a job that compiles (entry sealed, its
+  # source removed) or does not (NVRTC's error on stderr, no entry)
+  cli "__cuda-build without its arguments" 2 err "is oq's own" -- __cuda-build 1 -
+  cli "__cuda-build of a missing source" 1 err "cannot read .*no_such.cu" -- __cuda-build 1 - sm_90 k "$tmp/no_such.cu"
+  rm -rf "$tmp/child_cache"; mkdir -p "$tmp/child_cache"
+  printf '%s\n' 'extern "C" __global__ void oq_entry(float *p) { p[0] = 1.0f; }' >"$tmp/child_cache/ok.tmp1_1.cu"
+  printf '%s\n' 'extern "C" __global__ void oq_entry(float *p) { p[0] = oq_no_such(); }' >"$tmp/child_cache/bad.tmp1_2.cu"
+  OQ_CACHE_DIR=$tmp/child_cache cli "__cuda-build: an image, sealed, its source removed" 0 - '' -- \
+    __cuda-build 1 - sm_90 ok "$tmp/child_cache/ok.tmp1_1.cu"
+  OQ_CACHE_DIR=$tmp/child_cache cli "__cuda-build: a source that does not compile" 1 err 'error.*oq_no_such' -- \
+    __cuda-build 1 - sm_90 bad "$tmp/child_cache/bad.tmp1_2.cu"
+  n=$(find "$tmp/child_cache" -name 'oqcu_*.cubin' | wc -l)
+  if [ "$n" = 1 ] && tier_sealed "$tmp/child_cache" && ! find "$tmp/child_cache" -name '*.tmp*' | grep -q .; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: __cuda-build left $n images (want 1, sealed) or a temporary file"; ls "$tmp/child_cache" | head -n 5
+    cli_fail=$((cli_fail + 1))
+  fi
   # 8 runs at once on one empty cache: all right, one sealed image, no temporary file left
   rm -rf "$tmp/tier_cache"
   for i in 1 2 3 4 5 6 7 8; do

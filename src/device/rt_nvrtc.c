@@ -472,6 +472,15 @@ static void build_why(CudaBuild *b, int status) {
   build_fail(b, found);
 }
 
+/* Whether b's child has ended (waited for: *status), never blocking unless wait. A child
+   that cannot be waited for (SIGCHLD ignored: reaped by the system) has ended with status
+   0 when it is gone: its entry, read when taken, tells whether it succeeded. */
+static bool build_reaped(CudaBuild *b, bool wait, int *status) {
+  pid_t r = waitpid(b->pid, status, wait ? 0 : WNOHANG);
+  if (r < 0 && errno == ECHILD) *status = 0;
+  return r == b->pid || (r < 0 && errno == ECHILD);
+}
+
 /* b's child ended with status: its entry is there (BUILD_OK, read when taken) or it failed. */
 static void build_ended(CudaBuild *b, int status) {
   nv.running--;
@@ -499,7 +508,7 @@ static void build_pump(void) {
   for (CudaBuild *b = nv.builds, *next; b; b = next) {
     next = b->next;
     int st;
-    if (b->state == BUILD_RUNNING && waitpid(b->pid, &st, WNOHANG) == b->pid) build_ended(b, st);
+    if (b->state == BUILD_RUNNING && build_reaped(b, false, &st)) build_ended(b, st);
     if (b->refs <= 0 && b->state >= BUILD_OK) build_unlink(b);
   }
   for (CudaBuild *b = nv.builds; b && nv.running < build_limit(); b = b->next)
@@ -581,7 +590,7 @@ int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **
   *why = NULL;
   if (wait && b->state == BUILD_QUEUED) build_spawn(b);
   int st;
-  if (wait && b->state == BUILD_RUNNING && waitpid(b->pid, &st, 0) == b->pid) build_ended(b, st);
+  if (wait && b->state == BUILD_RUNNING && build_reaped(b, true, &st)) build_ended(b, st);
   build_pump();
   if (b->state == BUILD_QUEUED || b->state == BUILD_RUNNING) return 0;
   if (b->state == BUILD_OK) {
