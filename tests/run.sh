@@ -740,6 +740,13 @@ if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
   tier_run "a program that ends before its build leaves it to the child" 0 "1 1 1 1" 1 "optimized one compiles in the background"
   tier_run "... and the next run finds its entry and compiles nothing" 0 "1 1 1 1" 1 '^parloop:hist.* 1 cached'
   grep -q 'compiles in the background' "$tmp/tier.err" && { echo "FAIL cli: tiers: the run after a child's build compiled again"; cli_fail=$((cli_fail + 1)); }
+  # a run while another run's child builds the same kernel watches that build (no child of
+  # its own) and switches to its image
+  rm -rf "$tmp/tier_cache"
+  OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/tier_cache OQ_CUDA_TIERS=1 OQ_DEV_CUDA_GRAPHS=0 \
+    timeout -k 5 120 "$OQ" run --target cuda "$tmp/tier.q" >/dev/null 2>&1 </dev/null
+  tier_run "a run watches another run's build of its kernel" 0 "1 1 2 2" 1 \
+    "replaces the first build at launch 3" OQ_DEV_CUDA_SWITCH_AT=3
   # the child's command (oq's own): its errors, and a job that compiles (entry sealed, its
   # source removed) or does not (NVRTC's error on stderr, no entry)
   cli "__cuda-build without its arguments" 2 err "is oq's own" -- __cuda-build 1 -

@@ -16,6 +16,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <glob.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -28,8 +30,9 @@ typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
 
-/* A build in the background (rt_cuda.h): a child process, queued until a place is free. */
-enum { BUILD_QUEUED, BUILD_RUNNING, BUILD_OK, BUILD_FAILED };
+/* A build in the background (rt_cuda.h): a child process, queued until a place is free; or
+   another process's child that makes the same entry, watched (BUILD_WATCHED). */
+enum { BUILD_QUEUED, BUILD_RUNNING, BUILD_WATCHED, BUILD_OK, BUILD_FAILED };
 struct CudaBuild {
   char *name;
   char arch[32];             /* the device's ("sm_90"): the child picks the -arch option */
@@ -40,6 +43,7 @@ struct CudaBuild {
   int state;
   char *why;                 /* BUILD_FAILED: the first error line */
   int refs;                  /* launchers holding it: identical kernels share one build */
+  double seen;               /* BUILD_WATCHED: when the cache was last looked at (s) */
   struct CudaBuild *next;
 };
 
@@ -509,7 +513,7 @@ static void build_pump(void) {
     next = b->next;
     int st;
     if (b->state == BUILD_RUNNING && build_reaped(b, false, &st)) build_ended(b, st);
-    if (b->refs <= 0 && b->state >= BUILD_OK) build_unlink(b);
+    if (b->refs <= 0 && b->state >= BUILD_WATCHED) build_unlink(b);   /* not a child running or queued */
   }
   for (CudaBuild *b = nv.builds; b && nv.running < build_limit(); b = b->next)
     if (b->state == BUILD_QUEUED) build_spawn(b);
@@ -543,6 +547,47 @@ static void builds_at_exit(void) {
   free(argv);
 }
 
+/* Whether another process's child makes the entry path: its source, a temporary of the
+   cache folder, is there and less than 10 minutes old (one killed leaves it: its entry is
+   built again after that, and the folder's prune removes the file). */
+static bool other_building(const char *path) {
+  char pat[4300];
+  const char *dot = strrchr(path, '.');
+  snprintf(pat, sizeof pat, "%.*s.tmp*.cu", (int)(dot ? dot - path : (int)strlen(path)), path);
+  glob_t g;
+  bool found = false;
+  if (glob(pat, GLOB_NOSORT, NULL, &g) == 0) {
+    struct stat sb;
+    for (size_t i = 0; i < g.gl_pathc && !found; i++)
+      found = stat(g.gl_pathv[i], &sb) == 0 && time(NULL) - sb.st_mtime < 600;
+    globfree(&g);
+  }
+  return found;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* A watched build: done when its entry is there, failed when the other child's source is
+   gone without it (the child writes the entry before it removes the source). Looks at the
+   cache folder at most every 20 ms, or until done when wait. */
+static void build_watch(CudaBuild *b, bool wait) {
+  for (;;) {
+    double t = now_s();
+    if (t - b->seen >= 0.02) {
+      b->seen = t;
+      bool other = other_building(b->path);
+      if (rt_cache_check(b->path, b->h1) == CACHE_GOOD) b->state = BUILD_OK;
+      else if (!other) build_fail(b, "another process's build of the same kernel left no image");
+    }
+    if (!wait || b->state != BUILD_WATCHED) return;
+    nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+  }
+}
+
 /* Writes source to b's temporary source file; false when it could not. */
 static bool write_source(const CudaBuild *b, const char *source) {
   FILE *f = fopen(b->src, "wb");
@@ -566,6 +611,13 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
       o->refs++;
       return o;
     }
+  if (other_building(b->path)) {   /* concurrent runs of one program on one cache: one child */
+    b->refs = 1;
+    b->state = BUILD_WATCHED;
+    b->next = nv.builds;
+    nv.builds = b;
+    return b;
+  }
   snprintf(b->arch, sizeof b->arch, "%s", arch);
   build_temp(b->src, sizeof b->src, b->path, ".cu");
   build_temp(b->log, sizeof b->log, b->path, ".log");
@@ -591,8 +643,9 @@ int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **
   if (wait && b->state == BUILD_QUEUED) build_spawn(b);
   int st;
   if (wait && b->state == BUILD_RUNNING && build_reaped(b, true, &st)) build_ended(b, st);
+  if (b->state == BUILD_WATCHED) build_watch(b, wait);
   build_pump();
-  if (b->state == BUILD_QUEUED || b->state == BUILD_RUNNING) return 0;
+  if (b->state < BUILD_OK) return 0;
   if (b->state == BUILD_OK) {
     CacheCheck check;
     if ((*image = rt_cache_read_sealed(b->path, b->h1, size, &check))) return 1;
