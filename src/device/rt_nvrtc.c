@@ -18,6 +18,7 @@
 #include <sys/resource.h>
 #include <glob.h>
 #include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -547,9 +548,9 @@ static void builds_at_exit(void) {
   free(argv);
 }
 
-/* Whether another process's child makes the entry path: its source, a temporary of the
-   cache folder, is there and less than 10 minutes old (one killed leaves it: its entry is
-   built again after that, and the folder's prune removes the file). */
+/* Whether a child (another process's) compiles the entry path now: its source, a
+   temporary of the cache folder, is there and locked (the child holds a lock on it until
+   it ends; one killed leaves an unlocked file, which the folder's prune removes later). */
 static bool other_building(const char *path) {
   char pat[4300];
   const char *dot = strrchr(path, '.');
@@ -557,9 +558,11 @@ static bool other_building(const char *path) {
   glob_t g;
   bool found = false;
   if (glob(pat, GLOB_NOSORT, NULL, &g) == 0) {
-    struct stat sb;
-    for (size_t i = 0; i < g.gl_pathc && !found; i++)
-      found = stat(g.gl_pathv[i], &sb) == 0 && time(NULL) - sb.st_mtime < 600;
+    for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+      int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+      found = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+      if (fd >= 0) close(fd);
+    }
     globfree(&g);
   }
   return found;
@@ -709,6 +712,11 @@ int cuda_build_main(int argc, char **argv) {
     fprintf(stderr, "oq: cuda build: %s\n", why);
     for (int i = 2; i + 2 < argc; i += 3) unlink(argv[i + 2]);
     return 1;
+  }
+  /* its sources locked until it ends: other processes watch for its entries (other_building) */
+  for (int i = 2; i + 2 < argc; i += 3) {
+    int fd = open(argv[i + 2], O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) flock(fd, LOCK_EX | LOCK_NB);   /* held open until exit */
   }
   bool ok = true;
   for (int i = 2; i + 2 < argc; i += 3) ok = child_job(argv[i], argv[i + 1], argv[i + 2]) && ok;
