@@ -41,6 +41,7 @@ struct CudaBuild {
   uint64_t h1;
   char src[4400], log[4400]; /* temporaries: its source, the child's stderr */
   pid_t pid;                 /* BUILD_RUNNING: the child */
+  int lock;                  /* BUILD_QUEUED: src open, locked (other_building), else -1 */
   int state;
   char *why;                 /* BUILD_FAILED: the first error line */
   int refs;                  /* launchers holding it: identical kernels share one build */
@@ -424,15 +425,17 @@ static int build_limit(void) {
 }
 
 /* Starts `oq __cuda-build PPID LOG ARCH NAME SRC...` for the jobs in argv (NULL-ended),
-   its stderr the file log (NULL: none); returns its process id, 0 when it could not. */
-static pid_t spawn_builder(char **argv, const char *log) {
+   its stderr the file log (NULL: none), the descriptor lock (-1: none) its 3, so that the
+   lock on its source passes to it; returns its process id, 0 when it could not. */
+static pid_t spawn_builder(char **argv, const char *log, int lock) {
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
+  if (lock >= 0) posix_spawn_file_actions_adddup2(&fa, lock, 3);
   posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
   posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);   /* never the program's output */
   if (log) posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
   else posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addclosefrom_np(&fa, 3);   /* a caller reading our pipes does not wait for it */
+  posix_spawn_file_actions_addclosefrom_np(&fa, lock >= 0 ? 4 : 3);   /* a caller reading our pipes does not wait for it */
   extern char **environ;
   pid_t pid;
   int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
@@ -451,7 +454,9 @@ static void build_spawn(CudaBuild *b) {
   char ppid[24];
   snprintf(ppid, sizeof ppid, "%d", (int)getpid());
   char *argv[] = { "oq", CUDA_BUILD_COMMAND, ppid, b->log, b->arch, b->name, b->src, NULL };
-  b->pid = spawn_builder(argv, b->log);
+  b->pid = spawn_builder(argv, b->log, b->lock);
+  close(b->lock);   /* the child holds the lock now, or nobody: it did not start */
+  b->lock = -1;
   if (b->pid > 0) {
     b->state = BUILD_RUNNING;
     nv.running++;
@@ -542,7 +547,7 @@ static void builds_at_exit(void) {
       argv[k++] = b->name;
       argv[k++] = b->src;
     }
-  if (!spawn_builder(argv, NULL))
+  if (!spawn_builder(argv, NULL, -1))   /* it locks the sources itself, once ours are closed */
     for (CudaBuild *b = nv.builds; b; b = b->next)
       if (b->state == BUILD_QUEUED) unlink(b->src);
   free(argv);
@@ -591,15 +596,18 @@ static void build_watch(CudaBuild *b, bool wait) {
   }
 }
 
-/* Writes source to b's temporary source file; false when it could not. */
-static bool write_source(const CudaBuild *b, const char *source) {
-  FILE *f = fopen(b->src, "wb");
-  if (!f) return false;
-  size_t n = strlen(source);
-  bool ok = fwrite(source, 1, n, f) == n;
-  if (fclose(f) != 0) ok = false;
-  if (!ok) unlink(b->src);
-  return ok;
+/* Writes source to b's temporary source file, locked (b->lock) from before it is seen
+   until the child that compiles it ends; false when it could not. */
+static bool write_source(CudaBuild *b, const char *source) {
+  b->lock = open(b->src, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (b->lock < 0) return false;
+  flock(b->lock, LOCK_EX);   /* a new file: nobody else holds it */
+  size_t n = strlen(source), done = 0;
+  for (ssize_t w = 1; done < n && w > 0; done += w > 0 ? (size_t)w : 0) w = write(b->lock, source + done, n - done);
+  if (done == n) return true;
+  close(b->lock);
+  unlink(b->src);
+  return false;
 }
 
 CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc) {
@@ -621,6 +629,7 @@ CudaBuild *cuda_build_start(const char *source, const char *program_name, const 
     nv.builds = b;
     return b;
   }
+  b->lock = -1;
   snprintf(b->arch, sizeof b->arch, "%s", arch);
   build_temp(b->src, sizeof b->src, b->path, ".cu");
   build_temp(b->log, sizeof b->log, b->path, ".log");
@@ -713,10 +722,12 @@ int cuda_build_main(int argc, char **argv) {
     for (int i = 2; i + 2 < argc; i += 3) unlink(argv[i + 2]);
     return 1;
   }
-  /* its sources locked until it ends: other processes watch for its entries (other_building) */
-  for (int i = 2; i + 2 < argc; i += 3) {
+  /* its sources locked until it ends: other processes watch for its entries
+     (other_building). One build's child got the lock from its parent (its descriptor 3);
+     the child of the builds queued at exit (no log) takes them once the parent has ended */
+  for (int i = 2; !strcmp(argv[1], "-") && i + 2 < argc; i += 3) {
     int fd = open(argv[i + 2], O_RDONLY | O_CLOEXEC);
-    if (fd >= 0) flock(fd, LOCK_EX | LOCK_NB);   /* held open until exit */
+    if (fd >= 0) flock(fd, LOCK_EX);   /* held open until exit */
   }
   bool ok = true;
   for (int i = 2; i + 2 < argc; i += 3) ok = child_job(argv[i], argv[i + 1], argv[i + 2]) && ok;
