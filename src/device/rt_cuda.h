@@ -87,8 +87,9 @@ bool cuda_cached(const char *source, const char *arch, void **image, size_t *siz
 
 /* Builds in the background (rt_gpu.c's tiers): cuda_compile of source in a child process
    (`oq __cuda-build`), which writes the cache entry itself; at most OqConfig.cpus - 1 at
-   once, the rest queued. NULL when the source could not be handed over (the caller
-   compiles it itself). The program does not wait for them at its end: they finish on their
+   once, the rest queued; where another process's child compiles the same entry already,
+   that build is watched instead. NULL when the source could not be handed over (the
+   caller compiles it itself). The program does not wait for them at its end: they finish on their
    own, and the builds still queued then run in one child, so that the next run finds them. */
 typedef struct CudaBuild CudaBuild;
 CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc);
