@@ -732,6 +732,10 @@ if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
     "its optimized build failed \(NVRTC: error: .*oq_no_such_function.*\); the first build stays" \
     OQ_DEV_CUDA_SWITCH_AT=3 OQ_DEV_CUDA_BREAK=opt
   grep -q '^ok$' "$tmp/tier.out" || { echo "FAIL cli: tiers: the run with a failed optimized build did not finish"; cli_fail=$((cli_fail + 1)); }
+  # the child's messages never reach the program's: only the launcher's line names the error
+  if grep -q 'detected in the compilation' "$tmp/tier.out" "$tmp/tier.err"; then
+    echo "FAIL cli: tiers: NVRTC's log of a child reached the program's output"; cli_fail=$((cli_fail + 1))
+  else cli_pass=$((cli_pass + 1)); fi
   tier_prog=tier_err
   rm -rf "$tmp/tier_cache"
   tier_run "a run-time error leaves the build to its child, which caches it" 1 "1" 1 "index \[20\] out of range"
