@@ -282,6 +282,8 @@ static bool need_nvrtc(const char *arch, char *arch_opt, size_t n, SrcLoc loc) {
   return pick_target(arch, arch_opt, n);
 }
 
+static void build_pump(void);
+
 /* The cached image of an entry, counted and marked used; NULL when missing. */
 static void *cache_hit(const char *path, uint64_t h1, size_t *size) {
   CacheCheck check;   /* a bad (unsealed) image is removed and compiled again (rt_cache.h) */
@@ -297,6 +299,7 @@ bool cuda_cached(const char *source, const char *arch, void **image, size_t *siz
   char arch_opt[64], path[4200];
   uint64_t h1;
   bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
+  build_pump();   /* each new kernel reaps the children that ended and starts queued ones */
   entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
   *image = cache_hit(path, h1, size);
   return *image != NULL;
@@ -403,7 +406,8 @@ void nvrtc_warm_join(void) {
    compiles meanwhile (NVRTC 13 serializes part of each compile on a process-wide lock). Its
    stderr goes to a temporary log in the cache folder, read for the first error line when it
    fails, then removed. At most OqConfig.cpus - 1 children run at once (1 on 2 processors),
-   the rest wait in the queue, started as others end (build_pump, from every poll). The
+   the rest wait in the queue, started as others end (build_pump, from every poll and each
+   new kernel's cache lookup: no zombie stays longer than that). The
    program does not wait for them at its end: the children need nothing of it and leave the
    entries for the next run; the builds still queued then go to one child that compiles
    them one after another (builds_at_exit, the one exit hook). A child whose parent ended
