@@ -5,9 +5,9 @@
 # cold run (--profile=wide: specialization, code generation and NVRTC, or the cache's image;
 # with tiers, the first build's: the optimized one compiles in the background). "cold0": the
 # cold start with OQ_CUDA_TIERS=0 (every optimized build waited for at its first launch),
-# measured in the same run as the baseline. The cold run with tiers waits at its exit for
-# the optimized builds still compiling (so that the warm run finds them): its wall time
-# includes them.
+# measured in the same run as the baseline. The cold run with tiers ends without waiting
+# for the optimized builds (child processes, `oq __cuda-build`, which write the entries);
+# the warm run starts once they are done (no temporary file left in the cache).
 # IN: the input image as netpbm (the GPU machine reads no PNG); without it, a 512 x 512
 # test image is made. Prints one line per example, then the slowest compile and the sums.
 # --dry-run (first): prints the examples' invocations (tests/examples/gpu_list.sh, the list
@@ -52,6 +52,15 @@ once() {
   echo $(( $(now_ms) - t0 ))
 }
 
+# settle CACHE: waits (60 s at most) until the cold run's optimized builds are in the cache
+settle() {
+  local i
+  for ((i = 0; i < 600; i++)); do
+    find "$1" -name '*.tmp*' 2>/dev/null | grep -q . || return 0
+    sleep 0.1
+  done
+}
+
 printf '%-11s %9s %9s %9s %5s %9s  %s\n' example "cold0 ms" "cold ms" "warm ms" kern "max ms" "NVRTC compile ms per CUDA kernel (cold)"
 run() {   # run NAME ARGS... (OUT/ in ARGS: a temporary folder)
   local name=$1 cache=$tmp/cache-$1
@@ -69,6 +78,7 @@ run() {   # run NAME ARGS... (OUT/ in ARGS: a temporary folder)
   cold0=$(tiers=0 once "$cache.0" "$tmp/$name.cold0" "$name" "${args[@]}")
   rm -rf "$cache.0" "$cache.0.nv"
   cold=$(once "$cache" "$tmp/$name.cold" "$name" "${args[@]}")
+  settle "$cache"
   warm=$(once "$cache" "$tmp/$name.warm" "$name" "${args[@]}")
   # the cuda rows of the wide table: name, compile ms ($6)
   local per

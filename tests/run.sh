@@ -657,11 +657,29 @@ if nvrtc_found && ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_log.so" tools/cud
 fi
 # tiers of the CUDA back end (backend/cuda/rt_gpu.c), over tools/cuda_stub.c with NVRTC: a
 # kernel missing from the cache runs a first build (module 1 in the stub's launch log) while
-# its optimized build compiles in the background; OQ_DEV_CUDA_SWITCH_AT=3 makes launch 3
-# wait for it and run it (module 2). Only the optimized image is cached: the second run
-# finds it, with tiers and without (the key of the optimized source). An optimized build
-# that fails (OQ_DEV_CUDA_BREAK=opt) leaves the first build running and nothing cached; a
-# run-time error while a build compiles exits after it, its image cached.
+# its optimized build compiles in a child process (`oq __cuda-build`, device/rt_nvrtc.c);
+# OQ_DEV_CUDA_SWITCH_AT=3 makes launch 3 wait for it and run it (module 2). Only the
+# optimized image is cached (by the child): the second run finds it, with tiers and without
+# (the key of the optimized source). An optimized build that fails (OQ_DEV_CUDA_BREAK=opt)
+# leaves the first build running and nothing cached; a program that ends (or stops at a
+# run-time error) before its builds leaves them to the children, whose entries the next run
+# finds. The children end by themselves: each check waits until the cache holds no
+# temporary file (a pending build has its source there) and then wants none left.
+tier_settle() {   # tier_settle DIR: waits (30 s at most) until no build of DIR is pending
+  local i
+  for ((i = 0; i < 300; i++)); do
+    find "$1" -name '*.tmp*' 2>/dev/null | grep -q . || return 0
+    sleep 0.1
+  done
+  return 1
+}
+tier_sealed() {   # tier_sealed DIR: every CUDA image of DIR ends in its seal
+  local f
+  for f in "$1"/oqcu_*; do
+    [ -e "$f" ] || continue
+    [ "$(tail -c 32 "$f" | head -c 8)" = '!OQSEAL1' ] || return 1
+  done
+}
 tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [VAR=VALUE...]
   local name=$1 want=$2 mods=$3 cubins=$4 regex=$5 rc got n
   shift 5
@@ -670,12 +688,14 @@ tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [V
     OQ_DEV_CUDA_GRAPHS=0 OQ_CUDA_TIERS=${OQ_CUDA_TIERS-1} timeout -k 5 120 "$OQ" run --target cuda --verbose --profile \
     "$tmp/$tier_prog.q" >"$tmp/tier.out" 2>"$tmp/tier.err" </dev/null
   rc=$?
+  tier_settle "$tmp/tier_cache" || rc="$rc, builds still pending after 30 s"
   got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $NF }' "$tmp/tier.log" 2>/dev/null)
   n=$(find "$tmp/tier_cache" -name 'oqcu_*' 2>/dev/null | wc -l)
-  if [ $rc = "$want" ] && [ "$got" = "$mods" ] && [ "$n" = "$cubins" ] && grep -Eq -- "$regex" "$tmp/tier.err"; then
+  if [ $rc = "$want" ] && [ "$got" = "$mods" ] && [ "$n" = "$cubins" ] && grep -Eq -- "$regex" "$tmp/tier.err" &&
+     tier_sealed "$tmp/tier_cache"; then
     cli_pass=$((cli_pass + 1))
   else
-    echo "FAIL cli: tiers: $name: exit $rc (want $want), modules '$got' (want '$mods'), $n cubins (want $cubins), /$regex/ on stderr"
+    echo "FAIL cli: tiers: $name: exit $rc (want $want), modules '$got' (want '$mods'), $n files (want $cubins sealed images), /$regex/ on stderr"
     first_lines "$tmp/tier.err" 4
     cli_fail=$((cli_fail + 1))
   fi
@@ -712,8 +732,60 @@ if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
     "its optimized build failed \(NVRTC: error: .*oq_no_such_function.*\); the first build stays" \
     OQ_DEV_CUDA_SWITCH_AT=3 OQ_DEV_CUDA_BREAK=opt
   grep -q '^ok$' "$tmp/tier.out" || { echo "FAIL cli: tiers: the run with a failed optimized build did not finish"; cli_fail=$((cli_fail + 1)); }
+  # the child's messages never reach the program's: only the launcher's line names the error
+  if grep -q 'detected in the compilation' "$tmp/tier.out" "$tmp/tier.err"; then
+    echo "FAIL cli: tiers: NVRTC's log of a child reached the program's output"; cli_fail=$((cli_fail + 1))
+  else cli_pass=$((cli_pass + 1)); fi
   tier_prog=tier_err
-  tier_run "a run-time error waits for the build and caches it" 1 "1" 1 "index \[20\] out of range"
+  rm -rf "$tmp/tier_cache"
+  tier_run "a run-time error leaves the build to its child, which caches it" 1 "1" 1 "index \[20\] out of range"
+  tier_prog=tier
+  rm -rf "$tmp/tier_cache"
+  tier_run "a program that ends before its build leaves it to the child" 0 "1 1 1 1" 1 "optimized one compiles in the background"
+  tier_run "... and the next run finds its entry and compiles nothing" 0 "1 1 1 1" 1 '^parloop:hist.* 1 cached'
+  grep -q 'compiles in the background' "$tmp/tier.err" && { echo "FAIL cli: tiers: the run after a child's build compiled again"; cli_fail=$((cli_fail + 1)); }
+  # a run while another run's child builds the same kernel watches that build (no child of
+  # its own) and switches to its image
+  rm -rf "$tmp/tier_cache"
+  OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/tier_cache OQ_CUDA_TIERS=1 OQ_DEV_CUDA_GRAPHS=0 \
+    timeout -k 5 120 "$OQ" run --target cuda "$tmp/tier.q" >/dev/null 2>&1 </dev/null
+  tier_run "a run watches another run's build of its kernel" 0 "1 1 2 2" 1 \
+    "replaces the first build at launch 3" OQ_DEV_CUDA_SWITCH_AT=3
+  # the child's command (oq's own): its errors, and a job that compiles (entry sealed, its
+  # source removed) or does not (NVRTC's error on stderr, no entry)
+  cli "__cuda-build without its arguments" 2 err "is oq's own" -- __cuda-build 1 -
+  cli "__cuda-build of a missing source" 1 err "cannot read .*no_such.cu" -- __cuda-build 1 - sm_90 k "$tmp/no_such.cu"
+  rm -rf "$tmp/child_cache"; mkdir -p "$tmp/child_cache"
+  printf '%s\n' 'extern "C" __global__ void oq_entry(float *p) { p[0] = 1.0f; }' >"$tmp/child_cache/ok.tmp1_1.cu"
+  printf '%s\n' 'extern "C" __global__ void oq_entry(float *p) { p[0] = oq_no_such(); }' >"$tmp/child_cache/bad.tmp1_2.cu"
+  OQ_CACHE_DIR=$tmp/child_cache cli "__cuda-build: an image, sealed, its source removed" 0 - '' -- \
+    __cuda-build 1 - sm_90 ok "$tmp/child_cache/ok.tmp1_1.cu"
+  OQ_CACHE_DIR=$tmp/child_cache cli "__cuda-build: a source that does not compile" 1 err 'error.*oq_no_such' -- \
+    __cuda-build 1 - sm_90 bad "$tmp/child_cache/bad.tmp1_2.cu"
+  n=$(find "$tmp/child_cache" -name 'oqcu_*.cubin' | wc -l)
+  if [ "$n" = 1 ] && tier_sealed "$tmp/child_cache" && ! find "$tmp/child_cache" -name '*.tmp*' | grep -q .; then
+    cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: __cuda-build left $n images (want 1, sealed) or a temporary file"; ls "$tmp/child_cache" | head -n 5
+    cli_fail=$((cli_fail + 1))
+  fi
+  # 8 runs at once on one empty cache: all right, one sealed image, no temporary file left
+  rm -rf "$tmp/tier_cache"
+  for i in 1 2 3 4 5 6 7 8; do
+    OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/tier_cache OQ_CUDA_TIERS=1 OQ_DEV_CUDA_GRAPHS=0 \
+      timeout -k 5 120 "$OQ" run --target cuda "$tmp/tier.q" >"$tmp/tier_par$i.out" 2>&1 </dev/null &
+  done
+  bad=0
+  for job in $(jobs -p); do wait "$job" || bad=$((bad + 1)); done
+  for i in 1 2 3 4 5 6 7 8; do grep -q '^ok$' "$tmp/tier_par$i.out" || bad=$((bad + 1)); done
+  tier_settle "$tmp/tier_cache" || bad="$bad (builds still pending after 30 s)"
+  n=$(find "$tmp/tier_cache" -name 'oqcu_*' 2>/dev/null | wc -l)
+  if [ "$bad" = 0 ] && [ "$n" = 1 ] && tier_sealed "$tmp/tier_cache"; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: 8 concurrent runs on one empty cache: $bad failed, $n files (want 1 sealed image)"
+    first_lines "$tmp/tier_par1.out" 3
+    cli_fail=$((cli_fail + 1))
+  fi
 fi
 # cuSOLVER's path (device/rt_cusolver.c) without a GPU: tools/cuda_stub.c keeps "device"
 # memory on the host and tools/cusolver_stub.c answers on LAPACK; the factorizations'

@@ -120,6 +120,10 @@ static int load_failed(Arena *arena, SrcFile *file) { return drop_source(arena, 
 
 int main(int argc, char **argv) {
   if (argc < 2) { usage(stderr); return 2; }
+  if (!strcmp(argv[1], CUDA_BUILD_COMMAND)) {   /* a CUDA build in the background (rt_nvrtc.c) */
+    config_load();
+    return cuda_build_main(argc - 2, argv + 2);
+  }
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
     printf("oq (OpenQuasar) %s\n", OQ_VERSION);
@@ -224,7 +228,7 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return interp_check(prog) ? 1 : 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
-  cuda_builds_finish();     /* optimized CUDA builds still compiling: cached for the next run */
+  nvrtc_warm_join();        /* OQ_DEV_CUDA_NVRTC_WARM's thread, before NVRTC's exit handlers */
   rt_video_finish();
   rt_show_finish();
   if (opt.profile) {

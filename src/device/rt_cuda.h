@@ -59,6 +59,11 @@ const CudaDevice *cuda_device(void);        /* NULL when !cuda_available */
    /usr/local/cuda/lib64, then the default search path). Computed once. */
 bool nvrtc_available(char *why, size_t n);
 void nvrtc_version(int *major, int *minor);   /* 0.0 when unavailable */
+/* NVRTC's one-time start in a thread (OQ_DEV_CUDA_NVRTC_WARM, rt_nvrtc.c), and its end,
+   waited for before the program exits (main's end, an rt_error): NVRTC's exit handlers
+   must not run under a compile. */
+void nvrtc_warm_start(void);
+void nvrtc_warm_join(void);
 
 /* Compiles CUDA C++ source for arch ("sm_90") with -arch, --std=c++17, -default-device and
    --fmad=false (no contraction into FMA: the CPU back end compiles with -ffp-contract=off,
@@ -80,19 +85,24 @@ bool cuda_compile_as(const char *source, const char *program_name, const char *a
    has source's image for arch (a hit, counted). */
 bool cuda_cached(const char *source, const char *arch, void **image, size_t *size, SrcLoc loc);
 
-/* Builds in the background (rt_gpu.c's tiers): cuda_compile of source in a thread of its
-   own. NULL when no thread could be started (the caller compiles it itself). The image
-   goes into the cache when the launcher takes it, or at exit when it never does (the
-   program waits for its builds at exit: the next run finds them). */
+/* Builds in the background (rt_gpu.c's tiers): cuda_compile of source in a child process
+   (`oq __cuda-build`), which writes the cache entry itself; at most OqConfig.cpus - 1 at
+   once, the rest queued; where another process's child compiles the same entry already,
+   that build is watched instead. NULL when the source could not be handed over (the
+   caller compiles it itself). The program does not wait for them at its end: they finish on their
+   own, and the builds still queued then run in one child, so that the next run finds them. */
 typedef struct CudaBuild CudaBuild;
 CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc);
-/* 0: still compiling (never with wait). 1: done, *image (the caller frees it) and *size.
-   -1: it failed, *why (malloc'ed) the first line of NVRTC's error. */
+/* 0: still compiling (never with wait). 1: done, *image (from its sealed cache entry; the
+   caller frees it) and *size. -1: it failed, *why (malloc'ed) the first line of NVRTC's
+   error. Reaps the children that ended and starts queued builds. */
 int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **why);
-void cuda_build_free(CudaBuild *b);      /* waits for its thread (caching a good image) */
-/* Waits for every build not freed yet and caches the good images: called at the program's
-   end (and by exit, and before an rt_error exits: NVRTC must not be unloaded under them). */
-void cuda_builds_finish(void);
+void cuda_build_free(CudaBuild *b);      /* a child still running finishes on its own */
+/* The child: `oq CUDA_BUILD_COMMAND PPID LOG ARCH NAME SOURCE [ARCH NAME SOURCE]...`, the
+   arguments after the command (the cli dispatches it before anything else); the exit
+   status. */
+#define CUDA_BUILD_COMMAND "__cuda-build"
+int cuda_build_main(int argc, char **argv);
 
 /* ---- modules, kernels and launches ---------------------------------------------------- */
 

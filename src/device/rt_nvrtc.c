@@ -4,20 +4,23 @@
    temporary name and renamed (rt_cache_write), so that a concurrent reader sees the whole
    file or none.
 
-   Builds in the background (cuda_build_start, for rt_gpu.c's tiers) run NVRTC in a thread
-   of their own; NVRTC is thread-safe per program. The thread only compiles: the cache
-   (rt_cache.c, whose temporary names and folder are per process, not per thread) is written
-   on the main thread, when the launcher takes the image (cuda_build_poll) or, for builds
-   never taken, at exit (builds_at_exit), so that the next run finds them. */
+   Builds in the background (cuda_build_start, for rt_gpu.c's tiers) run NVRTC in a child
+   process each, which writes the cache entry itself (see "builds in the background"). */
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <glob.h>
+#include <time.h>
+#include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include "base/config.h"
 #include "device/rt_cuda.h"
@@ -28,23 +31,21 @@ typedef int nvrtcResult;
 typedef struct _nvrtcProgram *nvrtcProgram;
 enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_COMPILATION = 6 };
 
-/* A build in the background (rt_cuda.h). state: BUILD_RUNNING until the thread ends (set
-   with release ordering after image/log/err), then BUILD_OK or BUILD_FAILED. */
-enum { BUILD_RUNNING, BUILD_OK, BUILD_FAILED };
+/* A build in the background (rt_cuda.h): a child process, queued until a place is free; or
+   another process's child that makes the same entry, watched (BUILD_WATCHED). */
+enum { BUILD_QUEUED, BUILD_RUNNING, BUILD_WATCHED, BUILD_OK, BUILD_FAILED };
 struct CudaBuild {
-  char *source, *name;
-  char arch_opt[64];
-  bool cubin;
+  char *name;
+  char arch[32];             /* the device's ("sm_90"): the child picks the -arch option */
   char path[4200];           /* its cache entry, sealed with h1 */
   uint64_t h1;
-  pthread_t thread;
-  bool threaded;             /* thread runs or ended, not joined yet */
-  int state;                 /* __atomic */
-  void *image; size_t size;
-  char *log;                 /* NVRTC's messages (a compile error) */
-  char err[300];             /* NVRTC itself failed */
-  bool cached;               /* its image went into the cache */
+  char src[4400], log[4400]; /* temporaries: its source, the child's stderr */
+  pid_t pid;                 /* BUILD_RUNNING: the child */
+  int lock;                  /* BUILD_QUEUED: src open, locked (other_building), else -1 */
+  int state;
+  char *why;                 /* BUILD_FAILED: the first error line */
   int refs;                  /* launchers holding it: identical kernels share one build */
+  double seen;               /* BUILD_WATCHED: when the cache was last looked at (s) */
   struct CudaBuild *next;
 };
 
@@ -75,9 +76,12 @@ static struct {
   nvrtcResult (*GetCUBIN)(nvrtcProgram, char *);
   nvrtcResult (*GetNumSupportedArchs)(int *);
   nvrtcResult (*GetSupportedArchs)(int *);
-  CudaBuild *builds;              /* every build started, until freed */
+  CudaBuild *builds;              /* every build started, until it ended and is freed */
+  int running;                    /* children running */
   MemImage *mem;                  /* first builds' images (cuda_compile_as without the cache) */
   bool at_exit;                   /* builds_at_exit is registered */
+  pthread_t warm;                 /* nvrtc_warm_start's thread, until joined */
+  bool warming;
 } nv;
 
 static const struct { const char *sym; void *slot; bool optional; } nv_syms[] = {
@@ -278,6 +282,8 @@ static bool need_nvrtc(const char *arch, char *arch_opt, size_t n, SrcLoc loc) {
   return pick_target(arch, arch_opt, n);
 }
 
+static void build_pump(void);
+
 /* The cached image of an entry, counted and marked used; NULL when missing. */
 static void *cache_hit(const char *path, uint64_t h1, size_t *size) {
   CacheCheck check;   /* a bad (unsealed) image is removed and compiled again (rt_cache.h) */
@@ -293,6 +299,7 @@ bool cuda_cached(const char *source, const char *arch, void **image, size_t *siz
   char arch_opt[64], path[4200];
   uint64_t h1;
   bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
+  build_pump();   /* each new kernel reaps the children that ended and starts queued ones */
   entry_path(source, arch_opt, cubin, path, sizeof path, &h1);
   *image = cache_hit(path, h1, size);
   return *image != NULL;
@@ -354,69 +361,294 @@ bool cuda_compile(const char *source, const char *program_name, const char *arch
   return cuda_compile_as(source, program_name, arch, true, image, size, log, loc);
 }
 
-/* ---- builds in the background ---- */
-
-static void *build_thread(void *arg) {
-  CudaBuild *b = arg;
-  /* below the program's own thread (which compiles first builds meanwhile) where cores are
-     few; Linux sets a thread's nice value by its id */
-  setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 10);
-  int ok = nv_build(b->source, b->name, b->arch_opt, b->cubin, &b->image, &b->size, &b->log,
-                    b->err, sizeof b->err);
-  if (ok == 0 && !b->err[0]) snprintf(b->err, sizeof b->err, "the source did not compile");
-  __atomic_store_n(&b->state, ok > 0 ? BUILD_OK : BUILD_FAILED, __ATOMIC_RELEASE);
+/* ---- NVRTC's own start, ahead of the first build ----
+   A process's first NVRTC compile costs 0.15-0.2 s more than later ones (NVRTC loads its
+   built-in headers); a thread compiles a tiny program while the CUDA context is created, so
+   that the first launch's build does not pay it. It must be joined before exit runs NVRTC's
+   exit handlers (registered during that compile: they would destroy what it still uses):
+   by main at its end, and before an rt_error exits. Off unless OQ_DEV_CUDA_NVRTC_WARM=1:
+   with the stub it helped only where the context took 0.2 s, and a program that launches
+   nothing waited for it at its end (docs/cuda.md). */
+static void *warm_thread(void *arg) {
+  (void)arg;
+  static const char src[] = "extern \"C\" __global__ void oq_warm(float *p) { p[0] = 1.0f; }\n";
+  const char *opts[] = { "--std=c++17", "-default-device", "--fmad=false" };
+  nvrtcProgram prog;
+  if (nv.CreateProgram(&prog, src, "oq_warm", 0, NULL, NULL) == NVRTC_SUCCESS) {
+    nv.CompileProgram(prog, 3, opts);
+    nv.DestroyProgram(&prog);
+  }
   return NULL;
 }
 
-/* Waits for b's thread; its image, when it has one, goes into the cache. */
-static void build_join(CudaBuild *b) {
-  if (!b->threaded) return;
-  pthread_join(b->thread, NULL);
-  b->threaded = false;
-  if (b->state == BUILD_OK && !b->cached) rt_cache_write_sealed(b->path, b->image, b->size, b->h1);
-  b->cached = true;
+void nvrtc_warm_start(void) {
+  if (nv.warming || !nvrtc_available(NULL, 0)) return;
+  pthread_attr_t attr;
+  if (pthread_attr_init(&attr)) return;
+  pthread_attr_setstacksize(&attr, (size_t)16 << 20);   /* as the main thread has: NVRTC recurses */
+  nv.warming = !pthread_create(&nv.warm, &attr, warm_thread, NULL);
+  pthread_attr_destroy(&attr);
+  if (nv.warming) diag_before_exit(nvrtc_warm_join);   /* an rt_error's exit; main's end joins it too */
 }
 
-/* At the end: the builds the launcher never took finish and are cached for the next run. */
-void cuda_builds_finish(void) {
-  for (CudaBuild *b = nv.builds; b; b = b->next) build_join(b);
+void nvrtc_warm_join(void) {
+  if (!nv.warming) return;
+  pthread_join(nv.warm, NULL);
+  nv.warming = false;
+}
+
+/* ---- builds in the background ----
+   Each build is a child process: `oq __cuda-build` (CUDA_BUILD_COMMAND, dispatched by the
+   cli before anything else; cuda_build_main below), /proc/self/exe spawned again, niced.
+   Its source goes in a temporary file of the cache folder; the child compiles it with the
+   options of every build and writes the sealed entry itself (its temporary names carry its
+   own process id), so that no lock of NVRTC is shared with the first builds the program
+   compiles meanwhile (NVRTC 13 serializes part of each compile on a process-wide lock). Its
+   stderr goes to a temporary log in the cache folder, read for the first error line when it
+   fails, then removed. At most OqConfig.cpus - 1 children run at once (1 on 2 processors),
+   the rest wait in the queue, started as others end (build_pump, from every poll and each
+   new kernel's cache lookup: no zombie stays longer than that). The
+   program does not wait for them at its end: the children need nothing of it and leave the
+   entries for the next run; the builds still queued then go to one child that compiles
+   them one after another (builds_at_exit, the one exit hook). A child whose parent ended
+   removes its own log. */
+
+/* temporaries of a build: the entry's name with ".cu" / ".log" for its extension, made
+   per process by rt_cache_temp */
+static void build_temp(char *buf, size_t n, const char *path, const char *ext) {
+  char base[4300];
+  const char *dot = strrchr(path, '.');
+  snprintf(base, sizeof base, "%.*s%s", (int)(dot ? dot - path : (int)strlen(path)), path, ext);
+  rt_cache_temp(buf, n, base);
+}
+
+/* The processors the children may use: all but one, one on two. */
+static int build_limit(void) {
+  int n = config()->cpus;
+  return n > 2 ? n - 1 : 1;
+}
+
+/* Starts `oq __cuda-build PPID LOG ARCH NAME SRC...` for the jobs in argv (NULL-ended),
+   its stderr the file log (NULL: none), the descriptor lock (-1: none) its 3, so that the
+   lock on its source passes to it; returns its process id, 0 when it could not. */
+static pid_t spawn_builder(char **argv, const char *log, int lock) {
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  if (lock >= 0) posix_spawn_file_actions_adddup2(&fa, lock, 3);
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);   /* never the program's output */
+  if (log) posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  else posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&fa, lock >= 0 ? 4 : 3);   /* a caller reading our pipes does not wait for it */
+  extern char **environ;
+  pid_t pid;
+  int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+  posix_spawn_file_actions_destroy(&fa);
+  return rc == 0 ? pid : 0;
+}
+
+static void build_fail(CudaBuild *b, const char *why) {
+  free(b->why);
+  b->why = strdup(why);
+  b->state = BUILD_FAILED;
+}
+
+/* Starts b's child (the queue's limit is the caller's). */
+static void build_spawn(CudaBuild *b) {
+  char ppid[24];
+  snprintf(ppid, sizeof ppid, "%d", (int)getpid());
+  char *argv[] = { "oq", CUDA_BUILD_COMMAND, ppid, b->log, b->arch, b->name, b->src, NULL };
+  b->pid = spawn_builder(argv, b->log, b->lock);
+  close(b->lock);   /* the child holds the lock now, or nobody: it did not start */
+  b->lock = -1;
+  if (b->pid > 0) {
+    b->state = BUILD_RUNNING;
+    nv.running++;
+    return;
+  }
+  unlink(b->src);
+  unlink(b->log);
+  build_fail(b, "the build process could not be started");
+}
+
+/* The first error line of the child's log, else how it ended. */
+static void build_why(CudaBuild *b, int status) {
+  FILE *f = fopen(b->log, "r");
+  char line[1024], found[1024] = "";
+  while (f && fgets(line, sizeof line, f))
+    if (!found[0] && strstr(line, "error")) snprintf(found, sizeof found, "%s", strstr(line, "error"));
+  if (f) fclose(f);
+  found[strcspn(found, "\n")] = 0;
+  if (!found[0] && WIFSIGNALED(status))
+    snprintf(found, sizeof found, "its build process ended by signal %d", WTERMSIG(status));
+  else if (!found[0])
+    snprintf(found, sizeof found, "its build process ended with status %d", WEXITSTATUS(status));
+  build_fail(b, found);
+}
+
+/* Whether b's child has ended (waited for: *status), never blocking unless wait. A child
+   that cannot be waited for (SIGCHLD ignored: reaped by the system) has ended with status
+   0 when it is gone: its entry, read when taken, tells whether it succeeded. */
+static bool build_reaped(CudaBuild *b, bool wait, int *status) {
+  pid_t r = waitpid(b->pid, status, wait ? 0 : WNOHANG);
+  if (r < 0 && errno == ECHILD) *status = 0;
+  return r == b->pid || (r < 0 && errno == ECHILD);
+}
+
+/* b's child ended with status: its entry is there (BUILD_OK, read when taken) or it failed. */
+static void build_ended(CudaBuild *b, int status) {
+  nv.running--;
+  b->pid = 0;
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) b->state = BUILD_OK;
+  else build_why(b, status);
+  unlink(b->log);   /* the child removes both when it succeeds; not when it crashed */
+  unlink(b->src);
+}
+
+static void build_unlink(CudaBuild *b) {
+  for (CudaBuild **p = &nv.builds; *p; p = &(*p)->next)
+    if (*p == b) {
+      *p = b->next;
+      break;
+    }
+  free(b->name);
+  free(b->why);
+  free(b);
+}
+
+/* Reaps the children that ended (no zombies pile up), frees the builds no launcher holds
+   any more, and starts queued builds in the places freed. */
+static void build_pump(void) {
+  for (CudaBuild *b = nv.builds, *next; b; b = next) {
+    next = b->next;
+    int st;
+    if (b->state == BUILD_RUNNING && build_reaped(b, false, &st)) build_ended(b, st);
+    if (b->refs <= 0 && b->state >= BUILD_WATCHED) build_unlink(b);   /* not a child running or queued */
+  }
+  for (CudaBuild *b = nv.builds; b && nv.running < build_limit(); b = b->next)
+    if (b->state == BUILD_QUEUED) build_spawn(b);
+}
+
+/* At exit: the queued builds, in one child that compiles them one after another; the
+   running ones finish on their own. */
+static void builds_at_exit(void) {
+  build_pump();
+  int n = 0;
+  for (CudaBuild *b = nv.builds; b; b = b->next) n += b->state == BUILD_QUEUED;
+  if (!n) return;
+  char ppid[24];
+  snprintf(ppid, sizeof ppid, "%d", (int)getpid());
+  char **argv = calloc((size_t)(5 + 3 * n), sizeof *argv);
+  if (!argv) return;
+  int k = 0;
+  argv[k++] = "oq";
+  argv[k++] = CUDA_BUILD_COMMAND;
+  argv[k++] = ppid;
+  argv[k++] = "-";
+  for (CudaBuild *b = nv.builds; b; b = b->next)
+    if (b->state == BUILD_QUEUED) {
+      argv[k++] = b->arch;
+      argv[k++] = b->name;
+      argv[k++] = b->src;
+    }
+  if (!spawn_builder(argv, NULL, -1))   /* it locks the sources itself, once ours are closed */
+    for (CudaBuild *b = nv.builds; b; b = b->next)
+      if (b->state == BUILD_QUEUED) unlink(b->src);
+  free(argv);
+}
+
+/* Whether a child (another process's) compiles the entry path now: its source, a
+   temporary of the cache folder, is there and locked (the child holds a lock on it until
+   it ends; one killed leaves an unlocked file, which the folder's prune removes later). */
+static bool other_building(const char *path) {
+  char pat[4300];
+  const char *dot = strrchr(path, '.');
+  snprintf(pat, sizeof pat, "%.*s.tmp*.cu", (int)(dot ? dot - path : (int)strlen(path)), path);
+  glob_t g;
+  bool found = false;
+  if (glob(pat, GLOB_NOSORT, NULL, &g) == 0) {
+    for (size_t i = 0; i < g.gl_pathc && !found; i++) {
+      int fd = open(g.gl_pathv[i], O_RDONLY | O_CLOEXEC);
+      found = fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) != 0 && errno == EWOULDBLOCK;
+      if (fd >= 0) close(fd);
+    }
+    globfree(&g);
+  }
+  return found;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec * 1e-9;
+}
+
+/* A watched build: done when its entry is there, failed when the other child's source is
+   gone without it (the child writes the entry before it removes the source). Looks at the
+   cache folder at most every 20 ms, or until done when wait. */
+static void build_watch(CudaBuild *b, bool wait) {
+  for (;;) {
+    double t = now_s();
+    if (t - b->seen >= 0.02) {
+      b->seen = t;
+      bool other = other_building(b->path);
+      if (rt_cache_check(b->path, b->h1) == CACHE_GOOD) b->state = BUILD_OK;
+      else if (!other) build_fail(b, "another process's build of the same kernel left no image");
+    }
+    if (!wait || b->state != BUILD_WATCHED) return;
+    nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+  }
+}
+
+/* Writes source to b's temporary source file, locked (b->lock) from before it is seen
+   until the child that compiles it ends; false when it could not. */
+static bool write_source(CudaBuild *b, const char *source) {
+  b->lock = open(b->src, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (b->lock < 0) return false;
+  flock(b->lock, LOCK_EX);   /* a new file: nobody else holds it */
+  size_t n = strlen(source), done = 0;
+  for (ssize_t w = 1; done < n && w > 0; done += w > 0 ? (size_t)w : 0) w = write(b->lock, source + done, n - done);
+  if (done == n) return true;
+  close(b->lock);
+  unlink(b->src);
+  return false;
 }
 
 CudaBuild *cuda_build_start(const char *source, const char *program_name, const char *arch, SrcLoc loc) {
   CudaBuild *b = calloc(1, sizeof *b);
   if (!b) return NULL;
-  b->cubin = need_nvrtc(arch, b->arch_opt, sizeof b->arch_opt, loc);
-  entry_path(source, b->arch_opt, b->cubin, b->path, sizeof b->path, &b->h1);
+  char arch_opt[64];
+  bool cubin = need_nvrtc(arch, arch_opt, sizeof arch_opt, loc);
+  entry_path(source, arch_opt, cubin, b->path, sizeof b->path, &b->h1);
   for (CudaBuild *o = nv.builds; o; o = o->next)   /* an identical kernel's, still held */
-    if (!strcmp(o->path, b->path)) {
+    if (o->refs > 0 && !strcmp(o->path, b->path)) {
       free(b);
       o->refs++;
       return o;
     }
-  b->refs = 1;
-  b->source = strdup(source);
-  b->name = strdup(program_name);
-  pthread_attr_t attr;
-  bool started = b->source && b->name && !pthread_attr_init(&attr);
-  if (started) {
-    pthread_attr_setstacksize(&attr, (size_t)16 << 20);   /* as the main thread has: NVRTC recurses on large kernels */
-    started = b->threaded = !pthread_create(&b->thread, &attr, build_thread, b);
-    pthread_attr_destroy(&attr);
+  if (other_building(b->path)) {   /* concurrent runs of one program on one cache: one child */
+    b->refs = 1;
+    b->state = BUILD_WATCHED;
+    b->next = nv.builds;
+    nv.builds = b;
+    return b;
   }
-  if (!started) {
-    cuda_build_free(b);
+  b->lock = -1;
+  snprintf(b->arch, sizeof b->arch, "%s", arch);
+  build_temp(b->src, sizeof b->src, b->path, ".cu");
+  build_temp(b->log, sizeof b->log, b->path, ".log");
+  if (strlen(arch) >= sizeof b->arch || !(b->name = strdup(program_name)) || !write_source(b, source)) {
+    free(b->name);
+    free(b);
     return NULL;
   }
-  cuda_stats.compiles++;
-  /* the program's end calls cuda_builds_finish; an rt_error's exit and any other exit too
-     (exit's handlers registered after this one, NVRTC's own among them, would otherwise
-     destroy what a build still compiling uses: it crashed so) */
-  if (!nv.at_exit) {
-    diag_before_exit(cuda_builds_finish);
-    nv.at_exit = atexit(cuda_builds_finish) == 0;
-  }
+  b->refs = 1;
+  b->state = BUILD_QUEUED;
   b->next = nv.builds;
   nv.builds = b;
+  cuda_stats.compiles++;
+  if (!nv.at_exit) nv.at_exit = atexit(builds_at_exit) == 0;
+  build_pump();
   return b;
 }
 
@@ -424,32 +656,87 @@ int cuda_build_poll(CudaBuild *b, bool wait, void **image, size_t *size, char **
   *image = NULL;
   *size = 0;
   *why = NULL;
-  if (!wait && __atomic_load_n(&b->state, __ATOMIC_ACQUIRE) == BUILD_RUNNING) return 0;
-  build_join(b);
+  if (wait && b->state == BUILD_QUEUED) build_spawn(b);
+  int st;
+  if (wait && b->state == BUILD_RUNNING && build_reaped(b, true, &st)) build_ended(b, st);
+  if (b->state == BUILD_WATCHED) build_watch(b, wait);
+  build_pump();
+  if (b->state < BUILD_OK) return 0;
   if (b->state == BUILD_OK) {
-    if (!(*image = copy_of(b->image, b->size))) return 0;
-    *size = b->size;
-    return 1;
+    CacheCheck check;
+    if ((*image = rt_cache_read_sealed(b->path, b->h1, size, &check))) return 1;
+    build_fail(b, "its image is missing from the kernel cache");
   }
-  /* the first error line of the log, else NVRTC's failure */
-  const char *at = b->log ? strstr(b->log, "error") : NULL;
-  const char *text = at ? at : b->err;
-  size_t len = strcspn(text, "\n");
-  if ((*why = malloc(len + 1))) snprintf(*why, len + 1, "%s", text);
+  *why = strdup(b->why ? b->why : "?");
   return -1;
 }
 
 void cuda_build_free(CudaBuild *b) {
-  if (!b || --b->refs > 0) return;
-  build_join(b);
-  for (CudaBuild **p = &nv.builds; *p; p = &(*p)->next)
-    if (*p == b) {
-      *p = b->next;
-      break;
-    }
-  free(b->source);
-  free(b->name);
-  free(b->image);
-  free(b->log);
-  free(b);
+  if (b && --b->refs <= 0) build_pump();   /* a child still running finishes on its own */
+}
+
+/* ---- the child: `oq __cuda-build PPID LOG ARCH NAME SRC [ARCH NAME SRC]...` ---- */
+
+/* One job: the source in the file src compiled for arch into its cache entry; false (the
+   reason on stderr) when it failed. The source file is removed at the end, so that a
+   build still pending leaves a temporary file in the cache. */
+static bool child_job(const char *arch, const char *name, const char *src) {
+  FILE *f = fopen(src, "rb");
+  char *text = NULL;
+  size_t len = 0;
+  if (f) {
+    FILE *m = open_memstream(&text, &len);
+    char buf[65536];
+    for (size_t got; m && (got = fread(buf, 1, sizeof buf, f)) > 0;) fwrite(buf, 1, got, m);
+    if (m) fclose(m);
+    fclose(f);
+  }
+  if (!text) {
+    fprintf(stderr, "oq: cuda build: cannot read %s\n", src);
+    return false;
+  }
+  char arch_opt[64], path[4200], err[4400] = "", *log = NULL;
+  uint64_t h1;
+  bool cubin = pick_target(arch, arch_opt, sizeof arch_opt);
+  entry_path(text, arch_opt, cubin, path, sizeof path, &h1);
+  void *image = NULL;
+  size_t size = 0;
+  int ok = nv_build(text, name, arch_opt, cubin, &image, &size, &log, err, sizeof err);
+  if (ok > 0 && !rt_cache_write_sealed(path, image, size, h1)) {
+    snprintf(err, sizeof err, "cannot write %s: %s", path, strerror(errno));
+    ok = -1;
+  }
+  if (ok <= 0) fprintf(stderr, "%s%s%s\n", log ? log : "", log && err[0] ? "\n" : "", err[0] ? err : "");
+  free(log);
+  free(image);
+  free(text);
+  unlink(src);
+  return ok > 0;
+}
+
+int cuda_build_main(int argc, char **argv) {
+  if (argc < 5 || (argc - 2) % 3) {
+    fprintf(stderr, "oq: %s is oq's own (PPID LOG ARCH NAME SOURCE...)\n", CUDA_BUILD_COMMAND);
+    return 2;
+  }
+  setpriority(PRIO_PROCESS, 0, 10);   /* below the program, which runs its first builds meanwhile */
+  char why[512];
+  if (!nvrtc_available(why, sizeof why)) {
+    fprintf(stderr, "oq: cuda build: %s\n", why);
+    for (int i = 2; i + 2 < argc; i += 3) unlink(argv[i + 2]);
+    return 1;
+  }
+  /* its sources locked until it ends: other processes watch for its entries
+     (other_building). One build's child got the lock from its parent (its descriptor 3);
+     the child of the builds queued at exit (no log) takes them once the parent has ended */
+  for (int i = 2; !strcmp(argv[1], "-") && i + 2 < argc; i += 3) {
+    int fd = open(argv[i + 2], O_RDONLY | O_CLOEXEC);
+    if (fd >= 0) flock(fd, LOCK_EX);   /* held open until exit */
+  }
+  bool ok = true;
+  for (int i = 2; i + 2 < argc; i += 3) ok = child_job(argv[i], argv[i + 1], argv[i + 2]) && ok;
+  const char *log = argv[1];
+  /* the parent reads a failure's log and removes it; when it has ended, nobody will */
+  if (strcmp(log, "-") && (ok || getppid() != (pid_t)atoi(argv[0]))) unlink(log);
+  return ok ? 0 : 1;
 }

@@ -24,12 +24,12 @@
    Tiers (OQ_CUDA_TIERS, on): a specialization whose image is not in the cache is emitted a
    second time as a first build (KSpec.fast: no unrolled steps, no persistent blocks), which
    NVRTC compiles in a fraction of the time (hist_000's loop: 0.37x), and its launches run
-   that while NVRTC compiles the optimized source in a thread (cuda_build_start). A later
+   that while NVRTC compiles the optimized source in a child process (cuda_build_start). A later
    launch that finds the optimized build done (take_optimized) waits for the launches in
    flight (their error records name the first build's sites), unloads the first build and
-   runs the optimized one. Only the optimized image is cached; at exit the program waits for
-   the builds still compiling, so that the next run finds them. An optimized build that
-   fails leaves the first build in place. */
+   runs the optimized one (GSpec.opt becomes GSpec.run). Only the optimized image is cached,
+   by the child; the program does not wait for the builds still compiling at its end: the
+   next run finds their entries. An optimized build that fails leaves the first build. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,16 +44,23 @@
 #define PARAM_MAX 32764           /* kernel parameter bytes (CUDA 12.1+, Volta+); else 4096 */
 #define MAX_ARGS 128              /* parameters and captures of one kernel */
 
-/* One specialization: compiled (module, k), or failed with a reason. */
-typedef struct GSpec {
+/* One build of a specialization's code (tiers: the first build or the optimized one):
+   what its launches need to know of the code it was emitted as. */
+typedef struct GBuild {
   LaunchSpec h;             /* h.tr: the transforms its code was emitted with (emit_cuda) */
-  bool told, checked;
-  CudaModule *mod;
-  CudaKernel *k;
   bool uses_block;
   bool cooperative;         /* syncthreads(grid): launched with cuLaunchCooperativeKernel;
                                h.tr.grid_stride: its resident blocks loop over the launch's
                                (grid.stride_blocks: plan_cuda_launch) */
+  char xforms[160];         /* its transforms for --profile (KSpec.xforms) */
+} GBuild;
+
+/* One specialization: compiled (module, k), or failed with a reason. */
+typedef struct GSpec {
+  GBuild run;               /* the build mod and k hold (run.h.key: the specialization's) */
+  bool told, checked;
+  CudaModule *mod;
+  CudaKernel *k;
   CudaPtr cmem;             /* the module's oq_cmem, where h.tr.cmem_params's arrays go */
   CudaGrid grid;            /* the grid of its latest launch, as plan.c decided it */
   size_t param_bytes;       /* its OqkGrid: OqkGridHead, then the arguments (cuda_arg_words) */
@@ -71,12 +78,10 @@ typedef struct GSpec {
   const Type *pos_type;     /* the declared type of parameter `pos` (NULL: none) */
   CudaPtr counts; size_t counts_bytes;   /* OqkGrid.scr (CudaGrid.scratch): zero between launches */
   ProfRow *prof;            /* its row of the --profile table (rt_profile.c) */
-  /* tiers: while `pending` compiles the optimized source, h, mod and k are the first
-     build's; opt_h and the rest are the optimized build's, taken with it */
+  /* tiers: while `pending` compiles the optimized source, run, mod and k are the first
+     build's; opt is the optimized build's, taken with it */
   CudaBuild *pending;
-  LaunchSpec opt_h;
-  bool opt_uses_block, opt_cooperative;
-  char opt_xforms[160];
+  GBuild opt;
   long launches;            /* --profile: launches, and their time on the device (events) */
   double gpu_ms, host_ms, best_ms;
   struct GSpec *next;
@@ -161,16 +166,16 @@ static const Knobs *knobs(void) {
 
 static GSpec *lookup(const char *key) {
   for (GSpec *g = G.specs; g; g = g->next)
-    if (!strcmp(g->h.key, key)) return g;
+    if (!strcmp(g->run.h.key, key)) return g;
   GSpec *g = calloc(1, sizeof *g);
-  g->h.key = strdup(key);
+  g->run.h.key = strdup(key);
   g->next = G.specs;
   G.specs = g;
   return g;
 }
 
 static bool fail(GSpec *g, const char *why) {
-  return launch_spec_fail(&g->h, why);
+  return launch_spec_fail(&g->run.h, why);
 }
 
 /* Line n (1-based) of src, and the nearest `/ * file:line * /` comment at or above it. */
@@ -246,15 +251,15 @@ static void arg_layout(GSpec *g, const KSpec *S) {
 
 static char *spec_key(KSpec *S, const KLaunch *cl);
 
-/* g's module from image (freed), with g->h set: its kernel and what launches read of it. */
+/* g's module from image (freed), with g->run.h set: its kernel and what launches read of it. */
 static void load_build(GSpec *g, void *image, size_t size, SrcLoc loc) {
-  g->mod = cuda_module_load(image, size, g->h.name, loc);
+  g->mod = cuda_module_load(image, size, g->run.h.name, loc);
   free(image);
   g->k = cuda_kernel(g->mod, "oqk_entry", loc);
   cuda_kernel_params(g->k, 3);   /* OqkGrid P, OqkLaunch *L, OqkWorker *W (emit_cuda.c) */
-  g->cmem = g->h.tr.cmem_params ? cuda_module_global(g->mod, "oq_cmem", NULL, loc) : 0;
-  g->grid = plan_cuda_grid_init(&g->h);
-  g->k->label = g->h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
+  g->cmem = g->run.h.tr.cmem_params ? cuda_module_global(g->mod, "oq_cmem", NULL, loc) : 0;
+  g->grid = plan_cuda_grid_init(&g->run.h);
+  g->k->label = g->run.h.name;   /* driver errors name the Quasar kernel, not oqk_entry */
   g->occ_threads = g->occ_asked_threads = 0;
 }
 
@@ -271,12 +276,20 @@ static void spec_parts_free(LaunchSpec *h) {
   h->name = NULL;
 }
 
+/* b: the build of S's code (its key, b->h.key, stays). */
+static void gbuild_set(GBuild *b, const KSpec *S) {
+  launch_spec_compiled(&b->h, S);
+  b->uses_block = S->uses_block;
+  b->cooperative = S->grid_barrier;
+  snprintf(b->xforms, sizeof b->xforms, "%s", S->xforms);
+}
+
 /* Tiers: src (S's optimized source) is not in the cache. When the launch emitted as a first
    build (KSpec.fast) differs from it, NVRTC compiles src in the background and the first
-   build now: true with *image, g->h the first build's and g->opt_h src's. False: nothing
-   done (the sources are alike, or no thread): the caller compiles src. */
+   build now: true with *image, g->run the first build and g->opt src's. False: nothing
+   done (the sources are alike, or the build could not start): the caller compiles src. */
 static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, void **image,
-                        size_t *size, char *xforms, size_t xn) {
+                        size_t *size) {
   SrcLoc loc = cl->site->loc;
   const char *arch = cuda_device()->arch;
   Arena arena = {0};
@@ -294,16 +307,10 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
       if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc))
         compile_error(F.name, fast, log, loc);
       free(log);
-      launch_spec_compiled(&g->h, &F);
-      g->uses_block = F.uses_block;
-      g->cooperative = F.grid_barrier;
-      snprintf(xforms, xn, "%s", F.xforms);
+      gbuild_set(&g->run, &F);
       if (b) {
         g->pending = b;
-        launch_spec_compiled(&g->opt_h, S);
-        g->opt_uses_block = S->uses_block;
-        g->opt_cooperative = S->grid_barrier;
-        snprintf(g->opt_xforms, sizeof g->opt_xforms, "%s", S->xforms);
+        gbuild_set(&g->opt, S);
       }
       done = true;
     }
@@ -327,29 +334,23 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
     return;
   }
   if (cl->opt && cl->opt->emit_c) {
-    printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->h.key, src);
+    printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S->name, g->run.h.key, src);
     fflush(stdout);
   }
   SrcLoc loc = cl->site->loc;
   const char *arch = cuda_device()->arch;
   void *image = NULL;
   size_t size;
-  char xforms[160];
-  snprintf(xforms, sizeof xforms, "%s", S->xforms);
   bool first = knobs()->tiers &&
                !cuda_cached(src, arch, &image, &size, loc) &&
-               first_build(g, S, cl, src, &image, &size, xforms, sizeof xforms);
+               first_build(g, S, cl, src, &image, &size);
   if (!image) {
     char *log = NULL;
     if (!cuda_compile(src, S->name, arch, &image, &size, &log, loc)) compile_error(S->name, src, log, loc);
     free(log);
   }
   free(src);
-  if (!first) {
-    launch_spec_compiled(&g->h, S);
-    g->uses_block = S->uses_block;
-    g->cooperative = S->grid_barrier;
-  }
+  if (!first) gbuild_set(&g->run, S);
   load_build(g, image, size, loc);
   g->func = S->kfunc;
   int nparams = S->kfunc->nparams;
@@ -359,7 +360,7 @@ static void compile_spec(GSpec *g, KSpec *S, const KLaunch *cl) {
   memcpy(g->param_fill, S->facts.param_fill, nparams);
   for (int k = 0; k < S->kfunc->nparams; k++)
     if (!strcmp(S->kfunc->params[k].name, "pos")) g->pos_type = S->kfunc->params[k].type;
-  prof_xforms(prof_row(cl->kernel, "cuda"), xforms);
+  prof_xforms(prof_row(cl->kernel, "cuda"), g->run.xforms);
   int nargs = S->kfunc->nparams + S->ncaps;
   g->byval = calloc(nargs + 1, sizeof *g->byval);
   for (int i = 0; i < nargs; i++) g->byval[i] = kspec_arg_type(S, i).kind == K_VEC;
@@ -386,26 +387,24 @@ static void take_optimized(GSpec *g, const KLaunch *cl) {
   if (done < 0) {
     if (verbose)
       fprintf(stderr, "oq: kernel '%s': its optimized build failed (NVRTC: %s); the first build stays\n",
-              g->h.name, why ? why : "?");
+              g->run.h.name, why ? why : "?");
     free(why);
-    spec_parts_free(&g->opt_h);
+    spec_parts_free(&g->opt.h);
     return;
   }
   SrcLoc loc = cl->site->loc;
   gpu_sync(loc);   /* the first build's launches in flight: their records name its sites */
   cuda_module_unload(g->mod);
-  spec_parts_free(&g->h);
-  char *key = g->h.key;
-  g->h = g->opt_h;
-  g->h.key = key;
-  g->opt_h = (LaunchSpec){0};
-  g->uses_block = g->opt_uses_block;
-  g->cooperative = g->opt_cooperative;
+  spec_parts_free(&g->run.h);
+  char *key = g->run.h.key;
+  g->run = g->opt;
+  g->run.h.key = key;
+  g->opt = (GBuild){0};
   load_build(g, image, size, loc);
-  prof_xforms(g->prof ? g->prof : prof_row(cl->kernel, "cuda"), g->opt_xforms);
+  prof_xforms(g->prof ? g->prof : prof_row(cl->kernel, "cuda"), g->run.xforms);
   if (verbose)
     fprintf(stderr, "oq: kernel '%s': the optimized build replaces the first build at launch %ld\n",
-            g->h.name, g->launches + 1);
+            g->run.h.name, g->launches + 1);
 }
 
 /* ---- launch configuration ---- */
@@ -477,7 +476,7 @@ static void check_records(SrcLoc loc) {
   for (int i = 0; i < n; i++) {
     int s = (first + i) % RING;
     GSpec *g = G.slot[s].g;
-    if (G.back[s].err) launch_report(&g->h, &G.back[s], G.slot[s].loc);
+    if (G.back[s].err) launch_report(&g->run.h, &G.back[s], G.slot[s].loc);
   }
 }
 
@@ -486,8 +485,8 @@ static void collect_times(SrcLoc loc) {
     GSpec *g = G.timed[i].g;
     double ms = cuda_event_ms(G.timed[i].start, G.timed[i].stop, loc);
     if (knobs()->ktime)   /* (the grid of the grid-stride kinds: persistent blocks, tiles) */
-      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->h.name, ms,
-              g->h.tr.coarse ? g->grid.stride_blocks : g->h.tr.tiled ? g->grid.tgrid : 0);
+      fprintf(stderr, "ktime %s %.4f ms %u blocks\n", g->run.h.name, ms,
+              g->run.h.tr.coarse ? g->grid.stride_blocks : g->run.h.tr.tiled ? g->grid.tgrid : 0);
     g->gpu_ms += ms;
     prof_add_time(g->prof, ms);
     if (!g->best_ms || ms < g->best_ms) g->best_ms = ms;
@@ -503,8 +502,8 @@ void gpu_sync(SrcLoc loc) {
   if (!cuda_wait(why, sizeof why)) {
     if (G.since > 1)
       rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s (it is the last of %ld launches since the "
-               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->h.name, why, G.since);
-    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->h.name, why);
+               "host last waited; OQ_CUDA_SYNC=1 waits after each launch)", G.last->run.h.name, why, G.since);
+    rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->run.h.name, why);
   }
   G.since = 0;
   check_records(loc);
@@ -574,7 +573,7 @@ void cuda_host_touch_slow(Array *a, SrcLoc loc) {
 static void fill_cmem(const GSpec *g, Func *f, OqkArg *args, const Value *vals, SrcLoc loc) {
   size_t off = 0;
   for (int i = 0; i < f->nparams && i < 32; i++) {
-    if (!(g->h.tr.cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
+    if (!(g->run.h.tr.cmem_params >> i & 1) || vals[i].kind != V_ARRAY) continue;
     args[i].i = (int64_t)off;
     size_t n = vals[i].arr->numel * el_size(vals[i].arr->elem);
     if (n) cuda_raw_dtod(g->cmem + off, (CudaPtr)(uintptr_t)args[i].data, n, loc);
@@ -613,7 +612,7 @@ static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk,
   SrcLoc loc = cl->site->loc;
   for (int i = 0; i < f->nparams; i++) marshal(&a[i], cl->args[i], g->byval[i], needs_upload(g, cl, S, i), loc);
   for (int k = 0; k < S->ncaps; k++) marshal(&a[f->nparams + k], S->caps[k].value, g->byval[f->nparams + k], true, loc);
-  if (g->h.tr.cmem_params) fill_cmem(g, f, a, cl->args, loc);
+  if (g->run.h.tr.cmem_params) fill_cmem(g, f, a, cl->args, loc);
   for (int i = 0; i < f->nparams + S->ncaps; i++)
     if (g->arg_off[i] >= 0) pack((int64_t *)(G.param + g->arg_off[i]), &a[i], g->arg_type[i]);
 }
@@ -621,7 +620,7 @@ static void fill_grid(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk,
 /* The error record of this launch: the next slot of the ring (launch waited when it is
    full), or the spare one when the kernel cannot fail. */
 static CudaPtr error_record(GSpec *g, SrcLoc loc) {
-  if (!g->h.nsites) return G.ring + RING * sizeof(OqkLaunch);
+  if (!g->run.h.nsites) return G.ring + RING * sizeof(OqkLaunch);
   int s = (G.first + G.nslots++) % RING;
   G.slot[s] = (Slot){g, loc};
   return G.ring + s * sizeof(OqkLaunch);
@@ -635,8 +634,8 @@ _Static_assert(offsetof(OqkWorker, out_i) == offsetof(OqkWorker, out_r) + sizeof
 
 static void identity_outputs(const GSpec *g, OqkWorker *w) {
   for (int o = 0; o < OQK_MAX_OUTS; o++) {   /* all of them: every byte copied is defined */
-    w->out_r[o] = launch_identity_r(g->h.out_op[o]);
-    w->out_i[o] = launch_identity_i(g->h.out_op[o]);
+    w->out_r[o] = launch_identity_r(g->run.h.out_op[o]);
+    w->out_i[o] = launch_identity_i(g->run.h.out_op[o]);
   }
 }
 
@@ -649,18 +648,18 @@ static void reset_outputs(GSpec *g, SrcLoc loc) {
 static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
   OqkWorker w;
   identity_outputs(g, &w);
-  if (g->h.nouts && npos > 0) {
+  if (g->run.h.nouts && npos > 0) {
     gpu_sync(loc);
     cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
   }
   Value acc[OQK_MAX_OUTS];
-  for (int o = 0; o < g->h.nouts; o++)
-    acc[o] = g->h.out_int[o] ? v_int(launch_combine_i(g->h.out_op[o], launch_identity_i(g->h.out_op[o]), w.out_i[o]))
-                           : v_scalar(launch_combine_r(g->h.out_op[o], launch_identity_r(g->h.out_op[o]), w.out_r[o]));
-  if (g->h.nouts == 1) return acc[0];
-  if (g->h.nouts == 0) return v_none();
-  Value t = v_tuple(g->h.nouts);
-  for (int o = 0; o < g->h.nouts; o++) t.tup->v[o] = acc[o];
+  for (int o = 0; o < g->run.h.nouts; o++)
+    acc[o] = g->run.h.out_int[o] ? v_int(launch_combine_i(g->run.h.out_op[o], launch_identity_i(g->run.h.out_op[o]), w.out_i[o]))
+                           : v_scalar(launch_combine_r(g->run.h.out_op[o], launch_identity_r(g->run.h.out_op[o]), w.out_r[o]));
+  if (g->run.h.nouts == 1) return acc[0];
+  if (g->run.h.nouts == 0) return v_none();
+  Value t = v_tuple(g->run.h.nouts);
+  for (int o = 0; o < g->run.h.nouts; o++) t.tup->v[o] = acc[o];
   return t;
 }
 
@@ -697,7 +696,7 @@ static void launch_one(GSpec *g, const CudaDims *d, const CudaChunk *c, SrcLoc l
   CudaPtr rec = error_record(g, loc), wk = G.worker;
   void *params[] = {G.param, &rec, &wk};
   memcpy(((OqkGridHead *)G.param)->boff, c->boff, sizeof c->boff);
-  cuda_launch(g->k, c->grid, d->block, d->shared, g->cooperative, params, loc);
+  cuda_launch(g->k, c->grid, d->block, d->shared, g->run.cooperative, params, loc);
   G.pending = true;
   G.since++;
   G.last = g;
@@ -708,7 +707,7 @@ static void launch_one(GSpec *g, const CudaDims *d, const CudaChunk *c, SrcLoc l
    at each call). */
 static void launch(GSpec *g, const KLaunch *cl, const int64_t *blk, const int64_t *cnt, bool timed) {
   SrcLoc loc = cl->site->loc;
-  CudaDims dims = plan_cuda_dims(&g->h, &g->grid, cuda_device(), cl->D, blk, cnt);
+  CudaDims dims = plan_cuda_dims(&g->run.h, &g->grid, cuda_device(), cl->D, blk, cnt);
   if (G.ntimed == RING) gpu_sync(loc);
   Timed *t = NULL;
   if (timed) {
@@ -731,10 +730,10 @@ static void run(GSpec *g, const KLaunch *cl, KSpec *S, const int64_t *blk, const
   int64_t npos = launch_positions(cl);
   fill_grid(g, cl, S, blk, cnt);
   if (npos > 0) {
-    if (g->h.nouts) reset_outputs(g, loc);
+    if (g->run.h.nouts) reset_outputs(g, loc);
     OccAsk ask = {g, loc};
     CudaOcc occ = occupancy(&ask);
-    plan_cuda_kind_grid(&g->h, cl, S, G.args, npos, blk, cnt, &occ, &g->grid);
+    plan_cuda_kind_grid(&g->run.h, cl, S, G.args, npos, blk, cnt, &occ, &g->grid);
     grid_head(g, loc);
     launch(g, cl, blk, cnt, prof || knobs()->ktime);
   }
@@ -782,7 +781,7 @@ static bool arg_shape(Value v, ArgShape *a) {
    and argument shapes, and its GSpec compiled (or refused) already. */
 static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
   Func *f = cl->kernel->func;
-  if (!m->g || !(m->g->k || m->g->h.failed) || m->site != cl->site || m->kfunc != f ||
+  if (!m->g || !(m->g->k || m->g->run.h.failed) || m->site != cl->site || m->kfunc != f ||
       m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
       m->explicit_blk != cl->explicit_blk || memcmp(m->dims, cl->dims, cl->D * sizeof *m->dims) ||
       memcmp(m->blk, cl->blk, cl->D * sizeof *m->blk) || m->vt != cl->plan->cuda.vthreads)
@@ -835,20 +834,20 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
   KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena};
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);   /* the memo's shapes decide its facts too */
   GSpec *g = find_spec(cl, &S);
-  if (!g->k && !g->h.failed && S.no_cmem && cl->opt && cl->opt->verbose)
+  if (!g->k && !g->run.h.failed && S.no_cmem && cl->opt && cl->opt->verbose)
     fprintf(stderr, "oq: kernel '%s': its 'hwconst arrays need more than the %d bytes of constant memory: "
             "they stay in global memory\n", callable_name(cl->kernel), K_CMEM_BYTES);
   ProfRow *pr = g->prof ? g->prof : prof_row(cl->kernel, "cuda");
-  if (!g->k && !g->h.failed) compile_profiled(g, &S, cl, pr);
+  if (!g->k && !g->run.h.failed) compile_profiled(g, &S, cl, pr);
   if (g->pending) take_optimized(g, cl);
   int64_t blk[3] = {1, 1, 1}, cnt[3] = {1, 1, 1};
-  const char *why = g->h.failed ? g->h.reason : cl->plan->cuda_refusal;
+  const char *why = g->run.h.failed ? g->run.h.reason : cl->plan->cuda_refusal;
   OccAsk ask = {g, cl->site->loc};
   CudaOcc occ = {0};
   if (!why) {
     occ = occupancy(&ask);
-    plan_cuda_blocks(cl, &occ, g->uses_block || g->cooperative, blk, cnt);
-    why = plan_cuda_shape_refusal(cl, cuda_device(), &g->h, g->cooperative, g->k->max_threads, blk, cnt);
+    plan_cuda_blocks(cl, &occ, g->run.uses_block || g->run.cooperative, blk, cnt);
+    why = plan_cuda_shape_refusal(cl, cuda_device(), &g->run.h, g->run.cooperative, g->k->max_threads, blk, cnt);
   }
   if (why) {
     note_fallback(g, cl, why);
@@ -856,7 +855,7 @@ bool gpu_launch(const KLaunch *cl, Value *result) {
     kspec_free(&S);
     return false;
   }
-  plan_cuda_launch(&g->h, cl, &occ, g->cooperative, blk, cnt, &g->grid);
+  plan_cuda_launch(&g->run.h, cl, &occ, g->run.cooperative, blk, cnt, &g->grid);
   g->prof = pr;
   prof_set_current(pr);   /* transfers of this launch, and downloads until the next one */
   prof_launch(pr, 0);     /* its device time comes from the events (collect_times) */
@@ -935,7 +934,7 @@ void gpu_profile_report(FILE *out) {
   fprintf(out, "%-28s %9s %12s %11s %12s\n", "cuda kernel", "launches", "device ms", "mean ms", "host us/launch");
   for (GSpec *g = G.specs; g; g = g->next)
     if (g->launches)
-      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->h.name, g->launches, g->gpu_ms,
+      fprintf(out, "%-28s %9ld %12.3f %11.4f %12.2f\n", g->run.h.name, g->launches, g->gpu_ms,
               g->gpu_ms / g->launches, g->host_ms * 1e3 / g->launches);
   const CudaStats *s = &cuda_stats;
   /* two lines of at most 100 columns (tests/gpu.sh reads the counters of both) */
@@ -952,7 +951,7 @@ bool gpu_kernel_time(const char *name, long *launches, double *device_ms, double
   *launches = 0;
   *device_ms = *best_ms = 0;
   for (GSpec *g = G.specs; g; g = g->next)
-    if (g->launches && g->h.name && !strcmp(g->h.name, name)) {
+    if (g->launches && g->run.h.name && !strcmp(g->run.h.name, name)) {
       *launches += g->launches;
       *device_ms += g->gpu_ms;
       if (!*best_ms || g->best_ms < *best_ms) *best_ms = g->best_ms;
@@ -980,7 +979,7 @@ void gpu_check(const KLaunch *cl) {
     g->checked = true;
     char *src = make_source(g, &S, cl->args);
     if (src && cl->opt && (cl->opt->emit_c || cl->opt->emit_cuda))
-      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->h.key, src);
+      printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->run.h.key, src);
     if (src && !plan_cuda_check_enabled()) free(src);   /* oq emit --target cuda: print only */
     else if (src) {
       void *image;
@@ -995,9 +994,9 @@ void gpu_check(const KLaunch *cl) {
     } else {
       if (cl->opt && cl->opt->emit_cuda)
         printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),
-               g->h.reason);
+               g->run.h.reason);
       if (verbose)
-        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->h.reason);
+        fprintf(stderr, "oq: cuda check: kernel '%s' is not compiled for CUDA: %s\n", callable_name(cl->kernel), g->run.h.reason);
     }
   }
   kspec_free(&S);
