@@ -124,6 +124,7 @@ int main(int argc, char **argv) {
     config_load();
     return cuda_build_main(argc - 2, argv + 2);
   }
+  cuda_builds_here();   /* this binary runs CUDA_BUILD_COMMAND: tiers may use children */
   const char *cmd = argv[1];
   if (!strcmp(cmd, "--version") || !strcmp(cmd, "version")) {
     printf("oq (OpenQuasar) %s\n", OQ_VERSION);

@@ -103,6 +103,10 @@ void cuda_build_free(CudaBuild *b);      /* a child still running finishes on it
    status. */
 #define CUDA_BUILD_COMMAND "__cuda-build"
 int cuda_build_main(int argc, char **argv);
+/* The cli says this program runs CUDA_BUILD_COMMAND (its /proc/self/exe is oq); without
+   that, cuda_builds_possible is false and the launcher compiles optimized builds only. */
+void cuda_builds_here(void);
+bool cuda_builds_possible(void);
 
 /* ---- modules, kernels and launches ---------------------------------------------------- */
 

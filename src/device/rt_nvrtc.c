@@ -80,6 +80,9 @@ static struct {
   int running;                    /* children running */
   MemImage *mem;                  /* first builds' images (cuda_compile_as without the cache) */
   bool at_exit;                   /* builds_at_exit is registered */
+  bool builder;                   /* this program is `oq`, which runs CUDA_BUILD_COMMAND
+                                     (cuda_builds_here): a program linked with liboq.a
+                                     (bench/gpu) is not, and has no tiers */
   pthread_t warm;                 /* nvrtc_warm_start's thread, until joined */
   bool warming;
 } nv;
@@ -427,6 +430,10 @@ static int build_limit(void) {
   int n = config()->cpus;
   return n > 2 ? n - 1 : 1;
 }
+
+void cuda_builds_here(void) { nv.builder = true; }
+
+bool cuda_builds_possible(void) { return nv.builder; }
 
 /* Starts `oq __cuda-build PPID LOG ARCH NAME SRC...` for the jobs in argv (NULL-ended),
    its stderr the file log (NULL: none), the descriptor lock (-1: none) its 3, so that the

@@ -158,7 +158,7 @@ static const Knobs *knobs(void) {
     k->eager = config()->cuda_eager;
     k->ktime = config()->dev.cuda_ktime;
     int t = config()->cuda_tiers;
-    k->tiers = t > 0 || (t < 0 && config()->cpus >= 4) || config()->dev.cuda_tier_fast;
+    k->tiers = ((t > 0 || (t < 0 && config()->cpus >= 4)) && cuda_builds_possible()) || config()->dev.cuda_tier_fast;
     k->read = true;
   }
   return k;
