@@ -12,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <stddef.h>
-#include <time.h>
 typedef int R;
 R cuInit(unsigned f) { (void)f; return 0; }
 R cuDriverGetVersion(int *v) { *v = 13000; return 0; }
@@ -34,14 +33,7 @@ R cuDeviceGetAttribute(int *v, int a, int d) {
   return 0;
 }
 R cuDeviceTotalMem_v2(size_t *n, int d) { (void)d; *n = (size_t)80 << 30; return 0; }
-/* STUB_CTX_MS=N: the context's creation takes N ms, as a GPU's does (0.1-0.3 s) */
-R cuDevicePrimaryCtxRetain(void **c, int d) {
-  (void)d;
-  const char *ms = getenv("STUB_CTX_MS");
-  if (ms) nanosleep(&(struct timespec){ atoi(ms) / 1000, atoi(ms) % 1000 * 1000000L }, NULL);
-  *c = (void *)1;
-  return 0;
-}
+R cuDevicePrimaryCtxRetain(void **c, int d) { (void)d; *c = (void *)1; return 0; }
 R cuCtxSetCurrent(void *c) { (void)c; return 0; }
 R cuCtxSynchronize(void) { return 0; }
 /* A module owns its functions, as the driver's does: unloading it frees them (make asan's

@@ -64,7 +64,6 @@ static void load_dev(OqDevConfig *d) {
   d->cuda_break = is("OQ_DEV_CUDA_BREAK", "1") ? 1 : is("OQ_DEV_CUDA_BREAK", "opt") ? 2 : 0;
   d->cuda_tier_fast = is("OQ_DEV_CUDA_TIER_FAST", "1");
   d->cuda_switch_at = int_in("OQ_DEV_CUDA_SWITCH_AT", 2, 1 << 30, 0);
-  d->cuda_nvrtc_warm = is("OQ_DEV_CUDA_NVRTC_WARM", "1");
   d->cuda_graphs = !is("OQ_DEV_CUDA_GRAPHS", "0");
   d->cuda_ktime = int_in("OQ_DEV_CUDA_KTIME", 0, 1, 0);
   d->cuda_packed = is("OQ_DEV_CUDA_PACKED", "1") ? 1 : is("OQ_DEV_CUDA_PACKED", "0") ? 0 : -1;

@@ -29,9 +29,6 @@ typedef struct OqDevConfig {
   int cuda_switch_at;       /* OQ_DEV_CUDA_SWITCH_AT 2..2^30: launch N of a kernel running its
                                first build waits for the optimized one and runs it (tests); 0:
                                the first launch that finds it done */
-  bool cuda_nvrtc_warm;     /* OQ_DEV_CUDA_NVRTC_WARM=1: with tiers on, a thread starts NVRTC
-                               (a tiny compile) while the CUDA context is created (off: it
-                               delayed programs that launch nothing, see docs/cuda.md) */
   bool cuda_graphs;         /* OQ_DEV_CUDA_GRAPHS (not 0): batched launches in CUDA graphs */
   bool cuda_ktime;          /* OQ_DEV_CUDA_KTIME=1: each launch's device time on stderr */
   int cuda_packed;          /* OQ_DEV_CUDA_PACKED: 1 a packed merge whenever the sums fit, 0

@@ -7,7 +7,7 @@
 
 /* errors reported so far (the exit status); where rt_error says an error without a location
    happened (diag_set_where) */
-static struct { int errors; SrcLoc where; void (*on_rt_error)(void), (*before_exit)(void); } diag;
+static struct { int errors; SrcLoc where; void (*on_rt_error)(void); } diag;
 
 SrcFile *srcfile_from_string(const char *path, const char *text) {
   SrcFile *f = calloc(1, sizeof *f);
@@ -120,9 +120,7 @@ void rt_error(SrcLoc loc, const char *fmt, ...) {
   diag_verror(loc.file ? loc : diag.where, "runtime error", fmt, ap);
   va_end(ap);
   if (diag.on_rt_error) diag.on_rt_error();   /* does not return (a fuzzer's longjmp) */
-  if (diag.before_exit) diag.before_exit();
   exit(1);
 }
 
 void diag_on_rt_error(void (*fn)(void)) { diag.on_rt_error = fn; }
-void diag_before_exit(void (*fn)(void)) { diag.before_exit = fn; }

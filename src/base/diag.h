@@ -41,8 +41,5 @@ SrcLoc diag_set_where(SrcLoc loc);
 /* For the fuzzers (tools/fuzz/): fn is called after a run-time error is printed, instead of
    exit(1); it must not return (it longjmps back to the harness). NULL: exit. */
 void diag_on_rt_error(void (*fn)(void));
-/* fn is called after a run-time error is printed, before exit(1) (rt_nvrtc.c: the threads of
-   NVRTC builds end before exit unloads what they use). */
-void diag_before_exit(void (*fn)(void));
 
 #endif

@@ -229,7 +229,6 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "check")) return interp_check(prog) ? 1 : 0;
   int status = interp_run(prog, &opt);
   gpu_sync(program->loc);   /* the last launches' errors */
-  nvrtc_warm_join();        /* OQ_DEV_CUDA_NVRTC_WARM's thread, before NVRTC's exit handlers */
   rt_video_finish();
   rt_show_finish();
   if (opt.profile) {

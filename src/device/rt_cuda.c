@@ -261,9 +261,6 @@ static bool init(void) {
     return setf(0, "OQ_CUDA_DEVICE=%s: there are %d devices", env, count);
   CUdevice d;
   if ((r = cu.DeviceGet(&d, ordinal)) != CUDA_SUCCESS) return setf(r, "cuDeviceGet failed");
-  int tiers = config()->cuda_tiers;   /* as rt_gpu.c decides them: a first build will compile */
-  if (config()->dev.cuda_nvrtc_warm && (tiers > 0 || (tiers < 0 && config()->cpus >= 4)))
-    nvrtc_warm_start();   /* overlaps the context's creation */
   if ((r = cu.PrimaryCtxRetain(&drv.ctx, d)) != CUDA_SUCCESS)
     return setf(r, "cannot create a context on device %d", ordinal);
   if ((r = cu.CtxSetCurrent(drv.ctx)) != CUDA_SUCCESS)

@@ -59,11 +59,6 @@ const CudaDevice *cuda_device(void);        /* NULL when !cuda_available */
    /usr/local/cuda/lib64, then the default search path). Computed once. */
 bool nvrtc_available(char *why, size_t n);
 void nvrtc_version(int *major, int *minor);   /* 0.0 when unavailable */
-/* NVRTC's one-time start in a thread (OQ_DEV_CUDA_NVRTC_WARM, rt_nvrtc.c), and its end,
-   waited for before the program exits (main's end, an rt_error): NVRTC's exit handlers
-   must not run under a compile. */
-void nvrtc_warm_start(void);
-void nvrtc_warm_join(void);
 
 /* Compiles CUDA C++ source for arch ("sm_90") with -arch, --std=c++17, -default-device and
    --fmad=false (no contraction into FMA: the CPU back end compiles with -ffp-contract=off,

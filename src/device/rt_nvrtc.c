@@ -9,7 +9,6 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -83,8 +82,6 @@ static struct {
   bool builder;                   /* this program is `oq`, which runs CUDA_BUILD_COMMAND
                                      (cuda_builds_here): a program linked with liboq.a
                                      (bench/gpu) is not, and has no tiers */
-  pthread_t warm;                 /* nvrtc_warm_start's thread, until joined */
-  bool warming;
 } nv;
 
 static const struct { const char *sym; void *slot; bool optional; } nv_syms[] = {
@@ -362,42 +359,6 @@ bool cuda_compile_as(const char *source, const char *program_name, const char *a
 bool cuda_compile(const char *source, const char *program_name, const char *arch,
                   void **image, size_t *size, char **log, SrcLoc loc) {
   return cuda_compile_as(source, program_name, arch, true, image, size, log, loc);
-}
-
-/* ---- NVRTC's own start, ahead of the first build ----
-   A process's first NVRTC compile costs 0.15-0.2 s more than later ones (NVRTC loads its
-   built-in headers); a thread compiles a tiny program while the CUDA context is created, so
-   that the first launch's build does not pay it. It must be joined before exit runs NVRTC's
-   exit handlers (registered during that compile: they would destroy what it still uses):
-   by main at its end, and before an rt_error exits. Off unless OQ_DEV_CUDA_NVRTC_WARM=1:
-   with the stub it helped only where the context took 0.2 s, and a program that launches
-   nothing waited for it at its end (docs/cuda.md). */
-static void *warm_thread(void *arg) {
-  (void)arg;
-  static const char src[] = "extern \"C\" __global__ void oq_warm(float *p) { p[0] = 1.0f; }\n";
-  const char *opts[] = { "--std=c++17", "-default-device", "--fmad=false" };
-  nvrtcProgram prog;
-  if (nv.CreateProgram(&prog, src, "oq_warm", 0, NULL, NULL) == NVRTC_SUCCESS) {
-    nv.CompileProgram(prog, 3, opts);
-    nv.DestroyProgram(&prog);
-  }
-  return NULL;
-}
-
-void nvrtc_warm_start(void) {
-  if (nv.warming || !nvrtc_available(NULL, 0)) return;
-  pthread_attr_t attr;
-  if (pthread_attr_init(&attr)) return;
-  pthread_attr_setstacksize(&attr, (size_t)16 << 20);   /* as the main thread has: NVRTC recurses */
-  nv.warming = !pthread_create(&nv.warm, &attr, warm_thread, NULL);
-  pthread_attr_destroy(&attr);
-  if (nv.warming) diag_before_exit(nvrtc_warm_join);   /* an rt_error's exit; main's end joins it too */
-}
-
-void nvrtc_warm_join(void) {
-  if (!nv.warming) return;
-  pthread_join(nv.warm, NULL);
-  nv.warming = false;
 }
 
 /* ---- builds in the background ----
