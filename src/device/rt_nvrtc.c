@@ -22,6 +22,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "base/config.h"
+#include "base/diag.h"
 #include "device/rt_cuda.h"
 #include "runtime/rt_cache.h"
 
@@ -649,20 +650,12 @@ void cuda_build_free(CudaBuild *b) {
    reason on stderr) when it failed. The source file is removed at the end, so that a
    build still pending leaves a temporary file in the cache. */
 static bool child_job(const char *arch, const char *name, const char *src) {
-  FILE *f = fopen(src, "rb");
-  char *text = NULL;
-  size_t len = 0;
-  if (f) {
-    FILE *m = open_memstream(&text, &len);
-    char buf[65536];
-    for (size_t got; m && (got = fread(buf, 1, sizeof buf, f)) > 0;) fwrite(buf, 1, got, m);
-    if (m) fclose(m);
-    fclose(f);
-  }
-  if (!text) {
-    fprintf(stderr, "oq: cuda build: cannot read %s\n", src);
+  SrcFile *file = srcfile_load(src);
+  if (!file) {
+    fprintf(stderr, "oq: cuda build: cannot read %s: %s\n", src, strerror(errno));
     return false;
   }
+  const char *text = file->text;
   char arch_opt[64], path[4200], err[4400] = "", *log = NULL;
   uint64_t h1;
   bool cubin = pick_target(arch, arch_opt, sizeof arch_opt);
@@ -677,7 +670,7 @@ static bool child_job(const char *arch, const char *name, const char *src) {
   if (ok <= 0) fprintf(stderr, "%s%s%s\n", log ? log : "", log && err[0] ? "\n" : "", err[0] ? err : "");
   free(log);
   free(image);
-  free(text);
+  srcfile_free(file);
   unlink(src);
   return ok > 0;
 }
