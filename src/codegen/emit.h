@@ -26,6 +26,10 @@ typedef struct Buf { char *s; size_t len, cap; } Buf;
 /* Slot storage in the kernel function. */
 enum { SC_NONE, SC_LOCAL, SC_PARAM, SC_SPECIAL };
 
+/* A read x[pos + c] that the rows of a CUDA kernel load first (em_rows_ahead_read): the
+   node, x's kernel parameter and c. */
+typedef struct RowRead { Node *n; int param; int64_t c[OQ_MAX_RANK]; } RowRead;
+
 typedef struct Em {
   KSpec *S;
   FSpec *f;             /* function being emitted */
@@ -75,8 +79,8 @@ typedef struct Em {
   bool coarse_gs;       /* ... the resident blocks take the launch's blocks grid-stride */
   Node *ahead[4]; int nahead;  /* CUDA persistent blocks: x[pos] reads loaded ahead (em_at_pos);
                                   while set, read k of the body (pf_k) is register _la<j>_<k> */
-  Node *rahead[8]; int nrahead;  /* CUDA rows: reads x[pos + c] that every row loads first
-                                  (em_rows_ahead_read, one node per x and c; cuda_rows_body);
+  RowRead rahead[8]; int nrahead;  /* CUDA rows: reads x[pos + c] that every row loads first
+                                  (em_rows_ahead_read, one per x and c; cuda_rows_body);
                                   while set, such a read is register _ra<j>[_w] */
   const char *lpos;     /* ... the thread's row-major position in the launch: the offset of x[pos]
                            in launch-shaped arguments (KSpec.at_launch) */
@@ -304,6 +308,7 @@ char *em_store_conv(Em *E, ElemType el, char *v, KType t);
 char *em_prefetched(Em *E, const char *arr);
 bool em_at_pos(Em *E, Node *n);
 bool em_rows_ahead_read(Em *E, Node *n, int *p, int64_t *c);
+int em_rows_ahead_find(const Em *E, int p, const int64_t *c);
 int em_pos_index(const Em *E, const Node *n, int slot);
 char *em_index_read(Em *E, Node *n);
 char *em_index_store(Em *E, Node *n, Node *target, Op op, char *v, KType vt, bool want);

@@ -788,15 +788,20 @@ bool em_rows_ahead_read(Em *E, Node *n, int *p, int64_t *c) {
   return r == R_ZERO || r == R_CLAMP || r == R_CIRC || r == R_MIRROR || (at && launch_shaped(E, n));
 }
 
+/* The read of E->rahead of parameter p at offsets c, or -1. */
+int em_rows_ahead_find(const Em *E, int p, const int64_t *c) {
+  for (int j = 0; j < E->nrahead; j++)
+    if (E->rahead[j].param == p && !memcmp(E->rahead[j].c, c, E->S->D * sizeof *c)) return j;
+  return -1;
+}
+
 /* The register of read n when the rows loaded it ahead (E->rahead), or NULL. */
 static char *rows_ahead_reg(Em *E, Node *n) {
-  int p, q;
-  int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK];
+  int p;
+  int64_t c[OQ_MAX_RANK];
   if (!E->nrahead || !em_rows_ahead_read(E, n, &p, c)) return NULL;
-  for (int j = 0; j < E->nrahead; j++)
-    if (em_rows_ahead_read(E, E->rahead[j], &q, cq) && q == p && !memcmp(c, cq, E->S->D * sizeof *c))
-      return em_sf(E, "_ra%d[_w]", j);
-  return NULL;
+  int j = em_rows_ahead_find(E, p, c);
+  return j >= 0 ? em_sf(E, "_ra%d[_w]", j) : NULL;
 }
 
 static bool ldg_param(Em *E, Node *n) {

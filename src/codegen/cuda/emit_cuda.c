@@ -500,13 +500,14 @@ static void entry_header(Em *E, Buf *body) {
    (E->rahead), at most 8: none where device functions run (they may write anything). */
 static void rows_ahead_walk(Em *E, Node *n) {
   if (!n || n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;
-  int p, q;
-  int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK];
-  if (em_rows_ahead_read(E, n, &p, c) && E->nrahead < 8) {
-    bool have = false;
-    for (int j = 0; j < E->nrahead; j++)
-      have |= em_rows_ahead_read(E, E->rahead[j], &q, cq) && q == p && !memcmp(c, cq, E->S->D * sizeof *c);
-    if (!have) E->rahead[E->nrahead++] = n;
+  int p;
+  int64_t c[OQ_MAX_RANK];
+  if (em_rows_ahead_read(E, n, &p, c)) {   /* (its indices hold no other read) */
+    if (E->nrahead < 8 && em_rows_ahead_find(E, p, c) < 0) {
+      RowRead *r = &E->rahead[E->nrahead++];
+      *r = (RowRead){.n = n, .param = p};
+      memcpy(r->c, c, sizeof r->c);
+    }
     return;
   }
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) rows_ahead_walk(E, it.node);
@@ -522,23 +523,21 @@ static void rows_coords(Em *E) {
    array and dimension, its least and its greatest offset (the ones between follow). */
 static void rows_inside_tests(Em *E, int nra, Buf *t) {
   for (int j = 0; j < nra; j++) {
-    int p, q;
-    int64_t c[OQ_MAX_RANK], cq[OQ_MAX_RANK], lo[OQ_MAX_RANK], hi[OQ_MAX_RANK];
-    bool first = true;
-    em_rows_ahead_read(E, E->rahead[j], &p, c);
-    for (int i = 0; i < nra && first; i++)   /* one test set per array: its first read's */
-      first = i >= j || !em_rows_ahead_read(E, E->rahead[i], &q, cq) || q != p;
-    if (!first) continue;
-    memcpy(lo, c, sizeof lo);
-    memcpy(hi, c, sizeof hi);
+    const RowRead *r = &E->rahead[j];
+    bool seen = false;
+    for (int i = 0; i < j; i++) seen |= E->rahead[i].param == r->param;
+    if (seen) continue;   /* one test set per array, at its first read */
+    int64_t lo[OQ_MAX_RANK], hi[OQ_MAX_RANK];
+    memcpy(lo, r->c, sizeof lo);
+    memcpy(hi, r->c, sizeof hi);
     for (int i = j + 1; i < nra; i++)
-      for (int d = 0; d < E->S->D && em_rows_ahead_read(E, E->rahead[i], &q, cq) && q == p; d++) {
-        if (cq[d] < lo[d]) lo[d] = cq[d];
-        if (cq[d] > hi[d]) hi[d] = cq[d];
+      for (int d = 0; d < E->S->D && E->rahead[i].param == r->param; d++) {
+        if (E->rahead[i].c[d] < lo[d]) lo[d] = E->rahead[i].c[d];
+        if (E->rahead[i].c[d] > hi[d]) hi[d] = E->rahead[i].c[d];
       }
     char *name;
     PosOff o;
-    em_fast_access(E, E->rahead[j], &o, &name);
+    em_fast_access(E, r->n, &o, &name);
     for (int d = 0; d < E->S->D; d++)
       for (int end = 0; end < (lo[d] == hi[d] ? 1 : 2); end++)
         em_bprintf(t, " && (uint64_t)(P%d + (%lld)) < (uint64_t)%s.d[%d]", d, (long long)(end ? hi[d] : lo[d]), name, d);
@@ -572,7 +571,7 @@ static void rows_ahead_loads(Em *E, int nra) {
     if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
     E->ind += in != NULL;
     E->row_fast = fast;
-    for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j]));
+    for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j].n));
     E->row_fast = false;
     E->ind -= in != NULL;
   }
@@ -596,7 +595,7 @@ static void cuda_rows_body(Em *E) {
     rows_ahead_walk(E, E->S->kfunc->body.items[i]);
   int nra = E->nrahead;
   E->nrahead = 0;   /* the loads themselves */
-  for (int j = 0; j < nra; j++) em_line(E, "%s _ra%d[%d];", em_ctype(E, em_T(E, E->rahead[j])), j, R);
+  for (int j = 0; j < nra; j++) em_line(E, "%s _ra%d[%d];", em_ctype(E, em_T(E, E->rahead[j].n)), j, R);
   if (nra) rows_ahead_loads(E, nra);
   E->nrahead = nra;
   em_line(E, "#pragma unroll");
