@@ -654,6 +654,23 @@ if nvrtc_found && ${CC:-cc} -O2 -shared -fPIC -o "$tmp/libcuda_log.so" tools/cud
     first_lines "$tmp/chunks.err" 3
     cli_fail=$((cli_fail + 1))
   fi
+  # the launch memo (backend/cuda/rt_gpu.c, memo_hit) tells an array passed twice apart as
+  # the key does (KSpec.aliased: such code differs): one site, two distinct arrays twice,
+  # then one array twice: a second specialization (module 2 in the stub's launch log)
+  printf '%s\n' 'function [] = __kernel__ kk(a : vec, b : vec, pos : int)' '    a[pos] = a[pos] + b[pos]' \
+    'endfunction' 'x = zeros(64)' 'z = ones(64)' 'for i = 1..3' '    w = i < 3 ? z : x' '    parallel_do(64, x, w, kk)' \
+    'endfor' >"$tmp/memo_alias.q"
+  rm -f "$tmp/launch.log"
+  STUB_LAUNCH_LOG=$tmp/launch.log OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/chunk_cache OQ_DEV_CUDA_GRAPHS=0 \
+    OQ_CUDA_TIERS=0 OQ_NO_PARLOOP=1 timeout -k 5 60 "$OQ" run --target cuda "$tmp/memo_alias.q" >/dev/null \
+    2>"$tmp/memo_alias.err" </dev/null
+  got=$(awk '{ printf "%s%s", (NR > 1 ? " " : ""), $NF }' "$tmp/launch.log" 2>/dev/null)
+  if [ "$got" = "1 1 2" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: the launch memo: modules '$got' (want '1 1 2': an array passed twice is another specialization)"
+    first_lines "$tmp/memo_alias.err" 3
+    cli_fail=$((cli_fail + 1))
+  fi
 fi
 # tiers of the CUDA back end (backend/cuda/rt_gpu.c), over tools/cuda_stub.c with NVRTC: a
 # kernel missing from the cache runs a first build (module 1 in the stub's launch log) while

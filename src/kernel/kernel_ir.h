@@ -298,6 +298,9 @@ typedef struct KSpec {
    identifies the specialization: equal keys give equal generated code. */
 void ksema_gather(KSpec *S, Value *args);
 char *ksema_key(KSpec *S, Value *args);     /* malloc'ed */
+/* The array arguments (bit i: parameter, then capture, i < 32) whose array another argument
+   also is: KSpec.aliased, which ksema_key sets and puts in the key. */
+unsigned ksema_aliased(KSpec *S, Value *args);
 /* The launch's facts that ksema_key completes: idx32 (the extents allow it and OQ_DEV_NO_IDX32 is
    not set) and ldims. Called before ksema_key; dims must outlive S. */
 void ksema_launch(KSpec *S, const int64_t *dims, const int64_t *blk, const int64_t *cnt);

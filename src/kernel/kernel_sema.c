@@ -405,8 +405,7 @@ static Value launch_arg(KSpec *S, Value *args, int i) {
   return i < S->kfunc->nparams ? args[i] : S->caps[i - S->kfunc->nparams].value;
 }
 
-/* The array arguments (bit i, i < 32) that share their array with another argument. */
-static unsigned aliased_args(KSpec *S, Value *args) {
+unsigned ksema_aliased(KSpec *S, Value *args) {
   int n = S->kfunc->nparams + S->ncaps;
   unsigned bits = 0;
   for (int i = 0; i < n && i < 32; i++)
@@ -447,7 +446,7 @@ char *ksema_key(KSpec *S, Value *args) {
   *p++ = '|';
   if (S->idx32) *p++ = 'w';   /* 32-bit indices */
   if (S->at_launch) put_u(&p, S->at_launch, 16);
-  S->aliased = aliased_args(S, args);
+  S->aliased = ksema_aliased(S, args);
   if (S->aliased) {
     *p++ = 'A';
     put_u(&p, S->aliased, 16);

@@ -109,6 +109,7 @@ typedef struct SiteMemo {
   int D;
   bool dp, no_cmem, explicit_blk;
   int vt;                    /* the virtual threads proposed (OQ_DEV_CUDA_VTHREADS may change) */
+  unsigned aliased;          /* the arguments another one also is (KSpec.aliased: a key bit) */
   int64_t dims[MEMO_RANK], blk[MEMO_RANK];   /* the launch's (its first D) */
   ArgShape arg[MEMO_ARGS];   /* compared with memcmp: zeroed before they are filled */
   GSpec *g;                  /* NULL: nothing kept */
@@ -777,9 +778,10 @@ static bool arg_shape(Value v, ArgShape *a) {
   return v.kind == V_NONE || v.kind == V_BOOL || v.kind == V_INT || v.kind == V_SCALAR || v.kind == V_CSCALAR;
 }
 
-/* Whether the launch is the memo's: same site, kernel, closure, dimensionality, precision
-   and argument shapes, and its GSpec compiled (or refused) already. */
-static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
+/* Whether the launch is the memo's: same site, kernel, closure, dimensionality, precision,
+   argument shapes and arrays passed twice (the code of an aliased argument differs: atomics,
+   loads ahead), and its GSpec compiled (or refused) already. S: the launch's, no captures. */
+static bool memo_hit(const SiteMemo *m, const KLaunch *cl, KSpec *S) {
   Func *f = cl->kernel->func;
   if (!m->g || !(m->g->k || m->g->run.h.failed) || m->site != cl->site || m->kfunc != f ||
       m->env != cl->kernel->env || m->D != cl->D || m->dp != rt_config.double_precision ||
@@ -790,11 +792,11 @@ static bool memo_hit(const SiteMemo *m, const KLaunch *cl) {
     ArgShape a;
     if (!arg_shape(cl->args[i], &a) || memcmp(&a, &m->arg[i], sizeof a)) return false;
   }
-  return true;
+  return ksema_aliased(S, cl->args) == m->aliased;
 }
 
 /* Keeps g as the site's specialization, unless an argument's kind is not taken. */
-static void memo_keep(SiteMemo *m, const KLaunch *cl, GSpec *g, bool no_cmem, int vt) {
+static void memo_keep(SiteMemo *m, const KLaunch *cl, GSpec *g, bool no_cmem, int vt, unsigned aliased) {
   Func *f = cl->kernel->func;
   m->g = NULL;
   if (f->nparams > MEMO_ARGS || cl->D > MEMO_RANK) return;
@@ -810,6 +812,7 @@ static void memo_keep(SiteMemo *m, const KLaunch *cl, GSpec *g, bool no_cmem, in
   m->dp = rt_config.double_precision;
   m->no_cmem = no_cmem;
   m->vt = vt;
+  m->aliased = aliased;
   m->g = g;
 }
 
@@ -817,7 +820,7 @@ static void memo_keep(SiteMemo *m, const KLaunch *cl, GSpec *g, bool no_cmem, in
    (S gets the captured variables). */
 static GSpec *find_spec(const KLaunch *cl, KSpec *S) {
   SiteMemo *m = &G.memo[((uintptr_t)cl->site >> 4) % MEMO_SLOTS];
-  if (memo_hit(m, cl)) {
+  if (memo_hit(m, cl, S)) {
     S->no_cmem = m->no_cmem;
     return m->g;
   }
@@ -825,7 +828,7 @@ static GSpec *find_spec(const KLaunch *cl, KSpec *S) {
   plan_cuda_cmem_key(cl, &key, &S->no_cmem);
   GSpec *g = lookup(key);
   free(key);
-  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->tr.vthreads);
+  if (!S->ncaps) memo_keep(m, cl, g, S->no_cmem, S->tr.vthreads, S->aliased);
   return g;
 }
 
