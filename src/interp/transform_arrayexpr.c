@@ -1032,10 +1032,11 @@ static bool fuse_launch(Ax *X, NodeList *l, int i) {
       if (same_variable(C->leaves[j], call->list.items[1 + a])) kt = j, garg = a;
   if (kt < 0) return false;
   const char *obstacle = kernel_obstacle(X, k, &gparam);
-  if (!obstacle && launch_arg_of(k, call, gparam) < 0) obstacle = "its argument count is not the kernel's";
+  int written = obstacle ? garg : launch_arg_of(k, call, gparam);   /* the argument k writes */
+  if (written < 0) obstacle = "its argument count is not the kernel's";
   const Node *g = call->list.items[1 + garg];
-  if (!obstacle && launch_arg_of(k, call, gparam) != garg) {   /* the array k writes, if C reads it */
-    garg = launch_arg_of(k, call, gparam);
+  if (!obstacle && written != garg) {   /* the array k writes, if C reads it */
+    garg = written;
     g = call->list.items[1 + garg];
     for (kt = 0; kt < C->nleaves && !same_variable(C->leaves[kt], g); kt++) {}
     if (kt == C->nleaves) return false;
