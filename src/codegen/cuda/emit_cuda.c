@@ -513,10 +513,25 @@ static void rows_ahead_walk(Em *E, Node *n) {
   for (AstKids it = ast_kids(n); it.node; ast_next(&it)) rows_ahead_walk(E, it.node);
 }
 
-/* Row _w's coordinates P0 (of the thread's R rows) and whether it is inside the launch. */
-static void rows_coords(Em *E) {
-  em_line(E, "const oq_ix T0 = threadIdx.y, B0 = (blockIdx.y + P.boff[0]) * %d + _w, P0 = B0 * b0 + T0;", E->S->tr.rows);
-  em_line(E, "if (P0 < n0 && P1 < n1) {");
+/* Opens the loop over the thread's rows with row _w's coordinates P0. `inside`: a thread
+   whose rows are all inside the launch and consecutive (b0 == 1, rows_inside_flag), so the
+   rows need no test and row _w + 1's x[pos] is row _w's x[pos + [1, 0]] (NVRTC loads it once). */
+static void rows_open(Em *E, bool inside) {
+  int R = E->S->tr.rows;
+  em_line(E, "#pragma unroll");
+  em_line(E, "for (int _w = 0; _w < %d; _w++) {", R);
+  E->ind++;
+  if (inside) em_line(E, "const oq_ix T0 = 0, B0 = (blockIdx.y + P.boff[0]) * %d + _w, P0 = B0; (void)T0;", R);
+  else em_line(E, "const oq_ix T0 = threadIdx.y, B0 = (blockIdx.y + P.boff[0]) * %d + _w, P0 = B0 * b0 + T0;", R);
+  em_line(E, inside ? "{" : "if (P0 < n0 && P1 < n1) {");
+  E->ind++;
+}
+
+static void rows_close(Em *E) {
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
 }
 
 /* The tests that every read loaded ahead is inside its array at the current P0 and P1: per
@@ -544,42 +559,40 @@ static void rows_inside_tests(Em *E, int nra, Buf *t) {
   }
 }
 
-/* The reads loaded ahead, for every row of the thread. When all of them are inside their
-   arrays for the thread's first and last rows (and so for the rows between: P1 is the same,
-   P0 grows), they are read without their boundary rules (E->row_fast): clamping each index
-   of a stencil cost more instructions than its arithmetic (the TV kernel of
-   bench/arrayexpr, 4096^2: 87 per position, 28 of them float). */
-static void rows_ahead_loads(Em *E, int nra) {
+/* The flag of a thread whose rows are all inside the launch, consecutive (b0 == 1), and
+   whose reads loaded ahead are all inside their arrays: tested at its first and last rows (P1
+   is the same, P0 grows), NULL in a first build (smaller). Such a thread reads them without
+   their boundary rules (E->row_fast) and runs its rows without tests: clamping each index of
+   a stencil, and each row's tests, cost more instructions than its arithmetic (the TV kernel
+   of bench/arrayexpr, 4096^2: 87 per position, 28 of them float). */
+static const char *rows_inside_flag(Em *E, int nra) {
+  if (E->S->fast || !nra) return NULL;
   int R = E->S->tr.rows;
   Buf tests = {0};
-  if (!E->S->fast) rows_inside_tests(E, nra, &tests);   /* (a first build: smaller) */
-  const char *in = tests.len ? em_tmp(E) : NULL;
-  if (in) {
-    em_line(E, "bool %s = true;", in);
-    for (int last = 0; last < 2; last++)
-      em_line(E, "if (%s) { const oq_ix P0 = ((blockIdx.y + P.boff[0]) * %d + %d) * b0 + threadIdx.y; %s = true%s; }", in, R,
-              last ? R - 1 : 0, in, tests.s);
-  }
+  rows_inside_tests(E, nra, &tests);
+  const char *in = em_tmp(E);
+  em_line(E, "bool %s = b0 == 1;", in);
+  for (int last = 0; last < 2; last++)
+    em_line(E, "if (%s) { const oq_ix P0 = (blockIdx.y + P.boff[0]) * %d + %d; %s = %s%s; }", in, R, last ? R - 1 : 0, in,
+            last ? "P0 < n0 && P1 < n1" : "true", tests.s);
   free(tests.s);
-  em_line(E, "#pragma unroll");
-  em_line(E, "for (int _w = 0; _w < %d; _w++) {", R);
-  E->ind++;
-  rows_coords(E);
-  E->ind++;
-  em_thread_prelude(E, false);
+  return in;
+}
+
+/* Each row's reads loaded ahead into _raJ[_w]; with `in`, a copy for the threads it holds. */
+static void rows_ahead_loads(Em *E, int nra, const char *in) {
   for (int fast = in ? 1 : 0; fast >= 0; fast--) {
     if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
     E->ind += in != NULL;
+    rows_open(E, fast);
+    em_thread_prelude(E, false);
     E->row_fast = fast;
     for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j].n));
     E->row_fast = false;
+    rows_close(E);
     E->ind -= in != NULL;
   }
   if (in) em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
 }
 
 /* Rows (S->tr.rows = R, a flat 2-D kernel): GPU thread row r of the grid runs the rows of
@@ -596,18 +609,18 @@ static void cuda_rows_body(Em *E) {
   int nra = E->nrahead;
   E->nrahead = 0;   /* the loads themselves */
   for (int j = 0; j < nra; j++) em_line(E, "%s _ra%d[%d];", em_ctype(E, em_T(E, E->rahead[j].n)), j, R);
-  if (nra) rows_ahead_loads(E, nra);
+  const char *in = rows_inside_flag(E, nra);
+  if (nra) rows_ahead_loads(E, nra, in);
   E->nrahead = nra;
-  em_line(E, "#pragma unroll");
-  em_line(E, "for (int _w = 0; _w < %d; _w++) {", R);
-  E->ind++;
-  rows_coords(E);
-  E->ind++;
-  cuda_one_position(E, "_next");
-  E->ind--;
-  em_line(E, "}");
-  E->ind--;
-  em_line(E, "}");
+  for (int fast = in ? 1 : 0; fast >= 0; fast--) {
+    if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
+    E->ind += in != NULL;
+    rows_open(E, fast);
+    cuda_one_position(E, fast ? "_nextin" : "_next");
+    rows_close(E);
+    E->ind -= in != NULL;
+  }
+  if (in) em_line(E, "}");
   E->nrahead = 0;
 }
 
