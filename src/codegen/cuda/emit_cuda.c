@@ -534,8 +534,10 @@ static void rows_close(Em *E) {
   em_line(E, "}");
 }
 
-/* The tests that every read loaded ahead is inside its array at the current P0 and P1: per
-   array and dimension, its least and its greatest offset (the ones between follow). */
+/* The tests that every read loaded ahead is inside its array for all the thread's rows, from
+   _p0 (its first row) to _p1 (its last; P1 is the same for all): per array, the least offset
+   along dimension 0 at _p0, the greatest at _p1, both ends of the others at P1 (the ones
+   between follow). */
 static void rows_inside_tests(Em *E, int nra, Buf *t) {
   for (int j = 0; j < nra; j++) {
     const RowRead *r = &E->rahead[j];
@@ -553,18 +555,19 @@ static void rows_inside_tests(Em *E, int nra, Buf *t) {
     char *name;
     PosOff o;
     em_fast_access(E, r->n, &o, &name);
-    for (int d = 0; d < E->S->D; d++)
+    em_bprintf(t, " && _p0 + (%lld) >= 0 && _p1 + (%lld) < %s.d[0]", (long long)lo[0], (long long)hi[0], name);
+    for (int d = 1; d < E->S->D; d++)
       for (int end = 0; end < (lo[d] == hi[d] ? 1 : 2); end++)
         em_bprintf(t, " && (uint64_t)(P%d + (%lld)) < (uint64_t)%s.d[%d]", d, (long long)(end ? hi[d] : lo[d]), name, d);
   }
 }
 
 /* The flag of a thread whose rows are all inside the launch, consecutive (b0 == 1), and
-   whose reads loaded ahead are all inside their arrays: tested at its first and last rows (P1
-   is the same, P0 grows), NULL in a first build (smaller). Such a thread reads them without
-   their boundary rules (E->row_fast) and runs its rows without tests: clamping each index of
-   a stencil, and each row's tests, cost more instructions than its arithmetic (the TV kernel
-   of bench/arrayexpr, 4096^2: 87 per position, 28 of them float). */
+   whose reads loaded ahead are all inside their arrays; NULL in a first build (smaller). Such
+   a thread reads them without their boundary rules (E->row_fast) and runs its rows without
+   tests: clamping each index of a stencil, and each row's tests, cost more instructions than
+   its arithmetic (the TV kernel of bench/arrayexpr, 4096^2: 87 per position, 28 of them
+   float). */
 static const char *rows_inside_flag(Em *E, int nra) {
   if (E->S->fast || !nra) return NULL;
   int R = E->S->tr.rows;
@@ -572,9 +575,8 @@ static const char *rows_inside_flag(Em *E, int nra) {
   rows_inside_tests(E, nra, &tests);
   const char *in = em_tmp(E);
   em_line(E, "bool %s = b0 == 1;", in);
-  for (int last = 0; last < 2; last++)
-    em_line(E, "if (%s) { const oq_ix P0 = (blockIdx.y + P.boff[0]) * %d + %d; %s = %s%s; }", in, R, last ? R - 1 : 0, in,
-            last ? "P0 < n0 && P1 < n1" : "true", tests.s);
+  em_line(E, "if (%s) { const oq_ix _p0 = (blockIdx.y + P.boff[0]) * %d, _p1 = _p0 + %d; %s = _p1 < n0 && P1 < n1%s; }", in, R,
+          R - 1, in, tests.s);
   free(tests.s);
   return in;
 }
