@@ -719,15 +719,15 @@ tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [V
 }
 # a first build computes what the optimized one does (emit_cuda.c, fast_schedule): it leaves
 # out schedules (vector loads, coarse groups, !kernel_tiling, the grid-stride tiling, rows,
-# virtual threads) and private copies whose merge plain atomics match (counts, integers),
-# nothing else: tests/gpu/persistent.q's persistent blocks (double shadows, counts past 2^24)
+# virtual threads, the packed merge) and private copies whose merge plain atomics match
+# (counts, integers), nothing else: tests/gpu/persistent.q's persistent blocks (double shadows, counts past 2^24)
 # stay, and so do the private float sums of tests/cpu/atomics_contention.q's hist16 (no GPU,
 # no NVRTC needed: `oq emit` prints the transforms; a kernel left with none prints no line)
 tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms but those
   OQ_DEV_CUDA_TIER_FAST=$2 timeout -k 5 60 "$OQ" emit --target cuda "$1" 2>/dev/null </dev/null |
     grep -E '^/\* (transforms|---- CUDA kernel)' |
-    sed -E 's/\(.*\) ----/----/; s/(privatize\([^)]*\), )+packed-merge//; s/(privatize|tiling)(\([^)]*\))?//g
-            s/(vector-loads|coarse-groups|rows|virtual-threads)\([0-9]+\)//g; s/pipelined-loads|grid-stride-blocks//g
+    sed -E 's/\(.*\) ----/----/; s/(privatize|tiling)(\([^)]*\))?//g
+            s/(vector-loads|coarse-groups|rows|virtual-threads)\([0-9]+\)//g; s/pipelined-loads|grid-stride-blocks|packed-merge//g
             s/(, )+/, /g; s/: (, )?/: /; s/(, )? *\*\/$/ *\//' |
     grep -v '^/\* transforms: \*/$'
 }

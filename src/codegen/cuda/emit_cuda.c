@@ -347,8 +347,10 @@ void em_cuda_transforms(Em *E) {
   S->xforms[0] = 0;
   S->tr.tile_ppt = 1;
   S->tr.merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
-  /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
-  if (!S->tr.tiled || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling)))) E->lin_slot = -1;
+  /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear);
+     a first build neither (the loop over the position's digits serves every shape) */
+  if (!S->tr.tiled || S->fast || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling))))
+    E->lin_slot = -1;
   if (!S->tr.tiled) {
     S->tr.npriv = 0;       /* private copies need the block's merge after all its positions */
   }
