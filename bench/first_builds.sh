@@ -3,7 +3,9 @@
 # build (tiers, issue 24) in each program (the 15 examples by default), without a GPU: the
 # program runs over tools/cuda_stub.c with OQ_DEV_CUDA_TIER_FAST=1 and --emit-c, which prints
 # every first build's source (rt_gpu.c, first_build); bench/nvrtc_time.py compiles each 3
-# times (the least counts). OQ=... picks the binary; OUTDIR/NAME.txt holds each table.
+# times (the least counts; RUNS=N: N times, 0: none). OQ=... picks the binary; OUTDIR/NAME.emit
+# holds each program's sources and NAME.txt its table; bench/nvrtc_compare.py compares two
+# binaries' NAME.emit, alternating their compiles.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
 out=${1:?usage: bench/first_builds.sh OUTDIR [PROGRAM.q...]}
@@ -20,7 +22,8 @@ for f in "${progs[@]}"; do
   OQ_LIBCUDA=$stub OQ_CACHE_DIR=$out/cache OQ_CUDA_TIERS=1 OQ_DEV_CUDA_TIER_FAST=1 OQ_DEV_CUDA_GRAPHS=0 \
     timeout 600 "$OQ" run --target cuda --emit-c "$f" >"$out/$n.emit" 2>"$out/$n.err" </dev/null ||
     echo "note: $f exited $? (the stub runs no kernel: results are not checked here)"
-  python3 bench/nvrtc_time.py "$out/$n.emit" 3 >"$out/$n.txt" || continue
+  [ "${RUNS:-3}" = 0 ] && continue
+  python3 bench/nvrtc_time.py "$out/$n.emit" "${RUNS:-3}" >"$out/$n.txt" || continue
   echo "== $n"; cat "$out/$n.txt"
 done
 rm -rf "$out/cache"

@@ -22,8 +22,8 @@
    copies every array back right after each launch instead.
 
    Tiers (OQ_CUDA_TIERS, on): a specialization whose image is not in the cache is emitted a
-   second time as a first build (KSpec.fast: no unrolled steps, no persistent blocks), which
-   NVRTC compiles in a fraction of the time (hist_000's loop: 0.37x), and its launches run
+   second time as a first build (KSpec.fast: schedules left out, emit_cuda.c fast_schedule),
+   which NVRTC compiles in a fraction of the time (hist_000's loop: 0.25x), and its launches run
    that while NVRTC compiles the optimized source in a child process (cuda_build_start). A later
    launch that finds the optimized build done (take_optimized) waits for the launches in
    flight (their error records name the first build's sites), unloads the first build and
@@ -302,6 +302,7 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
   char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
   bool only = config()->dev.cuda_tier_fast, done = false;
   if (fast && strcmp(fast, src)) {
+    emit_cuda_trim(fast);   /* (alike sources compile whole, once, into the cache) */
     if (cl->opt && cl->opt->emit_c) {   /* oq run --emit-c: the source the launch compiles now */
       printf("/* ---- CUDA kernel %s (first build) ---- */\n%s\n", F.name, fast);
       fflush(stdout);
@@ -996,6 +997,7 @@ static char *check_first_build(const KLaunch *cl, const char *src) {
     free(fast);
     return NULL;
   }
+  if (fast) emit_cuda_trim(fast);   /* as first_build compiles it */
   return fast;
 }
 
