@@ -721,8 +721,9 @@ tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [V
 # out schedules (vector loads, coarse groups, !kernel_tiling, the grid-stride tiling, rows,
 # virtual threads, the packed merge) and private copies whose merge plain atomics match
 # (counts, integers), nothing else: tests/gpu/persistent.q's persistent blocks (double shadows, counts past 2^24)
-# stay, and so do the private float sums of tests/cpu/atomics_contention.q's hist16 (no GPU,
-# no NVRTC needed: `oq emit` prints the transforms; a kernel left with none prints no line)
+# stay, and so do the private float sums of tests/cpu/atomics_contention.q's hist16;
+# tests/gpu/rows_stencil.q's rows go (no GPU, no NVRTC needed: `oq emit` prints the
+# transforms; a kernel left with none prints no line)
 tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms but those
   OQ_DEV_CUDA_TIER_FAST=$2 timeout -k 5 60 "$OQ" emit --target cuda "$1" 2>/dev/null </dev/null |
     grep -E '^/\* (transforms|---- CUDA kernel)' |
@@ -731,7 +732,7 @@ tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms but 
             s/(, )+/, /g; s/: (, )?/: /; s/(, )? *\*\/$/ *\//' |
     grep -v '^/\* transforms: \*/$'
 }
-for f in tests/gpu/persistent.q tests/cpu/atomics_contention.q; do
+for f in tests/gpu/persistent.q tests/cpu/atomics_contention.q tests/gpu/rows_stencil.q; do
   want=$(tier_transforms "$f" 0)
   if [ -n "$want" ] && [ "$(tier_transforms "$f" 1)" = "$want" ]; then cli_pass=$((cli_pass + 1))
   else

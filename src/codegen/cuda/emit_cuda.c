@@ -392,6 +392,7 @@ void em_cuda_transforms(Em *E) {
     em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->tr.cvec), em_block_threads(E));
   }
   if (S->tr.vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->tr.vthreads));
+  if (S->fast) S->tr.rows = 1;   /* a first build: one row per thread (rows are a schedule) */
   if (S->tr.rows > 1 && (S->D != 2 || !flat || S->coop || S->tr.tiled || S->tr.coarse || S->tr.vthreads > 1 ||
                          S->facts.nshared || S->tr.grid_stride))
     S->tr.rows = 1;
