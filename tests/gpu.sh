@@ -23,10 +23,10 @@
 #      errors, cpu_errors: each by its group's rule) and every example on --target cuda:
 #      a failed test or any error, hazard or barrier misuse fails the step
 #   programs: the .q programs of lang, seeds_run, cpu and gpu on --target cuda alone, 8 at
-#      a time, then three with OQ_DEV_TILE_LITERAL=1, three with each merge of persistent
-#      blocks forced (OQ_DEV_CUDA_PACKED) and the error tests (tests/errors,
-#      tests/cpu_errors) on cuda (about a minute: the quick check of generated code after a
-#      change)
+#      a time, again on first builds alone (OQ_DEV_CUDA_TIER_FAST=1), then three with
+#      OQ_DEV_TILE_LITERAL=1, three with each merge of persistent blocks forced
+#      (OQ_DEV_CUDA_PACKED) and the error tests (tests/errors, tests/cpu_errors) on cuda
+#      (about two minutes: the quick check of generated code after a change)
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 #   cold-cuda: bench/coldstart_cuda.sh: each example's cold (empty cache) and warm start on
 #      --target cuda, and each CUDA kernel's NVRTC compile ms
@@ -172,8 +172,13 @@ programs_cuda() {
   [ -n "$skip" ] && echo "skipped (library missing): $(tr '\n' ' ' <<<"$skip")" &&
     list=$(grep -vxF -f <(printf '%s\n' "$skip") <<<"$list")
   out=$(xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 || echo "FAIL {}"' <<<"$list")
+  # again on the first builds of tiers alone (emit_cuda.c, fast_schedule: what a kernel runs
+  # before its optimized build replaces it), which must compute what the optimized ones do
+  out+=$'\n'$(OQ_DEV_CUDA_TIER_FAST=1 xargs -P 8 -I{} sh -c 'timeout 200 build/oq run --target cuda {} >/dev/null 2>&1 ||
+    echo "FAIL first-builds {}"' <<<"$list")
+  local extra=$(wc -l <<<"$list")
   # the literal grid's sweep, which streaming kernels take only when asked (emit_cuda.c)
-  local f extra=0
+  local f
   for f in tests/lang/kernel_tiling.q tests/gpu/sweep_columns.q tests/seeds_run/hist_all.q; do
     OQ_DEV_TILE_LITERAL=1 timeout 200 build/oq run --target cuda "$f" >/dev/null 2>&1 || out+=$'\n'"FAIL literal $f"
     extra=$((extra + 1))

@@ -717,22 +717,36 @@ tier_run() {   # tier_run NAME WANT_STATUS WANT_MODULES WANT_CUBINS ERR_REGEX [V
     cli_fail=$((cli_fail + 1))
   fi
 }
-# a first build computes what the optimized one does: it applies the same transforms but
-# vector loads (unrolled steps); tests/gpu/persistent.q's persistent blocks (double shadows,
-# counts past 2^24) stay (no GPU, no NVRTC needed: `oq emit` prints the transforms)
-tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms, vector loads left out
+# a first build computes what the optimized one does (emit_cuda.c, fast_schedule): it leaves
+# out schedules (vector loads, coarse groups, !kernel_tiling, the grid-stride tiling, rows,
+# virtual threads, the packed merge) and private copies whose merge plain atomics match
+# (counts, integers), nothing else: tests/gpu/persistent.q's persistent blocks (double shadows, counts past 2^24)
+# stay, and so do the private float sums of tests/cpu/atomics_contention.q's hist16;
+# tests/gpu/rows_stencil.q's rows go (no GPU, no NVRTC needed: `oq emit` prints the
+# transforms; a kernel left with none prints no line)
+tier_transforms() {   # tier_transforms FILE FAST: each kernel's transforms but those
   OQ_DEV_CUDA_TIER_FAST=$2 timeout -k 5 60 "$OQ" emit --target cuda "$1" 2>/dev/null </dev/null |
-    grep -E '^/\* (transforms|---- CUDA kernel)' | sed -E 's/\(.*\) ----/----/; s/vector-loads\([0-9]\)(, )?//'
+    grep -E '^/\* (transforms|---- CUDA kernel)' |
+    sed -E 's/\(.*\) ----/----/; s/(privatize|tiling)(\([^)]*\))?//g
+            s/(vector-loads|coarse-groups|rows|virtual-threads)\([0-9]+\)//g; s/pipelined-loads|grid-stride-blocks|packed-merge//g
+            s/(, )+/, /g; s/: (, )?/: /; s/(, )? *\*\/$/ *\//' |
+    grep -v '^/\* transforms: \*/$'
 }
-for f in tests/gpu/persistent.q; do
+for f in tests/gpu/persistent.q tests/cpu/atomics_contention.q tests/gpu/rows_stencil.q; do
   want=$(tier_transforms "$f" 0)
   if [ -n "$want" ] && [ "$(tier_transforms "$f" 1)" = "$want" ]; then cli_pass=$((cli_pass + 1))
   else
-    echo "FAIL cli: tiers: the first builds of $f differ from the optimized ones in more than vector loads"
+    echo "FAIL cli: tiers: the first builds of $f differ from the optimized ones in more than schedules"
     diff <(printf '%s\n' "$want") <(tier_transforms "$f" 1) | head -n 6
     cli_fail=$((cli_fail + 1))
   fi
 done
+if OQ_DEV_CUDA_TIER_FAST=1 timeout -k 5 60 "$OQ" emit --target cuda tests/cpu/atomics_contention.q 2>/dev/null </dev/null |
+   grep -q '^/\* transforms: privatize(hi), privatize(hf), privatize(hw), tiling \*/$'; then cli_pass=$((cli_pass + 1))
+else
+  echo "FAIL cli: tiers: the first build of atomics_contention.q's hist16 left out its private float sums"
+  cli_fail=$((cli_fail + 1))
+fi
 if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
   printf '%s\n' 'function y = hist(im : mat)' '    y = zeros(16)' '    for m = 0..size(im, 0) - 1' \
     '        for n = 0..size(im, 1) - 1' '            y[mod(im[m, n], 16)] += 1' '        endfor' '    endfor' \
@@ -801,6 +815,25 @@ if nvrtc_found && [ -f "$tmp/libcuda_log.so" ]; then
   else
     echo "FAIL cli: tiers: 8 concurrent runs on one empty cache: $bad failed, $n files (want 1 sealed image)"
     first_lines "$tmp/tier_par1.out" 3
+    cli_fail=$((cli_fail + 1))
+  fi
+  # each kind of kernel starts on its first build (emit_cuda.c, fast_schedule), compiled by
+  # NVRTC at its first launch: a parallel loop's counted `+=`, a shared-memory kernel with
+  # barriers (persistent blocks), a host array sum; a lambda alike in both builds compiles once
+  rm -rf "$tmp/tier_cache"
+  OQ_LIBCUDA=$tmp/libcuda_log.so OQ_CACHE_DIR=$tmp/tier_cache OQ_CUDA_TIERS=1 OQ_DEV_CUDA_GRAPHS=0 timeout -k 5 120 \
+    "$OQ" run --target cuda --verbose tests/lang/tier_first_builds.q 0 >"$tmp/tier.out" 2>"$tmp/tier.err" </dev/null
+  rc=$?
+  tier_settle "$tmp/tier_cache" || rc="$rc, builds still pending after 30 s"
+  bad=
+  for k in "parloop:hist_loop" "count" "expr_main_[0-9]+"; do
+    grep -Eq "^oq: kernel '$k' compiled for CUDA \(sm_[0-9]+\): a first build, the optimized" "$tmp/tier.err" || bad="$bad $k"
+  done
+  grep -Eq "^oq: kernel '\(lambda\)' compiled for CUDA \(sm_[0-9]+\)$" "$tmp/tier.err" || bad="$bad (lambda)"
+  if [ "$rc" = 0 ] && grep -q '^ok$' "$tmp/tier.out" && [ -z "$bad" ]; then cli_pass=$((cli_pass + 1))
+  else
+    echo "FAIL cli: tiers: tests/lang/tier_first_builds.q: exit $rc, not started on a first build:$bad"
+    first_lines "$tmp/tier.err" 6
     cli_fail=$((cli_fail + 1))
   fi
 fi

@@ -15,6 +15,9 @@ char *emit_c(KSpec *S, char **tcc_src);
    combined atomically into W->out_i/out_r. NULL with S->reason set when something is not
    compiled for CUDA (the launch then runs on the CPU back end). */
 char *emit_cuda(KSpec *S);
+/* src, emit_cuda's, without the preamble's helpers that nothing in it uses (a first build of
+   tiers: NVRTC parses less) */
+void emit_cuda_trim(char *src);
 
 /* The 8-byte words argument i of S (a parameter, then a capture) takes in a CUDA launch's
    parameter block, after OqkGridHead, in order: an array: data, i (its 'hwconst offset),

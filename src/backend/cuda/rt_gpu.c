@@ -22,8 +22,8 @@
    copies every array back right after each launch instead.
 
    Tiers (OQ_CUDA_TIERS, on): a specialization whose image is not in the cache is emitted a
-   second time as a first build (KSpec.fast: no unrolled steps, no persistent blocks), which
-   NVRTC compiles in a fraction of the time (hist_000's loop: 0.37x), and its launches run
+   second time as a first build (KSpec.fast: schedules left out, emit_cuda.c fast_schedule),
+   which NVRTC compiles in a fraction of the time (hist_000's loop: 0.25x), and its launches run
    that while NVRTC compiles the optimized source in a child process (cuda_build_start). A later
    launch that finds the optimized build done (take_optimized) waits for the launches in
    flight (their error records name the first build's sites), unloads the first build and
@@ -302,6 +302,11 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
   char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
   bool only = config()->dev.cuda_tier_fast, done = false;
   if (fast && strcmp(fast, src)) {
+    emit_cuda_trim(fast);   /* (alike sources compile whole, once, into the cache) */
+    if (cl->opt && cl->opt->emit_c) {   /* oq run --emit-c: the source the launch compiles now */
+      printf("/* ---- CUDA kernel %s (first build) ---- */\n%s\n", F.name, fast);
+      fflush(stdout);
+    }
     CudaBuild *b = only ? NULL : cuda_build_start(src, S->name, arch, loc);
     if (b || only) {
       char *log = NULL;
@@ -969,10 +974,37 @@ void gpu_profile_reset(void) {
 
 /* ---- OQ_CUDA_CHECK ---- */
 
+/* src compiles with NVRTC for sm_90 (else the compile error, which exits). */
+static void check_compile(const char *src, const char *name, SrcLoc loc) {
+  void *image;
+  size_t size;
+  char *log = NULL;
+  if (!cuda_compile(src, name, "sm_90", &image, &size, &log, loc)) compile_error(name, src, log, loc);
+  free(image);
+  free(log);
+}
+
+/* The launch's first build (tiers: KSpec.fast) when it differs from src, the optimized
+   source: NULL when alike or not emitted. */
+static char *check_first_build(const KLaunch *cl, const char *src) {
+  Arena arena = {0};
+  KSpec F = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena, .fast = true};
+  ksema_launch(&F, cl->dims, cl->blk, cl->cnt);
+  free(spec_key(&F, cl));   /* the launch's proposals and captures, as the optimized spec's */
+  char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
+  kspec_free(&F);
+  if (fast && !strcmp(fast, src)) {
+    free(fast);
+    return NULL;
+  }
+  if (fast) emit_cuda_trim(fast);   /* as first_build compiles it */
+  return fast;
+}
+
 void gpu_check(const KLaunch *cl) {
   Arena arena = {0};
-  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena,
-             .fast = config()->dev.cuda_tier_fast};   /* the first builds of tiers, to test them */
+  bool only_fast = config()->dev.cuda_tier_fast;   /* the first builds of tiers alone */
+  KSpec S = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena, .fast = only_fast};
   ksema_launch(&S, cl->dims, cl->blk, cl->cnt);
   char *key = spec_key(&S, cl);
   GSpec *g = lookup(key);
@@ -985,15 +1017,14 @@ void gpu_check(const KLaunch *cl) {
       printf("/* ---- CUDA kernel %s (%s) ---- */\n%s\n", S.name, g->run.h.key, src);
     if (src && !plan_cuda_check_enabled()) free(src);   /* oq emit --target cuda: print only */
     else if (src) {
-      void *image;
-      size_t size;
-      char *log = NULL;
-      if (!cuda_compile(src, S.name, "sm_90", &image, &size, &log, cl->site->loc))
-        compile_error(S.name, src, log, cl->site->loc);
-      free(image);
-      free(log);
+      /* the first build too (tiers run it at a kernel's first launch), where it differs */
+      char *first = only_fast ? NULL : check_first_build(cl, src);
+      check_compile(src, S.name, cl->site->loc);
+      if (first) check_compile(first, S.name, cl->site->loc);
+      if (verbose)
+        fprintf(stderr, "oq: cuda check: kernel '%s' compiles for sm_90%s\n", S.name, first ? ", its first build too" : "");
+      free(first);
       free(src);
-      if (verbose) fprintf(stderr, "oq: cuda check: kernel '%s' compiles for sm_90\n", S.name);
     } else {
       if (cl->opt && cl->opt->emit_cuda)
         printf("/* ---- CUDA kernel %s: not compiled for CUDA: %s ---- */\n", callable_name(cl->kernel),

@@ -143,12 +143,12 @@ static void coarse_statements(Em *E, int from, int to) {
    of a group in flight together: the last block runs alone while the other SMs idle, and a
    loop of one element at a time took a round trip through L2 for each. */
 void em_cuda_last_pass(Em *E, const char *tid, const char *nt, const char *n, LastPass p) {
-  int M = E->S->tr.merge_copies;
-  em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, LAST_U, nt);
+  int M = E->S->tr.merge_copies, U = E->S->fast ? 1 : LAST_U;   /* a first build: one (smaller) */
+  em_line(E, "for (int64_t _i0 = %s; _i0 < %s; _i0 += %d * (int64_t)%s) {", tid, n, U, nt);
   E->ind++;
-  em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, LAST_U, p.ety, LAST_U);
+  em_line(E, "%s _sum[%d]; %s _old[%d];", p.ty, U, p.ety, U);
   em_line(E, "#pragma unroll");
-  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
+  em_line(E, "for (int _u = 0; _u < %d; _u++) {", U);
   em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
   em_line(E, "  _sum[_u] = 0; _old[_u] = 0;");
   em_line(E, "  if (_i >= %s) continue;", n);
@@ -156,7 +156,7 @@ void em_cuda_last_pass(Em *E, const char *tid, const char *nt, const char *n, La
   em_line(E, "  _old[_u] = (%s)[_i];", p.y);
   em_line(E, "}");
   em_line(E, "#pragma unroll");
-  em_line(E, "for (int _u = 0; _u < %d; _u++) {", LAST_U);
+  em_line(E, "for (int _u = 0; _u < %d; _u++) {", U);
   em_line(E, "  const int64_t _i = _i0 + _u * (int64_t)%s;", nt);
   em_line(E, "  if (_i >= %s) continue;", n);
   em_line(E, "  for (int _j = 0; _j < %d; _j++) { %s }", M, p.clear);
@@ -576,11 +576,12 @@ static bool coarse_counts(KSpec *S) {
 
 /* Whether the epilogue merges packed (em_cuda_packed_merge): it is one block-stride loop, which
    coarse_epilogue spreads over the GPU block, adding a sum of counts into the one shadowed
-   array. OQ_DEV_CUDA_PACKED=0: never (a knob, to compare). */
+   array. OQ_DEV_CUDA_PACKED=0: never (a knob, to compare); a first build neither (the other
+   merge, which the launch picks where packing does not pay, sums the same integers). */
 void em_cuda_coarse_packed(Em *E) {
   KSpec *S = E->S;
   Node *n = epilogue_loop(E);
-  E->packed = n && coarse_counts(S) && S->tr.ncoarse == 1 &&
+  E->packed = n && !S->fast && coarse_counts(S) && S->tr.ncoarse == 1 &&
               em_packed_merge_ok(E, n, S->kfunc->ngenerics + S->tr.coarse_arg[0]) && config()->dev.cuda_packed != 0;
   if (E->packed) em_xform_note(S, "%s", "packed-merge");
 }
@@ -645,7 +646,9 @@ void em_cuda_coarse_kernel(Em *E) {
   E->ind++;
   coarse_phase(E, 0, b1, false);
   coarse_statements(E, b1, b1 + 1);
-  coarse_loop(E, config()->dev.coarse_unroll);   /* a tuning knob: bodies per step */
+  /* bodies per step: a tuning knob; a first build (tiers) takes one (hist_000's `kernel`:
+     NVRTC 13.0 took 300 ms at 8, 190 at 1) */
+  coarse_loop(E, E->S->fast ? 1 : config()->dev.coarse_unroll);
   for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = NULL;
   coarse_statements(E, b2, b2 + 1);
   for (int j = 0; j < S->tr.ncoarse; j++) E->shadow_arr[j] = em_slot_name(E, k, f->ngenerics + S->tr.coarse_arg[j]);

@@ -1,5 +1,6 @@
 /* emit_cuda.c: the CUDA dialect: CUDA C++ for NVRTC from the same typed kernels, one GPU
    thread per Quasar thread (docs/cuda.md), run by rt_gpu.c. */
+#include <ctype.h>
 #include "codegen/cuda/cuda_priv.h"
 #include "base/config.h"
 #include "codegen/codegen.h"
@@ -301,6 +302,30 @@ static int stream_arrays(Em *E) {
   return n;
 }
 
+/* Whether private copy k's merge gives what plain atomics give, in any order: integer
+   elements (sums wrap alike), or counts (every update adds one constant c: float atomics then
+   give f^k(y) with f(x) = x + c rounded, which is what the counted merge computes). */
+static bool priv_exact(const KSpec *S, int k) {
+  int a = S->tr.priv_arg[k];
+  KType t = a < S->kfunc->nparams ? S->kspec->params[a] : S->caps[a - S->kfunc->nparams].type;
+  return S->tr.priv_count[k] > 0 || el_is_integer(t.el);
+}
+
+/* A first build (tiers, KSpec.fast) takes the simplest schedule that computes what the
+   optimized build does, since NVRTC's time grows with the code: no !kernel_tiling sweep and
+   no streaming (schedules only), and no private copies when every merge is exact without
+   them (the launcher leaves them out too where an array does not fit: plan_cuda_tiling).
+   A flat kernel without outputs is then one GPU thread per position, its `+=` atomics on
+   the array. hist_000's hist_naive (NVRTC 13.0, 2 processors): 405 lines and 276 ms as a
+   privatized grid-stride loop, 232 lines and 92 ms so (docs/cuda.md, "What a first build
+   leaves out"). */
+static void fast_schedule(KSpec *S, bool *attr, bool *stream) {
+  *attr = *stream = false;
+  bool exact = true;
+  for (int k = 0; k < S->tr.npriv; k++) exact = exact && priv_exact(S, k);
+  if (exact) S->tr.npriv = 0;
+}
+
 void em_cuda_transforms(Em *E) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
@@ -318,14 +343,17 @@ void em_cuda_transforms(Em *E) {
      keep one GPU thread per position. OQ_DEV_CUDA_STREAM=1: every such kernel, 0: none. */
   int want = config()->dev.cuda_stream;
   bool stream = E->lin_slot >= 0 && want != 0 && (want == 1 || stream_arrays(E) >= 3);
+  if (S->fast) fast_schedule(S, &attr, &stream);
   S->tr.tiled = flat && (attr || f->nouts > 0 || S->tr.npriv > 0 || stream);
   S->tr.tiling_swept = attr && (S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling));
   S->tr.block_reduce = f->nouts > 0 && S->facts.nshared == 0;   /* its scratch is static shared memory */
   S->xforms[0] = 0;
   S->tr.tile_ppt = 1;
   S->tr.merge_copies = config()->dev.cuda_merge;   /* a tuning knob: copies of the counts, a power of 2 */
-  /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear) */
-  if (!S->tr.tiled || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling)))) E->lin_slot = -1;
+  /* no linear loop over the positions, but for a grid's sweep without boxes (sweep_linear);
+     a first build neither (the loop over the position's digits serves every shape) */
+  if (!S->tr.tiled || S->fast || (S->tr.tiling_swept && (!S->tr.tiling.grid[0] || ktiling_box(&S->tr.tiling))))
+    E->lin_slot = -1;
   if (!S->tr.tiled) {
     S->tr.npriv = 0;       /* private copies need the block's merge after all its positions */
   }
@@ -354,7 +382,7 @@ void em_cuda_transforms(Em *E) {
   }
   int cvec = S->tr.cvec;   /* the launcher's proposal (plan.c, cuda_cvec) */
   S->tr.cvec = 1;
-  if (S->tr.coarse) em_cuda_coarse_ahead(E, cvec);
+  if (S->tr.coarse && !S->fast) em_cuda_coarse_ahead(E, cvec);   /* a first build: loads in order */
   if (S->tr.coarse) em_cuda_coarse_packed(E);
   int F = S->tr.vthreads;
   if (!vthreads_ok(E)) S->tr.vthreads = 1;
@@ -364,6 +392,7 @@ void em_cuda_transforms(Em *E) {
     em_thread_consts(E, em_sf(E, "((int32_t)(_g * %d + _t))", S->tr.cvec), em_block_threads(E));
   }
   if (S->tr.vthreads > 1) em_xform_note(S, "virtual-threads(%s)", em_sf(E, "%d", S->tr.vthreads));
+  if (S->fast) S->tr.rows = 1;   /* a first build: one row per thread (rows are a schedule) */
   if (S->tr.rows > 1 && (S->D != 2 || !flat || S->coop || S->tr.tiled || S->tr.coarse || S->tr.vthreads > 1 ||
                          S->facts.nshared || S->tr.grid_stride))
     S->tr.rows = 1;
@@ -1764,6 +1793,121 @@ static const EmDialect dialect_cuda = {
   .shadow_update = em_cuda_shadow_update,
   .native_update = cuda_native_update,
 };
+
+/* ---- a first build's preamble: the helpers its code uses ----
+   NVRTC parses every helper of the preamble, used or not: about 10-15 ms of a first build's
+   60-250 (hist_000's lambda: 101 -> 86 ms without the unused ones). A first build (tiers:
+   emit_cuda_trim where it differs from the optimized source, which stays whole) drops each
+   top-level helper (a function, a single-line typedef struct or an OQ_BLOCK_OUT
+   instance) whose name appears nowhere else in the source, until none is left to drop:
+   conservative (a name in a comment or a macro keeps its helper), and a name it dropped
+   wrongly would be NVRTC's error, which cudacheck and tests/run.sh's tier block would show. */
+
+typedef struct TrimItem { const char *name; int nlen, from, to; bool dropped; } TrimItem;
+
+static bool trim_ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
+
+/* The name a helper starting at line s defines (*n: its length), or NULL when s starts none. */
+static const char *trim_item_name(const char *s, const char *eol, int *n) {
+  const char *p = NULL;
+  if (!strncmp(s, "OQ_BLOCK_OUT(", 13)) {   /* OQ_BLOCK_OUT(NAME, ...) */
+    p = s + 13;
+    const char *e = p;
+    while (e < eol && trim_ident_char(*e)) e++;
+    *n = (int)(e - p);
+    return *n ? p : NULL;
+  }
+  if (!strncmp(s, "typedef struct {", 16) && eol - s > 2 && eol[-1] == ';') {   /* ... } NAME; */
+    const char *e = eol - 1, *b = e;
+    while (b > s && trim_ident_char(b[-1])) b--;
+    *n = (int)(e - b);
+    return *n && b[-1] == ' ' && b[-2] == '}' ? b : NULL;
+  }
+  if (strncmp(s, "OQ_FN ", 6) && strncmp(s, "template <class T> OQ_FN ", 25)) return NULL;
+  const char *paren = memchr(s, '(', (size_t)(eol - s));
+  if (!paren) return NULL;
+  p = paren;
+  while (p > s && trim_ident_char(p[-1])) p--;
+  *n = (int)(paren - p);
+  return *n ? p : NULL;
+}
+
+/* Whether name occurs as a whole identifier in [a, b). */
+static bool trim_uses(const char *a, const char *b, const char *name, int n) {
+  for (const char *p = a; p + n <= b; p++)
+    if (!memcmp(p, name, (size_t)n) && (p == a || !trim_ident_char(p[-1])) && (p + n == b || !trim_ident_char(p[n])))
+      return true;
+  return false;
+}
+
+/* The helpers of src's lines (starts in line[], nlines of them) into items[] (at most cap). */
+static int trim_items(const char *src, const int *line, int nlines, TrimItem *items, int cap) {
+  int n = 0;
+  for (int i = 0; i < nlines && n < cap; i++) {
+    const char *s = src + line[i], *eol = src + line[i + 1] - 1;
+    if (i > 0 && line[i] >= 2 && src[line[i] - 2] == '\\') continue;   /* inside a macro */
+    int len;
+    const char *name = trim_item_name(s, eol, &len);
+    if (!name) continue;
+    int depth = 0, j = i;
+    bool opened = false;
+    for (; j < nlines; j++) {   /* to the line that closes its braces */
+      for (const char *p = src + line[j]; p < src + line[j + 1]; p++) {
+        if (*p == '{') depth++, opened = true;
+        if (*p == '}') depth--;
+      }
+      if (depth <= 0 && (opened || j == i)) break;
+    }
+    if (j == nlines) return n;   /* unbalanced: keep the rest */
+    if (j == i && !opened && eol[-1] != ';' && eol[-1] != ')') continue;   /* its body below: keep */
+    items[n++] = (TrimItem){name, len, i, j, false};
+    i = j;
+  }
+  return n;
+}
+
+/* Whether item k's name appears in a line outside every kept item of that name. */
+static bool trim_used(const char *src, const int *line, int nlines, const TrimItem *items, int nitems, int k) {
+  int from = 0;
+  for (int m = 0; m <= nitems; m++) {   /* the stretches between the items named alike */
+    bool alike = m < nitems && items[m].nlen == items[k].nlen && !memcmp(items[m].name, items[k].name, (size_t)items[k].nlen);
+    if (m < nitems && !alike && !items[m].dropped) continue;
+    int to = m < nitems ? items[m].from : nlines;
+    if (trim_uses(src + line[from], src + line[to], items[k].name, items[k].nlen)) return true;
+    if (m < nitems) from = items[m].to + 1;
+  }
+  return false;
+}
+
+void emit_cuda_trim(char *src) {
+  int nlines = 0;
+  for (const char *p = src; *p; p++) nlines += *p == '\n';
+  int *line = malloc(sizeof *line * (size_t)(nlines + 2));
+  TrimItem *items = malloc(sizeof *items * (size_t)(nlines + 1));
+  int n = 0;
+  line[n++] = 0;
+  for (const char *p = src; *p; p++)
+    if (*p == '\n' && p[1]) line[n++] = (int)(p + 1 - src);
+  nlines = n;
+  line[n] = (int)strlen(src);
+  int nitems = trim_items(src, line, nlines, items, nlines + 1);
+  for (bool again = true; again;) {
+    again = false;
+    for (int k = 0; k < nitems; k++)
+      if (!items[k].dropped && !trim_used(src, line, nlines, items, nitems, k)) items[k].dropped = again = true;
+  }
+  char *w = src;
+  for (int i = 0, k = 0; i < nlines; i++) {
+    while (k < nitems && items[k].to < i) k++;
+    if (k < nitems && items[k].dropped && i >= items[k].from) continue;
+    size_t len = (size_t)(line[i + 1] - line[i]);
+    memmove(w, src + line[i], len);
+    w += len;
+  }
+  *w = 0;
+  free(items);
+  free(line);
+}
 
 char *emit_cuda(KSpec *S) {
   Em E = {.S = S, .D = &dialect_cuda};
