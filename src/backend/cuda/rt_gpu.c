@@ -302,6 +302,7 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
   char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
   bool only = config()->dev.cuda_tier_fast, done = false;
   if (fast && strcmp(fast, src)) {
+    char *whole = strdup(fast);
     emit_cuda_trim(fast);   /* (alike sources compile whole, once, into the cache) */
     if (cl->opt && cl->opt->emit_c) {   /* oq run --emit-c: the source the launch compiles now */
       printf("/* ---- CUDA kernel %s (first build) ---- */\n%s\n", F.name, fast);
@@ -310,8 +311,11 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
     CudaBuild *b = only ? NULL : cuda_build_start(src, S->name, arch, loc);
     if (b || only) {
       char *log = NULL;
-      if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc))
-        compile_error(F.name, fast, log, loc);
+      if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc)) {
+        free(log);   /* a helper trimmed wrongly (cudacheck would show it): the whole source */
+        log = NULL;
+        if (!cuda_compile_as(whole, F.name, arch, false, image, size, &log, loc)) compile_error(F.name, whole, log, loc);
+      }
       free(log);
       gbuild_set(&g->run, &F);
       if (b) {
@@ -320,6 +324,7 @@ static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, 
       }
       done = true;
     }
+    free(whole);
   }
   free(fast);
   kspec_free(&F);
