@@ -2,8 +2,9 @@
 # bench/arrayexpr/rowsum.sh [N] [REPS]: bench/arrayexpr/rowsum.q (sums, means, max and min
 # along the contiguous dimension, two sums along dimension 0) on --target cpu with
 # OQ_THREADS=1 and 2 (THREADS="1 2 16" picks others), float and double (--precision),
-# next to NumPy on one core (x.sum(axis=1), ...) in the same run. Prints one table: ms per
-# evaluation (fastest of 3 rounds of REPS), and NumPy's time over oq's per thread count.
+# next to NumPy on one core (x.sum(axis=1), ...) in the same run, and the floor of one thread
+# reading the array once in C. Prints one table: ms per evaluation (fastest of 3 rounds of
+# REPS), and NumPy's time over oq's per thread count.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OQ=${OQ:-build/oq}
@@ -36,6 +37,34 @@ for p, dt in (("single", np.float32), ("double", np.float64)):
             t.append((time.perf_counter() - t0) * 1e3 / reps)
         print(f"numpy {p} case{c}: {min(t):.4f} ms")
 PY
+# the floor: one thread reading the n x n array once (sums in any order, -ffast-math), in C
+cat >"$tmp/floor.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec * 1e-6; }
+#define READ(T) static double read_##T(const T *x, long n) { T a[64] = {0}; for (long i = 0; i + 64 <= n; i += 64) \
+  for (int l = 0; l < 64; l++) a[l] += x[i + l]; double s = 0; for (int l = 0; l < 64; l++) s += a[l]; return s; }
+READ(float)
+READ(double)
+int main(int argc, char **argv) {
+  long n = atol(argv[1]), reps = atol(argv[2]), N = n * n;
+  float *f = malloc(N * sizeof *f); double *d = malloc(N * sizeof *d); volatile double sink = 0;
+  for (long i = 0; i < N; i++) f[i] = d[i] = (double)rand() / RAND_MAX;
+  for (int p = 0; p < 2; p++) {
+    double best = 1e30;
+    for (int r = 0; r < 4; r++) {
+      double t0 = now();
+      for (long k = 0; k < reps; k++) sink += p ? read_double(d, N) : read_float(f, N);
+      double t = (now() - t0) / reps;
+      if (r && t < best) best = t;
+    }
+    printf("floor %s: %.4f ms\n", p ? "double" : "single", best);
+  }
+  return 0;
+}
+C
+${CC:-cc} -O3 -march=native -ffast-math -o "$tmp/floor" "$tmp/floor.c" && "$tmp/floor" "$N" "$REPS" >>"$tmp/numpy.log"
 python3 - "$tmp" "$N" "$REPS" $THREADS <<'PY'
 import sys, re, os
 tmp, n, reps, threads = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
@@ -47,10 +76,17 @@ for p in ("single", "double"):
         for line in open(f) if os.path.exists(f) else []:
             m = re.match(r"oq case(\d+): ([0-9.e+-]+) ms", line)
             if m: res[(p, t, int(m.group(1)))] = float(m.group(2))
+floor = {}
 for line in open(f"{tmp}/numpy.log"):
     m = re.match(r"numpy (\w+) case(\d+): ([0-9.]+) ms", line)
     if m: res[(m.group(1), "numpy", int(m.group(2)))] = float(m.group(3))
+    m = re.match(r"floor (\w+): ([0-9.]+) ms", line)
+    if m: floor[m.group(1)] = float(m.group(2))
 print(f"n = {n}, {reps} repetitions; ms per evaluation; numpy on one core; xT: numpy / oq")
+fmt = lambda v: f"{v:.4g}" if v is not None else "-"
+print("one thread reading the array once (C, the memory floor of a case with one operand): " +
+      ", ".join(f"{'float' if p == 'single' else 'double'} {fmt(v)} ms" for p, v in floor.items()))
+
 print("| case | type | " + " | ".join(f"oq cpu {t}T" for t in threads) + " | numpy | " +
       " | ".join(f"{t}T vs numpy" for t in threads) + " |")
 print("|---" * (3 + 2 * len(threads)) + "|")
