@@ -1,14 +1,15 @@
-% bench/arrayexpr/rowsum.q [N] [REPS]: reductions along the contiguous dimension (issue 20's
-% sum(x, 1)) and two along dimension 0, n x n; each case REPS times after a warm-up, the
-% fastest of 3 rounds; prints "oq CASE: T ms" per evaluation (bench/arrayexpr/rowsum.sh runs
-% it on 1 and 2 threads, float and double, next to NumPy).
-function [] = main(n : int = 2048, reps : int = 20)
+% bench/arrayexpr/rowsum.q [N] [REPS] [ROUNDS]: reductions along the contiguous dimension
+% (issue 20's sum(x, 1)) and two along dimension 0, n x n; each case REPS times after a
+% warm-up, the fastest of ROUNDS rounds (more, shorter rounds on a loaded machine); prints
+% "oq caseK: T ms" per evaluation (bench/arrayexpr/rowsum.sh runs it on 1 and 2 threads,
+% float and double, next to NumPy).
+function [] = main(n : int = 2048, reps : int = 20, rounds : int = 3)
     x = rand(n, n)
     h = rand(n, n)
     r = sum(x, 1)
     for case = 0..6
         best = 1e30
-        for round = 0..3   % (round 0: compiles)
+        for round = 0..rounds   % (round 0: compiles)
             tic()
             for k = 1..reps
                 match case with

@@ -1,28 +1,29 @@
 #!/usr/bin/env bash
-# bench/arrayexpr/rowsum.sh [N] [REPS]: bench/arrayexpr/rowsum.q (sums, means, max and min
+# bench/arrayexpr/rowsum.sh [N] [REPS] [ROUNDS]: bench/arrayexpr/rowsum.q (sums, means, max and min
 # along the contiguous dimension, two sums along dimension 0) on --target cpu with
 # OQ_THREADS=1 and 2 (THREADS="1 2 16" picks others), float and double (--precision),
 # next to NumPy on one core (x.sum(axis=1), ...) in the same run, and the floor of one thread
-# reading the array once in C. Prints one table: ms per evaluation (fastest of 3 rounds of
-# REPS), and NumPy's time over oq's per thread count.
+# reading the array once in C. Prints one table: ms per evaluation (fastest of ROUNDS, default
+# 3, rounds of REPS), and NumPy's time over oq's per thread count.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
 OQ=${OQ:-build/oq}
 N=${1:-2048}
 REPS=${2:-20}
+ROUNDS=${3:-3}
 THREADS=${THREADS:-"1 2"}
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/oq-rowsum.XXXXXX") || exit 1
 trap 'rm -rf "$tmp"' EXIT
 for p in single double; do
   for t in $THREADS; do
-    OQ_THREADS=$t "$OQ" run --target cpu --precision $p bench/arrayexpr/rowsum.q "$N" "$REPS" >"$tmp/oq-$p-$t.log" 2>&1 ||
+    OQ_THREADS=$t "$OQ" run --target cpu --precision $p bench/arrayexpr/rowsum.q "$N" "$REPS" "$ROUNDS" >"$tmp/oq-$p-$t.log" 2>&1 ||
       { echo "oq --precision $p ($t threads) failed:"; tail -5 "$tmp/oq-$p-$t.log"; }
   done
 done
-OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 ${PYTHON:-python3} - "$N" "$REPS" >"$tmp/numpy.log" 2>&1 <<'PY' || tail -3 "$tmp/numpy.log"
+OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 ${PYTHON:-python3} - "$N" "$REPS" "$ROUNDS" >"$tmp/numpy.log" 2>&1 <<'PY' || tail -3 "$tmp/numpy.log"
 import sys, time
 import numpy as np
-n, reps = int(sys.argv[1]), int(sys.argv[2])
+n, reps, rounds = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 rng = np.random.default_rng(1)
 for p, dt in (("single", np.float32), ("double", np.float64)):
     x = rng.random((n, n)).astype(dt); h = rng.random((n, n)).astype(dt)
@@ -31,7 +32,7 @@ for p, dt in (("single", np.float32), ("double", np.float64)):
     for c, f in enumerate(cases):
         f()
         t = []
-        for _ in range(3):
+        for _ in range(rounds):
             t0 = time.perf_counter()
             for _ in range(reps): f()
             t.append((time.perf_counter() - t0) * 1e3 / reps)
@@ -48,12 +49,12 @@ static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t);
 READ(float)
 READ(double)
 int main(int argc, char **argv) {
-  long n = atol(argv[1]), reps = atol(argv[2]), N = n * n;
+  long n = atol(argv[1]), reps = atol(argv[2]), rounds = atol(argv[3]), N = n * n;
   float *f = malloc(N * sizeof *f); double *d = malloc(N * sizeof *d); volatile double sink = 0;
   for (long i = 0; i < N; i++) f[i] = d[i] = (double)rand() / RAND_MAX;
   for (int p = 0; p < 2; p++) {
     double best = 1e30;
-    for (int r = 0; r < 4; r++) {
+    for (int r = 0; r <= rounds; r++) {
       double t0 = now();
       for (long k = 0; k < reps; k++) sink += p ? read_double(d, N) : read_float(f, N);
       double t = (now() - t0) / reps;
@@ -64,7 +65,7 @@ int main(int argc, char **argv) {
   return 0;
 }
 C
-${CC:-cc} -O3 -march=native -ffast-math -o "$tmp/floor" "$tmp/floor.c" && "$tmp/floor" "$N" "$REPS" >>"$tmp/numpy.log"
+${CC:-cc} -O3 -march=native -ffast-math -o "$tmp/floor" "$tmp/floor.c" && "$tmp/floor" "$N" "$REPS" "$ROUNDS" >>"$tmp/numpy.log"
 python3 - "$tmp" "$N" "$REPS" $THREADS <<'PY'
 import sys, re, os
 tmp, n, reps, threads = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
