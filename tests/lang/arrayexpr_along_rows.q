@@ -1,8 +1,8 @@
 % Reductions along the contiguous (last) dimension: sum, mean, max and min of x .* y + 0.25
-% along 1 of matrices and along 2 of a cube, with runs of 1, 7, 256, 300, 1000 and 1031
-% elements and 1 to 1001 runs (on the CPU, launch_along's 32 lanes per run, whole rows of
-% lanes in vector registers: emit_c.c along_loop's fixed copy; 1001 runs split among the
-% workers at positions that are not whole rows).
+% along 1 of matrices and along 2 of a cube, with runs of 7, 70, 130, 256, 300, 520, 1000
+% and 1031 elements and 1 to 1001 runs (on the CPU, launch_along's 32 lanes per run from 256
+% elements, whole rows of lanes in vector registers: emit_c.c along_loop's fixed copy; 16
+% and 8 lanes below; 1001 runs split among the workers at positions that are not whole rows).
 % Against two references computed by kernels here: a serial walk of each run (every target:
 % within 2 n u sum |v|; max and min exactly), and, where the reduction runs as the CPU's
 % lanes (a probe below tells), the documented order itself (docs/language.md, "Host array
@@ -140,14 +140,16 @@ if exact
     print "lanes' order: exact"
 endif
 
-shapes = cell(6)
+shapes = cell(8)
 shapes[0] = [1, 1031]
 shapes[1] = [7, 256]
 shapes[2] = [33, 1000]
 shapes[3] = [1001, 300]   % runs split among the workers at other places than rows
 shapes[4] = [3, 5, 520]   % along dimension 2 of a cube
 shapes[5] = [200, 7]      % short runs: one pass
-for i = 0..5
+shapes[6] = [9, 130]      % 16 lanes
+shapes[7] = [20, 70]      % 8 lanes
+for i = 0..7
     s = shapes[i]
     d = numel(s) - 1
     x = rand(s) - 0.5
