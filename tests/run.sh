@@ -486,15 +486,22 @@ done
 # reductions along a dimension in their other forms (interp_arrayexpr.c, launch_along), the
 # results poisoned before the kernels write them: lanes forced (3, 7: runs with tails), the
 # GPU's launch order and layout of partial results (its CUDA compiled by NVRTC where it is
-# installed), one pass (arrayexpr_along_lanes.q then checks emit_c.c's lanes bit for bit)
+# installed), one pass (arrayexpr_along_lanes.q then checks emit_c.c's lanes bit for bit),
+# 3 workers (arrayexpr_along_rows.q: chunks that end inside rows of 32 lanes)
 for run in "_split:OQ_DEV_ALONG_LANES=3" "_split:OQ_DEV_ALONG_LANES=7 OQ_DEV_ALONG_GPU=1" \
            "_split:OQ_DEV_ALONG_GPU=1 OQ_CUDA_CHECK=1" "_split:OQ_DEV_ALONG_LANES=1" \
            "_split:OQ_DEV_ALONG_LANES=1 OQ_DEV_ALONG_GPU=1" ":OQ_DEV_ALONG_LANES=3" \
-           ":OQ_DEV_ALONG_GPU=1" "_lanes:OQ_DEV_ALONG_LANES=1"; do
+           ":OQ_DEV_ALONG_GPU=1" "_lanes:OQ_DEV_ALONG_LANES=1" "_rows:OQ_THREADS=3"; do
   f=tests/lang/arrayexpr_along${run%%:*}.q   # (tests/lang/arrayexpr_along_split.q, ...)
   if env OQ_DEV_ALONG_POISON=1 ${run#*:} timeout -k 5 120 "$OQ" run --target cpu "$f" >/dev/null 2>"$tmp/along.err"; then
     cli_pass=$((cli_pass + 1))
   else echo "FAIL cli: ${run#*:} $f"; first_lines "$tmp/along.err" 3; cli_fail=$((cli_fail + 1)); fi
+done
+# the CPU's lanes along the contiguous dimension (emit_c.c along_loop, its copy with 32
+# lanes in registers) add in the order docs/language.md gives, bit for bit
+for p in single double; do
+  cli "rows of lanes in the documented order ($p)" 0 out "lanes' order: exact" -- \
+    run --target cpu --precision $p tests/lang/arrayexpr_along_rows.q
 done
 # virtual threads (docs/cuda.md): the F of each kernel and block size, by the block's size
 # and the state kept across barriers (each pair once: keys may split a block size)

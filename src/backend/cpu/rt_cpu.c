@@ -701,14 +701,19 @@ _Noreturn static void report(Compiled *c, OqkLaunch *L, SrcLoc at) {
   launch_report(&c->h, L, at);
 }
 
-/* A reduction along a dimension (interp_arrayexpr.c's build_along_kernel): every position
-   walks the reduced dimension, so a flat kernel's 4096 positions per chunk would give
-   sum(x, 0) of a 2048 x 2048 matrix to one worker. 64 positions: the C code's lanes
-   (emit_c.c along_loop) take 16 rows or up to 256 columns at a time. */
-static bool along_reduction(const Func *f) {
+/* The positions per chunk of a reduction along a dimension (interp_arrayexpr.c's
+   build_along_kernel), or of the kernel combining its lanes (build_fold_kernel: "...: lanes
+   combined"); 0 for other kernels. Every position walks the reduced dimension or its lanes'
+   partial results, so a flat kernel's 4096 positions per chunk would give sum(x, 0) of a
+   2048 x 2048 matrix to one worker, and the fold of sum(x, 1)'s 2048 rows (32 dependent
+   additions each, 0.04 ms on one core of the 2-core VM) too. 64 positions: the C code's
+   lanes (emit_c.c along_loop) take 16 rows or up to 256 columns at a time; a fold's 256
+   (about 10 us each), so that a worker woken for it has that much to do. */
+static int64_t along_chunk(const Func *f) {
+  static const char along[] = "array reduction along a dimension";
   for (int i = 0; i < f->ntransforms; i++)
-    if (!strcmp(f->transforms[i], "array reduction along a dimension")) return true;
-  return false;
+    if (!strncmp(f->transforms[i], along, sizeof along - 1)) return f->transforms[i][sizeof along - 1] ? 256 : 64;
+  return 0;
 }
 
 /* Chunks per worker of a launch that may switch builds: the switch waits for the chunks
@@ -799,7 +804,7 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
   int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
-  if (along_reduction(f)) min_chunk = 64;
+  if (along_chunk(f)) min_chunk = along_chunk(f);
   bool tier = work.items > 0 && tier_launch_begin(c, S->name, cl->opt && cl->opt->verbose);
   if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk, tier ? TIER_CHUNKS : 8);
   if (L.priv_mask)

@@ -491,36 +491,55 @@ static void along_shift(Em *E, const Along *A, bool unit) {
     }
 }
 
-static void along_lanes_open(Em *E, const Along *A, bool unit) {
-  em_line(E, "for (int64_t _l = 0; _l < _tl; _l++) {");
+/* The lane loop: _tl lanes, or exactly `fixed` (a constant: GCC then keeps the lanes'
+   accumulators in vector registers instead of the array _acc). */
+static void along_lanes_open(Em *E, const Along *A, bool unit, int fixed) {
+  if (fixed) em_line(E, "for (int64_t _l = 0; _l < %d; _l++) {", fixed);
+  else em_line(E, "for (int64_t _l = 0; _l < _tl; _l++) {");
   E->ind++;
   along_shift(E, A, unit);
 }
 
-static void along_loop(Em *E, int v, const Along *A, bool unit) {
+/* The lanes of sum(x, 1) and the like (launch_along: C lanes per contiguous run, a launch of
+   [C, runs]): a whole row of the launch is one tile of ALONG_FIXED lanes. With the tile's
+   width a variable, every step loaded and stored each lane's accumulator (a chain through
+   memory per vector: 2048 x 2048 floats, one core, 0.88 ms); with the width a constant, the
+   accumulators stay in registers (0.30 ms). oqk_entry gives this copy the whole rows of its
+   range (when dimension 0 is ALONG_FIXED), the other copies the rest. */
+#define ALONG_FIXED 32
+
+static void along_loop(Em *E, int v, const Along *A, bool unit, int fixed) {
   KSpec *S = E->S;
   Func *f = S->kfunc;
-  const int T = unit ? 256 : 16;   /* (rows: 8 took 1.2x, 32 1.5x, 64 5x the time of 16) */
-  variant_open(E, v, unit ? em_sf(E, " && %s == 1 && %s == 1", em_slot_ref(E, f->ngenerics + A->s0),
-                                  em_slot_ref(E, f->ngenerics + A->o0)) : "");
+  const int T = fixed ? fixed : unit ? 256 : 16;   /* (rows: 8 took 1.2x, 32 1.5x, 64 5x the time of 16) */
+  const char *s0 = em_slot_ref(E, f->ngenerics + A->s0), *o0 = em_slot_ref(E, f->ngenerics + A->o0);
+  variant_open(E, v, fixed ? em_sf(E, " && n0 == %d && %s == 1 && %s == 1", fixed, s0, o0)
+                     : unit ? em_sf(E, " && %s == 1 && %s == 1", s0, o0) : "");
   for (int i = 0; i < f->nparams; i++)
     if (em_k_params_type(S, i).kind == K_ARRAY && !em_special_of(S, i))
       em_line(E, "const %s _ba%d = %s;", em_ctype(E, em_k_params_type(S, i)), i, em_slot_ref(E, f->ngenerics + i));
-  em_line(E, "for (int64_t _p = lo; _p < hi;) {");
-  E->ind++;
-  em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
-  /* a tile: positions _p.. along dimension 0, within one row of the launch and the range */
-  em_line(E, "const int64_t P0 = _p %% n0, P1 = _p / n0;");
-  em_line(E, "int64_t _tl = n0 - P0 < hi - _p ? n0 - P0 : hi - _p;");
-  em_line(E, "if (_tl > %d) _tl = %d;", T, T);
-  em_line(E, "_p += _tl;");
+  if (fixed) {   /* (lo and hi are multiples of n0: whole rows) */
+    em_line(E, "for (int64_t _p = lo; _p < hi; _p += %d) {", fixed);
+    E->ind++;
+    em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    em_line(E, "const int64_t P0 = 0, P1 = _p / %d;", fixed);
+  } else {
+    em_line(E, "for (int64_t _p = lo; _p < hi;) {");
+    E->ind++;
+    em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+    /* a tile: positions _p.. along dimension 0, within one row of the launch and the range */
+    em_line(E, "const int64_t P0 = _p %% n0, P1 = _p / n0;");
+    em_line(E, "int64_t _tl = n0 - P0 < hi - _p ? n0 - P0 : hi - _p;");
+    em_line(E, "if (_tl > %d) _tl = %d;", T, T);
+    em_line(E, "_p += _tl;");
+  }
   em_line(E, "%s _acc[%d];", em_ctype(E, S->kspec->slots[A->acc_slot]), T);
   E->has_return = false;
   E->ret_label = "_done";
   em_thread_prelude(E, true);
   E->pos_vars = true;
   em_st(E, f->body.items[0]);
-  along_lanes_open(E, A, unit);
+  along_lanes_open(E, A, unit, fixed);
   em_st(E, A->init);
   em_line(E, "_acc[_l] = %s;", em_slot_ref(E, A->acc_slot));
   E->ind--;
@@ -530,7 +549,7 @@ static void along_loop(Em *E, int v, const Along *A, bool unit) {
   em_line(E, "for (int64_t _k = _ka; _k <= _kc; _k++) {");
   E->ind++;
   em_line(E, "%s = (int32_t)_k;", em_slot_ref(E, A->loop->slot));
-  along_lanes_open(E, A, unit);
+  along_lanes_open(E, A, unit, fixed);
   em_line(E, "%s = _acc[_l];", em_slot_ref(E, A->acc_slot));
   em_block(E, &A->loop->list);
   em_line(E, "_acc[_l] = %s;", em_slot_ref(E, A->acc_slot));
@@ -538,7 +557,7 @@ static void along_loop(Em *E, int v, const Along *A, bool unit) {
   em_line(E, "}");
   E->ind--;
   em_line(E, "}");
-  along_lanes_open(E, A, unit);
+  along_lanes_open(E, A, unit, fixed);
   em_line(E, "%s = _acc[_l];", em_slot_ref(E, A->acc_slot));
   em_st(E, A->store);
   E->ind--;
@@ -547,6 +566,25 @@ static void along_loop(Em *E, int v, const Along *A, bool unit) {
   E->ind--;
   em_line(E, "}");
   variant_close(E, v);
+}
+
+/* oqk_entry's lines for a kernel along a dimension whose rows of lanes are oqk_v`v` (unit
+   strides), v + 1 (any) and v + 2 (ALONG_FIXED lanes, whole rows of the launch only). */
+static void along_entry(Em *E, int v) {
+  em_line(E, "if (L->dims[0] == %d) {", ALONG_FIXED);
+  E->ind++;
+  em_line(E, "const int64_t a = (lo + %d) / %d * %d, b = hi / %d * %d;", ALONG_FIXED - 1, ALONG_FIXED, ALONG_FIXED,
+          ALONG_FIXED, ALONG_FIXED);
+  em_line(E, "if (a < b && oqk_v%d(L, W, a, b)) {", v + 2);
+  E->ind++;
+  em_line(E, "if (lo < a && !oqk_v%d(L, W, lo, a)) oqk_v%d(L, W, lo, a);", v, v + 1);
+  em_line(E, "if (b < hi && !oqk_v%d(L, W, b, hi)) oqk_v%d(L, W, b, hi);", v, v + 1);
+  em_line(E, "return;");
+  E->ind--;
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+  em_line(E, "if (L->dims[0] >= 8) { if (!oqk_v%d(L, W, lo, hi)) oqk_v%d(L, W, lo, hi); return; }", v, v + 1);
 }
 
 /* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
@@ -588,8 +626,9 @@ static void flat_entry(Em *E) {
   Along A;
   int along = -1;
   if (nv == 0 && along_kernel(E, &A)) {
-    along_loop(E, along = nv++, &A, true);
-    along_loop(E, nv++, &A, false);
+    along_loop(E, along = nv++, &A, true, 0);
+    along_loop(E, nv++, &A, false, 0);
+    along_loop(E, nv++, &A, true, ALONG_FIXED);
   }
   int rows = nv;
   for (int in = D >= 2 ? D - 2 : 0; in < D; in++) {
@@ -599,9 +638,8 @@ static void flat_entry(Em *E) {
   }
   em_bputs(E->b, "void oqk_entry(OqkLaunch *L, OqkWorker *W, int64_t lo, int64_t hi) {\n");
   /* (lanes along dimension 0: fewer than 8 there, the loop per position) */
-  if (along >= 0)
-    em_line(E, "if (L->dims[0] >= 8) { if (!oqk_v%d(L, W, lo, hi)) oqk_v%d(L, W, lo, hi); return; }", along, along + 1);
-  for (int v = along >= 0 ? along + 2 : 0; v < rows; v++) em_line(E, "if (oqk_v%d(L, W, lo, hi)) return;", v);
+  if (along >= 0) along_entry(E, along);
+  for (int v = along >= 0 ? along + 3 : 0; v < rows; v++) em_line(E, "if (oqk_v%d(L, W, lo, hi)) return;", v);
   if (D >= 2) {
     em_line(E, "if (L->dims[%d] < 16 && L->dims[%d] > L->dims[%d]) oqk_v%d(L, W, lo, hi);", D - 1, D - 2, D - 1, rows);
     em_line(E, "else oqk_v%d(L, W, lo, hi);", rows + 1);
