@@ -4,7 +4,7 @@
 # program runs over tools/cuda_stub.c with OQ_DEV_CUDA_TIER_FAST=1 and --emit-c, which prints
 # every first build's source (rt_gpu.c, first_build); bench/nvrtc_time.py compiles each 3
 # times (the least counts; RUNS=N: N times, 0: none). OQ=... picks the binary; OUTDIR/NAME.emit
-# holds each program's sources and NAME.txt its table; bench/nvrtc_compare.py compares two
+# holds each program's sources and NAME.txt its table; bench/nvrtc_time.py --compare compares two
 # binaries' NAME.emit, alternating their compiles.
 set -u
 cd "$(dirname "${BASH_SOURCE[0]}")/.." || exit 1
