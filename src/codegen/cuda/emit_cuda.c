@@ -1801,7 +1801,8 @@ static const EmDialect dialect_cuda = {
    top-level helper (a function, a single-line typedef struct or an OQ_BLOCK_OUT
    instance) whose name appears nowhere else in the source, until none is left to drop:
    conservative (a name in a comment or a macro keeps its helper), and a name it dropped
-   wrongly would be NVRTC's error, which cudacheck and tests/run.sh's tier block would show. */
+   wrongly would be NVRTC's error, which cudacheck and tests/run.sh's tier block would show
+   (a program then runs the whole source: rt_gpu.c first_build). */
 
 typedef struct TrimItem { const char *name; int nlen, from, to; bool dropped; } TrimItem;
 
