@@ -804,7 +804,8 @@ static void run_compiled(Compiled *c, const KLaunch *cl, KSpec *S, Value *result
     for (int w = 0; w < pool.n; w++) c->begin(&L, &pool.W[w].w);
   /* TinyCC's build of a fiber kernel keeps its fibers' state in plain statics: one worker */
   int64_t min_chunk = c->fast && c->fiber ? work.items : work.min_chunk;
-  if (along_chunk(f)) min_chunk = along_chunk(f);
+  int64_t along = along_chunk(f);
+  if (along) min_chunk = along;
   bool tier = work.items > 0 && tier_launch_begin(c, S->name, cl->opt && cl->opt->verbose);
   if (work.items > 0) pool_run(c->entry, &L, work.items, min_chunk, tier ? TIER_CHUNKS : 8);
   if (L.priv_mask)

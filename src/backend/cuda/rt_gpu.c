@@ -289,43 +289,60 @@ static void gbuild_set(GBuild *b, const KSpec *S) {
    build (KSpec.fast) differs from it, NVRTC compiles src in the background and the first
    build now: true with *image, g->run the first build and g->opt src's. False: nothing
    done (the sources are alike, or the build could not start): the caller compiles src. */
+/* The launch's first build (F, KSpec.fast, over arena), trimmed as NVRTC gets it (*whole:
+   untrimmed), when it differs from src, the optimized source: NULL when alike or not
+   emitted (F then freed). cmem: the constant-memory proposal as the launcher makes it. */
+static char *first_source(const KLaunch *cl, const char *src, bool cmem, Arena *arena, KSpec *F, char **whole) {
+  *F = (KSpec){.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = arena, .fast = true};
+  ksema_launch(F, cl->dims, cl->blk, cl->cnt);
+  char *key = spec_key(F, cl);   /* the launch's proposals and captures, as S had them */
+  if (cmem) plan_cuda_cmem_key(cl, &key, &F->no_cmem);
+  free(key);
+  char *fast = ksema_run(F, cl->args) ? emit_cuda(F) : NULL;
+  if (!fast || !strcmp(fast, src)) {
+    free(fast);
+    kspec_free(F);
+    return NULL;
+  }
+  *whole = strdup(fast);
+  emit_cuda_trim(fast);   /* (alike sources compile whole, once, into the cache) */
+  return fast;
+}
+
+/* Tiers: src (S's optimized source) is not in the cache. When the launch emitted as a first
+   build (KSpec.fast) differs from it, NVRTC compiles src in the background and the first
+   build now: true with *image, g->run the first build and g->opt src's. False: nothing
+   done (the sources are alike, or the build could not start): the caller compiles src. */
 static bool first_build(GSpec *g, KSpec *S, const KLaunch *cl, const char *src, void **image,
                         size_t *size) {
   SrcLoc loc = cl->site->loc;
   const char *arch = cuda_device()->arch;
   Arena arena = {0};
-  KSpec F = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena, .fast = true};
-  ksema_launch(&F, cl->dims, cl->blk, cl->cnt);
-  char *key = spec_key(&F, cl);   /* the launch's proposals and captures, as S had them */
-  plan_cuda_cmem_key(cl, &key, &F.no_cmem);
-  free(key);
-  char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
+  KSpec F;
+  char *whole = NULL, *fast = first_source(cl, src, true, &arena, &F, &whole);
+  if (!fast) return false;
   bool only = config()->dev.cuda_tier_fast, done = false;
-  if (fast && strcmp(fast, src)) {
-    char *whole = strdup(fast);
-    emit_cuda_trim(fast);   /* (alike sources compile whole, once, into the cache) */
-    if (cl->opt && cl->opt->emit_c) {   /* oq run --emit-c: the source the launch compiles now */
-      printf("/* ---- CUDA kernel %s (first build) ---- */\n%s\n", F.name, fast);
-      fflush(stdout);
-    }
-    CudaBuild *b = only ? NULL : cuda_build_start(src, S->name, arch, loc);
-    if (b || only) {
-      char *log = NULL;
-      if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc)) {
-        free(log);   /* a helper trimmed wrongly (cudacheck would show it): the whole source */
-        log = NULL;
-        if (!cuda_compile_as(whole, F.name, arch, false, image, size, &log, loc)) compile_error(F.name, whole, log, loc);
-      }
-      free(log);
-      gbuild_set(&g->run, &F);
-      if (b) {
-        g->pending = b;
-        gbuild_set(&g->opt, S);
-      }
-      done = true;
-    }
-    free(whole);
+  if (cl->opt && cl->opt->emit_c) {   /* oq run --emit-c: the source the launch compiles now */
+    printf("/* ---- CUDA kernel %s (first build) ---- */\n%s\n", F.name, fast);
+    fflush(stdout);
   }
+  CudaBuild *b = only ? NULL : cuda_build_start(src, S->name, arch, loc);
+  if (b || only) {
+    char *log = NULL;
+    if (!cuda_compile_as(fast, F.name, arch, false, image, size, &log, loc)) {
+      free(log);   /* a helper trimmed wrongly (cudacheck would show it): the whole source */
+      log = NULL;
+      if (!cuda_compile_as(whole, F.name, arch, false, image, size, &log, loc)) compile_error(F.name, whole, log, loc);
+    }
+    free(log);
+    gbuild_set(&g->run, &F);
+    if (b) {
+      g->pending = b;
+      gbuild_set(&g->opt, S);
+    }
+    done = true;
+  }
+  free(whole);
   free(fast);
   kspec_free(&F);
   return done;
@@ -989,20 +1006,15 @@ static void check_compile(const char *src, const char *name, SrcLoc loc) {
   free(log);
 }
 
-/* The launch's first build (tiers: KSpec.fast) when it differs from src, the optimized
-   source: NULL when alike or not emitted. */
+/* The launch's first build (tiers: KSpec.fast) as first_build compiles it, when it differs
+   from src, the optimized source: NULL when alike or not emitted. */
 static char *check_first_build(const KLaunch *cl, const char *src) {
   Arena arena = {0};
-  KSpec F = {.kernel = cl->kernel, .kfunc = cl->kernel->func, .D = cl->D, .arena = &arena, .fast = true};
-  ksema_launch(&F, cl->dims, cl->blk, cl->cnt);
-  free(spec_key(&F, cl));   /* the launch's proposals and captures, as the optimized spec's */
-  char *fast = ksema_run(&F, cl->args) ? emit_cuda(&F) : NULL;
+  KSpec F;
+  char *whole = NULL, *fast = first_source(cl, src, false, &arena, &F, &whole);
+  if (!fast) return NULL;
+  free(whole);
   kspec_free(&F);
-  if (fast && !strcmp(fast, src)) {
-    free(fast);
-    return NULL;
-  }
-  if (fast) emit_cuda_trim(fast);   /* as first_build compiles it */
   return fast;
 }
 
