@@ -84,6 +84,8 @@ enum { JIT_ERROR_LOG_BUFFER = 5, JIT_ERROR_LOG_BUFFER_SIZE = 6 };   /* CUjit_opt
   X(MemcpyHtoD, (CUdeviceptr, const void *, size_t), "cuMemcpyHtoD_v2", NULL)                \
   X(MemcpyDtoH, (void *, CUdeviceptr, size_t), "cuMemcpyDtoH_v2", NULL)                      \
   X(MemcpyDtoD, (CUdeviceptr, CUdeviceptr, size_t), "cuMemcpyDtoD_v2", NULL)                 \
+  X(MemcpyHtoDAsync, (CUdeviceptr, const void *, size_t, CUstream), "cuMemcpyHtoDAsync_v2", NULL) \
+  X(MemcpyDtoHAsync, (void *, CUdeviceptr, size_t, CUstream), "cuMemcpyDtoHAsync_v2", NULL)   \
   X(ModuleGetGlobal, (CUdeviceptr *, size_t *, CUmodule, const char *),                      \
     "cuModuleGetGlobal_v2", NULL)                                                             \
   X(MemsetD8, (CUdeviceptr, unsigned char, size_t), "cuMemsetD8_v2", NULL)                   \
@@ -732,6 +734,22 @@ void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc) {
   need(loc);
   flush();
   check(cu.MemcpyHtoD(dst, src, n), "copying to the device", loc);
+}
+
+/* Copies in stream order, after the launches before them: the host does not wait. Between
+   page-locked host memory and the device the DMA engine moves the bytes when the stream gets
+   there: the host buffer must stay as it is until the next wait (which also finishes the
+   copy to the host). A refused copy to the host is not reported: the refusal is an earlier
+   launch's fault, which the wait after it reports, naming the kernel. */
+void cuda_raw_htod_async(CudaPtr dst, const void *src, size_t n, SrcLoc loc) {
+  need(loc);
+  flush();
+  check(cu.MemcpyHtoDAsync(dst, src, n, NULL), "copying to the device", loc);
+}
+
+bool cuda_raw_dtoh_async(void *dst, CudaPtr src, size_t n) {
+  flush();
+  return cu.MemcpyDtoHAsync(dst, src, n, NULL) == CUDA_SUCCESS;
 }
 
 void cuda_raw_dtod(CudaPtr dst, CudaPtr src, size_t n, SrcLoc loc) {

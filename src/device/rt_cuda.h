@@ -190,6 +190,11 @@ void cuda_raw_free(CudaPtr p);
 void cuda_raw_htod(CudaPtr dst, const void *src, size_t n, SrcLoc loc);
 void cuda_raw_dtoh(void *dst, CudaPtr src, size_t n, SrcLoc loc);
 void cuda_raw_dtod(CudaPtr dst, CudaPtr src, size_t n, SrcLoc loc);   /* ordered on the stream */
+/* Queued after the launches before them; the host buffer (page-locked: cuda_raw_pin) stays
+   as it is until the next wait, which the bytes copied to the host need too. The copy to the
+   host returns false where the driver refused it (a fault the next wait reports). */
+void cuda_raw_htod_async(CudaPtr dst, const void *src, size_t n, SrcLoc loc);
+bool cuda_raw_dtoh_async(void *dst, CudaPtr src, size_t n);
 void cuda_raw_memset(CudaPtr p, unsigned char byte, size_t n, SrcLoc loc);
 bool cuda_raw_pin(void *host, size_t n);           /* cuMemHostRegister; false if refused */
 void cuda_raw_unpin(void *host);

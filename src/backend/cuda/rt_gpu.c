@@ -118,6 +118,14 @@ typedef struct SiteMemo {
 /* What the launch path keeps between launches. */
 typedef struct Slot { GSpec *g; SrcLoc loc; } Slot;
 typedef struct Timed { GSpec *g; CudaEvent *start, *stop; } Timed;
+/* Host memory of the asynchronous copies around launches, page-locked where the driver
+   allows (else the driver stages it, waiting): the outputs' identities go up in stream order
+   before a launch and its outputs and error records come down before the one wait, instead
+   of a synchronous copy each (a copy from pageable memory waits for the device first). */
+typedef struct HostStage {
+  OqkLaunch back[RING];     /* the error records as read back */
+  OqkWorker up, down;       /* a launch's kernel outputs: identities sent, results read */
+} HostStage;
 /* The launcher's own switches: base/config.c's, copied at the first launch. The tuning
    knobs of the key and the grid (OQ_DEV_CUDA_VTHREADS, _LGR, _COARSE_*, ...) are plan.c's. */
 typedef struct Knobs {
@@ -134,8 +142,8 @@ static struct {
   CudaPtr ring;             /* RING + 1 error records (the last for kernels that cannot fail) */
   Slot slot[RING];
   int first, nslots;        /* slots used since the last wait, from first on (mod RING) */
-  OqkLaunch back[RING];     /* the records as read back */
   CudaPtr worker;           /* the OqkWorker that kernel outputs are combined into */
+  HostStage *stage;         /* what the host copies to and from the device without waiting */
   _Alignas(16) char param[PARAM_MAX + 4];
   OqkArg args[MAX_ARGS];    /* this launch's arguments, as the CPU back end fills them */
   size_t param_max;
@@ -486,25 +494,43 @@ static void ready(SrcLoc loc) {
   cuda_raw_memset(G.ring, 0, n, loc);
   G.worker = cuda_mem_alloc(sizeof(OqkWorker), loc);
   cuda_raw_memset(G.worker, 0, sizeof(OqkWorker), loc);
+  if (posix_memalign((void **)&G.stage, 4096, sizeof *G.stage)) rt_error(loc, "out of memory");
+  memset(G.stage, 0, sizeof *G.stage);
+  cuda_raw_pin(G.stage, sizeof *G.stage);   /* (refused: the copies still work, waiting) */
   G.param_max = param_limit();
   G.sync_each = config()->cuda_sync;
   cuda_wait_hook = wait_hook;
   G.ready = true;
 }
 
-/* Reads back the error records of the launches since the last wait; the first error, in
-   launch order, is reported as the CPU back end reports it. */
-static void check_records(SrcLoc loc) {
-  int first = G.first, n = G.nslots, head = first + n <= RING ? n : RING - first;
-  G.first = (first + n) % RING;
+/* The error records of the launches since the last wait: their copy to the host, queued
+   before the wait (false: refused, or none to copy), then their reading after it; the first
+   error, in launch order, is reported as the CPU back end reports it. */
+typedef struct Records { int first, n; bool queued; } Records;
+
+static Records records_down(void) {
+  Records r = {G.first, G.nslots, false};
+  int head = r.first + r.n <= RING ? r.n : RING - r.first;
+  G.first = (r.first + r.n) % RING;
   G.nslots = 0;
-  if (!n) return;
-  cuda_raw_dtoh(&G.back[first], G.ring + first * sizeof(OqkLaunch), head * sizeof(OqkLaunch), loc);
-  if (head < n) cuda_raw_dtoh(&G.back[0], G.ring, (n - head) * sizeof(OqkLaunch), loc);
-  for (int i = 0; i < n; i++) {
-    int s = (first + i) % RING;
+  if (!r.n) return r;
+  OqkLaunch *back = G.stage->back;
+  r.queued = cuda_raw_dtoh_async(&back[r.first], G.ring + r.first * sizeof(OqkLaunch), head * sizeof(OqkLaunch)) &&
+             (head == r.n || cuda_raw_dtoh_async(&back[0], G.ring, (r.n - head) * sizeof(OqkLaunch)));
+  return r;
+}
+
+static void check_records(Records r, SrcLoc loc) {
+  OqkLaunch *back = G.stage->back;
+  if (r.n && !r.queued)
+    for (int i = 0; i < r.n; i++) {
+      int s = (r.first + i) % RING;
+      cuda_raw_dtoh(&back[s], G.ring + s * sizeof(OqkLaunch), sizeof(OqkLaunch), loc);
+    }
+  for (int i = 0; i < r.n; i++) {
+    int s = (r.first + i) % RING;
     GSpec *g = G.slot[s].g;
-    if (G.back[s].err) launch_report(&g->run.h, &G.back[s], G.slot[s].loc);
+    if (back[s].err) launch_report(&g->run.h, &back[s], G.slot[s].loc);
   }
 }
 
@@ -526,6 +552,7 @@ void gpu_sync(SrcLoc loc) {
   if (!G.pending) return;
   G.pending = false;
   G.waits++;
+  Records recs = records_down();
   char why[400];
   if (!cuda_wait(why, sizeof why)) {
     if (G.since > 1)
@@ -534,7 +561,7 @@ void gpu_sync(SrcLoc loc) {
     rt_error(G.last_loc, "CUDA: kernel '%s' failed: %s", G.last->run.h.name, why);
   }
   G.since = 0;
-  check_records(loc);
+  check_records(recs, loc);
   collect_times(loc);
 }
 
@@ -668,22 +695,24 @@ static void identity_outputs(const GSpec *g, OqkWorker *w) {
 }
 
 static void reset_outputs(GSpec *g, SrcLoc loc) {
-  OqkWorker w;
-  identity_outputs(g, &w);
-  cuda_raw_htod(G.worker + OUTS_AT, (char *)&w + OUTS_AT, OUTS_BYTES, loc);
+  identity_outputs(g, &G.stage->up);
+  cuda_raw_htod_async(G.worker + OUTS_AT, (char *)&G.stage->up + OUTS_AT, OUTS_BYTES, loc);
 }
 
+/* The launch's kernel outputs: one copy queued after it, then the wait. */
 static Value outputs(GSpec *g, int64_t npos, SrcLoc loc) {
-  OqkWorker w;
-  identity_outputs(g, &w);
+  OqkWorker *w = &G.stage->down;
+  identity_outputs(g, w);
   if (g->run.h.nouts && npos > 0) {
+    bool queued = cuda_raw_dtoh_async((char *)w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES);
+    G.pending = true;   /* (the copy, when OQ_CUDA_SYNC=1 waited for the launch already) */
     gpu_sync(loc);
-    cuda_raw_dtoh((char *)&w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
+    if (!queued) cuda_raw_dtoh((char *)w + OUTS_AT, G.worker + OUTS_AT, OUTS_BYTES, loc);
   }
   Value acc[OQK_MAX_OUTS];
   for (int o = 0; o < g->run.h.nouts; o++)
-    acc[o] = g->run.h.out_int[o] ? v_int(launch_combine_i(g->run.h.out_op[o], launch_identity_i(g->run.h.out_op[o]), w.out_i[o]))
-                           : v_scalar(launch_combine_r(g->run.h.out_op[o], launch_identity_r(g->run.h.out_op[o]), w.out_r[o]));
+    acc[o] = g->run.h.out_int[o] ? v_int(launch_combine_i(g->run.h.out_op[o], launch_identity_i(g->run.h.out_op[o]), w->out_i[o]))
+                           : v_scalar(launch_combine_r(g->run.h.out_op[o], launch_identity_r(g->run.h.out_op[o]), w->out_r[o]));
   if (g->run.h.nouts == 1) return acc[0];
   if (g->run.h.nouts == 0) return v_none();
   Value t = v_tuple(g->run.h.nouts);
