@@ -430,8 +430,18 @@ static void lin_walk(LinScan *c, Node *n) {
     NodeInfo *bi = ksema_info(E->f, b);
     bool arg = b->kind == N_IDENT && bi && bi->t.kind == K_ARRAY && !bi->t.shared &&
                (bi->cap >= 0 || (b->slot >= 0 && b->depth == 0 && E->sc[b->slot] == SC_PARAM));
-    if (!arg || bi->t.rank != E->S->D) c->bad = true;
-    else {
+    /* x[pos] of a 1-D launch over an array of more dimensions reads its elements in
+       row-major order (a host reduction's flat loop): the element _r when the array has
+       the launch's count of elements */
+    bool flat = E->S->D == 1 && bi && bi->t.rank > 1;
+    if (!arg || (bi->t.rank != E->S->D && !flat)) c->bad = true;
+    else if (flat) {
+      c->ok += named;
+      char *name = em_ex_ident(E, b);
+      em_bprintf(c->test, " && (int64_t)%s.d[0]", name);
+      for (int d = 1; d < bi->t.rank; d++) em_bprintf(c->test, " * %s.d[%d]", name, d);
+      em_bputs(c->test, " == n0");
+    } else {
       c->ok += named;
       char *name = em_ex_ident(E, b);
       for (int d = 0; d < E->S->D; d++) em_bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
