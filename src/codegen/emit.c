@@ -1156,7 +1156,9 @@ static void st_for(Em *E, Node *n) {
            em_conv(E, s, ts, K_REAL), em_conv(E, c, tc, K_REAL));
       em_line(E, "if (_rs == 0 || _rs != _rs) oq_fail(%s, %d);", E->L, em_div_site(E, n->a, KE_RANGE));
       em_line(E, "const double _q = (_re - _r0) / _rs;");
-      em_line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : floor(_q + fabs(_q) * %s + 1e-9);",
+      /* interp.c range_spec's count: up to the next integer only from within rounding below it */
+      em_line(E, "const double _kf = floor(_q);");
+      em_line(E, "const double _kk = _rs == 0 || _rs != _rs ? -1 : _q != _kf && _kf + 1 - _q <= fabs(_q) * %s + 1e-9 ? _kf + 1 : _kf;",
            rt_config.double_precision ? "1e-12" : "4e-7");
       em_line(E, "const int64_t _n = _kk >= 0 ? (int64_t)_kk + 1 : 0;");
       em_line(E, "%sfor (int64_t _k = 0; _k < _n; _k++) {", warp_trips(E, n, "_n"));

@@ -327,10 +327,12 @@ RangeSpec range_spec(Interp *I, Node *n) {
     r.rstep = n->b ? rt_to_real(s, n->b->loc) : 1.0;
     double end = rt_to_real(c, n->c->loc);
     if (r.rstep == 0 || isnan(r.rstep)) rt_error(n->loc, "range step is zero");
-    /* the end is included when the step count is within rounding of an integer:
-       0..0.1..1 has 11 elements although 0.1 is not exact in float */
-    double q = (end - r.r0) / r.rstep;
-    double k = floor(q + fabs(q) * (rt_config.double_precision ? 1e-12 : 4e-7) + 1e-9);
+    /* the end is included when the step count is within rounding below an integer:
+       0..0.1..1 has 11 elements although 0.1 is not exact in float; a count that is an
+       integer is exact (0..n-1 of n = 5997000.0 has n elements, where adding the
+       tolerance to it would give n + 2). The kernels' loops count alike (emit.c). */
+    double q = (end - r.r0) / r.rstep, k = floor(q);
+    if (q != k && k + 1 - q <= fabs(q) * (rt_config.double_precision ? 1e-12 : 4e-7) + 1e-9) k += 1;
     r.count = k >= 0 ? (k < (double)MAX_RANGE ? (int64_t)k + 1 : MAX_RANGE) : 0;   /* k may be Inf */
     if (r.count > (int64_t)1 << 40) rt_error(n->loc, "range has too many elements");
   }
