@@ -294,8 +294,13 @@ sanitize_one() {   # sanitize_one TOOL KIND FILE [ARG...]: prints "FAIL ..." for
   # a program that stops before touching the GPU (a syntax error) makes the sanitizer exit
   # 255 ("terminated before first instrumented API call"): nothing ran on the GPU, so the
   # wrapper runs it again alone for its own status
-  printf '#!/bin/sh\n"%s" --tool %s --print-limit 10 --log-file "%s/report.%%p" "%s" "$@"\nrc=$?\n' \
-    "$SANITIZER" "$tool" "$dir" "$PWD/build/oq" >"$dir/oq"
+  # synccheck leaves out cuBLAS's trsm_ln_up_kernel (mldivide of a triangular matrix,
+  # tests/gpu/linalg_more.q): NVIDIA's kernel, whose barriers it reports as divergent and
+  # then stops (session 20, CUDA 13.0); our kernels and the other library kernels stay in
+  local skip=""
+  [ "$tool" = synccheck ] && skip="--kernel-name-exclude kns=trsm_ln_up_kernel"
+  printf '#!/bin/sh\n"%s" --tool %s %s --print-limit 10 --log-file "%s/report.%%p" "%s" "$@"\nrc=$?\n' \
+    "$SANITIZER" "$tool" "$skip" "$dir" "$PWD/build/oq" >"$dir/oq"
   printf 'if grep -qs "terminated before first instrumented API call" "%s"/report.*; then rm -f "%s"/report.*; exec "%s" "$@"; fi\nexit $rc\n' \
     "$dir" "$dir" "$PWD/build/oq" >>"$dir/oq"
   chmod +x "$dir/oq"
