@@ -14,6 +14,9 @@
 # Usage: bash bench/imfilter.sh [TARGETS]   (default: "cpu cuda"; cuda skipped without a GPU)
 set -u
 cd "$(dirname "$0")/.." || exit 1
+# the optimized builds, each waited for at its first launch: with tiers on, a short run from
+# a cold kernel cache times the quick first builds (docs/cuda.md, "Cold start: tiers")
+export OQ_CUDA_TIERS=${OQ_CUDA_TIERS:-0} OQ_CPU_TIERS=${OQ_CPU_TIERS:-0}
 OQ=${OQ:-build/oq}
 REPS=${REPS:-20}
 targets=${1:-cpu cuda}

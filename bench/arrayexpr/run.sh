@@ -7,6 +7,9 @@
 # each evaluation must move per ms as a percentage of a 256 MiB device copy (CuPy).
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# the optimized builds, each waited for at its first launch: with tiers on, a short run from
+# a cold kernel cache times the quick first builds (docs/cuda.md, "Cold start: tiers")
+export OQ_CUDA_TIERS=${OQ_CUDA_TIERS:-0} OQ_CPU_TIERS=${OQ_CPU_TIERS:-0}
 OQ=${OQ:-build/oq}
 N=${1:-2048}
 REPS=${2:-20}

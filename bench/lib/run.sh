@@ -11,6 +11,9 @@
 # thread count of both (default: all cores). FFT_N and GEMM_N change the sizes.
 set -u
 cd "$(dirname "$0")/../.." || exit 1
+# the optimized builds, each waited for at its first launch: with tiers on, a short run from
+# a cold kernel cache times the quick first builds (docs/cuda.md, "Cold start: tiers")
+export OQ_CUDA_TIERS=${OQ_CUDA_TIERS:-0} OQ_CPU_TIERS=${OQ_CPU_TIERS:-0}
 OQ=${OQ:-build/oq}
 ROUNDS=${ROUNDS:-3}
 FFT_N=${FFT_N:-2048}
