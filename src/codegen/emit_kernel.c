@@ -87,11 +87,14 @@ static char *thread_identity(Em *E, int s) {
   return identity(op, t);
 }
 
+/* A thread's value v into the accumulator acc (an int64_t or a double): max and min of
+   reals compare in double, as acc is (through oq_real, each step's two conversions were
+   the loop's critical path: a whole-array max took 4x a sum on the CPU). */
 static char *combine(Em *E, Op op, char *acc, char *v, KType t) {
   bool i = t.kind == K_INT;
   switch (op) {
-  case OP_MAX: return em_sf(E, i ? "oq_lmax(%s, %s)" : "oq_rmax(%s, %s)", acc, v);
-  case OP_MIN: return em_sf(E, i ? "oq_lmin(%s, %s)" : "oq_rmin(%s, %s)", acc, v);
+  case OP_MAX: return em_sf(E, i ? "oq_lmax(%s, %s)" : "oq_dmax(%s, %s)", acc, v);
+  case OP_MIN: return em_sf(E, i ? "oq_lmin(%s, %s)" : "oq_dmin(%s, %s)", acc, v);
   case OP_MUL: return em_sf(E, "(%s * %s)", acc, v);
   default: return em_sf(E, "(%s + %s)", acc, v);
   }
@@ -318,6 +321,8 @@ const char *const em_helpers_common =
   "OQ_FN int64_t oq_lmin(int64_t x, int64_t y) { return x < y ? x : y; }\n"
   "OQ_FN oq_real oq_rmax(oq_real x, oq_real y) { return x > y || y != y ? x : y; }\n"
   "OQ_FN oq_real oq_rmin(oq_real x, oq_real y) { return x < y || y != y ? x : y; }\n"
+  "OQ_FN double oq_dmax(double x, double y) { return x > y || y != y ? x : y; }\n"
+  "OQ_FN double oq_dmin(double x, double y) { return x < y || y != y ? x : y; }\n"
   "OQ_FN oq_real oq_rsign(oq_real x) { return x > 0 ? 1 : x < 0 ? -1 : x; }\n"
   "OQ_FN oq_real oq_fmod(oq_real x, oq_real y) { return (oq_real)fmod((double)x, (double)y); }\n"
   "OQ_FN int64_t oq_shift(int64_t x, int64_t n, int left) {\n"
