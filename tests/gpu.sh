@@ -18,7 +18,8 @@
 #      (bench/gpu), then make bench (the CPU back end against threaded C); bench-lib: the
 #      FFT and matrix product against FFTW, OpenBLAS, cuFFT, cuBLAS, CuPy, PyTorch
 #      (bench/lib/run.sh all)
-#   8. compute-sanitizer --tool memcheck, racecheck and synccheck (one step each;
+#   8. compute-sanitizer --tool memcheck, racecheck and synccheck (one step each, side by
+#      side on GPUs of their own where CUDA_VISIBLE_DEVICES or nvidia-smi names several;
 #      GPU_SANITIZE_TOOLS picks some) over every .q test (lang, seeds_run, cpu, gpu, print,
 #      errors, cpu_errors: each by its group's rule) and every example on --target cuda:
 #      a failed test or any error, hazard or barrier misuse fails the step
@@ -370,15 +371,48 @@ sanitize_all() {   # sanitize_all TOOL
   echo "$1: $total programs checked (tests and examples), $n with errors"
   [ "$n" -eq 0 ]
 }
+# The GPUs the tools may spread over: CUDA_VISIBLE_DEVICES's list, else those nvidia-smi lists.
+gpu_ids() {
+  if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then tr ',' ' ' <<<"$CUDA_VISIBLE_DEVICES"
+  else nvidia-smi -L 2>/dev/null | grep -c '^GPU' | { read -r n; seq 0 $((${n:-1} - 1)); }
+  fi
+}
+sanitize_report() {   # sanitize_report TOOL: how far it got, its failures
+  echo "$1: $(wc -l <"$logs/$1.done") programs finished"
+  grep -A12 '^FAIL' "$logs/$1.log" | head -n 40
+}
 if want sanitize && [ $gpu_ok = 1 ]; then
   if [ -n "$sanitizer" ]; then
     export sanitizer
     export -f sanitize_one sanitize_jobs sanitize_all
-    for tool in ${GPU_SANITIZE_TOOLS:-memcheck racecheck synccheck}; do
-      step "$tool" "${GPU_SANITIZE_LIMIT:-600}" bash -c "sanitize_all $tool"
-      echo "$tool: $(wc -l <"$logs/$tool.done") programs finished"
-      grep -A12 '^FAIL' "$logs/$tool.log" | head -n 40
-    done
+    read -r -a tools <<<"${GPU_SANITIZE_TOOLS:-memcheck racecheck synccheck}"
+    read -r -a ids <<<"$(gpu_ids | tr '\n' ' ')"
+    if [ ${#ids[@]} -ge 2 ] && [ ${#tools[@]} -ge 2 ]; then
+      # several GPUs: the tools side by side, tool i on GPU i (mod their count), the cores
+      # shared among them; each step's status and summary line come back through files
+      per=$(( $(nproc) / (2 * ${#tools[@]}) ))
+      pids=()
+      for i in "${!tools[@]}"; do
+        tool=${tools[$i]}
+        ( export CUDA_VISIBLE_DEVICES=${ids[$((i % ${#ids[@]}))]} GPU_SANITIZE_JOBS=${GPU_SANITIZE_JOBS:-$(( per > 1 ? per : 1 ))}
+          step "$tool" "${GPU_SANITIZE_LIMIT:-600}" bash -c "sanitize_all $tool" >"$logs/$tool.step"
+          echo $? >"$logs/$tool.rc" ) &
+        pids+=($!)
+      done
+      for i in "${!tools[@]}"; do
+        tool=${tools[$i]}
+        wait "${pids[$i]}"
+        cat "$logs/$tool.step"
+        summary+=("$(tail -n 1 "$logs/$tool.step")")
+        [ "$(cat "$logs/$tool.rc" 2>/dev/null)" = 0 ] || failed=$((failed + 1))
+        sanitize_report "$tool"
+      done
+    else
+      for tool in "${tools[@]}"; do
+        step "$tool" "${GPU_SANITIZE_LIMIT:-600}" bash -c "sanitize_all $tool"
+        sanitize_report "$tool"
+      done
+    fi
   else
     summary+=("sanitize: skipped (no compute-sanitizer under ${CUDA_HOME:-/usr/local/cuda})")
   fi
