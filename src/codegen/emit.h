@@ -339,6 +339,7 @@ void em_thread_prelude(Em *E, bool locals);
 void em_phase_body(Em *E, NodeList *l, int from, int to);
 bool em_shared_type(Em *E, int s, KType *t);
 void em_thread_outputs(Em *E);
+void em_thread_outputs_into(Em *E, const char *fmt);
 void em_kernel_loads(Em *E);
 void em_kernel_end(Em *E);
 extern const char *const em_preamble_fmt;

@@ -147,12 +147,15 @@ void em_phase_body(Em *E, NodeList *l, int from, int to) {
   for (int i = from; i < to; i++) em_st(E, l->items[i]);
 }
 
-void em_thread_outputs(Em *E) {
+void em_thread_outputs(Em *E) { em_thread_outputs_into(E, "acc%d"); }
+
+/* The thread's outputs combined into the accumulators named by fmt (one %d: the output). */
+void em_thread_outputs_into(Em *E, const char *fmt) {
   Func *f = E->S->kfunc;
   int obase = f->ngenerics + f->nparams;
   for (int o = 0; o < f->nouts; o++) {
-    char *v = em_slot_ref(E, obase + o);
-    em_line(E, "acc%d = %s;", o, combine(E, E->S->out_op[o], em_sf(E, "acc%d", o), v, E->S->kspec->slots[obase + o]));
+    char *v = em_slot_ref(E, obase + o), *acc = em_sf(E, fmt, o);
+    em_line(E, "%s = %s;", acc, combine(E, E->S->out_op[o], acc, v, E->S->kspec->slots[obase + o]));
   }
 }
 

@@ -587,13 +587,69 @@ static void along_entry(Em *E, int v) {
   em_line(E, "if (L->dims[0] >= 8) { if (!oqk_v%d(L, W, lo, hi)) oqk_v%d(L, W, lo, hi); return; }", v, v + 1);
 }
 
+/* One position of the linear loop (_r): the body, then its outputs into the accumulators
+   fmt names; a return goes to label. */
+static void linear_body(Em *E, const char *label, const char *fmt) {
+  E->ind++;
+  E->has_return = false;
+  E->ret_label = label;
+  em_thread_prelude(E, true);
+  em_block(E, &E->S->kfunc->body);
+  if (E->has_return) em_line(E, "%s: ;", label);
+  em_thread_outputs_into(E, fmt);
+  E->ind--;
+}
+
+/* Whether the kernel has outputs, all of them sums. */
+static bool sums_only(const KSpec *S) {
+  for (int o = 0; o < S->kfunc->nouts; o++)
+    if (S->out_op[o] != OP_ADD) return false;
+  return S->kfunc->nouts > 0;
+}
+
+/* A kernel whose outputs are all sums (a host sum, mean, dotprod, norm of an expression)
+   adds each group of LANES consecutive positions into LANES partial sums: GCC vectorizes
+   the lanes' loop (4 doubles a vector, 8 independent additions a step), where one
+   accumulator took a dependent addition (4 cycles) per element. One thread, 2048^2 float,
+   s = sum(x .* x): 2.9-3.7 ms before, 0.74-0.82 with 32 lanes (8: 2.1-2.3, 16: 1.2-1.4).
+   The lanes are added into the worker's accumulator in order after its last whole group,
+   then the positions left over (from _r8 on: the loop the caller emits). Positions still
+   run in order, one at a time. */
+#define LANES 32
+static void linear_lanes(Em *E) {
+  Func *f = E->S->kfunc;
+  int obase = f->ngenerics + f->nparams;
+  for (int o = 0; o < f->nouts; o++) {   /* (-0.0: the thread's own start, thread_identity) */
+    bool i = E->S->kspec->slots[obase + o].kind == K_INT;
+    Buf init = {0};
+    for (int l = 0; l < LANES; l++) em_bprintf(&init, "%s%s", l ? ", " : "", i ? "0" : "-0.0");
+    em_line(E, "%s _lane%d[%d] = {%s};", i ? "int64_t" : "double", o, LANES, init.s);
+    free(init.s);
+  }
+  em_line(E, "int64_t _r8 = lo;");
+  em_line(E, "for (; _r8 + %d <= hi; _r8 += %d) {", LANES, LANES);
+  E->ind++;
+  em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
+  /* (unrolled first, the lanes loop is not vectorized: its lanes then stay in memory) */
+  em_line(E, "#pragma GCC unroll 1");
+  em_line(E, "for (int _l = 0; _l < %d; _l++) {", LANES);
+  E->ind++;
+  em_line(E, "const int64_t _r = _r8 + _l;");
+  E->ind--;
+  linear_body(E, "_nextk", "_lane%d[_l]");
+  em_line(E, "}");
+  E->ind--;
+  em_line(E, "}");
+  for (int o = 0; o < f->nouts; o++)
+    em_line(E, "for (int _l = 0; _l < %d; _l++) acc%d = acc%d + _lane%d[_l];", LANES, o, o, o);
+}
+
 /* Flat kernels: the variants, then oqk_entry, which runs the first whose condition holds:
    the linear loop, else the one with positions, else rows along the last dimension, or
    along the one before (images are [h, w, 3]: a short last dimension makes a poor inner
    loop; flat kernels may run their threads in any order). */
 static void flat_entry(Em *E) {
   KSpec *S = E->S;
-  Func *f = S->kfunc;
   int D = S->D, nv = 0;
   int64_t C[3];
   if (ktiling_cpu_tile(&S->tr.tiling, C)) {
@@ -607,15 +663,9 @@ static void flat_entry(Em *E) {
     variant_open(E, nv, E->lin_test.s ? E->lin_test.s : "");
     E->lin = true;
     bool ret = E->has_return;
-    E->has_return = false;
-    E->ret_label = "_nextl";
-    em_line(E, "for (int64_t _r = lo; _r < hi; _r++) {");
-    E->ind++;
-    em_thread_prelude(E, true);
-    em_block(E, &f->body);
-    if (E->has_return) em_line(E, "_nextl: ;");
-    em_thread_outputs(E);
-    E->ind--;
+    if (sums_only(S)) linear_lanes(E);
+    em_line(E, "for (int64_t _r = %s; _r < hi; _r++) {", sums_only(S) ? "_r8" : "lo");
+    linear_body(E, "_nextl", "acc%d");
     em_line(E, "}");
     E->lin = false;
     E->has_return = ret;
