@@ -31,9 +31,11 @@
 #   xform: bench/xform/run.sh (seed 000's histograms and seed 001's sums against CUB)
 #   cold-cuda: bench/coldstart_cuda.sh: each example's cold (empty cache) and warm start on
 #      --target cuda, and each CUDA kernel's NVRTC compile ms
-# GPU_SANITIZE_JOBS (default: half the cores) programs at a time under the sanitizer, and
-# GPU_SANITIZE_LIMIT (600 s) each tool's limit: three runs of this script, one tool each
-# (GPU_SANITIZE_TOOLS), fit one device call when run side by side with fewer jobs each.
+# GPU_SANITIZE_JOBS (default: half the cores; with the tools side by side on several GPUs,
+# half the cores shared among the tools) programs at a time under each tool, and
+# GPU_SANITIZE_LIMIT (600 s) each tool's limit. Session 20 on 4 H200s (64 cores), every
+# program: memcheck alone on its GPU, 20 jobs, 385 s; the three side by side, 14 jobs each,
+# did not finish in 430 s (racecheck, the slowest, had done 315 of 442).
 # GPU_STEPS (default: all) picks steps by name: cuda test pool programs bench-gpu bench-lib bench-expr xform
 # cold-cuda suite-cuda sanitize bench; the build always runs. GPU_SUITE_TARGETS (default "cpu cuda"): step 5's targets.
 # The device tool sends the session's main checkout; to test a branch of another worktree,
