@@ -293,10 +293,6 @@ static void gbuild_set(GBuild *b, const KSpec *S) {
   snprintf(b->xforms, sizeof b->xforms, "%s", S->xforms);
 }
 
-/* Tiers: src (S's optimized source) is not in the cache. When the launch emitted as a first
-   build (KSpec.fast) differs from it, NVRTC compiles src in the background and the first
-   build now: true with *image, g->run the first build and g->opt src's. False: nothing
-   done (the sources are alike, or the build could not start): the caller compiles src. */
 /* The launch's first build (F, KSpec.fast, over arena), trimmed as NVRTC gets it (*whole:
    untrimmed), when it differs from src, the optimized source: NULL when alike or not
    emitted (F then freed). cmem: the constant-memory proposal as the launcher makes it. */
@@ -508,29 +504,34 @@ static void ready(SrcLoc loc) {
    error, in launch order, is reported as the CPU back end reports it. */
 typedef struct Records { int first, n; bool queued; } Records;
 
-static Records records_down(void) {
-  Records r = {G.first, G.nslots, false};
+/* r's records to the host: queued (false where the driver refused), or now, waiting. */
+static bool records_copy(Records r, bool queue, SrcLoc loc) {
+  OqkLaunch *back = G.stage->back;
   int head = r.first + r.n <= RING ? r.n : RING - r.first;
+  CudaPtr at = G.ring + r.first * sizeof(OqkLaunch);
+  if (!queue) {
+    cuda_raw_dtoh(&back[r.first], at, head * sizeof(OqkLaunch), loc);
+    if (head < r.n) cuda_raw_dtoh(&back[0], G.ring, (r.n - head) * sizeof(OqkLaunch), loc);
+    return true;
+  }
+  return cuda_raw_dtoh_async(&back[r.first], at, head * sizeof(OqkLaunch)) &&
+         (head == r.n || cuda_raw_dtoh_async(&back[0], G.ring, (r.n - head) * sizeof(OqkLaunch)));
+}
+
+static Records records_down(SrcLoc loc) {
+  Records r = {G.first, G.nslots, false};
   G.first = (r.first + r.n) % RING;
   G.nslots = 0;
-  if (!r.n) return r;
-  OqkLaunch *back = G.stage->back;
-  r.queued = cuda_raw_dtoh_async(&back[r.first], G.ring + r.first * sizeof(OqkLaunch), head * sizeof(OqkLaunch)) &&
-             (head == r.n || cuda_raw_dtoh_async(&back[0], G.ring, (r.n - head) * sizeof(OqkLaunch)));
+  r.queued = r.n && records_copy(r, true, loc);
   return r;
 }
 
 static void check_records(Records r, SrcLoc loc) {
-  OqkLaunch *back = G.stage->back;
-  if (r.n && !r.queued)
-    for (int i = 0; i < r.n; i++) {
-      int s = (r.first + i) % RING;
-      cuda_raw_dtoh(&back[s], G.ring + s * sizeof(OqkLaunch), sizeof(OqkLaunch), loc);
-    }
+  if (r.n && !r.queued) records_copy(r, false, loc);
   for (int i = 0; i < r.n; i++) {
     int s = (r.first + i) % RING;
     GSpec *g = G.slot[s].g;
-    if (back[s].err) launch_report(&g->run.h, &back[s], G.slot[s].loc);
+    if (G.stage->back[s].err) launch_report(&g->run.h, &G.stage->back[s], G.slot[s].loc);
   }
 }
 
@@ -552,7 +553,7 @@ void gpu_sync(SrcLoc loc) {
   if (!G.pending) return;
   G.pending = false;
   G.waits++;
-  Records recs = records_down();
+  Records recs = records_down(loc);
   char why[400];
   if (!cuda_wait(why, sizeof why)) {
     if (G.since > 1)
