@@ -435,16 +435,16 @@ static void lin_walk(LinScan *c, Node *n) {
        the launch's count of elements */
     bool flat = E->S->D == 1 && bi && bi->t.rank > 1;
     if (!arg || (bi->t.rank != E->S->D && !flat)) c->bad = true;
-    else if (flat) {
+    else {
       c->ok += named;
       char *name = em_ex_ident(E, b);
-      em_bprintf(c->test, " && (int64_t)%s.d[0]", name);
-      for (int d = 1; d < bi->t.rank; d++) em_bprintf(c->test, " * %s.d[%d]", name, d);
-      em_bputs(c->test, " == n0");
-    } else {
-      c->ok += named;
-      char *name = em_ex_ident(E, b);
-      for (int d = 0; d < E->S->D; d++) em_bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
+      if (flat) {
+        em_bprintf(c->test, " && (int64_t)%s.d[0]", name);
+        for (int d = 1; d < bi->t.rank; d++) em_bprintf(c->test, " * %s.d[%d]", name, d);
+        em_bputs(c->test, " == n0");
+      } else {
+        for (int d = 0; d < E->S->D; d++) em_bprintf(c->test, " && %s.d[%d] == n%d", name, d, d);
+      }
     }
   }
   if (n->kind == N_LAMBDA || n->kind == N_FUNCDEF) return;

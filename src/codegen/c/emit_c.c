@@ -613,7 +613,7 @@ static bool sums_only(const KSpec *S) {
    accumulator took a dependent addition (4 cycles) per element. One thread, 2048^2 float,
    s = sum(x .* x): 2.9-3.7 ms before, 0.74-0.82 with 32 lanes (8: 2.1-2.3, 16: 1.2-1.4).
    The lanes are added into the worker's accumulator in order after its last whole group,
-   then the positions left over (from _r8 on: the loop the caller emits). Positions still
+   then the positions left over (from _rg on: the loop the caller emits). Positions still
    run in order, one at a time. */
 #define LANES 32
 static void linear_lanes(Em *E) {
@@ -626,15 +626,15 @@ static void linear_lanes(Em *E) {
     em_line(E, "%s _lane%d[%d] = {%s};", i ? "int64_t" : "double", o, LANES, init.s);
     free(init.s);
   }
-  em_line(E, "int64_t _r8 = lo;");
-  em_line(E, "for (; _r8 + %d <= hi; _r8 += %d) {", LANES, LANES);
+  em_line(E, "int64_t _rg = lo;   /* the group's first position */");
+  em_line(E, "for (; _rg + %d <= hi; _rg += %d) {", LANES, LANES);
   E->ind++;
   em_line(E, "if (__atomic_load_n(&L->err, __ATOMIC_RELAXED)) goto _done;");
   /* (unrolled first, the lanes loop is not vectorized: its lanes then stay in memory) */
   em_line(E, "#pragma GCC unroll 1");
   em_line(E, "for (int _l = 0; _l < %d; _l++) {", LANES);
   E->ind++;
-  em_line(E, "const int64_t _r = _r8 + _l;");
+  em_line(E, "const int64_t _r = _rg + _l;");
   E->ind--;
   linear_body(E, "_nextk", "_lane%d[_l]");
   em_line(E, "}");
@@ -662,9 +662,9 @@ static void flat_entry(Em *E) {
   if (E->lin_slot >= 0) {
     variant_open(E, nv, E->lin_test.s ? E->lin_test.s : "");
     E->lin = true;
-    bool ret = E->has_return;
-    if (sums_only(S)) linear_lanes(E);
-    em_line(E, "for (int64_t _r = %s; _r < hi; _r++) {", sums_only(S) ? "_r8" : "lo");
+    bool ret = E->has_return, lanes = sums_only(S);
+    if (lanes) linear_lanes(E);
+    em_line(E, "for (int64_t _r = %s; _r < hi; _r++) {", lanes ? "_rg" : "lo");
     linear_body(E, "_nextl", "acc%d");
     em_line(E, "}");
     E->lin = false;

@@ -610,20 +610,31 @@ static const char *rows_inside_flag(Em *E, int nra) {
   return in;
 }
 
-/* Each row's reads loaded ahead into _raJ[_w]; with `in`, a copy for the threads it holds. */
-static void rows_ahead_loads(Em *E, int nra, const char *in) {
+/* each(E, fast, nra) in the loop over the thread's rows: with `in`, a copy for the threads
+   it holds (fast: rows_open's form for them) and one for the others; else one for all. */
+static void rows_split(Em *E, const char *in, int nra, void (*each)(Em *E, bool fast, int nra)) {
   for (int fast = in ? 1 : 0; fast >= 0; fast--) {
     if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
     E->ind += in != NULL;
     rows_open(E, fast);
-    em_thread_prelude(E, false);
-    E->row_fast = fast;
-    for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j].n));
-    E->row_fast = false;
+    each(E, fast, nra);
     rows_close(E);
     E->ind -= in != NULL;
   }
   if (in) em_line(E, "}");
+}
+
+/* A row's nra reads loaded ahead into _raJ[_w] (fast: without their boundary rules). */
+static void rows_ahead_loads(Em *E, bool fast, int nra) {
+  em_thread_prelude(E, false);
+  E->row_fast = fast;
+  for (int j = 0; j < nra; j++) em_line(E, "_ra%d[_w] = %s;", j, em_index_read(E, E->rahead[j].n));
+  E->row_fast = false;
+}
+
+static void rows_position(Em *E, bool fast, int nra) {
+  (void)nra;
+  cuda_one_position(E, fast ? "_nextin" : "_next");
 }
 
 /* Rows (S->tr.rows = R, a flat 2-D kernel): GPU thread row r of the grid runs the rows of
@@ -641,17 +652,9 @@ static void cuda_rows_body(Em *E) {
   E->nrahead = 0;   /* the loads themselves */
   for (int j = 0; j < nra; j++) em_line(E, "%s _ra%d[%d];", em_ctype(E, em_T(E, E->rahead[j].n)), j, R);
   const char *in = rows_inside_flag(E, nra);
-  if (nra) rows_ahead_loads(E, nra, in);
+  if (nra) rows_split(E, in, nra, rows_ahead_loads);
   E->nrahead = nra;
-  for (int fast = in ? 1 : 0; fast >= 0; fast--) {
-    if (in) em_line(E, fast ? "if (%s) {" : "} else {", in);
-    E->ind += in != NULL;
-    rows_open(E, fast);
-    cuda_one_position(E, fast ? "_nextin" : "_next");
-    rows_close(E);
-    E->ind -= in != NULL;
-  }
-  if (in) em_line(E, "}");
+  rows_split(E, in, nra, rows_position);
   E->nrahead = 0;
 }
 
